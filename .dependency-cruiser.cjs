@@ -1,0 +1,59 @@
+/**
+ * Layering rules (docs/architecture.md). `npm run lint` fails on any violation.
+ * The engine and the domain are pure: no Slack, BullMQ, Redis or logger implementation.
+ */
+const infra = '^(@slack/|bullmq|ioredis|pino|prom-client|@bull-board/)';
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-nothing',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', '^node:'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'engine-is-pure',
+      comment:
+        'The sync engine imports no Slack, BullMQ, Redis or logger implementation, and no adapter layer.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: ['^src/(queue|slack|kube|main|cli|config|logger|approvals|apps)', infra] },
+    },
+    {
+      name: 'engine-no-runtime-client-node',
+      comment: 'The engine may use @kubernetes/client-node types only (import type).',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '@kubernetes/client-node', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'queue-knows-no-slack',
+      severity: 'error',
+      from: { path: '^src/queue/' },
+      to: { path: ['^src/slack/', '@slack/'] },
+    },
+    {
+      name: 'product-does-not-import-simulator',
+      comment: 'The simulator is a test double and a demo cluster; only the CLI/demo wiring may start it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli|demo)/' },
+      to: { path: '^sim/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};

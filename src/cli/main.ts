@@ -1,0 +1,16 @@
+/**
+ * The `wavesync` command line. Each subcommand lives in its own file under `commands/` and registers itself on
+ * the commander program here.
+ */
+import { Command } from 'commander';
+
+/** Build the program with every subcommand registered. */
+export function buildProgram(): Command {
+  const program = new Command('wavesync')
+    .description('Argo CD-faithful syncs (phases, waves, hooks) driven from Slack')
+    .version('0.1.0')
+    .showHelpAfterError();
+  return program;
+}
+
+await buildProgram().parseAsync(process.argv);

@@ -1,0 +1,65 @@
+/**
+ * The process configuration, parsed from the environment with zod. This is the only module that reads
+ * `process.env`; everything else receives a typed `Config`.
+ * Throws BotError('invalid_config') naming the variable when a value is malformed.
+ */
+import { z } from 'zod';
+import { BotError } from './domain/errors.js';
+
+const EnvSchema = z.object({
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  SLACK_BOT_TOKEN: z.string().optional(),
+  SLACK_SIGNING_SECRET: z.string().optional(),
+  SLACK_APP_TOKEN: z.string().optional(),
+  SLACK_API_URL: z.url().optional(),
+  KUBECONFIG: z.string().optional(),
+  WAVESYNC_CONFIG: z.string().optional(),
+});
+
+/** Typed configuration; field names follow the environment variables they come from. */
+export interface Config {
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  redisUrl: string;
+  /** HTTP port of the bot (Slack events, /healthz, /metrics). */
+  port: number;
+  slack: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    /** App-level token; when set the bot uses Socket Mode instead of the HTTP receiver. */
+    appToken: string | undefined;
+    /** Web API base URL; default Slack's own. */
+    apiUrl: string | undefined;
+  };
+  /** Path(s) of kubeconfig files, ':'-separated as kubectl reads them; undefined → client-node defaults. */
+  kubeconfig: string | undefined;
+  /** Path of wavesync.yaml (applications, environments, approvers, channels). */
+  configFile: string | undefined;
+}
+
+/**
+ * Parse `env` (default: `process.env`) into a Config.
+ * @throws BotError with code `invalid_config` naming every bad variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new BotError('invalid_config', `invalid environment: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    logLevel: e.LOG_LEVEL,
+    redisUrl: e.REDIS_URL,
+    port: e.PORT,
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+    },
+    kubeconfig: e.KUBECONFIG,
+    configFile: e.WAVESYNC_CONFIG,
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Application — the Argo CD `Application` (argoproj.io/v1alpha1) fields wavesync honours.
+ * Source: Argo CD `pkg/apis/application/v1alpha1/types.go`; docs operator-manual/declarative-setup.
+ */
+import type { KubeObject } from './resource.js';
+
+export interface ApplicationSourceDirectory {
+  recurse?: boolean;
+  include?: string;
+  exclude?: string;
+}
+
+export interface ApplicationSourceHelm {
+  releaseName?: string;
+  valueFiles?: string[];
+  values?: string;
+  valuesObject?: Record<string, unknown>;
+  parameters?: { name: string; value: string; forceString?: boolean }[];
+}
+
+export interface ApplicationSourceKustomize {
+  namePrefix?: string;
+  nameSuffix?: string;
+  images?: string[];
+}
+
+export interface ApplicationSource {
+  /** Git repository URL, or a local directory (wavesync extension: `file://` or an absolute path). */
+  repoURL: string;
+  path?: string;
+  /** Branch, tag, SHA or HEAD; default HEAD. */
+  targetRevision?: string;
+  chart?: string;
+  directory?: ApplicationSourceDirectory;
+  helm?: ApplicationSourceHelm;
+  kustomize?: ApplicationSourceKustomize;
+}
+
+export interface ApplicationDestination {
+  server?: string;
+  name?: string;
+  namespace?: string;
+}
+
+export interface SyncPolicy {
+  automated?: { prune?: boolean; selfHeal?: boolean; allowEmpty?: boolean };
+  syncOptions?: string[];
+  retry?: { limit?: number; backoff?: { duration?: string; factor?: number; maxDuration?: string } };
+}
+
+/** An Application as wavesync knows it: the Argo CD fields plus where it was read from. */
+export interface Application {
+  name: string;
+  /** Namespace of the Application object itself (usually `argocd`). */
+  namespace: string;
+  project: string;
+  source: ApplicationSource;
+  destination: ApplicationDestination;
+  syncPolicy?: SyncPolicy;
+  finalizers: string[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** The object as read, unknown fields included. */
+  manifest: KubeObject;
+  /** Where it was loaded from (file path or git URL#path), for error messages. */
+  origin: string;
+}

@@ -1,0 +1,39 @@
+/**
+ * Errors for the bot's expected failures. Outcomes of a sync (a hook failed, a resource Degraded) are data in
+ * OperationState, never exceptions. Match on `instanceof` or `code`, never on message text.
+ */
+
+export type BotErrorCode =
+  | 'invalid_manifest'
+  | 'invalid_config'
+  | 'application_not_found'
+  | 'invalid_command'
+  | 'not_authorized'
+  | 'sync_already_running'
+  | 'not_queued'
+  | 'render_failed'
+  | 'revision_not_found';
+
+/** A user-facing error with a stable code; `message` is safe to show in Slack. */
+export class BotError extends Error {
+  readonly code: BotErrorCode;
+
+  constructor(code: BotErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BotError';
+    this.code = code;
+  }
+}
+
+/** A manifest that cannot be used: names the file and (1-based) line. */
+export class ManifestError extends BotError {
+  readonly file: string;
+  readonly line: number | undefined;
+
+  constructor(file: string, line: number | undefined, problem: string, options?: { cause?: unknown }) {
+    super('invalid_manifest', `${file}${line === undefined ? '' : `:${line}`}: ${problem}`, options);
+    this.name = 'ManifestError';
+    this.file = file;
+    this.line = line;
+  }
+}

@@ -1,0 +1,8 @@
+/** The Argo CD vocabulary, dependency-free. Every layer may import this module. */
+export * from './annotations.js';
+export * from './application.js';
+export * from './errors.js';
+export * from './health-status.js';
+export * from './operation.js';
+export * from './resource.js';
+export * from './sync-phase.js';
