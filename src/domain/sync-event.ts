@@ -1,0 +1,86 @@
+/**
+ * SyncEvent — the typed progress events the sync engine emits for every step, in order. The Slack reporter,
+ * the terminal renderer and the queue's persistence all consume the same events. All times are ISO-8601
+ * strings, all durations are milliseconds.
+ */
+import type { HealthStatus } from './health-status.js';
+import type { OperationPhase, OperationState, ResultCode, SyncOperation } from './operation.js';
+import type { HookType, SyncPhase, SyncWave } from './sync-phase.js';
+
+/** A resource or hook as events name it. */
+export interface TaskRef {
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  isHook: boolean;
+  isPrune: boolean;
+}
+
+/** One (phase, wave) step of the plan. */
+export interface WaveRef {
+  phase: SyncPhase;
+  wave: SyncWave;
+  /** 1-based position among all steps of this operation (SyncFail steps excluded), and the total. */
+  index: number;
+  total: number;
+}
+
+export type SyncEvent =
+  | {
+      type: 'OperationStarted';
+      at: string;
+      application: string;
+      revision: string;
+      operation: SyncOperation;
+      /** Every step the operation plans to run, in order (SyncFail excluded). */
+      waves: (WaveRef & { tasks: TaskRef[] })[];
+      /** True when a previous process already started this operation and this run resumes it. */
+      resumed: boolean;
+    }
+  | { type: 'WaveStarted'; at: string; wave: WaveRef; tasks: TaskRef[] }
+  | { type: 'ResourceApplied'; at: string; wave: WaveRef; task: TaskRef; status: ResultCode; message: string }
+  | { type: 'HookStarted'; at: string; wave: WaveRef; task: TaskRef; hookType: HookType }
+  | {
+      type: 'HookFinished';
+      at: string;
+      wave: WaveRef;
+      task: TaskRef;
+      hookType: HookType;
+      hookPhase: OperationPhase;
+      message: string;
+      durationMs: number;
+      /** Last lines of the hook Pod's log (bounded), for failures and debugging. */
+      logTail: string[];
+    }
+  | {
+      type: 'WaveCompleted';
+      at: string;
+      wave: WaveRef;
+      durationMs: number;
+      /** Health of the applied resources of the wave when it completed (hooks excluded). */
+      health: { task: TaskRef; health: HealthStatus }[];
+      failed: boolean;
+      message: string;
+    }
+  | { type: 'SyncFailStarted'; at: string; tasks: TaskRef[] }
+  | {
+      type: 'OperationCompleted';
+      at: string;
+      phase: OperationPhase;
+      message: string;
+      durationMs: number;
+      state: OperationState;
+    }
+  | {
+      /** App health observed after the operation, separate from the sync outcome. */
+      type: 'HealthAssessed';
+      at: string;
+      health: HealthStatus;
+      /** Time from the operation's end until this health was reached (or the timeout). */
+      afterMs: number;
+      /** Resources that are not Healthy, with their health. */
+      unhealthy: { task: TaskRef; health: HealthStatus }[];
+    };
+
+export type SyncEventType = SyncEvent['type'];
