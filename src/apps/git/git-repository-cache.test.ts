@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/support/failure.js';
 import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
 import { BotError } from '../../domain/errors.js';
 import { createLogger } from '../../logger.js';
@@ -21,16 +22,6 @@ afterEach(async () => {
 
 function cache(extra: Partial<Parameters<typeof createGitRepositoryCache>[0]> = {}) {
   return createGitRepositoryCache({ cacheDir: path.join(fixture.root, 'cache'), env: ENV, ...extra });
-}
-
-/** The error `promise` rejects with; fails the test when it resolves. */
-async function failure(promise: Promise<unknown>): Promise<BotError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as BotError;
-  }
-  throw new Error('expected a failure');
 }
 
 async function fileAt(dir: string, file: string): Promise<string> {
@@ -99,7 +90,7 @@ describe('createGitRepositoryCache', () => {
     const git = cache();
 
     for (const revision of ['no-such-branch', 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', 'abcdef1']) {
-      const error = await failure(git.checkout(fixture.url, revision));
+      const error = await failure<BotError>(git.checkout(fixture.url, revision));
       expect(error).toBeInstanceOf(BotError);
       expect((error as BotError).code).toBe('revision_not_found');
       expect((error as BotError).message).toBe(
@@ -133,7 +124,7 @@ describe('createGitRepositoryCache', () => {
   });
 
   it('reports an unreachable repository with git’s message', async () => {
-    const error = await failure(cache().checkout(`file://${fixture.root}/missing.git`, 'HEAD'));
+    const error = await failure<BotError>(cache().checkout(`file://${fixture.root}/missing.git`, 'HEAD'));
 
     expect(error).toBeInstanceOf(BotError);
     expect((error as BotError).code).toBe('render_failed');
@@ -169,7 +160,7 @@ describe('git credentials', () => {
         logger,
       });
 
-      const error = await failure(git.checkout(url, 'main'));
+      const error = await failure<BotError>(git.checkout(url, 'main'));
 
       expect(error).toBeInstanceOf(BotError);
       expect(seen[0]?.authorization).toBe(
@@ -191,14 +182,14 @@ describe('git credentials', () => {
   });
 
   it('redacts user info written into a repository URL', async () => {
-    const error = await failure(cache().checkout(`http://bob:${TOKEN}@127.0.0.1:9/x.git`, 'main'));
+    const error = await failure<BotError>(cache().checkout(`http://bob:${TOKEN}@127.0.0.1:9/x.git`, 'main'));
 
     expect(error.message).toContain('http://127.0.0.1:9/x.git');
     expect(error.message).not.toContain(TOKEN);
   });
 
   it('names an unset token variable without guessing its value', async () => {
-    const error = await failure(
+    const error = await failure<BotError>(
       cache({ credentials: [{ url: 'file://', username: 'u', tokenEnv: 'MISSING_TOKEN' }] }).checkout(
         fixture.url,
         'HEAD',
