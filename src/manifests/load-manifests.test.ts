@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixture } from '../../test/builders/fixtures-dir.js';
+import { sharedFixturesDir as fixture } from '../../test/support/shared-fixtures.js';
 import { ManifestError } from '../domain/index.js';
 import { loadManifests } from './load-manifests.js';
 

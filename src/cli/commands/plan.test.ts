@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../../../test/builders/fixtures-dir.js';
+import { sharedFixturesDir as fixture } from '../../../test/support/shared-fixtures.js';
 import { registerPlanCommand } from './plan.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../../bin/wavesync.js');
