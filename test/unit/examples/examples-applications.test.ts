@@ -30,7 +30,9 @@ describe('examples/wavesync.yaml', () => {
     expect(registry.describe('payments')?.environment).toBe('production');
     expect(registry.get('payments').finalizers).toEqual(['resources-finalizer.argocd.argoproj.io']);
     // examples/rails is written by the sync-engine work (issue 4); until it lands, only its Application is checked.
-    const provided = registry.list().filter((app) => app.name !== 'rails' || existsSync(path.join(EXAMPLES, 'rails')));
+    const provided = registry
+      .list()
+      .filter((app) => app.name !== 'rails' || existsSync(path.join(EXAMPLES, 'rails')));
     for (const app of provided) {
       expect(app.source.repoURL, app.name).toBe('');
       const dir = resolveSettingsPath(settings, app.source.path ?? '.');
