@@ -335,9 +335,9 @@ describe('renderApplication: git sources', () => {
     expect(unknown.message).toBe(
       `revision "v9" not found in ${fixture.url} (no branch, tag or commit of that name)`,
     );
-    const escape = await failure<BotError>(
+    const escaped = await failure<BotError>(
       renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../..' } }),
     );
-    expect(escape.message).toBe('cfg: source path ../.. leaves the repository');
+    expect(escaped.message).toBe('cfg: source path ../.. leaves the repository');
   });
 });
