@@ -18,6 +18,7 @@ import {
   createFailureNotifier,
   createGroupMembership,
   createSyncPreviewer,
+  type FailureNotifier,
 } from '../../../src/approvals/index.js';
 import { createApplicationRenderer } from '../../../src/apps/render/render-application.js';
 import type { Application } from '../../../src/domain/application.js';
@@ -69,6 +70,7 @@ export interface FlowEnv {
   slack: FakeSlackApi;
   bot: SignedSlackClient;
   approvals: Approvals;
+  notifier: FailureNotifier;
   queue: SyncQueue;
   redis: Redis;
   prefix: string;
@@ -163,6 +165,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     slack,
     bot,
     approvals,
+    notifier,
     queue,
     redis,
     prefix,
