@@ -3,6 +3,7 @@
  * the commander program here.
  */
 import { Command } from 'commander';
+import { registerClusterSimCommand } from './commands/cluster-sim.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -10,6 +11,7 @@ export function buildProgram(): Command {
     .description('Argo CD-faithful syncs (phases, waves, hooks) driven from Slack')
     .version('0.1.0')
     .showHelpAfterError();
+  registerClusterSimCommand(program);
   return program;
 }
 
