@@ -63,3 +63,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     configFile: e.WAVESYNC_CONFIG,
   };
 }
+
+/**
+ * A copy of the process environment, for child processes (git, helm, kustomize need PATH and HOME) and for
+ * secrets that wavesync.yaml names by variable (`gitCredentials[].tokenEnv`).
+ */
+export function processEnvironment(): Record<string, string | undefined> {
+  return { ...process.env };
+}

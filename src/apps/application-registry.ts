@@ -1,0 +1,92 @@
+/**
+ * The registry of known Applications: loaded from the sources in wavesync.yaml, looked up by name for `/sync`,
+ * reloaded on demand (a failed reload keeps the previous Applications).
+ */
+import type { Application, ApplicationDestination, ApplicationSource } from '../domain/application.js';
+import { BotError } from '../domain/errors.js';
+import type { Settings } from '../settings/settings-schema.js';
+import { environmentOf } from './application-environment.js';
+import { closestNames } from './closest-names.js';
+import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
+
+/** What chat commands show about an Application. */
+export interface ApplicationDescription {
+  name: string;
+  environment?: string;
+  project: string;
+  destination: ApplicationDestination;
+  source: ApplicationSource;
+  /** Where it was read from (file:line). */
+  origin: string;
+}
+
+export interface ApplicationRegistry {
+  /** All Applications, sorted by name. */
+  list(): Application[];
+  /** All names, sorted. */
+  names(): string[];
+  /** The Application `name`. @throws BotError('application_not_found') suggesting the closest names. */
+  get(name: string): Application;
+  /** The Application `name`, or undefined. */
+  find(name: string): Application | undefined;
+  describe(name: string): ApplicationDescription | undefined;
+  /** Read the sources again; on failure the previous Applications stay and the error is thrown. */
+  reload(): Promise<void>;
+}
+
+export type ApplicationRegistryDeps = ApplicationSourceDeps;
+
+/**
+ * Load the Applications of `settings` and return the registry.
+ * @throws the errors of loadApplicationSources (invalid manifests, unreadable sources).
+ */
+export async function createApplicationRegistry(
+  settings: Settings,
+  deps: ApplicationRegistryDeps = {},
+): Promise<ApplicationRegistry> {
+  let byName = index(await loadApplicationSources(settings, deps));
+  const find = (name: string) => byName.get(name);
+  return {
+    list: () => [...byName.values()],
+    names: () => [...byName.keys()],
+    find,
+    get(name) {
+      const app = find(name);
+      if (app) return app;
+      throw new BotError('application_not_found', notFoundMessage(name, [...byName.keys()]));
+    },
+    describe(name) {
+      const app = find(name);
+      return app && describeApplication(app);
+    },
+    async reload() {
+      byName = index(await loadApplicationSources(settings, deps));
+    },
+  };
+}
+
+function index(apps: Application[]): Map<string, Application> {
+  return new Map(apps.map((a) => [a.name, a]));
+}
+
+/** The message UX.md shows: `No application named "gustbook". Did you mean guestbook?` */
+function notFoundMessage(name: string, known: string[]): string {
+  const close = closestNames(name, known);
+  if (close.length > 0) return `No application named "${name}". Did you mean ${close.join(', ')}?`;
+  return known.length === 0
+    ? `No application named "${name}". No applications are configured.`
+    : `No application named "${name}".`;
+}
+
+/** The description of `app` shown by chat commands. */
+export function describeApplication(app: Application): ApplicationDescription {
+  const environment = environmentOf(app);
+  return {
+    name: app.name,
+    ...(environment === undefined ? {} : { environment }),
+    project: app.project,
+    destination: app.destination,
+    source: app.source,
+    origin: app.origin,
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * A local cache of git repositories (simple-git, the `git` binary): one bare mirror per repository URL, one
+ * read-only checkout per resolved commit. Revisions resolve as Argo CD's repo server does (resolve-revision.ts);
+ * a moved branch is seen at the next `checkout` because names are always re-resolved with `ls-remote`.
+ * Work on one repository is serialised within the process. Credentials reach git only through the environment
+ * (git-credentials.ts); URLs are shown without user info and every secret is scrubbed from error messages.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type SimpleGit, simpleGit } from 'simple-git';
+import { BotError } from '../../domain/errors.js';
+import type { Logger } from '../../logger.js';
+import type { GitCredential } from '../../settings/settings-schema.js';
+import {
+  type GitAuth,
+  gitAuthFor,
+  gitConfigEnv,
+  gitCredentialFor,
+  redactUrl,
+  scrubSecrets,
+} from './git-credentials.js';
+import { isCommitSha, isTruncatedSha, parseLsRemote, resolveRef } from './resolve-revision.js';
+
+export interface GitRepositoryCacheOptions {
+  /** Root of the cache: `<cacheDir>/repos/<key>.git` mirrors and `<cacheDir>/checkouts/<key>/<sha>` trees. */
+  cacheDir: string;
+  credentials?: readonly GitCredential[];
+  /** Environment of the git processes (PATH, HOME) and source of `tokenEnv` variables; GIT_* entries are dropped. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Timeout of one git process without output, in ms (default 120000). */
+  timeoutMs?: number;
+  logger?: Pick<Logger, 'debug'>;
+}
+
+/** A checked-out commit: `dir` holds the repository's files at `sha` (read-only by convention). */
+export interface GitCheckout {
+  repoURL: string;
+  revision: string;
+  sha: string;
+  dir: string;
+}
+
+export interface GitRepositoryCache {
+  /**
+   * Resolve `revision` (branch, tag, SHA or HEAD; '' = HEAD) of `repoURL` to a full commit SHA and make sure the
+   * commit is in the cache. @throws BotError('revision_not_found') naming the revision; BotError('render_failed')
+   * when git fails (message from git, secrets scrubbed).
+   */
+  resolveRevision(repoURL: string, revision: string): Promise<string>;
+  /** Resolve `revision` and return a checkout of that commit (created once per SHA). Same errors. */
+  checkout(repoURL: string, revision: string): Promise<GitCheckout>;
+}
+
+const READY_MARKER = '.wavesync-ready';
+
+/** Create the cache; nothing touches the disk or network until the first call. */
+export function createGitRepositoryCache(options: GitRepositoryCacheOptions): GitRepositoryCache {
+  const locks = new Map<string, Promise<unknown>>();
+  const withLock = <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const run = (locks.get(key) ?? Promise.resolve()).then(work, work);
+    locks.set(
+      key,
+      run.catch(() => undefined),
+    );
+    return run;
+  };
+  const open = (repoURL: string) => openRepository(options, repoURL);
+
+  return {
+    resolveRevision: (repoURL, revision) =>
+      withLock(repoKey(repoURL), async () => resolveCommit(await open(repoURL), revision)),
+    checkout: (repoURL, revision) =>
+      withLock(repoKey(repoURL), async () => {
+        const repo = await open(repoURL);
+        const sha = await resolveCommit(repo, revision);
+        const dir = path.join(options.cacheDir, 'checkouts', repoKey(repoURL), sha);
+        await exportCommit(repo, sha, dir);
+        return { repoURL, revision, sha, dir };
+      }),
+  };
+}
+
+/** Stable directory name for a repository URL. */
+function repoKey(repoURL: string): string {
+  return createHash('sha256').update(repoURL).digest('hex').slice(0, 16);
+}
+
+interface Repository {
+  url: string;
+  git: SimpleGit;
+  secrets: string[];
+  logger: Pick<Logger, 'debug'> | undefined;
+}
+
+async function openRepository(options: GitRepositoryCacheOptions, url: string): Promise<Repository> {
+  const dir = path.join(options.cacheDir, 'repos', `${repoKey(url)}.git`);
+  await mkdir(dir, { recursive: true });
+  const env = options.env ?? {};
+  const credential = gitCredentialFor(url, options.credentials ?? []);
+  const auth: GitAuth = credential ? gitAuthFor(credential, env) : { config: [], secrets: [] };
+  const childEnv = { ...withoutGitVariables(env), GIT_TERMINAL_PROMPT: '0', ...gitConfigEnv(auth) };
+  const git = simpleGit({
+    baseDir: dir,
+    timeout: { block: options.timeoutMs ?? 120_000 },
+    allowEnvironment: Object.keys(childEnv).filter((k) => k.startsWith('GIT_')),
+    unsafe: {
+      allowUnsafeConfigEnvCount: true,
+      allowUnsafeSshCommand: auth.config.some((c) => c.key === 'core.sshCommand'),
+    },
+  }).env(childEnv);
+  const secrets = [...auth.secrets, ...urlSecrets(url)];
+  const repo: Repository = { url, git, secrets, logger: options.logger };
+  if (!existsSync(path.join(dir, 'HEAD'))) {
+    await run(repo, ['init', '--bare', '--quiet']);
+    await run(repo, ['remote', 'add', 'origin', url]);
+  }
+  return repo;
+}
+
+function withoutGitVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && !key.toUpperCase().startsWith('GIT_')) out[key] = value;
+  }
+  return out;
+}
+
+function urlSecrets(url: string): string[] {
+  try {
+    const { password } = new URL(url);
+    return password ? [password, decodeURIComponent(password)] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Run git; failures become BotError('render_failed') with git's message, the URL redacted and secrets scrubbed. */
+async function run(repo: Repository, args: string[]): Promise<string> {
+  repo.logger?.debug({ repoURL: redactUrl(repo.url), git: args[0] }, 'git');
+  try {
+    return await repo.git.raw(args);
+  } catch (error) {
+    const detail = scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
+    throw new BotError('render_failed', `git ${args[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
+  }
+}
+
+async function hasCommit(repo: Repository, sha: string): Promise<boolean> {
+  return run(repo, ['cat-file', '-e', `${sha}^{commit}`]).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function fetchAll(repo: Repository): Promise<void> {
+  await run(repo, [
+    'fetch',
+    '--prune',
+    '--quiet',
+    'origin',
+    '+refs/heads/*:refs/heads/*',
+    '+refs/tags/*:refs/tags/*',
+  ]);
+}
+
+async function resolveCommit(repo: Repository, revision: string): Promise<string> {
+  const notFound = () =>
+    new BotError(
+      'revision_not_found',
+      `revision "${revision}" not found in ${redactUrl(repo.url)} (no branch, tag or commit of that name)`,
+    );
+  if (isCommitSha(revision)) return ensureCommit(repo, revision.toLowerCase(), notFound);
+  const sha = resolveRef(parseLsRemote(await run(repo, ['ls-remote', 'origin'])), revision);
+  if (sha) return ensureCommit(repo, sha, notFound);
+  if (!isTruncatedSha(revision)) throw notFound();
+  await fetchAll(repo);
+  const full = await run(repo, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]).catch(() => '');
+  if (!isCommitSha(full.trim())) throw notFound();
+  return full.trim();
+}
+
+async function ensureCommit(repo: Repository, sha: string, notFound: () => BotError): Promise<string> {
+  if (await hasCommit(repo, sha)) return sha;
+  await fetchAll(repo);
+  if (await hasCommit(repo, sha)) return sha;
+  await run(repo, ['fetch', '--quiet', 'origin', sha]).catch(() => undefined);
+  if (await hasCommit(repo, sha)) return sha;
+  throw notFound();
+}
+
+/** Check `sha` out into `dir` once (a detached worktree); a half-made directory from a crash is redone. */
+async function exportCommit(repo: Repository, sha: string, dir: string): Promise<void> {
+  if (existsSync(path.join(dir, READY_MARKER))) return;
+  await rm(dir, { recursive: true, force: true });
+  await run(repo, ['worktree', 'prune']);
+  await mkdir(path.dirname(dir), { recursive: true });
+  await run(repo, ['worktree', 'add', '--detach', '--force', '--quiet', dir, sha]);
+  await writeFile(path.join(dir, READY_MARKER), `${sha}\n`);
+}

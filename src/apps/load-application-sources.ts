@@ -1,0 +1,124 @@
+/**
+ * Read every Application named by `applications:` in wavesync.yaml: directories (recursively, *.yaml, *.yml,
+ * *.json), single files, directories inside git repositories at a revision, and Application objects in a cluster
+ * namespace. All problems are collected and reported together; a name defined twice is an error naming both places.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { Application } from '../domain/application.js';
+import { BotError } from '../domain/errors.js';
+import type { KubeObject } from '../domain/resource.js';
+import type { Logger } from '../logger.js';
+import { resolveSettingsPath } from '../settings/load-settings.js';
+import type { ApplicationSourceEntry, Settings } from '../settings/settings-schema.js';
+import type { GitRepositoryCache } from './git/git-repository-cache.js';
+import { type ParsedApplicationFile, parseApplicationFile } from './parse-applications.js';
+
+export interface ApplicationSourceDeps {
+  /** Needed for `git:` entries. */
+  git?: GitRepositoryCache;
+  /** Needed for `cluster:` entries: the Application objects in `namespace` of `context` (current when undefined). */
+  clusterApplications?: (source: { namespace: string; context: string | undefined }) => Promise<KubeObject[]>;
+  logger?: Pick<Logger, 'debug' | 'warn'>;
+}
+
+const MANIFEST_FILE = /\.(ya?ml|json)$/i;
+
+/**
+ * All Applications of `settings`, sorted by name.
+ * @throws BotError('invalid_manifest') listing every invalid Application (file:line: key path: problem) and
+ *   duplicate name; BotError('invalid_config') when a source cannot be read or needs a missing dependency.
+ */
+export async function loadApplicationSources(
+  settings: Settings,
+  deps: ApplicationSourceDeps,
+): Promise<Application[]> {
+  const parsed: ParsedApplicationFile[] = [];
+  for (const entry of settings.applications) parsed.push(...(await readEntry(settings, entry, deps)));
+  const problems = parsed.flatMap((p) => p.problems);
+  const byName = new Map<string, Application>();
+  for (const app of parsed.flatMap((p) => p.applications)) {
+    const earlier = byName.get(app.name);
+    if (earlier)
+      problems.push(`${app.origin}: Application "${app.name}" is already defined at ${earlier.origin}`);
+    else byName.set(app.name, app);
+  }
+  if (problems.length > 0)
+    throw new BotError('invalid_manifest', `invalid Applications:\n${problems.join('\n')}`);
+  for (const p of parsed) {
+    for (const note of p.skipped) deps.logger?.debug(note);
+    for (const u of p.unknownFields) {
+      deps.logger?.debug({ application: u.name, fields: u.paths }, 'Application fields kept and ignored');
+    }
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function readEntry(
+  settings: Settings,
+  entry: ApplicationSourceEntry,
+  deps: ApplicationSourceDeps,
+): Promise<ParsedApplicationFile[]> {
+  if (entry.directory !== undefined) return readDirectory(resolveSettingsPath(settings, entry.directory));
+  if (entry.file !== undefined) return [await readOne(resolveSettingsPath(settings, entry.file))];
+  if (entry.git !== undefined) {
+    if (!deps.git)
+      throw new BotError('invalid_config', 'applications: a git source needs the git repository cache');
+    const checkout = await deps.git.checkout(entry.git.repoURL, entry.git.revision);
+    return readDirectory(
+      path.join(checkout.dir, entry.git.path),
+      `${entry.git.repoURL}@${checkout.sha.slice(0, 7)}`,
+    );
+  }
+  if (entry.cluster !== undefined) {
+    if (!deps.clusterApplications) {
+      throw new BotError('invalid_config', 'applications: a cluster source needs a Kubernetes connection');
+    }
+    const objects = await deps.clusterApplications({
+      namespace: entry.cluster.namespace,
+      context: entry.cluster.context,
+    });
+    const text = objects.map((o) => stringify(o)).join('---\n');
+    return [
+      parseApplicationFile(text, `cluster:${entry.cluster.context ?? 'current'}/${entry.cluster.namespace}`),
+    ];
+  }
+  return [];
+}
+
+async function readOne(file: string, shownAs = file): Promise<ParsedApplicationFile> {
+  try {
+    return parseApplicationFile(await readFile(file, 'utf8'), shownAs);
+  } catch (error) {
+    throw new BotError(
+      'invalid_config',
+      `applications: cannot read ${shownAs}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** Every manifest file under `dir` (hidden files and folders skipped), in path order. */
+async function readDirectory(dir: string, shownAs?: string): Promise<ParsedApplicationFile[]> {
+  let entries: string[];
+  try {
+    entries = (await readdir(dir, { recursive: true })).map(String);
+  } catch (error) {
+    throw new BotError(
+      'invalid_config',
+      `applications: cannot read directory ${dir}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const files = entries
+    .filter((f) => MANIFEST_FILE.test(f) && !f.split(path.sep).some((part) => part.startsWith('.')))
+    .sort();
+  return Promise.all(
+    files.map((f) => readOne(path.join(dir, f), shownAs ? `${shownAs}:${f}` : path.join(dir, f))),
+  );
+}

@@ -1,0 +1,17 @@
+/** The queue layer's public surface: producer, worker, runner port and the types callers code against. */
+
+export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
+export type { QueueLogger, RedisConnectionOptions } from './redis-connections.js';
+export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './redis-keys.js';
+export { createSyncQueue, type SyncJobData, type SyncQueue, type SyncQueueOptions } from './sync-queue.js';
+export type {
+  EnqueueResult,
+  HistoryEntry,
+  JobAhead,
+  JobState,
+  JobStatus,
+  SyncQueueClient,
+} from './sync-queue-client.js';
+export { parseSyncRequest, type SyncRequest } from './sync-request.js';
+export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
+export { createSyncWorker, type SyncWorker, type SyncWorkerOptions } from './sync-worker.js';

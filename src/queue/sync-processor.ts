@@ -1,0 +1,192 @@
+/**
+ * The BullMQ processor of a sync job: take the application's turn, run (or resume) the operation with the
+ * persisted OperationState, record the outcome, and hand the line to the next job.
+ * Outcomes: Succeeded → completed; Failed/Error → failed, never retried (UnrecoverableError); transient
+ * errors → retried by BullMQ with backoff while the job keeps its place at the head of the line.
+ */
+import { type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { isCompleted, type OperationState } from '../domain/index.js';
+import type { SyncReporter } from '../reporting/sync-reporter.js';
+import type { AppLine, JobRecord } from './app-line.js';
+import { historyEntry } from './history-entry.js';
+import { mirrorReporter } from './mirror-reporter.js';
+import { promoteHead } from './promote-head.js';
+import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
+import type { QueueLogger } from './redis-connections.js';
+import type { SyncKeys } from './redis-keys.js';
+import type { SyncJobData } from './sync-queue.js';
+import { parseSyncRequest, type SyncRequest } from './sync-request.js';
+import type { SyncRunner } from './sync-runner.js';
+import { takeTurn } from './take-turn.js';
+
+/** Why a running job's AbortSignal fired. */
+export type AbortReason = { kind: 'cancel' } | { kind: 'lock-lost' };
+
+export interface ProcessorDeps {
+  queue: Queue<SyncJobData>;
+  redis: Redis;
+  keys: SyncKeys;
+  line: AppLine;
+  runner: SyncRunner;
+  reporterFactory: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
+  /** Running jobs of this worker, for cancel routing. */
+  running: Map<string, AbortController>;
+  isShuttingDown(): boolean;
+  recheckMs: number;
+  logger: QueueLogger;
+}
+
+/** Marks errors thrown after the outcome was recorded, so they pass through unchanged. */
+class JobEndedError extends UnrecoverableError {}
+
+interface Run {
+  job: Job<SyncJobData>;
+  jobId: string;
+  request: SyncRequest;
+  owner: string;
+  record: JobRecord | undefined;
+  controller: AbortController;
+  lastState: OperationState | undefined;
+}
+
+/** Build the processor function passed to `new Worker(...)`. */
+export function createSyncProcessor(deps: ProcessorDeps) {
+  return async (job: Job<SyncJobData>, token?: string): Promise<OperationState | undefined> => {
+    const jobId = job.id ?? '';
+    let request: SyncRequest;
+    try {
+      request = parseSyncRequest(job.data.request);
+    } catch (err) {
+      throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
+    }
+    await deps.line.register(jobId, request, job.data.enqueuedAt ?? new Date().toISOString());
+    const owner = token ?? jobId;
+    const turn = await takeTurn(deps, job, request.application, owner);
+    const [record] = await deps.line.records([jobId]);
+    if (turn.kind === 'finished') return endedEarlier(record, turn.status);
+    const run: Run = {
+      job,
+      jobId,
+      request,
+      owner,
+      record,
+      controller: new AbortController(),
+      lastState: record?.state,
+    };
+    return runTurn(deps, run);
+  };
+}
+
+/** The job ended before this delivery (cancelled while waiting, or finished just before its worker died). */
+function endedEarlier(record: JobRecord | undefined, status: string): OperationState | undefined {
+  if (status === 'completed') return record?.state;
+  throw new UnrecoverableError(record?.message ?? status);
+}
+
+async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
+  const { jobId, owner, controller } = run;
+  deps.running.set(jobId, controller);
+  const reporter = mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
+    ...deps,
+    jobId,
+    owner,
+  });
+  try {
+    if (await deps.redis.exists(deps.keys.cancel(jobId)))
+      controller.abort({ kind: 'cancel' } satisfies AbortReason);
+    const resumed = run.lastState;
+    const state =
+      resumed?.finishedAt && isCompleted(resumed.phase)
+        ? resumed
+        : await deps.runner({
+            jobId,
+            request: run.request,
+            initialState: resumed,
+            reporter,
+            persist: (s) => persist(deps, run, s),
+            signal: controller.signal,
+          });
+    const cancelled = abortReason(controller)?.kind === 'cancel';
+    const status = cancelled ? 'cancelled' : state.phase === 'Succeeded' ? 'completed' : 'failed';
+    await endJob(deps, run, status, state, state.message);
+    if (status !== 'completed') throw new JobEndedError(state.message);
+    return state;
+  } catch (err) {
+    if (err instanceof JobEndedError) throw err;
+    throw await failedRun(deps, run, err);
+  } finally {
+    deps.running.delete(jobId);
+    await reporter.close();
+  }
+}
+
+async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Promise<void> {
+  if (!(await deps.line.update(run.jobId, run.owner, { state: JSON.stringify(state) }))) {
+    run.controller.abort({ kind: 'lock-lost' } satisfies AbortReason);
+    throw new LockLostError(run.jobId);
+  }
+  run.lastState = state;
+  if (deps.isShuttingDown()) throw new WorkerShuttingDownError();
+}
+
+/** Decide what a runner error means; returns the error for BullMQ. */
+async function failedRun(deps: ProcessorDeps, run: Run, err: unknown): Promise<Error> {
+  const error = err instanceof Error ? err : new Error(String(err));
+  const reason = abortReason(run.controller);
+  if (err instanceof LockLostError || reason?.kind === 'lock-lost') return error;
+  if (reason?.kind !== 'cancel' && (err instanceof WorkerShuttingDownError || deps.isShuttingDown())) {
+    await deps.line.update(run.jobId, run.owner, { status: 'waiting' });
+    await run.job.moveToWait(run.owner);
+    return new WaitingError();
+  }
+  const attempts = run.job.opts.attempts ?? 1;
+  if (reason?.kind !== 'cancel' && isTransientError(err) && run.job.attemptsMade + 1 < attempts) {
+    deps.logger.warn(
+      { jobId: run.jobId, err: error.message, attempt: run.job.attemptsMade + 1 },
+      'transient error; retrying',
+    );
+    await deps.line.update(run.jobId, run.owner, { status: 'waiting' });
+    return error;
+  }
+  const status = reason?.kind === 'cancel' ? 'cancelled' : 'failed';
+  const message = status === 'cancelled' ? 'Operation terminated' : error.message;
+  await endJob(deps, run, status, run.lastState, message);
+  return new JobEndedError(message);
+}
+
+/** Record the outcome, leave the line, and wake the next job of the application. */
+async function endJob(
+  deps: ProcessorDeps,
+  run: Run,
+  status: 'completed' | 'failed' | 'cancelled',
+  state: OperationState | undefined,
+  message: string,
+): Promise<void> {
+  const phase =
+    state && isCompleted(state.phase) ? state.phase : status === 'completed' ? 'Succeeded' : 'Error';
+  const history = historyEntry({
+    jobId: run.jobId,
+    request: run.request,
+    state,
+    phase: status === 'cancelled' && phase === 'Succeeded' ? 'Failed' : phase,
+    message,
+    startedAt: run.record?.startedAt,
+    finishedAt: new Date(),
+  });
+  const application = run.request.application;
+  const finished = await deps.line.finish({
+    jobId: run.jobId,
+    application,
+    status,
+    message,
+    history,
+    owner: run.owner,
+  });
+  if (!finished) throw new LockLostError(run.jobId);
+  if (finished.head) await promoteHead(deps.queue, finished.head);
+}
+
+function abortReason(controller: AbortController): AbortReason | undefined {
+  return controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
+}

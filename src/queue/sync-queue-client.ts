@@ -1,0 +1,97 @@
+/**
+ * SyncQueueClient — what callers (Slack, the CLI) see of the queue: enqueue, status, cancel, history.
+ * Implemented by `createSyncQueue`; fakes in callers' tests implement the same interface.
+ */
+import type {
+  HealthStatus,
+  OperationPhase,
+  OperationState,
+  SyncOperation,
+  WaveRef,
+} from '../domain/index.js';
+import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
+import type { SyncRequest } from './sync-request.js';
+
+/** Where a job stands. `cancelled` covers both a removed waiting job and a terminated running one. */
+export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'cancelled';
+
+/** A job ahead in the same application's line. */
+export interface JobAhead {
+  jobId: string;
+  initiator: Initiator;
+  state: 'active' | 'waiting';
+  /** Wave the running job is in (from its last WaveStarted event). */
+  wave?: WaveRef;
+  /** Phase of the running job's OperationState. */
+  phase?: OperationPhase;
+}
+
+export interface EnqueueResult {
+  jobId: string;
+  /** True when the same requestKey was enqueued within the dedup window; `jobId` is the existing job. */
+  duplicate: boolean;
+  /** Index in the application's line: 0 = running or next. */
+  position: number;
+  ahead: JobAhead[];
+}
+
+export interface JobStatus {
+  jobId: string;
+  application: string;
+  state: JobState;
+  /** Index in the application's line (waiting/active only). */
+  position?: number;
+  initiator: Initiator;
+  target: ReportTarget | undefined;
+  operation: SyncOperation;
+  /** Last persisted OperationState (active and finished jobs). */
+  operationState?: OperationState;
+  currentWave?: WaveRef;
+  /** ISO-8601. */
+  enqueuedAt: string;
+}
+
+/** One finished operation of an application, for `/sync history` and rollback. */
+export interface HistoryEntry {
+  jobId: string;
+  application: string;
+  initiator: Initiator;
+  /** Resolved revision, else the requested one, else ''. */
+  revision: string;
+  phase: OperationPhase;
+  message: string;
+  /** ISO-8601. */
+  startedAt: string;
+  /** ISO-8601. */
+  finishedAt: string;
+  durationMs: number;
+  health?: HealthStatus;
+}
+
+export interface SyncQueueClient {
+  /**
+   * Queue a sync. Resolves with the job id, whether it was a duplicate, and who is ahead.
+   * @throws BotError('not_queued') when Redis is unreachable; BotError('invalid_command') for a bad request.
+   */
+  enqueueSync(req: SyncRequest): Promise<EnqueueResult>;
+  /** The application's line: running first, then waiting in order. */
+  applicationStatus(application: string): Promise<JobStatus[]>;
+  /** Every application's line. */
+  allStatus(): Promise<JobStatus[]>;
+  /** One job (also finished ones, for the retention period); undefined when unknown. */
+  jobStatus(jobId: string): Promise<JobStatus | undefined>;
+  /**
+   * Cancel `jobId`, or the application's running (else next) job. A waiting job is removed; a running job
+   * is terminated by its worker (cooperatively, from any process).
+   */
+  cancel(
+    application: string,
+    by: Initiator,
+    jobId?: string,
+  ): Promise<{ cancelled: 'waiting' | 'running' | 'none'; jobId?: string }>;
+  /** Last `limit` (default 10) finished operations of the application, newest first. */
+  history(application: string, limit?: number): Promise<HistoryEntry[]>;
+  close(): Promise<void>;
+}
+
+export type { SyncRequest };

@@ -1,0 +1,55 @@
+/**
+ * SyncRequest — what a caller (Slack, the CLI) asks the queue to run, and its validation.
+ * The request travels as BullMQ job data, so it must stay JSON-serialisable.
+ */
+import { z } from 'zod';
+import { BotError, type SyncOperation } from '../domain/index.js';
+import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
+
+/** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
+export interface SyncRequest {
+  application: string;
+  operation: SyncOperation;
+  initiator: Initiator;
+  target: ReportTarget | undefined;
+  requestKey: string;
+}
+
+const OperationSchema = z.object({
+  revision: z.string().min(1).optional(),
+  prune: z.boolean(),
+  dryRun: z.boolean(),
+  resources: z
+    .array(
+      z.object({
+        group: z.string(),
+        kind: z.string().min(1),
+        name: z.string().min(1),
+        namespace: z.string().optional(),
+      }),
+    )
+    .optional(),
+  syncOptions: z.array(z.string()),
+});
+
+export const SyncRequestSchema = z.object({
+  application: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be an Argo CD Application name'),
+  operation: OperationSchema,
+  initiator: z.object({ userId: z.string().min(1), userName: z.string() }),
+  target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
+  requestKey: z.string().min(1).max(200),
+});
+
+/**
+ * Validate an untrusted request (JSON from Redis or a caller).
+ * @throws BotError('invalid_command') naming every bad field.
+ */
+export function parseSyncRequest(value: unknown): SyncRequest {
+  const parsed = SyncRequestSchema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
+    throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
+  }
+  const { target, ...rest } = parsed.data;
+  return { ...rest, target };
+}

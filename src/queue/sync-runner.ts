@@ -1,0 +1,32 @@
+/**
+ * SyncRunner — the port through which the worker runs one operation. The composition root adapts the
+ * engine's `runOperation(...)` to it; tests pass a recording step function.
+ */
+import type { OperationState } from '../domain/index.js';
+import type { SyncReporter } from '../reporting/sync-reporter.js';
+import type { SyncRequest } from './sync-request.js';
+
+export interface SyncRunnerContext {
+  /** BullMQ job id (a UUID); stable across retries and resumes. */
+  jobId: string;
+  request: SyncRequest;
+  /** State persisted by a previous attempt or a worker that died; undefined on the first run. */
+  initialState: OperationState | undefined;
+  /** Receives the operation's SyncEvents; call in order and await each. */
+  reporter: SyncReporter;
+  /**
+   * Save the state in Redis; call after every step. Rejects with `LockLostError` when another worker took the
+   * job over, and with `WorkerShuttingDownError` (after saving) when this worker is stopping: the runner must
+   * let both propagate so the job is resumed elsewhere from the saved state.
+   */
+  persist(state: OperationState): Promise<void>;
+  /** Aborted when someone cancels the running job: terminate the operation (`Operation terminated`). */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs (or resumes) one operation and resolves with its final OperationState. A sync that fails on its
+ * merits resolves with phase Failed/Error (never retried); throw an error marked transient (see
+ * `isTransientError`) for infrastructure trouble that a retry can cure.
+ */
+export type SyncRunner = (ctx: SyncRunnerContext) => Promise<OperationState>;

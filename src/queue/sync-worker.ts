@@ -1,0 +1,125 @@
+/**
+ * createSyncWorker — a BullMQ Worker that runs sync jobs one per application (docs/queue.md), resumes
+ * stalled jobs from their persisted OperationState, takes cancels from any process, and shuts down gracefully.
+ */
+import { Queue, Worker } from 'bullmq';
+import type { SyncReporter } from '../reporting/sync-reporter.js';
+import { createAppLine } from './app-line.js';
+import { listenForCancels } from './cancel-listener.js';
+import {
+  closeConnection,
+  type QueueLogger,
+  type RedisConnectionOptions,
+  silentLogger,
+  workerConnection,
+} from './redis-connections.js';
+import { DEFAULT_PREFIX, SYNC_QUEUE_NAME, syncKeys } from './redis-keys.js';
+import { type AbortReason, createSyncProcessor } from './sync-processor.js';
+import type { SyncJobData } from './sync-queue.js';
+import type { SyncRequest } from './sync-request.js';
+import type { SyncRunner } from './sync-runner.js';
+
+export interface SyncWorkerOptions {
+  connection: RedisConnectionOptions;
+  prefix?: string;
+  queueName?: string;
+  runner: SyncRunner;
+  reporterFactory: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
+  /** Syncs of different applications this process runs at once (default 4). */
+  concurrency?: number;
+  /** BullMQ job lock (ms, default 30 000); a dead worker's job is resumed elsewhere after about this long. */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for (ms, default 15 000). */
+  stalledIntervalMs?: number;
+  /** A job waiting its turn re-checks the line at least this often (ms, default 10 000). */
+  recheckMs?: number;
+  /** Cancel flags are polled this often, besides pub/sub (ms, default 1000). */
+  cancelPollMs?: number;
+  /** History entries kept per application (default 50). */
+  historyLimit?: number;
+  logger?: QueueLogger;
+}
+
+export interface SyncWorker {
+  /** Resolves once the worker is connected and taking jobs. */
+  waitUntilReady(): Promise<void>;
+  /** Ids of the jobs this worker is running now. */
+  runningJobIds(): string[];
+  /**
+   * Stop taking jobs; running operations stop at their next `persist` (state saved) and go back to the
+   * queue for another worker. After `graceMs` (default 25 000) the rest is abandoned to stall recovery.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Create and start a worker. */
+export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
+  const logger = options.logger ?? silentLogger;
+  const redis = workerConnection(options.connection, logger);
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const queueName = options.queueName ?? SYNC_QUEUE_NAME;
+  const keys = syncKeys(prefix, queueName);
+  const line = createAppLine(redis, keys, options.historyLimit ?? 50);
+  const queue = new Queue<SyncJobData>(queueName, { connection: redis, prefix });
+  const running = new Map<string, AbortController>();
+  let shuttingDown = false;
+  const processor = createSyncProcessor({
+    queue,
+    redis,
+    keys,
+    line,
+    runner: options.runner,
+    reporterFactory: options.reporterFactory,
+    running,
+    isShuttingDown: () => shuttingDown,
+    recheckMs: options.recheckMs ?? 10_000,
+    logger,
+  });
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  const worker = new Worker<SyncJobData>(queueName, processor, {
+    connection: redis,
+    prefix,
+    concurrency: options.concurrency ?? 4,
+    lockDuration,
+    stalledInterval: options.stalledIntervalMs ?? Math.min(15_000, lockDuration),
+    maxStalledCount: 5,
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'worker error'));
+  worker.on('lockRenewalFailed', (jobIds: string[]) => {
+    for (const id of jobIds) running.get(id)?.abort({ kind: 'lock-lost' } satisfies AbortReason);
+  });
+  const cancels = listenForCancels(
+    redis,
+    workerConnection(options.connection, logger, 'cancel-subscriber'),
+    keys,
+    running,
+    logger,
+    options.cancelPollMs,
+  );
+
+  return {
+    async waitUntilReady() {
+      await worker.waitUntilReady();
+    },
+    runningJobIds: () => [...running.keys()],
+    async close({ graceMs = 25_000 } = {}) {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      const force = setTimeout(() => {
+        logger.warn(
+          { running: [...running.keys()] },
+          'shutdown grace period over; leaving jobs to stall recovery',
+        );
+        worker.close(true).catch(() => undefined);
+      }, graceMs);
+      try {
+        await worker.close();
+      } finally {
+        clearTimeout(force);
+        await cancels.close();
+        await queue.close().catch(() => undefined);
+        await closeConnection(redis);
+      }
+    },
+  };
+}

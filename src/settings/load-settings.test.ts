@@ -1,0 +1,131 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BotError } from '../domain/errors.js';
+import { defaultSettings, loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
+
+const FILE = '/etc/wavesync/wavesync.yaml';
+
+function problemsOf(text: string): string {
+  try {
+    parseSettings(text, FILE);
+  } catch (error) {
+    expect(error).toBeInstanceOf(BotError);
+    expect((error as BotError).code).toBe('invalid_config');
+    return (error as BotError).message;
+  }
+  throw new Error('expected invalid settings');
+}
+
+describe('parseSettings', () => {
+  it('reads every section and fills defaults', () => {
+    const settings = parseSettings(
+      [
+        'applications:',
+        '  - directory: applications',
+        '  - file: more/payments.yaml',
+        '  - git: { repoURL: "https://git.example.com/apps.git", path: apps }',
+        '  - cluster: {}',
+        'clusters:',
+        '  - { server: "https://kubernetes.default.svc", name: in-cluster, context: kind-dev }',
+        'gitCredentials:',
+        '  - { url: "https://git.example.com/", tokenEnv: GIT_TOKEN }',
+        'defaults: { healthTimeoutSeconds: 60 }',
+      ].join('\n'),
+      FILE,
+    );
+
+    expect(settings.baseDir).toBe('/etc/wavesync');
+    expect(settings.applications).toEqual([
+      { directory: 'applications' },
+      { file: 'more/payments.yaml' },
+      { git: { repoURL: 'https://git.example.com/apps.git', revision: 'HEAD', path: 'apps' } },
+      { cluster: { namespace: 'argocd' } },
+    ]);
+    expect(settings.gitCredentials[0]).toEqual({
+      url: 'https://git.example.com/',
+      username: 'x-access-token',
+      tokenEnv: 'GIT_TOKEN',
+    });
+    expect(settings.defaults).toEqual({
+      healthTimeoutSeconds: 60,
+      gitCacheDir: '~/.cache/wavesync/git',
+      commandTimeoutSeconds: 120,
+      appOfApps: { gateOnChildHealth: true },
+    });
+    expect(settings.environments).toEqual({});
+  });
+
+  it('treats an empty file as all defaults', () => {
+    const settings = parseSettings('# nothing yet\n', FILE);
+
+    expect(settings.applications).toEqual([]);
+    expect(settings.defaults.healthTimeoutSeconds).toBe(300);
+    expect(defaultSettings('/srv').defaults).toEqual(settings.defaults);
+  });
+
+  it('names an unknown key with its path and line', () => {
+    const message = problemsOf(['applications:', '  - directory: apps', '    recurse: true'].join('\n'));
+
+    expect(message).toContain(`${FILE}:3: applications[0].recurse: unknown key`);
+  });
+
+  it('names an unknown top-level key', () => {
+    expect(problemsOf('applications: []\napprovers: [U1]\n')).toContain(`${FILE}:2: approvers: unknown key`);
+  });
+
+  it('reports every problem at once, each with its line', () => {
+    const message = problemsOf(
+      [
+        'clusters:',
+        '  - server: https://a',
+        '    context: 7',
+        'defaults:',
+        '  healthTimeoutSeconds: -1',
+      ].join('\n'),
+    );
+
+    expect(message).toMatch(new RegExp(`${FILE}:3: clusters\\[0\\]\\.context: .*string`));
+    expect(message).toMatch(new RegExp(`${FILE}:5: defaults\\.healthTimeoutSeconds: .*`));
+  });
+
+  it('requires exactly one kind per applications entry', () => {
+    expect(problemsOf('applications:\n  - {}\n')).toContain(
+      `${FILE}:2: applications[0]: needs one of directory, file, git, cluster`,
+    );
+    expect(problemsOf('applications:\n  - { directory: a, file: b }\n')).toContain(
+      'takes only one of directory, file, git, cluster (found directory, file)',
+    );
+  });
+
+  it('requires a secret reference for git credentials and refuses inline tokens', () => {
+    const message = problemsOf('gitCredentials:\n  - url: https://x/\n    token: ghp_secret\n');
+
+    expect(message).toContain(`${FILE}:3: gitCredentials[0].token: unknown key`);
+    expect(message).not.toContain('ghp_secret');
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    expect(problemsOf('applications:\n  - directory: a\n bad: [\n')).toMatch(new RegExp(`${FILE}:\\d+: `));
+  });
+});
+
+describe('loadSettings', () => {
+  it('reads a file and roots relative paths at its directory', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-settings-'));
+    const file = path.join(dir, 'wavesync.yaml');
+    await writeFile(file, 'applications:\n  - directory: applications\n');
+
+    const settings = await loadSettings(file);
+
+    expect(settings.file).toBe(file);
+    expect(resolveSettingsPath(settings, 'applications')).toBe(path.join(dir, 'applications'));
+  });
+
+  it('names the file when it cannot be read', async () => {
+    await expect(loadSettings('/nonexistent/wavesync.yaml')).rejects.toThrow(
+      /cannot read settings file \/nonexistent\/wavesync.yaml/,
+    );
+  });
+});

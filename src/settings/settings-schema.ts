@@ -1,0 +1,127 @@
+/**
+ * The wavesync.yaml schema (zod, strict: an unknown key is an error naming its path).
+ *
+ * ```yaml
+ * applications:                       # where Argo CD Application manifests are read from
+ *   - directory: applications          # every *.yaml/*.yml/*.json in it (relative to this file)
+ *   - file: more/payments.yaml
+ *   - git: { repoURL: https://git.example.com/apps.git, revision: main, path: apps }
+ *   - cluster: { namespace: argocd }   # Application objects in the cluster (default context)
+ * clusters:                            # Application spec.destination → kubeconfig context
+ *   - { server: https://kubernetes.default.svc, name: in-cluster, context: kind-dev }
+ * gitCredentials:                      # matched by URL prefix, longest first
+ *   - { url: https://git.example.com/, tokenEnv: GIT_TOKEN }
+ * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git }
+ * environments: {}                     # see environments-schema.ts (approvals)
+ * ```
+ * Extend by adding keys to `SettingsSchema`'s shape (it is a plain `z.strictObject`).
+ */
+import { z } from 'zod';
+import { EnvironmentsSchema } from './environments-schema.js';
+
+const nonEmpty = z.string().min(1);
+
+/** Exactly one of the given keys must be set on the object. */
+function exactlyOne<T extends Record<string, unknown>>(keys: readonly (keyof T & string)[]) {
+  return (value: T, ctx: z.RefinementCtx) => {
+    const present = keys.filter((k) => value[k] !== undefined);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          present.length === 0
+            ? `needs one of ${keys.join(', ')}`
+            : `takes only one of ${keys.join(', ')} (found ${present.join(', ')})`,
+      });
+    }
+  };
+}
+
+export const GitApplicationSourceSchema = z.strictObject({
+  repoURL: nonEmpty,
+  /** Branch, tag, commit SHA or HEAD. */
+  revision: nonEmpty.default('HEAD'),
+  /** Directory inside the repository holding the Application manifests. */
+  path: nonEmpty.default('.'),
+});
+
+export const ClusterApplicationSourceSchema = z.strictObject({
+  /** Namespace holding the Application objects (Argo CD's default `argocd`). */
+  namespace: nonEmpty.default('argocd'),
+  /** kubeconfig context to read them from; default: the current context. */
+  context: nonEmpty.optional(),
+});
+
+/** One entry of `applications:`; exactly one of directory, file, git, cluster. */
+export const ApplicationSourceEntrySchema = z
+  .strictObject({
+    directory: nonEmpty.optional(),
+    file: nonEmpty.optional(),
+    git: GitApplicationSourceSchema.optional(),
+    cluster: ClusterApplicationSourceSchema.optional(),
+  })
+  .superRefine(exactlyOne(['directory', 'file', 'git', 'cluster']));
+
+/** One entry of `clusters:` — an Argo CD destination (server URL and/or name) mapped to a kubeconfig context. */
+export const ClusterSchema = z
+  .strictObject({
+    server: nonEmpty.optional(),
+    name: nonEmpty.optional(),
+    context: nonEmpty,
+    /** kubeconfig file for this context; default: KUBECONFIG / ~/.kube/config. */
+    kubeconfig: nonEmpty.optional(),
+  })
+  .refine((c) => c.server !== undefined || c.name !== undefined, { message: 'needs server or name' });
+
+/** Credentials for git repositories whose URL starts with `url`. Secrets are referenced, never inline. */
+export const GitCredentialSchema = z
+  .strictObject({
+    url: nonEmpty,
+    /** User name sent with the token (HTTP Basic); GitHub and GitLab accept `x-access-token`/`oauth2`. */
+    username: nonEmpty.default('x-access-token'),
+    /** Name of the environment variable holding the token. */
+    tokenEnv: nonEmpty.optional(),
+    /** File holding the token (trailing whitespace trimmed). */
+    tokenFile: nonEmpty.optional(),
+    /** Private key for ssh:// and git@ URLs. */
+    sshKeyFile: nonEmpty.optional(),
+  })
+  .superRefine(exactlyOne(['tokenEnv', 'tokenFile', 'sshKeyFile']));
+
+export const DefaultsSchema = z.strictObject({
+  /** How long a wave may wait for its resources to become Healthy, in seconds. */
+  healthTimeoutSeconds: z.number().int().positive().default(300),
+  /** Clones and checkouts of git sources (`~` expands to the home directory). */
+  gitCacheDir: nonEmpty.default('~/.cache/wavesync/git'),
+  /** Timeout of one git, helm or kustomize process, in seconds. */
+  commandTimeoutSeconds: z.number().int().positive().default(120),
+  appOfApps: z
+    .strictObject({
+      /** Sync children one by one after the parent, each waiting for the previous child's health. */
+      gateOnChildHealth: z.boolean().default(true),
+    })
+    .prefault({}),
+});
+
+export const SettingsSchema = z.strictObject({
+  applications: z.array(ApplicationSourceEntrySchema).default([]),
+  clusters: z.array(ClusterSchema).default([]),
+  gitCredentials: z.array(GitCredentialSchema).default([]),
+  defaults: DefaultsSchema.prefault({}),
+  environments: EnvironmentsSchema.default({}),
+});
+
+export type SettingsFile = z.infer<typeof SettingsSchema>;
+export type ApplicationSourceEntry = z.infer<typeof ApplicationSourceEntrySchema>;
+export type GitApplicationSource = z.infer<typeof GitApplicationSourceSchema>;
+export type ClusterSettings = z.infer<typeof ClusterSchema>;
+export type GitCredential = z.infer<typeof GitCredentialSchema>;
+export type DefaultSettings = z.infer<typeof DefaultsSchema>;
+
+/** Settings as loaded: the file's content plus where it was read from (relative paths resolve against `baseDir`). */
+export interface Settings extends SettingsFile {
+  /** Absolute path of wavesync.yaml. */
+  file: string;
+  /** Absolute directory of wavesync.yaml; relative paths in it and in local Application sources resolve here. */
+  baseDir: string;
+}

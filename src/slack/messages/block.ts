@@ -1,0 +1,124 @@
+/**
+ * The Block Kit subset wavesync posts, and small constructors for it. The shapes are structurally those of
+ * `@slack/types` (section, context, actions with buttons, divider, header), narrowed so the terminal renderer
+ * can handle every case. Limits from https://docs.slack.dev/reference/block-kit/blocks.
+ */
+
+export interface MrkdwnText {
+  type: 'mrkdwn';
+  text: string;
+}
+
+export interface PlainText {
+  type: 'plain_text';
+  text: string;
+  emoji?: boolean;
+}
+
+export interface SectionBlock {
+  type: 'section';
+  block_id?: string;
+  text: MrkdwnText;
+}
+
+export interface ContextBlock {
+  type: 'context';
+  block_id?: string;
+  elements: MrkdwnText[];
+}
+
+export interface ButtonElement {
+  type: 'button';
+  action_id: string;
+  text: PlainText;
+  value?: string;
+  style?: 'primary' | 'danger';
+}
+
+export interface ActionsBlock {
+  type: 'actions';
+  block_id?: string;
+  elements: ButtonElement[];
+}
+
+export interface DividerBlock {
+  type: 'divider';
+}
+
+export interface HeaderBlock {
+  type: 'header';
+  text: PlainText;
+}
+
+export type Block = SectionBlock | ContextBlock | ActionsBlock | DividerBlock | HeaderBlock;
+
+/** A message: blocks plus the plain-text fallback Slack shows in notifications and screen readers. */
+export interface SlackMessage {
+  text: string;
+  blocks: Block[];
+}
+
+/** Slack's limits (Block Kit reference; chat.postMessage docs). */
+export const SLACK_LIMITS = {
+  /** blocks per message */
+  maxBlocks: 50,
+  /** characters of a section's text */
+  maxSectionText: 3000,
+  /** characters of the top-level `text` */
+  maxText: 40_000,
+  /** characters of a header block */
+  maxHeaderText: 150,
+  /** elements of a context block */
+  maxContextElements: 10,
+} as const;
+
+/** A mrkdwn section. Throws RangeError if `text` exceeds 3,000 characters (builders must truncate first). */
+export function section(text: string): SectionBlock {
+  if (text.length > SLACK_LIMITS.maxSectionText) {
+    throw new RangeError(
+      `section text is ${text.length} characters; Slack allows ${SLACK_LIMITS.maxSectionText}`,
+    );
+  }
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+/** A context block of mrkdwn elements (small grey text). */
+export function context(...texts: string[]): ContextBlock {
+  return { type: 'context', elements: texts.map((text) => ({ type: 'mrkdwn', text })) };
+}
+
+/** A button; `value` carries data back to the action handler (never trust it for authorization). */
+export function button(
+  actionId: string,
+  label: string,
+  value?: string,
+  style?: 'primary' | 'danger',
+): ButtonElement {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text: label, emoji: true },
+    ...(value === undefined ? {} : { value }),
+    ...(style === undefined ? {} : { style }),
+  };
+}
+
+/** An actions block holding buttons. */
+export function actions(...elements: ButtonElement[]): ActionsBlock {
+  return { type: 'actions', elements };
+}
+
+/** A message whose blocks are mrkdwn sections of `lines`, one section; fallback text is the same lines. */
+export function textMessage(text: string, ...more: Block[]): SlackMessage {
+  return { text: plainFallback(text), blocks: [section(text), ...more] };
+}
+
+/** The notification fallback for mrkdwn: markup stripped to readable text, bounded to Slack's limit. */
+export function plainFallback(mrkdwn: string): string {
+  const plain = mrkdwn
+    .replace(/<@([A-Z0-9]+)(\|[^>]+)?>/g, '@$1')
+    .replace(/<([^|>]+)\|([^>]+)>/g, '$2')
+    .replace(/```/g, '')
+    .replace(/[*_`]/g, '');
+  return plain.length > SLACK_LIMITS.maxText ? `${plain.slice(0, SLACK_LIMITS.maxText - 1)}…` : plain;
+}

@@ -1,0 +1,35 @@
+/**
+ * `/sync help`: every subcommand with its form, and the usage strings the error replies reuse.
+ */
+import { context, plainFallback, type SlackMessage, section } from './block.js';
+
+/** The right form of each subcommand, as the error replies print it. */
+export const USAGE = {
+  sync: '/sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]',
+  status: '/sync status [app]',
+  cancel: '/sync cancel <app>',
+  history: '/sync history <app>',
+  apps: '/sync apps',
+  help: '/sync help',
+} as const;
+
+/** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
+export const FLAGS_TEXT = '--revision REV · --prune · --dry-run · --resource GROUP:KIND:NAME';
+
+export function helpBlocks(): SlackMessage {
+  const lines = [
+    '*wavesync* syncs Argo CD Applications from Slack: phases, waves and hooks as Argo CD runs them.',
+    `\`${USAGE.sync}\` — queue a sync; progress appears in a thread under the header.`,
+    '   `--revision REV` branch, tag or commit · `--prune` delete resources no longer in git · ' +
+      '`--dry-run` validate only · `--resource GROUP:KIND:NAME` selective sync (repeatable; hooks do not run)',
+    `\`${USAGE.status}\` — what is running and queued`,
+    `\`${USAGE.cancel}\` — cancel the queued or running sync`,
+    `\`${USAGE.history}\` — the last syncs and their outcome`,
+    `\`${USAGE.apps}\` — the Applications you can sync`,
+  ];
+  const text = lines.join('\n');
+  return {
+    text: plainFallback(text),
+    blocks: [section(text), context('Use the core group as an empty GROUP: `--resource :Service:web`.')],
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The sync's header: the root message of its thread, edited in place as the sync moves (queued → running →
+ * succeeded/failed). Answers "what is happening right now?" without opening the thread.
+ */
+import type { HealthStatus, OperationPhase, WaveRef } from '../../domain/index.js';
+import type { Initiator } from '../../reporting/sync-reporter.js';
+import type { JobAhead } from '../ports.js';
+import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
+import { escapeMrkdwn, formatClock, formatHealth, mention, ordinal, truncate } from './format.js';
+
+/** Action id of the header's Cancel button; its value is the job id. */
+export const CANCEL_ACTION_ID = 'wavesync_cancel';
+
+export type SyncHeaderState =
+  | { kind: 'received' }
+  | { kind: 'queued'; position: number; ahead: JobAhead[] }
+  | { kind: 'running'; elapsedMs: number; wave?: WaveRef }
+  | {
+      kind: 'completed';
+      phase: OperationPhase;
+      durationMs: number;
+      message: string;
+      /** App health observed after the operation (HealthAssessed), when known. */
+      health?: HealthStatus;
+    }
+  | { kind: 'cancelled'; by: string }
+  | { kind: 'not_queued'; reason: string }
+  | { kind: 'duplicate'; permalink: string | undefined };
+
+export interface SyncHeaderView {
+  application: string;
+  /** Environment or destination, shown after the arrow: `guestbook → staging`. */
+  destination: string;
+  /** Requested or resolved revision. */
+  revision?: string;
+  initiator: Initiator;
+  /** The command as typed, e.g. `/sync guestbook --prune`. */
+  commandText: string;
+  jobId?: string;
+  state: SyncHeaderState;
+}
+
+/** Header blocks: one status line, one context line (revision · who · command), and a Cancel button while live. */
+export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
+  const title = `${stateIcon(view.state)} *${escapeMrkdwn(view.application)}* → ${escapeMrkdwn(view.destination)}`;
+  const line = [title, ...stateParts(view.state)].join('  ·  ');
+  const revision = view.revision ? `revision \`${escapeMrkdwn(shortRevision(view.revision))}\` · ` : '';
+  const who = `${revision}requested by ${mention(view.initiator.userId)} · \`${escapeMrkdwn(truncate(view.commandText, 200))}\``;
+  const blocks: Block[] = [section(truncate(line, 3000)), context(who)];
+  const live =
+    view.state.kind === 'queued' || view.state.kind === 'running' || view.state.kind === 'received';
+  if (live && view.jobId) blocks.push(actions(button(CANCEL_ACTION_ID, 'Cancel', view.jobId, 'danger')));
+  return { text: plainFallback(line), blocks };
+}
+
+function stateIcon(state: SyncHeaderState): string {
+  switch (state.kind) {
+    case 'received':
+    case 'queued':
+      return '⏳';
+    case 'running':
+      return '🔄';
+    case 'completed':
+      if (state.phase !== 'Succeeded') return '❌';
+      return state.health && state.health.status !== 'Healthy' ? '⚠️' : '✅';
+    case 'cancelled':
+      return '🚫';
+    case 'not_queued':
+      return '❌';
+    case 'duplicate':
+      return '↪️';
+  }
+}
+
+function stateParts(state: SyncHeaderState): string[] {
+  switch (state.kind) {
+    case 'received':
+      return ['received'];
+    case 'queued':
+      return [queuedText(state.position, state.ahead)];
+    case 'running':
+      return ['Running', ...(state.wave ? [waveText(state.wave)] : []), formatClock(state.elapsedMs)];
+    case 'completed':
+      return [
+        state.phase,
+        ...(state.phase === 'Succeeded' ? [] : [escapeMrkdwn(truncate(state.message, 300))]),
+        ...(state.health ? [formatHealth(state.health)] : []),
+        formatClock(state.durationMs),
+      ];
+    case 'cancelled':
+      return [`Cancelled by ${mention(state.by)}`];
+    case 'not_queued':
+      return [`Not queued: ${escapeMrkdwn(state.reason)}`];
+    case 'duplicate':
+      return [
+        state.permalink ? `already requested — <${state.permalink}|see that thread>` : 'already requested',
+      ];
+  }
+}
+
+/** `PreSync wave 2 · step 2 of 4`. */
+export function waveText(wave: WaveRef): string {
+  return `${wave.phase} wave ${wave.wave} · step ${wave.index} of ${wave.total}`;
+}
+
+/** `queued · next in line` or `queued · 2nd in line behind @lee's sync (running, Sync wave 1 · step 2 of 3)`. */
+export function queuedText(position: number, ahead: readonly JobAhead[]): string {
+  const first = ahead[0];
+  if (position <= 0 || !first) return 'queued · next in line';
+  const detail =
+    first.state === 'active' ? `running${first.wave ? `, ${waveText(first.wave)}` : ''}` : 'waiting';
+  const others = ahead.length > 1 ? ` and ${ahead.length - 1} more` : '';
+  return `queued · ${ordinal(position + 1)} in line behind ${mention(first.initiator.userId)}'s sync (${detail})${others}`;
+}
+
+/** The first 7 characters of a 40-hex SHA; other revisions unchanged. */
+export function shortRevision(revision: string): string {
+  return /^[0-9a-f]{40}$/.test(revision) ? revision.slice(0, 7) : revision;
+}
