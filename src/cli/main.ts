@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerPlanCommand } from './commands/plan.js';
+import { registerSyncCommand } from './commands/sync.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerClusterSimCommand(program);
   registerPlanCommand(program);
+  registerSyncCommand(program);
   return program;
 }
 
