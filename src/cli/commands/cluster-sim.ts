@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { startSimulator } from '../../../sim/index.js';
 import { createLogger } from '../../logger.js';
 
 function positiveNumber(value: string): number {
@@ -37,6 +36,8 @@ export function registerClusterSimCommand(program: Command): void {
     .option('--speed <n>', 'time factor: 10 = simulated time runs ten times faster', positiveNumber, 1)
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the simulator to this file')
     .action(async (options: ClusterSimOptions) => {
+      // Loaded on use, so other subcommands do not pay for compiling the simulator at start-up.
+      const { startSimulator } = await import('../../../sim/index.js');
       const logger = createLogger({ level: 'info' });
       const sim = await startSimulator({
         port: options.port,
