@@ -3,6 +3,7 @@
  * the commander program here.
  */
 import { Command } from 'commander';
+import { registerPlanCommand } from './commands/plan.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -10,6 +11,7 @@ export function buildProgram(): Command {
     .description('Argo CD-faithful syncs (phases, waves, hooks) driven from Slack')
     .version('0.1.0')
     .showHelpAfterError();
+  registerPlanCommand(program);
   return program;
 }
 

@@ -1,0 +1,262 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixturesDir as fixture } from '../../../test/support/shared-fixtures.js';
+import { registerPlanCommand } from './plan.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../../bin/wavesync.js');
+const HAS_KUSTOMIZE = ['kustomize', 'kubectl'].some((cmd) => spawnSync(cmd, ['version']).error === undefined);
+
+interface JsonTask {
+  phase: string;
+  wave: number;
+  group: string;
+  version: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  hookTypes: string[];
+  deletePolicies: string[];
+}
+
+/** Runs `wavesync plan ...args` in process through commander, capturing what it writes. */
+async function plan(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const out = { stdout: '', stderr: '', exitCode: 0 };
+  const program = new Command('wavesync').exitOverride();
+  registerPlanCommand(program, {
+    stdout: (text) => {
+      out.stdout += text;
+    },
+    stderr: (text) => {
+      out.stderr += text;
+    },
+    setExitCode: (code) => {
+      out.exitCode = code;
+    },
+  });
+  await program.parseAsync(['plan', ...args], { from: 'user' });
+  return out;
+}
+
+async function planJson(
+  target: string,
+  ...args: string[]
+): Promise<{ tasks: JsonTask[]; warnings: unknown[] }> {
+  const { stdout, stderr, exitCode } = await plan(fixture(target), '--output', 'json', ...args);
+  expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
+  return JSON.parse(stdout);
+}
+
+function steps(tasks: JsonTask[]): string[] {
+  return tasks.map((t) => `${t.phase}/${t.wave} ${t.kind}/${t.name}`);
+}
+
+describe('src/cli/commands/plan', () => {
+  it('argocd-example-apps/sync-waves: hooks and resources in waves 0 to 3', async () => {
+    const { tasks, warnings } = await planJson('argocd-example-apps/sync-waves');
+
+    expect(
+      steps(tasks).map((s) => s.replace(/upgrade-sql-schema\w{7}-presync-\d+$/, 'upgrade-sql-schema…')),
+    ).toEqual([
+      'PreSync/0 Job/upgrade-sql-schema…',
+      'Sync/0 Service/backend',
+      'Sync/0 ReplicaSet/backend',
+      'Sync/1 Job/maint-page-up',
+      'Sync/2 Service/frontend',
+      'Sync/2 ReplicaSet/frontend',
+      'Sync/3 Job/maint-page-down',
+    ]);
+    expect(tasks[3]).toEqual({
+      phase: 'Sync',
+      wave: 1,
+      group: 'batch',
+      version: 'v1',
+      kind: 'Job',
+      namespace: '',
+      name: 'maint-page-up',
+      hookTypes: ['Sync'],
+      deletePolicies: ['BeforeHookCreation'],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('names generateName hooks from the content hash and the current time', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { tasks } = await planJson('argocd-example-apps/sync-waves');
+    const after = Math.floor(Date.now() / 1000);
+
+    const match = /^upgrade-sql-schema([0-9a-f]{7})-presync-(\d+)$/.exec(tasks[0]?.name ?? '');
+    expect(match).not.toBeNull();
+    expect(Number(match?.[2])).toBeGreaterThanOrEqual(before);
+    expect(Number(match?.[2])).toBeLessThanOrEqual(after);
+  });
+
+  it('argocd-example-apps/pre-post-sync: PreSync Job, Sync Service and Deployment, PostSync Job (Kustomize)', async () => {
+    const result = await plan(fixture('argocd-example-apps/pre-post-sync'), '--output', 'json');
+
+    if (!HAS_KUSTOMIZE) {
+      expect(result).toMatchObject({ stdout: '', exitCode: 1 });
+      expect(result.stderr).toContain('neither `kustomize` nor `kubectl` is on PATH');
+      return;
+    }
+    const { tasks } = JSON.parse(result.stdout) as { tasks: JsonTask[] };
+    expect(steps(tasks)).toEqual([
+      'PreSync/0 Job/pre-post-sync-before',
+      'Sync/0 Service/pre-post-sync-kustomize-guestbook-ui',
+      'Sync/0 Deployment/pre-post-sync-kustomize-guestbook-ui',
+      'PostSync/0 Job/pre-post-sync-after',
+    ]);
+    expect(tasks[0]?.deletePolicies).toEqual(['HookSucceeded']);
+  });
+
+  it('argocd-example-apps/helm-hooks: Helm hooks to phases, hook-weight to waves (also on a plain Service)', async () => {
+    const { tasks } = await planJson('argocd-example-apps/helm-hooks');
+
+    expect(steps(tasks).map((s) => s.replace(/schema\w{7}-presync-\d+$/, 'schema…'))).toEqual([
+      'PreSync/-2 Job/upgrade-sql-schema…',
+      'PreSync/-1 Job/maint-page-up',
+      'Sync/0 ReplicaSet/frontend',
+      'Sync/2 Service/frontend',
+      'PostSync/0 Job/maint-page-down',
+    ]);
+    expect(tasks[1]?.deletePolicies).toEqual(['BeforeHookCreation']);
+  });
+
+  it('argo-cd-e2e/hook: the Sync hook Pod and the Pod share Sync wave 0, by name', async () => {
+    const { tasks } = await planJson('argo-cd-e2e/hook', '--namespace', 'e2e');
+
+    expect(
+      tasks.map((t) => `${t.phase}/${t.wave} ${t.kind}/${t.namespace}/${t.name} [${t.hookTypes}]`),
+    ).toEqual(['Sync/0 Pod/e2e/hook [Sync]', 'Sync/0 Pod/e2e/pod []']);
+  });
+
+  it('argo-cd-e2e/crd-creation: both CRDs, then their custom resources (Kustomize)', async () => {
+    const result = await plan(fixture('argo-cd-e2e/crd-creation'), '--output', 'json', '--namespace', 'app');
+
+    if (!HAS_KUSTOMIZE) {
+      expect(result).toMatchObject({ stdout: '', exitCode: 1 });
+      return;
+    }
+    const { tasks } = JSON.parse(result.stdout) as { tasks: JsonTask[] };
+    expect(tasks.map((t) => `${t.phase}/${t.wave} ${t.kind}/${t.namespace}/${t.name}`)).toEqual([
+      'Sync/0 CustomResourceDefinition/app/clusterdummies.argoproj.io',
+      'Sync/0 CustomResourceDefinition/app/dummies.argoproj.io',
+      'Sync/0 ClusterDummy/app/cluster-dummy-crd-instance',
+      'Sync/0 Dummy/app/dummy-crd-instance',
+      'Sync/0 Dummy/kube-system/dummy-crd-instance',
+    ]);
+  });
+
+  it('argo-cd-e2e/sync-waves: cm-1 in wave 1, then cm-2 in wave 2', async () => {
+    const { tasks } = await planJson('argo-cd-e2e/sync-waves');
+
+    expect(steps(tasks)).toEqual(['Sync/1 ConfigMap/cm-1', 'Sync/2 ConfigMap/cm-2']);
+  });
+
+  it('prints a text table grouped by phase and wave, hooks marked', async () => {
+    const { stdout, exitCode } = await plan(fixture('argocd-example-apps/sync-waves'), '--namespace', 'app');
+
+    expect(exitCode).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines.filter((l) => l.includes('· wave'))).toEqual([
+      'PreSync · wave 0',
+      'Sync · wave 0',
+      'Sync · wave 1',
+      'Sync · wave 2',
+      'Sync · wave 3',
+    ]);
+    expect(lines.find((l) => l.includes('maint-page-up'))).toMatch(
+      /^ {2}Job +app +maint-page-up +batch\/v1 +hook Sync; delete policy BeforeHookCreation$/,
+    );
+    expect(stdout).toContain('\n7 tasks in 5 steps.\n');
+  });
+
+  describe('with bad input', () => {
+    let dir: string;
+
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'wavesync-plan-'));
+    });
+
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it.each([
+      [
+        'syntax.yaml',
+        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: [p\n',
+        /syntax\.yaml:\d+: YAML syntax error/,
+      ],
+      ['no-kind.yaml', 'apiVersion: v1\nmetadata: {name: p}\n', /no-kind\.yaml:1: kind is missing/],
+      [
+        'no-name.yaml',
+        'apiVersion: v1\nkind: Pod\nmetadata: {}\n',
+        /no-name\.yaml:3: Pod: metadata\.name is required/,
+      ],
+      [
+        'dup.yaml',
+        'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n',
+        /dup\.yaml:5: duplicate resource \/Pod\/\/p \(also defined at .*dup\.yaml:1\)/,
+      ],
+    ])('%s → exit 1, the error on stderr, nothing on stdout', async (name, text, error) => {
+      await writeFile(path.join(dir, name), text);
+
+      const result = await plan(path.join(dir, name), '--output', 'json');
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(error);
+    });
+
+    it('rejects a missing path', async () => {
+      const result = await plan(path.join(dir, 'nope'));
+
+      expect(result).toMatchObject({ exitCode: 1, stdout: '' });
+      expect(result.stderr).toMatch(/^error: .*nope: cannot read: ENOENT/);
+    });
+
+    it('lists warnings below the plan, with file and line', async () => {
+      const file = path.join(dir, 'warn.yaml');
+      await writeFile(
+        file,
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations: {argocd.argoproj.io/sync-wave: "1.5"}\n',
+      );
+
+      const json = JSON.parse((await plan(file, '-o', 'json')).stdout);
+      const text = (await plan(file)).stdout;
+
+      expect(json.warnings).toEqual([
+        {
+          file,
+          line: 1,
+          message:
+            'ConfigMap/c: annotation argocd.argoproj.io/sync-wave: "1.5" is not an integer (Go strconv.Atoi syntax); Argo CD falls back to 0',
+        },
+      ]);
+      expect(text).toContain(
+        `Warnings (1):\n  ${file}:1: ConfigMap/c: annotation argocd.argoproj.io/sync-wave`,
+      );
+    });
+  });
+
+  it('works end to end through bin/wavesync.js: JSON on stdout, and exit code 1 for bad input', async () => {
+    const run = promisify(execFile);
+    const ok = await run(process.execPath, [
+      BIN,
+      'plan',
+      fixture('argo-cd-e2e/sync-waves'),
+      '--output',
+      'json',
+    ]);
+    const bad = await run(process.execPath, [BIN, 'plan', fixture('does-not-exist')]).catch((e) => e);
+
+    expect(steps(JSON.parse(ok.stdout).tasks)).toEqual(['Sync/1 ConfigMap/cm-1', 'Sync/2 ConfigMap/cm-2']);
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toContain('does-not-exist: cannot read');
+  });
+});
