@@ -295,7 +295,8 @@ export class FakeSlackApi {
   private contentProblem(a: Args): Record<string, unknown> | undefined {
     if (typeof a.channel !== 'string' || !a.channel) return { ok: false, error: 'channel_not_found' };
     const text = typeof a.text === 'string' ? a.text : '';
-    if (!text && a.blocks === undefined) return { ok: false, error: 'no_text' };
+    const noBlocks = a.blocks === undefined || (Array.isArray(a.blocks) && a.blocks.length === 0);
+    if (!text && noBlocks) return { ok: false, error: 'no_text' };
     if (text.length > LIMITS.text) return { ok: false, error: 'msg_too_long' };
     if (a.blocks === undefined) return undefined;
     const problems = blockProblems(a.blocks);
