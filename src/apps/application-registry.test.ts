@@ -73,14 +73,16 @@ describe('createApplicationRegistry', () => {
     );
 
     expect(() => registry.get('gustbook')).toThrow(
-      'application "gustbook" not found; did you mean guestbook?',
+      'No application named "gustbook". Did you mean guestbook?',
     );
+    let caught: unknown;
     try {
       registry.get('kafka');
     } catch (error) {
-      expect((error as BotError).code).toBe('application_not_found');
-      expect((error as BotError).message).toBe('application "kafka" not found');
+      caught = error;
     }
+    expect(caught).toBeInstanceOf(BotError);
+    expect(caught).toMatchObject({ code: 'application_not_found', message: 'No application named "kafka".' });
   });
 
   it('names both places of a duplicate and every invalid Application', async () => {

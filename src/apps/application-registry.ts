@@ -69,12 +69,13 @@ function index(apps: Application[]): Map<string, Application> {
   return new Map(apps.map((a) => [a.name, a]));
 }
 
+/** The message UX.md shows: `No application named "gustbook". Did you mean guestbook?` */
 function notFoundMessage(name: string, known: string[]): string {
   const close = closestNames(name, known);
-  if (close.length > 0) return `application "${name}" not found; did you mean ${close.join(', ')}?`;
+  if (close.length > 0) return `No application named "${name}". Did you mean ${close.join(', ')}?`;
   return known.length === 0
-    ? `application "${name}" not found; no applications are configured`
-    : `application "${name}" not found`;
+    ? `No application named "${name}". No applications are configured.`
+    : `No application named "${name}".`;
 }
 
 /** The description of `app` shown by chat commands. */

@@ -5,7 +5,9 @@
  * kinds are skipped with a note.
  */
 import { type Document, LineCounter, parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
 import type { Application } from '../domain/application.js';
+import { ManifestError } from '../domain/errors.js';
 import type { KubeObject } from '../domain/resource.js';
 import { describeIssues, formatKeyPath } from '../settings/yaml-issues.js';
 import {
@@ -67,27 +69,60 @@ function parseOne(
   line: number,
   result: ParsedApplicationFile,
 ): void {
+  const checked = checkApplication(raw);
+  if (checked.problem !== undefined) return void result.problems.push(`${file}:${line}: ${checked.problem}`);
+  if (!checked.manifest)
+    return void result.problems.push(...describeIssues(checked.issues, file, doc, lineCounter));
+  const application = toApplication(checked.manifest, raw as KubeObject, `${file}:${line}`);
+  result.applications.push(application);
+  if (checked.unknownFields.length > 0)
+    result.unknownFields.push({ name: application.name, paths: checked.unknownFields });
+}
+
+interface CheckedApplication {
+  manifest?: ApplicationManifest;
+  /** A problem of the whole object (not tied to one key). */
+  problem?: string;
+  issues: z.core.$ZodIssue[];
+  unknownFields: string[];
+}
+
+function checkApplication(raw: Record<string, unknown>): CheckedApplication {
   const spec = raw.spec as Record<string, unknown> | undefined;
   if (spec && spec.sources !== undefined && spec.source === undefined) {
-    result.problems.push(
-      `${file}:${line}: spec.sources: multi-source Applications are not supported; use spec.source`,
-    );
-    return;
+    return {
+      problem: 'spec.sources: multi-source Applications are not supported; use spec.source',
+      issues: [],
+      unknownFields: [],
+    };
   }
   const parsed = ApplicationManifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    result.problems.push(...describeIssues(parsed.error.issues, file, doc, lineCounter));
-    return;
-  }
-  const application = toApplication(parsed.data, raw as KubeObject, `${file}:${line}`);
-  result.applications.push(application);
+  if (!parsed.success) return { issues: parsed.error.issues, unknownFields: [] };
   const strict = StrictApplicationManifestSchema.safeParse(raw);
-  const paths = strict.success
+  const unknownFields = strict.success
     ? []
     : strict.error.issues.flatMap((i) =>
         i.code === 'unrecognized_keys' ? i.keys.map((k) => formatKeyPath([...i.path, k])) : [],
       );
-  if (paths.length > 0) result.unknownFields.push({ name: application.name, paths });
+  return { manifest: parsed.data, issues: [], unknownFields };
+}
+
+/**
+ * An Application from an object already in memory (a rendered manifest of an App of Apps parent, a live object).
+ * @throws ManifestError at `source` naming every invalid field.
+ */
+export function applicationFromObject(raw: KubeObject, source: { file: string; line: number }): Application {
+  const checked = checkApplication(raw);
+  const problems =
+    checked.problem !== undefined
+      ? [checked.problem]
+      : checked.issues.map(
+          (i) => `${formatKeyPath(i.path)}: ${i.code === 'unrecognized_keys' ? 'unknown key' : i.message}`,
+        );
+  if (!checked.manifest || problems.length > 0) {
+    throw new ManifestError(source.file, source.line, `invalid Application: ${problems.join('; ')}`);
+  }
+  return toApplication(checked.manifest, raw, `${source.file}:${source.line}`);
 }
 
 function toApplication(manifest: ApplicationManifest, raw: KubeObject, origin: string): Application {

@@ -1,0 +1,89 @@
+/**
+ * App of Apps: the child Applications among a parent's sync tasks, and what to do next with them.
+ * Argo CD applies child Applications as ordinary resources (kind-order: unknown kinds last in a wave) and, since
+ * v1.8, does not wait for their health (spec §6.4, §9.1). wavesync applies them the same way and then syncs each
+ * child in the parent's order (phase → wave → kind → name), by default waiting for a child to be Healthy before the
+ * next one — the gating Argo CD offers only through a custom health check — or, with gating off, starting them
+ * one after another without waiting.
+ */
+import type { Application } from '../domain/application.js';
+import type { HealthStatusCode } from '../domain/health-status.js';
+import type { OperationPhase } from '../domain/operation.js';
+import type { SyncWave } from '../domain/sync-phase.js';
+import type { SyncTask } from '../engine/sync-task.js';
+import { applicationFromObject } from './parse-applications.js';
+
+/** One child Application to sync after its parent. */
+export interface ChildApplication {
+  application: Application;
+  /** The child's sync wave inside the parent. */
+  wave: SyncWave;
+  /** Wait for this child's sync to succeed and its health to be Healthy before the next child. */
+  gateOnHealth: boolean;
+}
+
+/**
+ * The child Applications of a parent, in the order of `tasks` (the parent's sync tasks in execution order, as the
+ * planner builds them). Hooks and prune tasks are not children.
+ * @throws ManifestError at the child's manifest when a child Application is invalid.
+ */
+export function childApplicationsOf(
+  tasks: readonly Pick<SyncTask, 'group' | 'kind' | 'wave' | 'isHook' | 'targetObj' | 'source'>[],
+  options: { gateOnChildHealth: boolean },
+): ChildApplication[] {
+  return tasks
+    .filter(
+      (t) => t.group === 'argoproj.io' && t.kind === 'Application' && !t.isHook && t.targetObj !== undefined,
+    )
+    .map((t) => ({
+      application: applicationFromObject(t.targetObj!, t.source ?? { file: '(rendered)', line: 1 }),
+      wave: t.wave,
+      gateOnHealth: options.gateOnChildHealth,
+    }));
+}
+
+/** What happened to a child sync so far (absent: not started). */
+export interface ChildSyncStatus {
+  phase: OperationPhase;
+  /** Health of the child Application after its sync (aggregate of its resources). */
+  health: HealthStatusCode;
+}
+
+export type ChildSyncStep =
+  | { action: 'sync'; child: ChildApplication }
+  | { action: 'wait'; child: ChildApplication; reason: string }
+  | { action: 'failed'; child: ChildApplication; message: string }
+  | { action: 'done' };
+
+/**
+ * The next step of syncing `children` in order, given the status of those started (by Application name).
+ * A child gates the next one until its operation Succeeded and its health is Healthy; a Failed/Error operation or
+ * Degraded health stops the sequence (as a Degraded child fails the parent wave in Argo CD, spec §6.4). Without
+ * gating a child only has to be started.
+ */
+export function nextChildSyncStep(
+  children: readonly ChildApplication[],
+  statuses: ReadonlyMap<string, ChildSyncStatus>,
+): ChildSyncStep {
+  for (const child of children) {
+    const status = statuses.get(child.application.name);
+    if (!status) return { action: 'sync', child };
+    if (!child.gateOnHealth) continue;
+    const name = child.application.name;
+    if (status.phase === 'Failed' || status.phase === 'Error') {
+      return { action: 'failed', child, message: `child application ${name} sync ${status.phase}` };
+    }
+    if (status.health === 'Degraded')
+      return { action: 'failed', child, message: `child application ${name} is Degraded` };
+    if (status.phase !== 'Succeeded')
+      return { action: 'wait', child, reason: `waiting for ${name} to finish syncing` };
+    if (status.health !== 'Healthy') {
+      return {
+        action: 'wait',
+        child,
+        reason: `waiting for ${name} to become Healthy (now ${status.health})`,
+      };
+    }
+  }
+  return { action: 'done' };
+}
