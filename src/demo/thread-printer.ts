@@ -26,10 +26,13 @@ export class ThreadPrinter {
   private readonly headers = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly slack: FakeSlackApi,
-    private readonly o: ThreadPrinterOptions,
-  ) {}
+  private readonly slack: FakeSlackApi;
+  private readonly o: ThreadPrinterOptions;
+
+  constructor(slack: FakeSlackApi, options: ThreadPrinterOptions) {
+    this.slack = slack;
+    this.o = options;
+  }
 
   start(): void {
     this.timer = setInterval(() => this.flush(), this.o.intervalMs ?? 50);

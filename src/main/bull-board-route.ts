@@ -23,7 +23,10 @@ export interface BasicAuth {
 export function bullBoardRoute(queues: readonly Queue[], auth: BasicAuth): OpsRoute {
   const adapter = new ExpressAdapter();
   adapter.setBasePath(ADMIN_BASE_PATH);
-  createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: false })), serverAdapter: adapter });
+  createBullBoard({
+    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: false })),
+    serverAdapter: adapter,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.use(ADMIN_BASE_PATH, adapter.getRouter());
@@ -33,7 +36,10 @@ export function bullBoardRoute(queues: readonly Queue[], auth: BasicAuth): OpsRo
     prefix: true,
     handler(req: IncomingMessage, res: ServerResponse) {
       if (!isAuthorized(req.headers.authorization, auth)) {
-        res.writeHead(401, { 'www-authenticate': 'Basic realm="wavesync admin"', 'content-type': 'text/plain' });
+        res.writeHead(401, {
+          'www-authenticate': 'Basic realm="wavesync admin"',
+          'content-type': 'text/plain',
+        });
         res.end('authentication required\n');
         return;
       }

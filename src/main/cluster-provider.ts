@@ -6,8 +6,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Application } from '../domain/index.js';
 import { BotError } from '../domain/index.js';
-import { resolveCluster } from '../settings/index.js';
 import type { Settings } from '../settings/index.js';
+import { resolveCluster } from '../settings/index.js';
 
 export interface ClusterProviderDeps<ClusterT> {
   settings: Pick<Settings, 'clusters' | 'baseDir'>;
@@ -18,7 +18,9 @@ export interface ClusterProviderDeps<ClusterT> {
 }
 
 /** Returns `clusterFor(app)`. Throws BotError('invalid_config') for an unmapped destination or unknown context. */
-export function createClusterProvider<ClusterT>(deps: ClusterProviderDeps<ClusterT>): (app: Application) => ClusterT {
+export function createClusterProvider<ClusterT>(
+  deps: ClusterProviderDeps<ClusterT>,
+): (app: Application) => ClusterT {
   const clusters = new Map<string, ClusterT>();
   return (app) => {
     const target = resolveCluster(deps.settings, app.destination);
@@ -45,13 +47,20 @@ export function loadKubeConfig(file: string | undefined, context: string | undef
       if (!kc.getCurrentContext()) kc.setCurrentContext(next.getCurrentContext());
     }
   } catch (error) {
-    throw new BotError('invalid_config', `cannot read kubeconfig ${files.join(':') || '(default)'}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new BotError(
+      'invalid_config',
+      `cannot read kubeconfig ${files.join(':') || '(default)'}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (context !== undefined) {
     if (!kc.getContextObject(context)) {
-      throw new BotError('invalid_config', `kubeconfig has no context "${context}" (wavesync.yaml clusters:)`);
+      throw new BotError(
+        'invalid_config',
+        `kubeconfig has no context "${context}" (wavesync.yaml clusters:)`,
+      );
     }
     kc.setCurrentContext(context);
   }

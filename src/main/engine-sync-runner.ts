@@ -71,7 +71,10 @@ export function createEngineSyncRunner<Target, ClusterT>(
       logger.warn({ err: messageOf(error) }, 'operation could not start');
       return reportStartFailure(ctx, error);
     }
-    logger.info({ revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined }, 'operation started');
+    logger.info(
+      { revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined },
+      'operation started',
+    );
     const state = await deps.runOperation({
       application,
       targets: prepared.rendered.targets,
@@ -102,7 +105,14 @@ async function reportStartFailure(ctx: SyncRunnerContext, error: unknown): Promi
     finishedAt: now,
   };
   const durationMs = Date.parse(now) - Date.parse(state.startedAt);
-  await ctx.reporter.report({ type: 'OperationCompleted', at: now, phase: 'Error', message: state.message, durationMs, state });
+  await ctx.reporter.report({
+    type: 'OperationCompleted',
+    at: now,
+    phase: 'Error',
+    message: state.message,
+    durationMs,
+    state,
+  });
   await ctx.persist(state);
   return state;
 }

@@ -46,7 +46,9 @@ async function healthz(deps: OpsRoutesDeps, res: ServerResponse): Promise<void> 
   );
   const ok = redis === 'ok';
   res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', version: deps.version, role: deps.role, redis }));
+  res.end(
+    JSON.stringify({ status: ok ? 'ok' : 'unavailable', version: deps.version, role: deps.role, redis }),
+  );
 }
 
 async function metrics(deps: OpsRoutesDeps, res: ServerResponse): Promise<void> {
@@ -61,7 +63,11 @@ async function metrics(deps: OpsRoutesDeps, res: ServerResponse): Promise<void> 
 }
 
 /** The route of `routes` that answers `method path`, if any. */
-export function matchOpsRoute(routes: readonly OpsRoute[], method: string, path: string): OpsRoute | undefined {
+export function matchOpsRoute(
+  routes: readonly OpsRoute[],
+  method: string,
+  path: string,
+): OpsRoute | undefined {
   return routes.find(
     (r) =>
       r.method.includes(method) && (path === r.path || (r.prefix === true && path.startsWith(`${r.path}/`))),
