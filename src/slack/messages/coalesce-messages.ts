@@ -5,9 +5,10 @@
  */
 import { type Block, plainFallback, SLACK_LIMITS, type SlackMessage, section } from './block.js';
 
-/** Pack `messages` (in order) into the fewest messages within Slack's block and text limits. */
+/** Pack `messages` (in order) into the fewest messages within Slack's block and text limits; [] for none. */
 export function coalesceMessages(messages: readonly SlackMessage[]): SlackMessage[] {
   const blocks = mergeSections(messages.flatMap((m) => m.blocks));
+  if (blocks.length === 0) return [];
   if (blocks.length <= SLACK_LIMITS.maxBlocks) {
     return [{ text: plainFallback(messages.map((m) => m.text).join('\n')), blocks }];
   }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, levenshtein } from './closest-name.js';
 import {
   escapeMrkdwn,
   formatClock,
@@ -60,23 +59,5 @@ describe('src/slack/messages/format', () => {
   it('packs lines into bounded chunks without splitting a line', () => {
     expect(packLines(['aaaa', 'bbbb', 'cccc'], 9, 10)).toEqual(['aaaa\nbbbb', 'cccc']);
     expect(packLines(['aaaa', 'bbbb', 'cccc'], 4, 2)).toEqual(['aaaa', 'bbbb']);
-  });
-});
-
-describe('src/slack/messages/closest-name', () => {
-  it('computes edit distance', () => {
-    expect([
-      levenshtein('gustbook', 'guestbook'),
-      levenshtein('', 'abc'),
-      levenshtein('kitten', 'sitting'),
-    ]).toEqual([1, 3, 3]);
-  });
-
-  it('suggests the closest name case-insensitively, and nothing when all are far', () => {
-    const names = ['guestbook', 'helm-guestbook', 'payments'];
-
-    expect(closestName('gustbook', names)).toBe('guestbook');
-    expect(closestName('PAYMENT', names)).toBe('payments');
-    expect(closestName('zzzz', names)).toBeUndefined();
   });
 });

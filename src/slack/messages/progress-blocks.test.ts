@@ -263,3 +263,9 @@ describe('src/slack/messages (thread replies)', () => {
     expect(out[1]!.text).toContain('59');
   });
 });
+
+describe('src/slack/messages/coalesce-messages (empty)', () => {
+  it('returns no messages for no input', () => {
+    expect(coalesceMessages([])).toEqual([]);
+  });
+});

@@ -176,3 +176,15 @@ describe('test/fakes/slack-client signSlackRequest', () => {
     expect(() => verifySlackRequest({ signingSecret: 'other', body, headers })).toThrow(/signature/i);
   });
 });
+
+describe('test/fakes/fake-slack-api content rules', () => {
+  it('rejects a message with neither text nor blocks with no_text, as Slack does', async () => {
+    const fake = await FakeSlackApi.start();
+    const client = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+
+    await expect(client.chat.postMessage({ channel: 'C1', text: '', blocks: [] })).rejects.toMatchObject({
+      data: { error: 'no_text' },
+    });
+    await fake.close();
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * SlackReporter — the SyncReporter that tells a sync's story in its Slack thread: one reply per wave start and
+ * completion and per hook outcome, a final summary with the health observed after the sync (broadcast to the
+ * channel when it alarms), and the header (the thread's root) updated in place.
+ *
+ * Delivery is paced and coalesced: replies wait for the channel's slot (≈1/s, shared ChannelPacer) and for a
+ * short gathering window, then pending replies go out as one message; header updates are throttled (≤1/s) and
+ * only the latest state is sent. Calls per operation stay within waves + hooks + 3 (CallBudget); hook outcomes
+ * and the summary are never dropped. `report()` never blocks on Slack; `close()` drains.
+ * Restart-safe: a new reporter for the same ReportTarget continues the same thread and header.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { HealthStatus, SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
+import type { ReportTarget, SyncReporter } from '../reporting/sync-reporter.js';
+import { CallBudget } from './call-budget.js';
+import { ChannelPacer } from './channel-pacer.js';
+import type { SlackMessage } from './messages/block.js';
+import { textMessage } from './messages/block.js';
+import { coalesceMessages } from './messages/coalesce-messages.js';
+import { hookOutcomeBlocks } from './messages/hook-outcome-blocks.js';
+import {
+  type SyncHeaderState,
+  type SyncHeaderView,
+  syncHeaderBlocks,
+} from './messages/sync-header-blocks.js';
+import { isAlarming, type SyncSummary, syncSummaryBlocks } from './messages/sync-summary-blocks.js';
+import { waveCompletedBlocks } from './messages/wave-completed-blocks.js';
+import { syncFailStartedBlocks, waveStartedBlocks } from './messages/wave-started-blocks.js';
+import { nextStep, type Step } from './reporter-schedule.js';
+import { type DeliveryLogger, deliver } from './slack-delivery.js';
+import { WakeSignal } from './wake-signal.js';
+
+export interface SlackReporterOptions {
+  /** A WebClient created with `rejectRateLimitedCalls: true` (see createSlackWebClient). */
+  client: WebClient;
+  target: ReportTarget;
+  /** Everything the header shows besides its state. */
+  header: Omit<SyncHeaderView, 'state'>;
+  /** Shared per process; default a private pacer with `intervalMs` 1000. */
+  pacer?: ChannelPacer;
+  /** Minimum ms between header updates; default 1000. */
+  headerIntervalMs?: number;
+  /** ms to gather events before posting so bursts coalesce into one reply; default 250. */
+  coalesceMs?: number;
+  logger?: DeliveryLogger;
+}
+
+export interface SlackReporter extends SyncReporter {
+  /** Slack calls made so far (429 answers included). */
+  readonly calls: number;
+  /** The call budget of the current operation (waves + hooks + 3; Infinity before OperationStarted). */
+  readonly budget: number;
+}
+
+/** A reporter for one job. */
+export function createSlackReporter(options: SlackReporterOptions): SlackReporter {
+  return new ThreadReporter(options);
+}
+
+interface PendingReply {
+  message: SlackMessage;
+  /** Hook outcomes are never held back by the budget. */
+  hookOutcome: boolean;
+}
+
+class ThreadReporter implements SlackReporter {
+  private readonly o: Required<Omit<SlackReporterOptions, 'logger'>> & { logger?: DeliveryLogger };
+  private readonly callBudget = new CallBudget();
+  private readonly replies: PendingReply[] = [];
+  private firstReplyAt = 0;
+  private header: Omit<SyncHeaderView, 'state'>;
+  private startedAt: number | undefined;
+  private wave: WaveRef | undefined;
+  private headerDirtyAt: number | undefined;
+  private lastHeaderAt = 0;
+  private summary: SyncSummary | undefined;
+  private health: SyncSummary['health'];
+  private summaryReady = false;
+  private summaryPosted = false;
+  private closed = false;
+  private loop: Promise<void> | undefined;
+  private readonly signal = new WakeSignal();
+
+  constructor(options: SlackReporterOptions) {
+    this.o = { pacer: new ChannelPacer(), headerIntervalMs: 1000, coalesceMs: 250, ...options };
+    this.header = options.header;
+  }
+
+  get calls(): number {
+    return this.callBudget.calls;
+  }
+
+  get budget(): number {
+    return this.callBudget.max;
+  }
+
+  async report(event: SyncEvent): Promise<void> {
+    this.apply(event);
+    this.loop ??= this.run();
+    this.signal.wake();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.loop ??= this.run();
+    this.signal.wake();
+    await this.loop;
+  }
+
+  private apply(event: SyncEvent): void {
+    const now = Date.now();
+    switch (event.type) {
+      case 'OperationStarted':
+        this.callBudget.plan(event.waves.length, countHooks(event.waves.flatMap((w) => w.tasks)));
+        this.startedAt = Date.parse(event.at);
+        this.header = { ...this.header, revision: event.revision };
+        this.markHeader(now);
+        if (event.resumed)
+          this.queue(textMessage('↻ Resumed by another worker; continuing in this thread.'), false);
+        return;
+      case 'WaveStarted':
+        this.wave = event.wave;
+        this.markHeader(now);
+        this.queue(waveStartedBlocks(event), false);
+        return;
+      case 'HookFinished':
+        this.queue(hookOutcomeBlocks(event), true);
+        return;
+      case 'WaveCompleted':
+        this.queue(waveCompletedBlocks(event), false);
+        return;
+      case 'SyncFailStarted':
+        this.callBudget.addHooks(countHooks(event.tasks));
+        this.queue(syncFailStartedBlocks(event), false);
+        return;
+      case 'OperationCompleted':
+        this.summary = {
+          phase: event.phase,
+          message: event.message,
+          durationMs: event.durationMs,
+          state: event.state,
+        };
+        return;
+      case 'HealthAssessed':
+        this.health = { health: event.health, afterMs: event.afterMs, unhealthy: event.unhealthy };
+        this.summaryReady = this.summary !== undefined;
+        return;
+      default:
+        return; // ResourceApplied and HookStarted are summarised by the wave and hook replies
+    }
+  }
+
+  private queue(message: SlackMessage, hookOutcome: boolean): void {
+    if (this.replies.length === 0) this.firstReplyAt = Date.now();
+    this.replies.push({ message, hookOutcome });
+  }
+
+  private markHeader(now: number): void {
+    this.headerDirtyAt ??= now;
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      const step = this.decide();
+      if (step.kind === 'done') return;
+      if (step.kind === 'wait') await this.signal.sleep(step.ms);
+      else await this.perform(step.kind);
+    }
+  }
+
+  private decide(): Step {
+    const finalSummary =
+      this.summary !== undefined && (this.summaryReady || this.closed) && !this.summaryPosted;
+    return nextStep({
+      now: Date.now(),
+      closed: this.closed,
+      slotInMs: this.o.pacer.msUntilFree(this.o.target.channel),
+      coalesceMs: this.o.coalesceMs,
+      replies:
+        this.replies.length === 0
+          ? undefined
+          : { since: this.firstReplyAt, mandatory: this.replies.some((r) => r.hookOutcome) },
+      header:
+        this.headerDirtyAt === undefined
+          ? undefined
+          : {
+              since: this.headerDirtyAt,
+              nextAllowedAt: this.lastHeaderAt + this.o.headerIntervalMs,
+              final: this.summaryPosted,
+            },
+      summary: finalSummary ? { alarming: isAlarming({ ...this.summary!, health: this.health }) } : undefined,
+      summaryPosted: this.summaryPosted,
+      canSpendOptional: this.callBudget.canSpendOptional(),
+    });
+  }
+
+  private async perform(kind: 'replies' | 'summary' | 'header'): Promise<void> {
+    if (kind === 'header') return this.updateHeader();
+    const taken = this.replies.splice(0);
+    if (kind === 'replies') return this.post(taken, false);
+    const summary: SyncSummary = { ...this.summary!, ...(this.health ? { health: this.health } : {}) };
+    const alarming = isAlarming(summary);
+    const message = syncSummaryBlocks(summary);
+    this.summaryPosted = true;
+    this.headerDirtyAt = Date.now();
+    if (alarming) {
+      await this.post(taken, false);
+      return this.post([{ message, hookOutcome: false }], true);
+    }
+    return this.post([...taken, { message, hookOutcome: false }], false);
+  }
+
+  private async post(replies: PendingReply[], broadcast: boolean): Promise<void> {
+    let hookOutcomes = replies.filter((r) => r.hookOutcome).length;
+    for (const message of coalesceMessages(replies.map((r) => r.message))) {
+      await this.o.pacer.acquire(this.o.target.channel);
+      const result = await deliver(
+        () =>
+          this.o.client.chat.postMessage({
+            channel: this.o.target.channel,
+            thread_ts: this.o.target.threadTs,
+            text: message.text,
+            blocks: message.blocks,
+            reply_broadcast: broadcast,
+          }),
+        { channel: this.o.target.channel, pacer: this.o.pacer, what: 'thread reply', ...this.loggerOpt() },
+      );
+      this.callBudget.spend(result.attempts, hookOutcomes);
+      hookOutcomes = 0;
+    }
+  }
+
+  private async updateHeader(): Promise<void> {
+    this.headerDirtyAt = undefined;
+    this.lastHeaderAt = Date.now();
+    const message = syncHeaderBlocks({ ...this.header, state: this.headerState() });
+    const result = await deliver(
+      () =>
+        this.o.client.chat.update({
+          channel: this.o.target.channel,
+          ts: this.o.target.threadTs,
+          text: message.text,
+          blocks: message.blocks,
+        }),
+      { channel: this.o.target.channel, pacer: this.o.pacer, what: 'header update', ...this.loggerOpt() },
+    );
+    this.callBudget.spend(result.attempts);
+  }
+
+  private headerState(): SyncHeaderState {
+    if (this.summaryPosted && this.summary) {
+      const health: HealthStatus | undefined = this.health?.health;
+      const { phase, durationMs, message } = this.summary;
+      return { kind: 'completed', phase, durationMs, message, ...(health ? { health } : {}) };
+    }
+    const elapsedMs = this.startedAt === undefined ? 0 : Date.now() - this.startedAt;
+    return { kind: 'running', elapsedMs, ...(this.wave ? { wave: this.wave } : {}) };
+  }
+
+  private loggerOpt(): { logger?: DeliveryLogger } {
+    return this.o.logger ? { logger: this.o.logger } : {};
+  }
+}
+
+function countHooks(tasks: readonly TaskRef[]): number {
+  return tasks.filter((t) => t.isHook).length;
+}

@@ -1,0 +1,192 @@
+import type { WebClient } from '@slack/web-api';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SyncEvent } from '../../../src/domain/index.js';
+import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
+import type { Block } from '../../../src/slack/messages/block.js';
+import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { createSlackReporter, type SlackReporterOptions } from '../../../src/slack/slack-reporter.js';
+import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { feed, manyWavesEvents, prePostSyncEvents } from '../../fakes/sync-event-streams.js';
+
+const CHANNEL = 'C0DEPLOYS';
+const header = {
+  application: 'guestbook',
+  destination: 'staging',
+  initiator: { userId: 'U0PAT', userName: 'pat' },
+  commandText: '/sync guestbook',
+  jobId: 'job-1',
+};
+const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
+
+describe('src/slack/slack-reporter against the fake Slack API', () => {
+  let fake: FakeSlackApi;
+  afterEach(async () => fake?.close());
+
+  async function setup(
+    fakeOptions: { postIntervalMs?: number; burst?: number } = {},
+    reporter: Partial<SlackReporterOptions> = {},
+  ) {
+    fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
+    const client: WebClient = createSlackWebClient({
+      botToken: fake.botToken,
+      apiUrl: fake.apiUrl,
+      retries: 0,
+    });
+    const root = await client.chat.postMessage({ channel: CHANNEL, text: 'header' });
+    const target = { channel: CHANNEL, threadTs: root.ts! };
+    const make = () =>
+      createSlackReporter({
+        client,
+        target,
+        header,
+        pacer: new ChannelPacer(20),
+        headerIntervalMs: 20,
+        coalesceMs: 5,
+        ...reporter,
+      });
+    return { client, target, make, callsBefore: fake.calls().length };
+  }
+
+  it('when a sync succeeds, then the thread tells it in order, ends with the summary, and the header says Succeeded', async () => {
+    const { target, make, callsBefore } = await setup();
+    const reporter = make();
+
+    await feed(reporter, prePostSyncEvents(), 25);
+
+    const thread = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+    expect(thread.split('\n')).toEqual([
+      '▶ PreSync · wave 0 — running hook Job/pre-post-sync-before',
+      '✓ PreSync hook Job/pre-post-sync-before succeeded in 9.8 s',
+      '✓ PreSync · wave 0 — done after 10 s',
+      '▶ Sync · wave 0 — applying 2 resources: Service/pre-post-sync-kustomize-guestbook-ui, Deployment/pre-post-sync-kustomize-guestbook-ui',
+      '✓ Sync · wave 0 — 2 resources Healthy after 18 s',
+      '▶ PostSync · wave 0 — running hook Job/pre-post-sync-after',
+      '✓ PostSync hook Job/pre-post-sync-after succeeded in 3.8 s',
+      '✓ PostSync · wave 0 — done after 4 s',
+      '🎉 Succeeded in 32 s · Healthy after 42 s · 2 resources synced, 2 hooks run',
+    ]);
+    expect(fake.thread(CHANNEL, target.threadTs).some((m) => m.broadcast)).toBe(false);
+    expect(text(fake.message(CHANNEL, target.threadTs)!)).toBe(
+      '✅ guestbook → staging  ·  Succeeded  ·  Healthy  ·  0:32\nrevision 3f9c2e1 · requested by @U0PAT · /sync guestbook',
+    );
+    expect(fake.calls().length - callsBefore).toBe(reporter.calls);
+    expect(reporter.calls).toBeLessThanOrEqual(3 + 2 + 3);
+    expect(fake.calls().every((c) => c.status === 200 && c.response.ok === true)).toBe(true);
+  });
+
+  it('when a PreSync hook fails, then its log tail is replied, the summary is broadcast and the header says Failed', async () => {
+    const { target, make } = await setup();
+
+    await feed(make(), prePostSyncEvents({ failPreSync: true }), 25);
+
+    const replies = fake.thread(CHANNEL, target.threadTs);
+    const all = replies.map(text).join('\n');
+    expect(all).toContain(
+      '✗ PreSync hook Job/pre-post-sync-before failed after 12 s: Job has reached the specified backoff limit\n' +
+        '│ == 20261129 AddIndexToOrders: migrating ====\n│ rake aborted!\n│ PG::UndefinedTable: ERROR:  relation "orders" does not exist',
+    );
+    const summary = replies[replies.length - 1]!;
+    expect(summary.broadcast).toBe(true);
+    expect(text(summary)).toBe(
+      '❌ Failed in 12 s · one or more synchronization tasks completed unsuccessfully, reason: Job has reached the specified backoff limit · 1 hook run',
+    );
+    expect(replies.slice(0, -1).every((m) => !m.broadcast)).toBe(true);
+    expect(fake.channelMessages(CHANNEL).map((m) => m.ts)).toEqual([target.threadTs, summary.ts]);
+    expect(text(fake.message(CHANNEL, target.threadTs)!).split('\n')[0]).toBe(
+      '❌ guestbook → staging  ·  Failed  ·  one or more synchronization tasks completed unsuccessfully, reason: Job has reached the specified backoff limit  ·  0:12',
+    );
+  });
+
+  it.each([
+    ['all at once', 0],
+    ['spaced slower than the pacing', 12],
+  ])(
+    'when 40 waves with 8 hooks are reported %s, then calls stay within waves + hooks + 3 and nothing is lost',
+    async (_name, gapMs) => {
+      const { target, make, callsBefore } = await setup(
+        { postIntervalMs: 10, burst: 3 },
+        { pacer: new ChannelPacer(10), headerIntervalMs: 10, coalesceMs: 2 },
+      );
+      const reporter = make();
+      const events = manyWavesEvents(40, 5);
+
+      await feed(reporter, events, gapMs);
+
+      const calls = fake.calls().length - callsBefore;
+      expect(reporter.budget).toBe(40 + 8 + 3);
+      expect(calls).toBeLessThanOrEqual(40 + 8 + 3);
+      expect(calls).toBe(reporter.calls);
+      expect(fake.calls().filter((c) => c.status === 429)).toEqual([]);
+      const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+      const expected = events.flatMap((e: SyncEvent) => {
+        if (e.type === 'WaveCompleted')
+          return [`✓ Sync · wave ${e.wave.wave} — ConfigMap/config-${e.wave.wave} Healthy after 0.9 s`];
+        if (e.type === 'HookFinished') return [`✓ Sync hook Job/${e.task.name} succeeded in 0.5 s`];
+        return [];
+      });
+      expect(lines.filter((l) => l.startsWith('✓'))).toEqual(expected);
+      expect(lines[lines.length - 1]).toBe('🎉 Succeeded in 40 s · Healthy after 1 s');
+      expect(text(fake.message(CHANNEL, target.threadTs)!)).toMatch(
+        /^✅ guestbook → staging {2}· {2}Succeeded/,
+      );
+    },
+  );
+
+  it('when Slack answers 429, then the reporter waits Retry-After and delivers everything in order', async () => {
+    const { target, make } = await setup({ postIntervalMs: 1000, burst: 1 }, { pacer: new ChannelPacer(0) });
+    const reporter = make();
+
+    await feed(reporter, prePostSyncEvents(), 15);
+
+    const posts = fake.calls('chat.postMessage');
+    const limited = posts.findIndex((c) => c.status === 429);
+    expect(limited).toBeGreaterThan(0);
+    expect(posts[limited + 1]!.at - posts[limited]!.at).toBeGreaterThanOrEqual(990);
+    const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+    expect(lines[0]).toBe('▶ PreSync · wave 0 — running hook Job/pre-post-sync-before');
+    expect(lines[lines.length - 1]).toBe(
+      '🎉 Succeeded in 32 s · Healthy after 42 s · 2 resources synced, 2 hooks run',
+    );
+    expect(lines).toHaveLength(9);
+  });
+
+  it('when a worker restarts, then a new reporter with the same target continues the same thread and header', async () => {
+    const { target, make } = await setup();
+    const events = prePostSyncEvents();
+    const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+    const first = make();
+    for (const e of events.slice(0, cut)) await first.report(e);
+    await first.close();
+    const resumed = events.slice(cut).map((e) => e);
+    const start = events[0]!;
+
+    await feed(make(), [{ ...start, resumed: true } as SyncEvent, ...resumed], 25);
+
+    const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '▶ PreSync · wave 0 — running hook Job/pre-post-sync-before',
+      '✓ PreSync hook Job/pre-post-sync-before succeeded in 9.8 s',
+      '✓ PreSync · wave 0 — done after 10 s',
+      '↻ Resumed by another worker; continuing in this thread.',
+    ]);
+    expect(lines[lines.length - 1]).toContain('🎉 Succeeded');
+    expect(fake.channelMessages(CHANNEL)).toHaveLength(1);
+  });
+
+  it('when a hook fails with a huge log, then the reply fits Slack limits and keeps the newest lines', async () => {
+    const { target, make } = await setup();
+    const events = prePostSyncEvents({ failPreSync: true }).map((e) =>
+      e.type === 'HookFinished'
+        ? { ...e, logTail: Array.from({ length: 2000 }, (_, i) => `log line ${i} ${'#'.repeat(60)}`) }
+        : e,
+    );
+
+    await feed(make(), events, 0);
+
+    expect(fake.calls().filter((c) => c.response.ok !== true)).toEqual([]);
+    const all = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+    expect(all).toMatch(/last \d+ of 2000 log lines/);
+    expect(all).toContain('log line 1999 ');
+  });
+});
