@@ -70,6 +70,29 @@ describe('src/main/engine-sync-runner', () => {
     expect(persisted.map((s) => s.phase)).toEqual(['Running']);
   });
 
+  it("copies the Application's syncPolicy.syncOptions into the operation, without duplicates", async () => {
+    const operations: string[][] = [];
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => ({
+        ...app,
+        syncPolicy: { syncOptions: ['CreateNamespace=true', 'PruneLast=true'] },
+      }),
+      render: async () => ({ targets: [], revision: 'r' }),
+      clusterFor: () => 'c',
+      runOperation: async (input) => {
+        operations.push(input.operation.syncOptions);
+        return finalState;
+      },
+      logger: () => silent,
+    });
+    const { ctx } = context();
+    ctx.request.operation.syncOptions = ['PruneLast=true', 'Replace=true'];
+
+    await runner(ctx);
+
+    expect(operations).toEqual([['CreateNamespace=true', 'PruneLast=true', 'Replace=true']]);
+  });
+
   it('on resume, renders the revision the operation already resolved', async () => {
     const revisions: (string | undefined)[] = [];
     const runner = createEngineSyncRunner<string, string>({

@@ -80,7 +80,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
       targets: prepared.rendered.targets,
       namespace: prepared.app.destination.namespace ?? 'default',
       revision: prepared.rendered.revision,
-      operation,
+      operation: withApplicationSyncOptions(prepared.app, operation),
       cluster: prepared.cluster,
       reporter: ctx.reporter,
       ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
@@ -91,6 +91,16 @@ export function createEngineSyncRunner<Target, ClusterT>(
     logger.info({ phase: state.phase, message: state.message }, 'operation finished');
     return state;
   };
+}
+
+/**
+ * The operation with the Application's `spec.syncPolicy.syncOptions` copied in (Argo CD copies app-level options
+ * into each operation, spec §7); the request's own options come last and duplicates are dropped.
+ */
+export function withApplicationSyncOptions(app: Application, operation: SyncOperation): SyncOperation {
+  const appOptions = app.syncPolicy?.syncOptions ?? [];
+  if (appOptions.length === 0) return operation;
+  return { ...operation, syncOptions: [...new Set([...appOptions, ...operation.syncOptions])] };
 }
 
 /** Tell the thread why the operation did not start, and end it with phase Error. */
