@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { registerPlanCommand } from './commands/plan.js';
+import { registerSyncCommand } from './commands/sync.js';
 import { registerWorkerCommand } from './commands/worker.js';
 
 /** Build the program with every subcommand registered. */
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError();
   registerPlanCommand(program);
+  registerSyncCommand(program);
   registerWorkerCommand(program);
   return program;
 }

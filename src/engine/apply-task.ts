@@ -2,7 +2,8 @@
  * applyTask — apply one task's target object (spec §4.13): `Replace=true` (operation, target or live) → replace
  * an existing object or create a missing one; otherwise server-side apply with field manager `wavesync` and
  * `force=true` (wavesync always applies server-side; `ServerSideApply=true|false` is accepted and changes
- * nothing). `Validate=false` turns field validation off. Every object gets the tracking label; hooks also get
+ * nothing). `Validate=false` turns field validation off (`fieldValidation=Ignore`) and therefore uses
+ * create/replace: server-side apply is always strict about unknown fields in kube-apiserver. Every object gets the tracking label; hooks also get
  * the operation annotation. Transient API errors are retried; the answer is fed into the live cache.
  */
 import { type KubeObject, OPERATION_ANNOTATION } from '../domain/index.js';
@@ -40,7 +41,7 @@ export async function applyTask(
   const obj = desiredObjectOf(ctx, task, options.operationStartedAt);
   const ref = objectRefOf(ctx, task);
   const validate = !hasSyncOption(ctx.operation, 'Validate=false', task.targetObj);
-  const replace = hasSyncOption(ctx.operation, 'Replace=true', task.targetObj, task.liveObj);
+  const replace = !validate || hasSyncOption(ctx.operation, 'Replace=true', task.targetObj, task.liveObj);
   const onRetry = (error: Error, attempt: number) =>
     ctx.logger.warn({ task: ref, attempt, error: error.message }, 'transient API error, retrying');
   try {

@@ -3,13 +3,13 @@
  * task's live object, discover every kind, and validate. The plan itself comes from buildSyncTasks (the planner);
  * this step only feeds it live objects and checks what needs the API server.
  */
-import type { KubeObject } from '../domain/index.js';
+import { formatResourceKey, type KubeObject, resourceKeyOf } from '../domain/index.js';
 import type { WatchTarget } from './cluster.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from './sync-context.js';
 import { hasSyncOption } from './sync-options.js';
 import type { SyncTask } from './sync-task.js';
 import { buildSyncTasks } from './sync-tasks.js';
-import { listTrackedRefs } from './tracked-objects.js';
+import { listTrackedObjects } from './tracked-objects.js';
 
 export interface PassPlan {
   tasks: SyncTask[];
@@ -17,12 +17,15 @@ export interface PassPlan {
   invalid: { task: SyncTask; message: string }[];
 }
 
+function identityOf(obj: KubeObject): string {
+  return formatResourceKey(resourceKeyOf(obj));
+}
+
 const SKIP_DRY_RUN_ON_MISSING = 'SkipDryRunOnMissingResource=true';
 
 async function trackedLive(ctx: SyncContext): Promise<KubeObject[]> {
-  ctx.memory.trackedRefs ??= await listTrackedRefs(ctx);
-  const objects = await Promise.all(ctx.memory.trackedRefs.map((ref) => ctx.live.get(ref)));
-  return objects.filter((o): o is KubeObject => o !== undefined);
+  ctx.memory.trackedObjects ??= await listTrackedObjects(ctx);
+  return ctx.memory.trackedObjects;
 }
 
 function build(
@@ -90,8 +93,9 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   const draft = build(ctx, startedAt, tracked, namespaceExists);
   await discoverKinds(ctx, draft);
   const lives = await Promise.all(draft.map((task) => ctx.live.get(objectRefOf(ctx, task))));
-  const known = new Set(tracked);
-  const live = [...tracked, ...lives.filter((o): o is KubeObject => o !== undefined && !known.has(o))];
+  const current = lives.filter((o): o is KubeObject => o !== undefined);
+  const currentKeys = new Set(current.map(identityOf));
+  const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
   const tasks = build(ctx, startedAt, live, namespaceExists);
   await discoverKinds(ctx, tasks);
   await Promise.all(

@@ -5,6 +5,7 @@
  * process rebuilds this context from it (spec §4.0: "nothing is kept in memory between passes").
  */
 import type {
+  KubeObject,
   OperationState,
   SyncEvent,
   SyncOperation,
@@ -44,8 +45,11 @@ export interface RunMemory {
   discovery: Map<string, ApiResourceInfo>;
   /** Result keys of tasks whose server dry run showed no change (ApplyOutOfSyncOnly). */
   unmodified: Set<string>;
-  /** Tracked live objects found at the start of this process (prune candidates), see tracked-objects.ts. */
-  trackedRefs: ObjectRef[] | undefined;
+  /**
+   * Tracked live objects as found at the start of this process (prune candidates, see tracked-objects.ts). They
+   * stay in the plan after they are pruned, so the reverse-wave order of the remaining prunes does not shift.
+   */
+  trackedObjects: KubeObject[] | undefined;
   /** Set when the last pass applied something, so the next pass runs without waiting for an event. */
   applied: boolean;
 }
@@ -57,7 +61,7 @@ export function newRunMemory(): RunMemory {
     completedWaves: new Set(),
     discovery: new Map(),
     unmodified: new Set(),
-    trackedRefs: undefined,
+    trackedObjects: undefined,
     applied: false,
   };
 }

@@ -6,7 +6,6 @@
  * Deployment whose template carries the label) — the top-level rule of Argo CD's cluster cache.
  */
 import { type KubeObject, TRACKING_LABEL } from '../domain/index.js';
-import type { ObjectRef } from './cluster.js';
 import type { SyncContext } from './sync-context.js';
 
 /** `obj` with the tracking label for `application` (a copy; the input is never mutated). */
@@ -15,8 +14,8 @@ export function withTrackingLabel(obj: KubeObject, application: string): KubeObj
   return { ...obj, metadata: { ...obj.metadata, labels } };
 }
 
-/** Refs of every top-level live object labelled for the application, across all namespaces and listable kinds. */
-export async function listTrackedRefs(ctx: SyncContext): Promise<ObjectRef[]> {
+/** Every top-level live object labelled for the application, across all namespaces and listable kinds. */
+export async function listTrackedObjects(ctx: SyncContext): Promise<KubeObject[]> {
   const kinds = await ctx.cluster.listKinds();
   const labelSelector = `${TRACKING_LABEL}=${ctx.application}`;
   const lists = await Promise.all(
@@ -24,13 +23,5 @@ export async function listTrackedRefs(ctx: SyncContext): Promise<ObjectRef[]> {
       ctx.cluster.list({ apiVersion: k.apiVersion, kind: k.kind, namespace: '', labelSelector }),
     ),
   );
-  return lists
-    .flat()
-    .filter((obj) => (obj.metadata.ownerReferences ?? []).length === 0)
-    .map((obj) => ({
-      apiVersion: obj.apiVersion,
-      kind: obj.kind,
-      namespace: obj.metadata.namespace ?? '',
-      name: obj.metadata.name ?? '',
-    }));
+  return lists.flat().filter((obj) => (obj.metadata.ownerReferences ?? []).length === 0);
 }
