@@ -1,17 +1,17 @@
 /**
  * createClusterProvider — one Cluster per kubeconfig context, built on first use: an Application's
  * `spec.destination` is mapped to a context through `clusters:` in wavesync.yaml (resolveCluster); with no
- * `clusters:` every Application syncs to the current context of KUBECONFIG / ~/.kube/config.
+ * `clusters:` every Application syncs to the current context of KUBECONFIG / ~/.kube/config / in-cluster.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { Application } from '../domain/index.js';
-import { BotError } from '../domain/index.js';
+import { loadKubeConfig } from '../kube/load-kube-config.js';
 import type { Settings } from '../settings/index.js';
 import { resolveCluster } from '../settings/index.js';
 
 export interface ClusterProviderDeps<ClusterT> {
   settings: Pick<Settings, 'clusters' | 'baseDir'>;
-  /** The kubeconfig file(s) from the environment (`KUBECONFIG`); undefined → ~/.kube/config. */
+  /** KUBECONFIG from the environment; a ':'-separated list is left to client-node's default chain. */
   kubeconfig: string | undefined;
   /** Builds the adapter for a loaded KubeConfig (src/kube createKubeCluster). */
   createCluster(kc: KubeConfig): ClusterT;
@@ -22,47 +22,19 @@ export function createClusterProvider<ClusterT>(
   deps: ClusterProviderDeps<ClusterT>,
 ): (app: Application) => ClusterT {
   const clusters = new Map<string, ClusterT>();
+  const fromEnv = deps.kubeconfig?.includes(':') ? undefined : deps.kubeconfig;
   return (app) => {
     const target = resolveCluster(deps.settings, app.destination);
-    const file = target.kubeconfig ?? deps.kubeconfig;
-    const key = `${file ?? '~/.kube/config'}#${target.context ?? ''}`;
+    const kubeconfig = target.kubeconfig ?? fromEnv;
+    const key = `${kubeconfig ?? '(default)'}#${target.context ?? ''}`;
     const cached = clusters.get(key);
     if (cached) return cached;
-    const cluster = deps.createCluster(loadKubeConfig(file, target.context));
+    const kc = loadKubeConfig({
+      ...(kubeconfig ? { kubeconfig } : {}),
+      ...(target.context ? { context: target.context } : {}),
+    });
+    const cluster = deps.createCluster(kc);
     clusters.set(key, cluster);
     return cluster;
   };
-}
-
-/** Load `file` (':'-separated list as kubectl reads KUBECONFIG; undefined → defaults) and select `context`. */
-export function loadKubeConfig(file: string | undefined, context: string | undefined): KubeConfig {
-  const kc = new KubeConfig();
-  const files = (file ?? '').split(':').filter((f) => f !== '');
-  try {
-    if (files.length === 0) kc.loadFromDefault();
-    for (const f of files) {
-      const next = new KubeConfig();
-      next.loadFromFile(f);
-      kc.mergeConfig(next);
-      if (!kc.getCurrentContext()) kc.setCurrentContext(next.getCurrentContext());
-    }
-  } catch (error) {
-    throw new BotError(
-      'invalid_config',
-      `cannot read kubeconfig ${files.join(':') || '(default)'}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (context !== undefined) {
-    if (!kc.getContextObject(context)) {
-      throw new BotError(
-        'invalid_config',
-        `kubeconfig has no context "${context}" (wavesync.yaml clusters:)`,
-      );
-    }
-    kc.setCurrentContext(context);
-  }
-  return kc;
 }

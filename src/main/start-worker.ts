@@ -34,7 +34,7 @@ export interface WorkerDeps {
 
 /** Start the worker; resolves once it is connected and taking jobs. */
 export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
-  const { config, settings, apps, metrics } = deps;
+  const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
   const engineOptions: Partial<EngineOptions> = {
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
