@@ -10,7 +10,7 @@ import type { Application } from '../domain/application.js';
 import type { HealthStatusCode } from '../domain/health-status.js';
 import type { OperationPhase } from '../domain/operation.js';
 import type { SyncWave } from '../domain/sync-phase.js';
-import type { SyncTask } from '../engine/sync-task.js';
+import type { SyncTask } from '../engine/index.js';
 import { applicationFromObject } from './parse-applications.js';
 
 /** One child Application to sync after its parent. */

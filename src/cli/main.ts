@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { registerPlanCommand } from './commands/plan.js';
+import { registerSyncCommand } from './commands/sync.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError();
   registerPlanCommand(program);
+  registerSyncCommand(program);
   return program;
 }
 

@@ -32,3 +32,9 @@ export const ResourcesFinalizer = {
   foreground: 'resources-finalizer.argocd.argoproj.io',
   background: 'resources-finalizer.argocd.argoproj.io/background',
 } as const;
+
+/**
+ * Annotation wavesync puts on every hook it creates: the operation's `startedAt`. A resumed process that finds a
+ * live hook carrying its own operation's value knows it already created it, and never creates it twice.
+ */
+export const OPERATION_ANNOTATION = 'wavesync.io/operation';

@@ -1,6 +1,10 @@
 /** The engine's public surface. Other folders import from here only. */
+
+export * from './cluster.js';
 export * from './dependency-bubbling.js';
+export * from './engine-options.js';
 export * from './go-atoi.js';
+export * from './health/index.js';
 export * from './hook-name.js';
 export * from './hooks/delete-policy.js';
 export * from './hooks/helm.js';
@@ -9,6 +13,7 @@ export * from './kind-order.js';
 export * from './object-annotations.js';
 export * from './plan-warning.js';
 export * from './prune-waves.js';
+export * from './run-operation.js';
 export * from './selective-sync.js';
 export * from './sort-sync-tasks.js';
 export * from './sync-phases.js';

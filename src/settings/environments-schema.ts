@@ -1,14 +1,139 @@
 /**
- * `environments:` in wavesync.yaml — the place the approvals work (issue 7) fills: per environment, approval
- * rules, approvers, channels, freeze windows. Until then an environment is a named map whose contents are kept
- * as written and not interpreted. Replace `EnvironmentSchema` here; `SettingsSchema` picks it up.
+ * `environments:` in wavesync.yaml — per environment: who may request a sync, whether production-style approval
+ * is required and by whom, allowed channels and revisions, change-freeze windows and where failures are announced.
+ * Strict like the rest of the file: an unknown key, a bad cron, regex or time zone is an error naming its key.
+ *
+ * ```yaml
+ * environments:
+ *   production:
+ *     destinations: [{ namespace: prod }]        # Applications whose destination matches (besides the label)
+ *     requireApproval: true
+ *     approvers: { users: [U0SAM], groups: [S0SRELEADS] }
+ *     requiredApprovals: 1                      # distinct approvers needed (default 1)
+ *     allowSelfApproval: false                  # default false
+ *     approvalExpiryMinutes: 30                 # default 30
+ *     channels: [C0DEPLOYS]                     # where /sync may be run (default: any channel)
+ *     requesters: { groups: [S0DEVS] }          # who may request (default: anyone in an allowed channel)
+ *     allowedRevisions: [main, "v*", "/^release-[0-9]+$/"]   # glob, or /regex/ (default: any)
+ *     freezeWindows:
+ *       - { name: quarter-end, cron: "0 18 * * 5", durationMinutes: 3840, timezone: UTC }
+ *     notifications: { channel: C0ALERTS, mention: [S0ONCALL] }
+ * ```
  */
+import cronParser from 'cron-parser';
 import { z } from 'zod';
 
-/** One environment's settings (placeholder: any map; issue 7 defines the keys). */
-export const EnvironmentSchema = z.looseObject({});
+const nonEmpty = z.string().min(1);
+const userId = z.string().regex(/^[UW][A-Z0-9]+$/, 'must be a Slack user id (U… or W…)');
+const groupId = z.string().regex(/^S[A-Z0-9]+$/, 'must be a Slack user group id (S…)');
+const channelId = z.string().regex(/^[CGD][A-Z0-9]+$/, 'must be a Slack channel id (C…, G… or D…)');
+const mentionId = z
+  .string()
+  .regex(/^([UW][A-Z0-9]+|S[A-Z0-9]+|here|channel)$/, 'must be a user id, a user group id, here or channel');
+
+/** Slack users and user groups (membership read with usergroups.users.list). */
+export const PrincipalsSchema = z.strictObject({
+  users: z.array(userId).default([]),
+  groups: z.array(groupId).default([]),
+});
+
+/** True when `text` is written as a regular expression (`/…/`) rather than a glob. */
+export function isRegexRule(text: string): boolean {
+  return text.length > 2 && text.startsWith('/') && text.endsWith('/');
+}
+
+const revisionRule = nonEmpty.superRefine((rule, ctx) => {
+  if (!isRegexRule(rule)) return;
+  try {
+    new RegExp(rule.slice(1, -1));
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${(error as Error).message}` });
+  }
+});
+
+const cronExpression = nonEmpty.superRefine((cron, ctx) => {
+  try {
+    cronParser.parseExpression(cron, { tz: 'UTC' });
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `invalid cron expression: ${(error as Error).message}` });
+  }
+});
+
+const timeZone = nonEmpty.refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'unknown time zone (use an IANA name such as UTC or Europe/Berlin)' },
+);
+
+/** A change freeze: starts at every time `cron` matches (in `timezone`) and lasts `durationMinutes`. */
+export const FreezeWindowSchema = z.strictObject({
+  name: nonEmpty,
+  cron: cronExpression,
+  durationMinutes: z.number().int().positive(),
+  timezone: timeZone.default('UTC'),
+});
+
+/** An Argo CD destination rule: every given field must equal the Application's spec.destination field. */
+export const DestinationRuleSchema = z
+  .strictObject({ server: nonEmpty.optional(), name: nonEmpty.optional(), namespace: nonEmpty.optional() })
+  .refine((d) => d.server !== undefined || d.name !== undefined || d.namespace !== undefined, {
+    message: 'needs server, name or namespace',
+  });
+
+export const NotificationsSchema = z.strictObject({
+  /** Channel that gets failure and recovery notices. */
+  channel: channelId,
+  /** Who is mentioned in failure notices: user ids, user group ids, `here` or `channel`. */
+  mention: z.array(mentionId).default([]),
+});
+
+/** One environment's settings. */
+export const EnvironmentSchema = z
+  .strictObject({
+    destinations: z.array(DestinationRuleSchema).default([]),
+    requireApproval: z.boolean().default(false),
+    approvers: PrincipalsSchema.prefault({}),
+    requiredApprovals: z.number().int().min(1).default(1),
+    allowSelfApproval: z.boolean().default(false),
+    approvalExpiryMinutes: z.number().int().positive().default(30),
+    channels: z.array(channelId).default([]),
+    requesters: PrincipalsSchema.optional(),
+    allowedRevisions: z.array(revisionRule).default([]),
+    freezeWindows: z.array(FreezeWindowSchema).default([]),
+    notifications: NotificationsSchema.optional(),
+  })
+  .superRefine((env, ctx) => {
+    const { users, groups } = env.approvers;
+    if (env.requireApproval && users.length === 0 && groups.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['approvers'],
+        message: 'needs at least one user or group when requireApproval is true',
+      });
+    }
+    if (groups.length === 0 && users.length > 0 && env.requiredApprovals > users.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['requiredApprovals'],
+        message: `needs ${env.requiredApprovals} distinct approvers but approvers lists ${users.length}`,
+      });
+    }
+  });
 
 /** `environments:` — environment name → its settings. */
-export const EnvironmentsSchema = z.record(z.string().min(1), EnvironmentSchema);
+export const EnvironmentsSchema = z.record(
+  z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'environment names are lowercase DNS labels'),
+  EnvironmentSchema,
+);
 
 export type EnvironmentSettings = z.infer<typeof EnvironmentSchema>;
+export type Principals = z.infer<typeof PrincipalsSchema>;
+export type FreezeWindow = z.infer<typeof FreezeWindowSchema>;
+export type DestinationRule = z.infer<typeof DestinationRuleSchema>;
+export type NotificationSettings = z.infer<typeof NotificationsSchema>;

@@ -1,0 +1,23 @@
+/** What the approval flow needs; the composition root builds it once (see docs/approvals.md). */
+import type { Application } from '../domain/application.js';
+import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { Settings } from '../settings/settings-schema.js';
+import type { ApprovalMessenger } from './approval-messenger.js';
+import type { ApprovalStore } from './approval-store.js';
+import type { AuditLog } from './audit-log.js';
+import type { GroupMembership } from './group-membership.js';
+import type { SyncPreviewer } from './sync-preview.js';
+
+export interface ApprovalDeps {
+  settings: Pick<Settings, 'environments'>;
+  /** The Application named `name`, or undefined (the registry's `find`). */
+  findApplication(name: string): Application | undefined;
+  store: ApprovalStore;
+  audit: AuditLog;
+  groups: GroupMembership;
+  preview: SyncPreviewer;
+  queue: { enqueueSync(req: SyncRequest): Promise<EnqueueResult> };
+  messenger: ApprovalMessenger;
+  /** Clock in ms (tests move it to expire requests). */
+  now(): number;
+}

@@ -1,0 +1,62 @@
+/**
+ * createApprovals — the approval flow as one object: the port the `/sync` command calls before enqueueing, the
+ * click handler the Slack actions call, the expiry sweeper and the audit view.
+ */
+import type { ApprovalDeps } from './approval-deps.js';
+import type { AuditRecord } from './audit-log.js';
+import { expireDue } from './close-approval.js';
+import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
+import { environmentFor } from './environment-resolver.js';
+import { describePrincipals, isPrincipal } from './principal-mentions.js';
+import { type RequestSyncResult, requestSync, type SyncRequestContext } from './request-sync.js';
+
+export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
+
+export interface Approvals {
+  /** Policy check before enqueueing; posts the approval request when the environment needs one. */
+  requestSync(ctx: SyncRequestContext): Promise<RequestSyncResult>;
+  /** One Approve/Reject click (ephemeral explanations are sent by the flow itself). */
+  decide(click: DecisionClick): Promise<DecisionResult>;
+  /** Expire due requests now; resolves with how many were expired. */
+  expireDue(): Promise<number>;
+  /** Start sweeping for expired requests every `intervalMs` (default 15 s); returns stop(). */
+  startExpirySweeper(intervalMs?: number, onError?: (error: unknown) => void): () => void;
+  /** The audit log of `application`, newest first, for its environment's approvers. */
+  audit(application: string, userId: string, limit?: number): Promise<AuditView>;
+}
+
+export function createApprovals(deps: ApprovalDeps): Approvals {
+  return {
+    requestSync: (ctx) => requestSync(deps, ctx),
+    decide: (click) => decideApproval(deps, click),
+    expireDue: () => expireDue(deps),
+    startExpirySweeper(intervalMs = 15_000, onError = () => undefined) {
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        expireDue(deps)
+          .catch(onError)
+          .finally(() => {
+            running = false;
+          });
+      }, intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    async audit(application, userId, limit) {
+      const app = deps.findApplication(application);
+      if (!app) return { allowed: false, reason: `No application named "${application}".` };
+      const env = environmentFor(deps.settings, app);
+      const approvers = env?.settings.approvers;
+      const open = !approvers || (approvers.users.length === 0 && approvers.groups.length === 0);
+      if (!open && !(await isPrincipal(approvers, userId, deps.groups.isMemberOfAny).catch(() => false))) {
+        return {
+          allowed: false,
+          reason: `Only ${describePrincipals(approvers)} may read the audit log of ${application}.`,
+        };
+      }
+      return { allowed: true, records: await deps.audit.read(application, limit) };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * authorizeRequest — may this user sync this Application from this channel, at this revision, now? Checks in
+ * order: allowed channels, who may request, allowed revisions, change-freeze windows (break-glass with a reason
+ * lets a request through a freeze and is recorded). Pure apart from the group look-up it is given.
+ */
+import type { EnvironmentSettings } from '../settings/environments-schema.js';
+import { activeFreeze } from './freeze-windows.js';
+import { describePrincipals, isPrincipal } from './principal-mentions.js';
+import { isRevisionAllowed } from './revision-rules.js';
+
+export type RefusalCode =
+  | 'channel_not_allowed'
+  | 'not_a_requester'
+  | 'revision_not_allowed'
+  | 'frozen'
+  | 'break_glass_needs_reason';
+
+export interface RequestContext {
+  application: string;
+  environment: string;
+  userId: string;
+  channel: string;
+  /** Symbolic revision being synced: `--revision`, else the Application's targetRevision, else HEAD. */
+  revisionName: string;
+  /** Reason given with `--break-glass`; undefined without the flag ('' when given empty). */
+  breakGlassReason: string | undefined;
+  now: Date;
+}
+
+export type RequestDecision =
+  | { allowed: true; breakGlass?: { reason: string; freeze: string; endsAt: string } }
+  | { allowed: false; code: RefusalCode; reason: string };
+
+export type IsMemberOfAny = (userId: string, groups: readonly string[]) => Promise<boolean>;
+
+const refuse = (code: RefusalCode, reason: string): RequestDecision => ({ allowed: false, code, reason });
+
+/** Decide whether the request may proceed (to the queue, or to approval when the environment requires it). */
+export async function authorizeRequest(
+  env: EnvironmentSettings,
+  ctx: RequestContext,
+  isMemberOfAny: IsMemberOfAny,
+): Promise<RequestDecision> {
+  const { application, environment } = ctx;
+  if (env.channels.length > 0 && !env.channels.includes(ctx.channel)) {
+    const where = env.channels.map((c) => `<#${c}>`).join(', ');
+    return refuse('channel_not_allowed', `${application} (${environment}) can only be synced from ${where}.`);
+  }
+  if (env.requesters && !(await isPrincipal(env.requesters, ctx.userId, isMemberOfAny).catch(() => false))) {
+    return refuse(
+      'not_a_requester',
+      `Only ${describePrincipals(env.requesters)} may sync ${application} (${environment}).`,
+    );
+  }
+  if (!isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
+    return refuse(
+      'revision_not_allowed',
+      `Revision ${ctx.revisionName} is not allowed for ${environment}: allowedRevisions is ${env.allowedRevisions.join(', ')}.`,
+    );
+  }
+  return checkFreeze(env, ctx);
+}
+
+function checkFreeze(env: EnvironmentSettings, ctx: RequestContext): RequestDecision {
+  const freeze = activeFreeze(env.freezeWindows, ctx.now);
+  if (!freeze) return { allowed: true };
+  const until = formatUtc(freeze.endsAt);
+  if (ctx.breakGlassReason === undefined) {
+    return refuse(
+      'frozen',
+      `Sync of ${ctx.application} is frozen until ${until} (change freeze "${freeze.window.name}"). ` +
+        `Break glass: /sync ${ctx.application} --break-glass "reason"`,
+    );
+  }
+  const reason = ctx.breakGlassReason.trim();
+  if (reason === '') {
+    return refuse(
+      'break_glass_needs_reason',
+      `Break glass needs a reason: /sync ${ctx.application} --break-glass "why this cannot wait"`,
+    );
+  }
+  return {
+    allowed: true,
+    breakGlass: { reason, freeze: freeze.window.name, endsAt: freeze.endsAt.toISOString() },
+  };
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** `Mon 2026-11-30 09:00 UTC`. */
+export function formatUtc(date: Date): string {
+  const iso = date.toISOString();
+  return `${WEEKDAYS[date.getUTCDay()]} ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}

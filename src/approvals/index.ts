@@ -1,0 +1,27 @@
+/** Production approvals, who-may-do-what, the audit log and failure notifications (docs/approvals.md). */
+export * from './approval-button.js';
+export type { ApprovalDeps } from './approval-deps.js';
+export type { ApprovalMessenger } from './approval-messenger.js';
+export * from './approval-request.js';
+export {
+  type ApprovalStore,
+  type ApprovalStoreOptions,
+  createApprovalStore,
+  type DecideOutcome,
+} from './approval-store.js';
+export { type Approvals, type AuditView, createApprovals } from './approvals.js';
+export * from './audit-log.js';
+export * from './authorize-decision.js';
+export * from './authorize-request.js';
+export { describeStatus } from './close-approval.js';
+export type { DecisionClick, DecisionResult } from './decide-approval.js';
+export * from './environment-resolver.js';
+export * from './failure-notice.js';
+export { createFailureNotifier, type FailureNotifier, type FailureNotifierDeps } from './failure-notifier.js';
+export * from './freeze-windows.js';
+export * from './group-membership.js';
+export * from './plan-summary.js';
+export * from './principal-mentions.js';
+export { type RequestSyncResult, revisionNameOf, type SyncRequestContext } from './request-sync.js';
+export * from './revision-rules.js';
+export * from './sync-preview.js';

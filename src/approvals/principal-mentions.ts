@@ -1,0 +1,28 @@
+/**
+ * Slack mention markup for the ids wavesync.yaml names: users `<@U…>`, user groups `<!subteam^S…>`, and the
+ * special mentions `<!here>` / `<!channel>`.
+ */
+import type { Principals } from '../settings/environments-schema.js';
+
+/** Mention markup for one id. */
+export function mentionOf(id: string): string {
+  if (id === 'here' || id === 'channel') return `<!${id}>`;
+  if (id.startsWith('S')) return `<!subteam^${id}>`;
+  return `<@${id}>`;
+}
+
+/** `<@U1>, <!subteam^S1>`; `nobody` when empty. */
+export function describePrincipals(principals: Principals): string {
+  const ids = [...principals.users, ...principals.groups];
+  return ids.length === 0 ? 'nobody' : ids.map(mentionOf).join(', ');
+}
+
+/** True when `userId` is listed directly or is a member of a listed group. */
+export async function isPrincipal(
+  principals: Principals,
+  userId: string,
+  isMemberOfAny: (userId: string, groups: readonly string[]) => Promise<boolean>,
+): Promise<boolean> {
+  if (principals.users.includes(userId)) return true;
+  return principals.groups.length > 0 && isMemberOfAny(userId, principals.groups);
+}

@@ -1,0 +1,138 @@
+/**
+ * requestSync — what the `/sync` command calls before enqueueing: apply the environment's request policy, then
+ * either let the command enqueue, or post an approval request (nothing is queued), or refuse with a reason.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Application, SyncOperation } from '../domain/index.js';
+import type { Initiator } from '../reporting/sync-reporter.js';
+import type { ApprovalDeps } from './approval-deps.js';
+import { type ApprovalRequest, type BreakGlass, bindingOf, type MessageRef } from './approval-request.js';
+import { authorizeRequest, type RefusalCode } from './authorize-request.js';
+import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
+
+export interface SyncRequestContext {
+  application: string;
+  operation: SyncOperation;
+  initiator: Initiator;
+  channel: string;
+  /** `--break-glass "reason"`: undefined without the flag. */
+  breakGlassReason?: string;
+  /** Idempotency key of the Slack delivery (e.g. trigger id): a redelivery posts no second approval. */
+  requestKey: string;
+}
+
+export type RequestSyncResult =
+  | { kind: 'enqueue'; environment?: string; breakGlass?: BreakGlass }
+  /** `message` is absent only for a redelivery racing the first delivery's post. */
+  | { kind: 'approval-posted'; requestId: string; message?: MessageRef; duplicate?: boolean }
+  | { kind: 'refused'; code: RefusalCode | 'unknown_application'; reason: string };
+
+/** Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. */
+export function revisionNameOf(app: Application, operation: SyncOperation): string {
+  return operation.revision ?? app.source.targetRevision ?? 'HEAD';
+}
+
+export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
+  const app = deps.findApplication(ctx.application);
+  if (!app)
+    return {
+      kind: 'refused',
+      code: 'unknown_application',
+      reason: `No application named "${ctx.application}".`,
+    };
+  const env = environmentFor(deps.settings, app);
+  if (!env) return { kind: 'enqueue' };
+  const decision = await authorizeRequest(
+    env.settings,
+    {
+      application: app.name,
+      environment: env.name,
+      userId: ctx.initiator.userId,
+      channel: ctx.channel,
+      revisionName: revisionNameOf(app, ctx.operation),
+      breakGlassReason: ctx.breakGlassReason,
+      now: new Date(deps.now()),
+    },
+    deps.groups.isMemberOfAny,
+  );
+  const base = {
+    application: app.name,
+    environment: env.name,
+    userId: ctx.initiator.userId,
+    channel: ctx.channel,
+  };
+  if (!decision.allowed) {
+    await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
+    return { kind: 'refused', code: decision.code, reason: decision.reason };
+  }
+  const breakGlass = decision.breakGlass;
+  if (!env.settings.requireApproval) {
+    await deps.audit.append({ ...base, type: 'requested', breakGlass: breakGlass?.reason });
+    return { kind: 'enqueue', environment: env.name, ...(breakGlass ? { breakGlass } : {}) };
+  }
+  return postApprovalRequest(deps, ctx, app, env, breakGlass);
+}
+
+async function postApprovalRequest(
+  deps: ApprovalDeps,
+  ctx: SyncRequestContext,
+  app: Application,
+  env: ResolvedEnvironment,
+  breakGlass: BreakGlass | undefined,
+): Promise<RequestSyncResult> {
+  const claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID());
+  if (claimed.existing) {
+    const message = (await deps.store.get(claimed.requestId))?.message;
+    return {
+      kind: 'approval-posted',
+      requestId: claimed.requestId,
+      duplicate: true,
+      ...(message ? { message } : {}),
+    };
+  }
+  const request = await newRequest(deps, ctx, app, env, claimed.requestId, breakGlass);
+  await deps.store.create(request);
+  const message = await deps.messenger.postApproval({ request, status: 'pending', approvals: [] });
+  await deps.store.attachMessage(request.id, message);
+  await deps.audit.append({
+    type: 'requested',
+    application: app.name,
+    environment: env.name,
+    userId: ctx.initiator.userId,
+    channel: message.channel,
+    messageTs: message.ts,
+    requestId: request.id,
+    revision: request.revision,
+    breakGlass: breakGlass?.reason,
+  });
+  return { kind: 'approval-posted', requestId: request.id, message };
+}
+
+async function newRequest(
+  deps: ApprovalDeps,
+  ctx: SyncRequestContext,
+  app: Application,
+  env: ResolvedEnvironment,
+  id: string,
+  breakGlass: BreakGlass | undefined,
+): Promise<ApprovalRequest> {
+  const preview = await deps.preview(app, ctx.operation);
+  const now = deps.now();
+  return {
+    id,
+    application: app.name,
+    environment: env.name,
+    operation: ctx.operation,
+    revision: preview.revision,
+    revisionName: revisionNameOf(app, ctx.operation),
+    binding: bindingOf(app.name, preview.revision, ctx.operation),
+    requester: ctx.initiator,
+    channel: ctx.channel,
+    approvers: env.settings.approvers,
+    requiredApprovals: env.settings.requiredApprovals,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + env.settings.approvalExpiryMinutes * 60_000).toISOString(),
+    plan: preview.plan,
+    ...(breakGlass ? { breakGlass } : {}),
+  };
+}

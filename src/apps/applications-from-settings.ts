@@ -1,0 +1,61 @@
+/**
+ * Wiring from wavesync.yaml: the git repository cache, the registry and the renderer configured by `defaults` and
+ * `gitCredentials`. The composition root (main, the demo, the CLI) calls this with the process environment
+ * (config.ts processEnvironment()), which supplies PATH/HOME to git and the variables named by `tokenEnv`.
+ */
+import type { Logger } from '../logger.js';
+import { resolveSettingsPath } from '../settings/load-settings.js';
+import type { Settings } from '../settings/settings-schema.js';
+import { type ApplicationRegistry, createApplicationRegistry } from './application-registry.js';
+import { createGitRepositoryCache, type GitRepositoryCache } from './git/git-repository-cache.js';
+import type { ApplicationSourceDeps } from './load-application-sources.js';
+import { type ApplicationRenderer, createApplicationRenderer } from './render/render-application.js';
+
+export interface ApplicationsFromSettings {
+  git: GitRepositoryCache;
+  registry: ApplicationRegistry;
+  renderer: ApplicationRenderer;
+}
+
+export interface ApplicationsWiring {
+  env: Readonly<Record<string, string | undefined>>;
+  logger?: Pick<Logger, 'debug' | 'warn'>;
+  clusterApplications?: ApplicationSourceDeps['clusterApplications'];
+}
+
+/** The git cache for `settings`: `defaults.gitCacheDir`, credentials (token files resolved like other paths). */
+export function gitRepositoryCacheFor(settings: Settings, wiring: ApplicationsWiring): GitRepositoryCache {
+  return createGitRepositoryCache({
+    cacheDir: resolveSettingsPath(settings, settings.defaults.gitCacheDir),
+    credentials: settings.gitCredentials.map((c) => ({
+      ...c,
+      ...(c.tokenFile === undefined ? {} : { tokenFile: resolveSettingsPath(settings, c.tokenFile) }),
+      ...(c.sshKeyFile === undefined ? {} : { sshKeyFile: resolveSettingsPath(settings, c.sshKeyFile) }),
+    })),
+    env: wiring.env,
+    timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+    ...(wiring.logger === undefined ? {} : { logger: wiring.logger }),
+  });
+}
+
+/**
+ * Load the registry and build the renderer for `settings`.
+ * @throws the registry's load errors (invalid Applications, unreadable sources).
+ */
+export async function applicationsFromSettings(
+  settings: Settings,
+  wiring: ApplicationsWiring,
+): Promise<ApplicationsFromSettings> {
+  const git = gitRepositoryCacheFor(settings, wiring);
+  const registry = await createApplicationRegistry(settings, {
+    git,
+    ...(wiring.logger === undefined ? {} : { logger: wiring.logger }),
+    ...(wiring.clusterApplications === undefined ? {} : { clusterApplications: wiring.clusterApplications }),
+  });
+  const renderer = createApplicationRenderer({
+    baseDir: settings.baseDir,
+    git,
+    timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+  });
+  return { git, registry, renderer };
+}

@@ -1,0 +1,343 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/support/failure.js';
+import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
+import type { Application, ApplicationSource } from '../../domain/application.js';
+import type { BotError } from '../../domain/errors.js';
+import { createGitRepositoryCache } from '../git/git-repository-cache.js';
+import { createApplicationRenderer } from './render-application.js';
+
+const EXAMPLES = path.resolve(import.meta.dirname, '../../../examples');
+const onPath = (binary: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const HAS_KUSTOMIZE = onPath('kustomize') || onPath('kubectl');
+const HAS_HELM = onPath('helm');
+
+function app(name: string, source: Partial<ApplicationSource>, namespace = name): Application {
+  return {
+    name,
+    namespace: 'argocd',
+    project: 'default',
+    source: { repoURL: '', ...source },
+    destination: { server: 'https://kubernetes.default.svc', namespace },
+    finalizers: [],
+    labels: {},
+    annotations: {},
+    manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
+    origin: `applications/${name}.yaml:1`,
+  };
+}
+
+const names = (targets: { object: { kind: string; metadata: { name?: string; generateName?: string } } }[]) =>
+  targets.map((t) => `${t.object.kind}/${t.object.metadata.name ?? t.object.metadata.generateName}`);
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'wavesync-render-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('renderApplication: local directories', () => {
+  const renderer = createApplicationRenderer({ baseDir: EXAMPLES });
+
+  it('renders a plain folder with a 12-hex content revision that changes with the content', async () => {
+    const rendered = await renderer.renderApplication(app('guestbook', { path: 'manifests/guestbook' }));
+
+    expect(rendered.sourceType).toBe('Directory');
+    expect(names(rendered.targets)).toEqual(['Deployment/guestbook-ui', 'Service/guestbook-ui']);
+    expect(rendered.targets[0]?.source).toEqual({
+      file: path.join(EXAMPLES, 'manifests/guestbook/guestbook-ui-deployment.yaml'),
+      line: 1,
+    });
+    expect(rendered.revision).toMatch(/^[0-9a-f]{12}$/);
+    expect(
+      (await renderer.renderApplication(app('guestbook', { path: 'manifests/guestbook' }))).revision,
+    ).toBe(rendered.revision);
+
+    const copy = path.join(scratch, 'guestbook-copy');
+    await cp(path.join(EXAMPLES, 'manifests/guestbook'), copy, { recursive: true });
+    await writeFile(
+      path.join(copy, 'extra.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: extra }\n',
+    );
+    const changed = await createApplicationRenderer({ baseDir: scratch }).renderApplication(
+      app('guestbook', { path: 'guestbook-copy' }),
+    );
+    expect(changed.revision).not.toBe(rendered.revision);
+  });
+
+  it('honours directory.recurse, include and exclude with Argo CD glob semantics', async () => {
+    const dir = path.join(scratch, 'tree');
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name} }\n`;
+    await mkdir(path.join(dir, 'sub/deeper'), { recursive: true });
+    await writeFile(path.join(dir, 'a.yaml'), cm('a'));
+    await writeFile(path.join(dir, 'b.yml'), cm('b'));
+    await writeFile(
+      path.join(dir, 'c.json'),
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }),
+    );
+    await writeFile(path.join(dir, 'notes.txt'), 'not a manifest');
+    await writeFile(path.join(dir, 'sub/d.yaml'), cm('d'));
+    await writeFile(path.join(dir, 'sub/deeper/e-prod.yaml'), cm('e'));
+    const render = (directory: ApplicationSource['directory']) =>
+      createApplicationRenderer({ baseDir: scratch }).renderApplication(
+        app('tree', { path: 'tree', directory }),
+      );
+
+    expect(names((await render(undefined)).targets)).toEqual(['ConfigMap/a', 'ConfigMap/b', 'ConfigMap/c']);
+    expect(names((await render({ recurse: true })).targets)).toEqual([
+      'ConfigMap/a',
+      'ConfigMap/b',
+      'ConfigMap/c',
+      'ConfigMap/d',
+      'ConfigMap/e',
+    ]);
+    expect(names((await render({ recurse: true, include: '{a.yaml,sub/*}' })).targets)).toEqual([
+      'ConfigMap/a',
+      'ConfigMap/d',
+      'ConfigMap/e',
+    ]);
+    expect(names((await render({ recurse: true, exclude: '*-prod.yaml' })).targets)).toEqual([
+      'ConfigMap/a',
+      'ConfigMap/b',
+      'ConfigMap/c',
+      'ConfigMap/d',
+    ]);
+    const bad = await render({ include: '{a.yaml' });
+    expect(bad.targets).toEqual([]);
+    expect(bad.warnings.map((w) => w.message)).toEqual([
+      'directory.include "{a.yaml" is not a valid glob; it matches nothing (as in Argo CD)',
+    ]);
+  });
+
+  it('reports a missing folder, several explicit source types and Helm repository charts', async () => {
+    const missing = await failure<BotError>(renderer.renderApplication(app('x', { path: 'manifests/nope' })));
+    expect(missing.code).toBe('render_failed');
+    expect(missing.message).toBe(
+      `source path manifests/nope of x (${path.join(EXAMPLES, 'manifests/nope')}) does not exist or is not a folder`,
+    );
+
+    const both = await failure<BotError>(
+      renderer.renderApplication(app('x', { path: 'manifests/guestbook', helm: {}, directory: {} })),
+    );
+    expect(both.message).toBe('multiple application sources defined: Helm, Directory');
+
+    const chart = await failure<BotError>(
+      renderer.renderApplication(app('x', { path: '.', chart: 'redis' })),
+    );
+    expect(chart.message).toMatch(/^spec\.source\.chart \(Helm repository charts\) is not supported/);
+  });
+
+  it('names the file and line of an invalid manifest', async () => {
+    const dir = path.join(scratch, 'broken');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'x.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ok }\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: { tier: 3 }\n',
+    );
+
+    const error = await failure<BotError>(
+      createApplicationRenderer({ baseDir: scratch }).renderApplication(app('broken', { path: 'broken' })),
+    );
+
+    expect(error.code).toBe('invalid_manifest');
+    expect(error.message).toBe(
+      `${path.join(dir, 'x.yaml')}:8: metadata.labels value of tier must be a string, got 3 (quote it: "3")`,
+    );
+  });
+});
+
+describe.skipIf(!HAS_KUSTOMIZE)('renderApplication: Kustomize (needs kustomize or kubectl on PATH)', () => {
+  const renderer = createApplicationRenderer({ baseDir: EXAMPLES });
+
+  it('renders the pre-post-sync overlay with its base', async () => {
+    const rendered = await renderer.renderApplication(
+      app('pre-post-sync', { path: 'manifests/pre-post-sync' }),
+    );
+
+    expect(rendered.sourceType).toBe('Kustomize');
+    expect(names(rendered.targets).sort()).toEqual([
+      'Deployment/pre-post-sync-kustomize-guestbook-ui',
+      'Job/pre-post-sync-after',
+      'Job/pre-post-sync-before',
+      'Service/pre-post-sync-kustomize-guestbook-ui',
+    ]);
+  });
+
+  it('applies namePrefix (replacing the kustomization’s own) and images, without touching the source', async () => {
+    const source = {
+      path: 'manifests/kustomize-guestbook',
+      kustomize: {
+        namePrefix: 'wave-',
+        images: ['gcr.io/google-samples/gb-frontend=registry.example.com/gb:v6'],
+      },
+    };
+
+    const rendered = await renderer.renderApplication(app('kg', source));
+
+    expect(names(rendered.targets).sort()).toEqual([
+      'Deployment/wave-guestbook-ui',
+      'Service/wave-guestbook-ui',
+    ]);
+    const deployment = rendered.targets.find((t) => t.object.kind === 'Deployment')?.object as unknown as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    expect(deployment.spec.template.spec.containers[0]?.image).toBe('registry.example.com/gb:v6');
+    const plain = await renderer.renderApplication(app('kg', { path: 'manifests/kustomize-guestbook' }));
+    expect(names(plain.targets).sort()).toEqual([
+      'Deployment/kustomize-guestbook-ui',
+      'Service/kustomize-guestbook-ui',
+    ]);
+  });
+});
+
+describe('renderApplication: Helm', () => {
+  async function fakeHelm(): Promise<string> {
+    const script = path.join(scratch, 'fake-helm.mjs');
+    await writeFile(
+      script,
+      [
+        '#!/usr/bin/env node',
+        "import { readFileSync } from 'node:fs';",
+        'const args = process.argv.slice(2);',
+        "const values = args.flatMap((a, i) => (args[i - 1] === '--values' ? [readFileSync(a, 'utf8')] : []));",
+        "console.log(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'args' }, data: { args: JSON.stringify(args), values: JSON.stringify(values) } }));",
+      ].join('\n'),
+    );
+    await chmod(script, 0o755);
+    return script;
+  }
+
+  it('passes release name, namespace, value files, inline values and parameters as Argo CD does', async () => {
+    const chart = path.join(scratch, 'chart');
+    await mkdir(chart, { recursive: true });
+    await writeFile(path.join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: demo\nversion: 0.1.0\n');
+    await writeFile(path.join(chart, 'values-prod.yaml'), 'replicas: 3\n');
+    const renderer = createApplicationRenderer({ baseDir: scratch, helmBinary: await fakeHelm() });
+
+    const rendered = await renderer.renderApplication(
+      app('web', {
+        path: 'chart',
+        helm: {
+          valueFiles: ['values-prod.yaml'],
+          values: 'image: { tag: v2 }\n',
+          parameters: [
+            { name: 'hosts', value: 'a,b' },
+            { name: 'list', value: '{x,y}' },
+            { name: 'port', value: '80', forceString: true },
+          ],
+        },
+      }),
+    );
+
+    expect(rendered.sourceType).toBe('Helm');
+    const data = rendered.targets[0]?.object.data as { args: string; values: string };
+    const args = JSON.parse(data.args) as string[];
+    expect(args.slice(0, 5)).toEqual(['template', 'web', chart, '--namespace', 'web']);
+    expect(args.slice(5)).toEqual([
+      '--values',
+      path.join(chart, 'values-prod.yaml'),
+      '--values',
+      expect.stringMatching(/wavesync-helm-.*values\.yaml$/),
+      '--set',
+      'hosts=a\\,b',
+      '--set',
+      'list={x,y}',
+      '--set-string',
+      'port=80',
+      '--include-crds',
+    ]);
+    expect(JSON.parse(data.values)).toEqual(['replicas: 3\n', 'image: { tag: v2 }\n']);
+  });
+
+  it('refuses a value file outside the repository and names a missing one', async () => {
+    const renderer = createApplicationRenderer({ baseDir: scratch, helmBinary: await fakeHelm() });
+    const helmApp = (valueFiles: string[]) => app('web', { path: 'chart', helm: { valueFiles } });
+
+    expect((await failure<BotError>(renderer.renderApplication(helmApp(['../../etc/passwd'])))).message).toBe(
+      'helm value file ../../etc/passwd is outside the repository',
+    );
+    expect((await failure<BotError>(renderer.renderApplication(helmApp(['nope.yaml'])))).message).toBe(
+      `helm value file nope.yaml not found in ${path.join(scratch, 'chart')}`,
+    );
+  });
+
+  it('names the helm binary when it is not on PATH', async () => {
+    const renderer = createApplicationRenderer({ baseDir: scratch, helmBinary: 'wavesync-missing-helm' });
+
+    const error = await failure<BotError>(renderer.renderApplication(app('web', { path: 'chart' })));
+
+    expect(error.code).toBe('render_failed');
+    expect(error.message).toBe(
+      'wavesync-missing-helm is not on PATH; install Helm 3 (https://helm.sh/docs/intro/install/) to render Helm sources',
+    );
+  });
+
+  it.skipIf(!HAS_HELM)(
+    'renders argocd-example-apps helm-guestbook with a real helm (needs helm on PATH)',
+    async () => {
+      const { sharedFixturesDir } = await import('../../../test/support/shared-fixtures.js');
+      const renderer = createApplicationRenderer({ baseDir: sharedFixturesDir('argocd-example-apps') });
+
+      const rendered = await renderer.renderApplication(app('helm-guestbook', { path: 'helm-guestbook' }));
+
+      expect(names(rendered.targets).sort()).toEqual(['Deployment/helm-guestbook', 'Service/helm-guestbook']);
+    },
+  );
+});
+
+describe('renderApplication: git sources', () => {
+  let fixture: GitFixture;
+  beforeAll(async () => {
+    fixture = await createGitFixture();
+  });
+  afterAll(async () => {
+    await fixture.cleanup();
+  });
+
+  it('renders at targetRevision, at an overriding revision, and names an unknown revision', async () => {
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings }\ndata: { v: "${v}" }\n`;
+    const v1 = await fixture.commit({ 'deploy/cm.yaml': cm('1') });
+    fixture.tag('v1.0.0');
+    const v2 = await fixture.commit({
+      'deploy/cm.yaml': cm('2'),
+      'deploy/extra.yaml': cm('x').replace('settings', 'extra'),
+    });
+    const git = createGitRepositoryCache({
+      cacheDir: path.join(fixture.root, 'cache'),
+      env: { PATH: process.env.PATH },
+    });
+    const renderer = createApplicationRenderer({ baseDir: scratch, git });
+    const gitApp = app('cfg', { repoURL: fixture.url, path: 'deploy', targetRevision: 'v1.0.0' });
+
+    const atTag = await renderer.renderApplication(gitApp);
+    const atMain = await renderer.renderApplication(gitApp, { revision: 'main' });
+    const atSha = await renderer.renderApplication(gitApp, { revision: v1 });
+
+    expect([atTag.revision, atMain.revision, atSha.revision]).toEqual([v1, v2, v1]);
+    expect(names(atTag.targets)).toEqual(['ConfigMap/settings']);
+    expect(names(atMain.targets)).toEqual(['ConfigMap/settings', 'ConfigMap/extra']);
+    expect(atTag.targets[0]?.source.file).toMatch(/checkouts\/[0-9a-f]{16}\/[0-9a-f]{40}\/deploy\/cm\.yaml$/);
+    const unknown = await failure<BotError>(renderer.renderApplication(gitApp, { revision: 'v9' }));
+    expect(unknown.code).toBe('revision_not_found');
+    expect(unknown.message).toBe(
+      `revision "v9" not found in ${fixture.url} (no branch, tag or commit of that name)`,
+    );
+    const escaped = await failure<BotError>(
+      renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../..' } }),
+    );
+    expect(escaped.message).toBe('cfg: source path ../.. leaves the repository');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
+ * [--output text|json] [--app NAME]` — run one Argo CD-faithful sync from a terminal with the worker's engine.
+ * Text: progress per wave and hook as it happens. JSON: the final OperationState (phase, message, startedAt,
+ * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. Exit code 0
+ * only when the operation Succeeded; Ctrl-C terminates the operation (running hooks are stopped).
+ */
+import path from 'node:path';
+import { type Command, Option } from 'commander';
+import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../../domain/index.js';
+import { runOperation } from '../../engine/index.js';
+import { createKubeCluster } from '../../kube/kube-cluster.js';
+import { contextNamespaceOf, loadKubeConfig } from '../../kube/load-kube-config.js';
+import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
+import { formatSyncEventText } from '../format-sync-event-text.js';
+import type { CommandIo } from './plan.js';
+
+export interface SyncCommandOptions {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  prune: boolean;
+  dryRun: boolean;
+  output: 'text' | 'json';
+  app?: string;
+}
+
+const processIo: CommandIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+};
+
+/** The JSON document `--output json` prints. */
+export function syncResultJson(state: OperationState): string {
+  const { phase, message, startedAt, finishedAt, health, syncResult } = state;
+  const document = {
+    phase,
+    message,
+    startedAt,
+    finishedAt,
+    revision: syncResult.revision,
+    resources: syncResult.resources,
+    health,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Runs the sync of the manifests at `target`; returns the final state. */
+export async function syncManifests(
+  target: string,
+  options: SyncCommandOptions,
+  onEvent: (event: SyncEvent) => void,
+  signal?: AbortSignal,
+): Promise<OperationState> {
+  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
+  const loaded = await loadManifests(target);
+  const operation: SyncOperation = { prune: options.prune, dryRun: options.dryRun, syncOptions: [] };
+  return runOperation({
+    application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    targets: loaded.objects,
+    namespace: options.namespace ?? contextNamespaceOf(kc),
+    revision: contentRevisionOf(loaded.objects),
+    operation,
+    cluster: createKubeCluster(kc),
+    reporter: { report: async (event) => onEvent(event) },
+    signal,
+  });
+}
+
+export function registerSyncCommand(program: Command, io: CommandIo = processIo): void {
+  program
+    .command('sync')
+    .description(
+      'sync manifests to a cluster as Argo CD would: phases, waves, hooks, health-gated waves, prune',
+    )
+    .argument('<path>', 'a manifest file, a directory of manifests, or a Kustomize directory')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context to use')
+    .option('-n, --namespace <namespace>', "destination namespace (default: the context's namespace)")
+    .option('--app <name>', 'Application name, the value of the tracking label (default: the path name)')
+    .option('--prune', 'delete tracked resources that are no longer in the manifests', false)
+    .option('--dry-run', 'validate and server-side dry-run every task, change nothing', false)
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (target: string, options: SyncCommandOptions) => {
+      const abort = new AbortController();
+      const onSignal = () => abort.abort();
+      process.once('SIGINT', onSignal);
+      try {
+        const print = (event: SyncEvent) => {
+          const line = options.output === 'text' ? formatSyncEventText(event) : undefined;
+          if (line !== undefined) io.stdout(`${line}\n`);
+        };
+        const state = await syncManifests(target, options, print, abort.signal);
+        if (options.output === 'json') io.stdout(syncResultJson(state));
+        io.setExitCode(state.phase === 'Succeeded' ? 0 : 1);
+      } catch (error) {
+        if (!(error instanceof BotError)) throw error;
+        io.stderr(`error: ${error.message}\n`);
+        io.setExitCode(1);
+      } finally {
+        process.off('SIGINT', onSignal);
+      }
+    });
+}

@@ -1,0 +1,60 @@
+/**
+ * Terminal lines for sync progress, one SyncEvent at a time (as they happen), in gitops-engine's words.
+ * Returns undefined for events that print nothing.
+ */
+import type { SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
+
+function task(ref: TaskRef): string {
+  return `${ref.kind}/${ref.name}${ref.namespace ? ` (${ref.namespace})` : ''}`;
+}
+
+function wave(ref: WaveRef): string {
+  const step = ref.index > 0 ? ` [step ${ref.index}/${ref.total}]` : '';
+  return `${ref.phase} wave ${ref.wave}${step}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+function indent(lines: string[]): string {
+  return lines.map((line) => `      | ${line}`).join('\n');
+}
+
+export function formatSyncEventText(event: SyncEvent): string | undefined {
+  switch (event.type) {
+    case 'OperationStarted': {
+      const verb = event.resumed ? 'Resuming' : 'Syncing';
+      const dry = event.operation.dryRun ? ' (dry run)' : '';
+      return `${verb} ${event.application} at ${event.revision}${dry}: ${event.waves.length} steps`;
+    }
+    case 'WaveStarted':
+      return `▶ ${wave(event.wave)}: ${event.tasks.map(task).join(', ')}`;
+    case 'ResourceApplied': {
+      const mark = event.status === 'SyncFailed' ? '✗' : '✓';
+      return `  ${mark} ${task(event.task)}: ${event.status} — ${event.message}`;
+    }
+    case 'HookStarted':
+      return `  ⏳ ${event.hookType} hook ${task(event.task)} started`;
+    case 'HookFinished': {
+      const mark = event.hookPhase === 'Succeeded' ? '✓' : '✗';
+      const head = `  ${mark} ${event.hookType} hook ${task(event.task)} ${event.hookPhase} in ${seconds(event.durationMs)}`;
+      const message = event.message ? ` — ${event.message}` : '';
+      return event.logTail.length > 0 ? `${head}${message}\n${indent(event.logTail)}` : head + message;
+    }
+    case 'WaveCompleted': {
+      const unhealthy = event.health.filter((h) => h.health.status !== 'Healthy');
+      const health = unhealthy.map((h) => `${task(h.task)} ${h.health.status}`).join(', ');
+      const outcome = event.failed ? `failed: ${event.message}` : 'completed';
+      return `◼ ${wave(event.wave)} ${outcome} in ${seconds(event.durationMs)}${health ? ` (${health})` : ''}`;
+    }
+    case 'SyncFailStarted':
+      return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;
+    case 'OperationCompleted':
+      return `${event.phase}: ${event.message} (${seconds(event.durationMs)})`;
+    case 'HealthAssessed': {
+      const detail = event.health.message ? ` — ${event.health.message}` : '';
+      return `App health: ${event.health.status}${detail}`;
+    }
+  }
+}

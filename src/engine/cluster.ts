@@ -1,0 +1,143 @@
+/**
+ * The Cluster port: the sync engine's only I/O. The Kubernetes adapter lives in `src/kube/kube-cluster.ts`;
+ * tests may use an in-memory fake. Every method throws `ClusterError` on API failure (never a raw client error).
+ * Objects cross this port as plain JSON (`KubeObject`): timestamps are ISO strings, field names as on the wire.
+ */
+import type { KubeObject } from '../domain/index.js';
+
+/** One object: `namespace` is '' for cluster-scoped kinds. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** What discovery knows about a kind. */
+export interface ApiResourceInfo {
+  /** Plural resource name, e.g. `deployments`. */
+  name: string;
+  namespaced: boolean;
+}
+
+/** Delete propagation (Argo CD `PrunePropagationPolicy`, default Foreground). */
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+export interface WriteOptions {
+  /** Server-side dry run (`dryRun=All`): validated and defaulted by the API server, nothing persisted. */
+  dryRun: boolean;
+  /** Validation off (`fieldValidation=Ignore`), for the `Validate=false` sync option. */
+  validate?: boolean;
+}
+
+export interface ApplyOptions extends WriteOptions {
+  /** Take ownership of conflicting fields (`force=true`); wavesync always forces, as Argo CD does. */
+  force: boolean;
+}
+
+/** A collection to watch: a kind in one namespace ('' = cluster-scoped or all namespaces). */
+export interface WatchTarget {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+}
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One observed change. */
+export interface ObjectChange {
+  type: ChangeType;
+  object: KubeObject;
+}
+
+/** A running watch; `stop()` ends it and releases its connections. */
+export interface ClusterWatch {
+  stop(): void;
+}
+
+export interface Cluster {
+  /** Discovery for `apiVersion`+`kind`; undefined when the API server does not serve the kind (yet). */
+  discover(apiVersion: string, kind: string): Promise<ApiResourceInfo | undefined>;
+  /** Every kind the API server serves that can be listed and deleted (preferred version of each group). */
+  listKinds(): Promise<{ apiVersion: string; kind: string; namespaced: boolean }[]>;
+  /** The live object, or undefined when it does not exist (404). */
+  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  /** Objects of a kind matching a label selector, in one namespace or (namespace '') in all namespaces. */
+  list(query: {
+    apiVersion: string;
+    kind: string;
+    namespace: string;
+    labelSelector?: string;
+  }): Promise<KubeObject[]>;
+  /** Server-side apply with field manager `wavesync`; returns the object as the server persisted it. */
+  apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;
+  /** Create (for `Replace=true` on a missing object). */
+  create(obj: KubeObject, options: WriteOptions): Promise<KubeObject>;
+  /** Replace (for `Replace=true` on an existing object); `obj.metadata.resourceVersion` may be unset. */
+  replace(obj: KubeObject, options: WriteOptions): Promise<KubeObject>;
+  /** Delete; resolves false when the object was already gone. */
+  delete(
+    ref: ObjectRef,
+    options: { propagationPolicy: PropagationPolicy; dryRun?: boolean },
+  ): Promise<boolean>;
+  /** Remove one finalizer if present (JSON patch; retried on conflict). NotFound is not an error. */
+  removeFinalizer(ref: ObjectRef, finalizer: string): Promise<void>;
+  /**
+   * Watch collections; `onChange` is called for every change, in order per collection. Implementations restart
+   * on errors and timeouts (relisting after 410 Gone) until stopped; a polling implementation is acceptable.
+   */
+  watch(targets: readonly WatchTarget[], onChange: (change: ObjectChange) => void): ClusterWatch;
+  /** The last `tailLines` lines of a Pod's log (first container unless named); [] when there is none yet. */
+  podLogs(
+    namespace: string,
+    name: string,
+    options: { tailLines: number; container?: string },
+  ): Promise<string[]>;
+}
+
+/**
+ * An API failure. `transient` errors (timeouts, 429, 5xx, connection resets) are worth retrying with backoff;
+ * permanent ones (4xx) carry the API server's Status message, which the engine shows the user verbatim.
+ */
+export class ClusterError extends Error {
+  /** HTTP status, when the API server answered. */
+  readonly statusCode: number | undefined;
+  /** Kubernetes Status `reason`, e.g. `NotFound`, `Invalid`, `Conflict`, `AlreadyExists`. */
+  readonly reason: string | undefined;
+  readonly transient: boolean;
+
+  constructor(
+    message: string,
+    details: { statusCode?: number; reason?: string; transient: boolean },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ClusterError';
+    this.statusCode = details.statusCode;
+    this.reason = details.reason;
+    this.transient = details.transient;
+  }
+}
+
+/** True for a ClusterError meaning "the object does not exist". */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ClusterError && error.statusCode === 404;
+}
+
+/** True for a ClusterError meaning "conflict" (409). */
+export function isConflict(error: unknown): boolean {
+  return error instanceof ClusterError && error.statusCode === 409;
+}
+
+/** The ObjectRef of an object. */
+export function refOf(obj: KubeObject): ObjectRef {
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    namespace: obj.metadata.namespace ?? '',
+    name: obj.metadata.name ?? '',
+  };
+}
+
+/** Field manager wavesync applies with (Argo CD uses `argocd-controller`). */
+export const FIELD_MANAGER = 'wavesync';

@@ -1,0 +1,59 @@
+/**
+ * EngineOptions — the sync engine's knobs (all durations in milliseconds) — and the tiny EngineLogger interface
+ * the engine logs through (the composition root passes a pino child; tests pass nothing).
+ */
+
+export interface EngineOptions {
+  /**
+   * Whole-operation timeout; when it passes the operation is terminated and ends Failed naming the resources it
+   * was still waiting for (Argo CD's `--sync-timeout`, default none there). Default 30 minutes.
+   */
+  operationTimeoutMs: number;
+  /** How long to watch the app's resources after the operation for its health (HealthAssessed). Default 5 min. */
+  healthTimeoutMs: number;
+  /**
+   * A hook whose Pod cannot start (CreateContainerConfigError, ImagePullBackOff, ErrImagePull, …) is failed after
+   * this long, naming the reason and the missing object; Argo CD waits forever here. Default 60 s.
+   */
+  hookStartGraceMs: number;
+  /**
+   * Pause after applying a non-final wave (Argo CD `ARGOCD_SYNC_WAVE_DELAY`, 2 s there). Default 0: Argo sleeps
+   * because its next pass reads health from a cache that may not have seen the new spec yet (argo-cd #4669);
+   * wavesync reads health from objects whose `metadata.generation`/`status.observedGeneration` the health checks
+   * compare, and from the API server's own answer to the apply, so a stale "Healthy" cannot be read.
+   */
+  waveDelayMs: number;
+  /**
+   * Fallback poll: with no watch event for this long the engine re-reads every object it waits on (covers a
+   * watch that cannot be established, e.g. a CRD kind that appeared mid-sync). Default 2 s.
+   */
+  pollIntervalMs: number;
+  /** Lines of a hook Pod's log kept in its ResourceResult before the hook is deleted. Default 50. */
+  logTailLines: number;
+  /** Use the documented argoproj.io_Application health customization for child Applications (spec §6.4). */
+  applicationHealth: boolean;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
+  operationTimeoutMs: 30 * 60_000,
+  healthTimeoutMs: 5 * 60_000,
+  hookStartGraceMs: 60_000,
+  waveDelayMs: 0,
+  pollIntervalMs: 2_000,
+  logTailLines: 50,
+  applicationHealth: false,
+};
+
+/** The logging the engine needs; structured fields first, as pino takes them. */
+export interface EngineLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** A logger that drops everything. */
+export const silentLogger: EngineLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+};

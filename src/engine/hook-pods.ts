@@ -1,0 +1,79 @@
+/**
+ * What a user needs to debug a hook: the Pods behind it (the hook itself, or the Pods a Job created), the tail of
+ * the newest Pod's log, and — after a grace period — why a Pod cannot start (a missing ConfigMap/Secret, an image
+ * that cannot be pulled). Argo CD waits forever on such a hook; wavesync fails it with the reason.
+ */
+import type { KubeObject } from '../domain/index.js';
+import type { ObjectRef } from './cluster.js';
+import { messageOf } from './retry.js';
+import type { SyncContext } from './sync-context.js';
+
+/** Container waiting reasons that mean "this Pod will not start without someone fixing something". */
+const CANNOT_START_REASONS = new Set([
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'ErrImageNeverPull',
+  'InvalidImageName',
+]);
+
+interface ContainerStatus {
+  name?: string;
+  state?: { waiting?: { reason?: string; message?: string } };
+}
+
+function byCreation(a: KubeObject, b: KubeObject): number {
+  return (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '');
+}
+
+/** The Pods of a hook (oldest first): the hook itself if it is a Pod, else the Pods its Job owns. */
+export async function hookPodsOf(
+  ctx: SyncContext,
+  ref: ObjectRef,
+  live: KubeObject | undefined,
+): Promise<KubeObject[]> {
+  if (ref.kind === 'Pod') return live ? [live] : [];
+  if (ref.kind !== 'Job') return [];
+  const pods = await ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: ref.namespace });
+  const uid = live?.metadata.uid;
+  return pods
+    .filter((pod) => {
+      const labels = pod.metadata.labels ?? {};
+      const owned = (pod.metadata.ownerReferences ?? []).some(
+        (o) => o.kind === 'Job' && (o.uid === uid || o.name === ref.name),
+      );
+      return owned || labels['job-name'] === ref.name || labels['batch.kubernetes.io/job-name'] === ref.name;
+    })
+    .sort(byCreation);
+}
+
+/** The reason a Pod cannot start, e.g. `CreateContainerConfigError: configmap "rails-env" not found`. */
+export function cannotStartReason(pod: KubeObject): string | undefined {
+  const status = pod.status as {
+    initContainerStatuses?: ContainerStatus[];
+    containerStatuses?: ContainerStatus[];
+  };
+  for (const ctr of [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])]) {
+    const waiting = ctr.state?.waiting;
+    if (waiting?.reason && CANNOT_START_REASONS.has(waiting.reason)) {
+      const detail = waiting.message ? `: ${waiting.message}` : '';
+      return `Pod ${pod.metadata.name ?? ''} cannot start: ${waiting.reason}${detail}`;
+    }
+  }
+  return undefined;
+}
+
+/** The last lines of the newest hook Pod's log ([] when there is none or it cannot be read). */
+export async function hookLogTail(ctx: SyncContext, pods: KubeObject[]): Promise<string[]> {
+  const pod = pods.at(-1);
+  if (pod === undefined) return [];
+  try {
+    return await ctx.cluster.podLogs(pod.metadata.namespace ?? '', pod.metadata.name ?? '', {
+      tailLines: ctx.options.logTailLines,
+    });
+  } catch (error) {
+    ctx.logger.warn({ pod: pod.metadata.name, error: messageOf(error) }, 'cannot read hook pod logs');
+    return [];
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Pass step A (spec §3.1, §4.2): rebuild the task list from the desired objects and the live state, attach each
+ * task's live object, discover every kind, and validate. The plan itself comes from buildSyncTasks (the planner);
+ * this step only feeds it live objects and checks what needs the API server.
+ */
+import { formatResourceKey, type KubeObject, resourceKeyOf } from '../domain/index.js';
+import type { WatchTarget } from './cluster.js';
+import { apiVersionOf, objectRefOf, type SyncContext } from './sync-context.js';
+import { hasSyncOption } from './sync-options.js';
+import type { SyncTask } from './sync-task.js';
+import { buildSyncTasks } from './sync-tasks.js';
+import { listTrackedObjects } from './tracked-objects.js';
+
+export interface PassPlan {
+  tasks: SyncTask[];
+  /** Validation failures: `<kind>/<name>: <problem>`; non-empty fails the operation (§4.2). */
+  invalid: { task: SyncTask; message: string }[];
+}
+
+function identityOf(obj: KubeObject): string {
+  return formatResourceKey(resourceKeyOf(obj));
+}
+
+const SKIP_DRY_RUN_ON_MISSING = 'SkipDryRunOnMissingResource=true';
+
+async function trackedLive(ctx: SyncContext): Promise<KubeObject[]> {
+  ctx.memory.trackedObjects ??= await listTrackedObjects(ctx);
+  return ctx.memory.trackedObjects;
+}
+
+function build(
+  ctx: SyncContext,
+  startedAt: string,
+  live: KubeObject[],
+  namespaceExists: boolean,
+): SyncTask[] {
+  return buildSyncTasks({
+    targets: ctx.targets,
+    live,
+    namespace: ctx.namespace,
+    revision: ctx.revision,
+    startedAt,
+    operation: ctx.operation,
+    namespaceExists,
+  }).tasks;
+}
+
+async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void> {
+  const missing = new Map<string, { apiVersion: string; kind: string }>();
+  for (const task of tasks) {
+    const apiVersion = apiVersionOf(task);
+    const key = `${apiVersion}/${task.kind}`;
+    if (!ctx.memory.discovery.has(key)) missing.set(key, { apiVersion, kind: task.kind });
+  }
+  await Promise.all(
+    [...missing].map(async ([key, { apiVersion, kind }]) => {
+      const info = await ctx.cluster.discover(apiVersion, kind);
+      if (info) ctx.memory.discovery.set(key, info);
+    }),
+  );
+}
+
+function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
+  const invalid: PassPlan['invalid'] = [];
+  for (const task of tasks) {
+    if (ctx.memory.discovery.has(`${apiVersionOf(task)}/${task.kind}`)) continue;
+    const obj = task.targetObj ?? task.liveObj;
+    if (hasSyncOption(ctx.operation, SKIP_DRY_RUN_ON_MISSING, obj)) task.skipDryRun = true;
+    if (task.skipDryRun) continue;
+    invalid.push({
+      task,
+      message: `the server could not find the requested resource: ${apiVersionOf(task)} ${task.kind} is not served (is its CRD installed?)`,
+    });
+  }
+  return invalid;
+}
+
+function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[]): WatchTarget[] {
+  const targets = tasks.map((task) => {
+    const ref = objectRefOf(ctx, task);
+    return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
+  });
+  const jobNamespaces = new Set(tasks.filter((t) => t.isHook && t.kind === 'Job').map((t) => t.namespace));
+  for (const namespace of jobNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
+  return targets.filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
+}
+
+/** Builds, discovers, attaches live objects (fresh from the cache) and validates. */
+export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
+  const tracked = await trackedLive(ctx);
+  const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
+  const namespaceExists = ctx.namespace === '' || (await ctx.live.get(namespaceRef)) !== undefined;
+  const draft = build(ctx, startedAt, tracked, namespaceExists);
+  await discoverKinds(ctx, draft);
+  const lives = await Promise.all(draft.map((task) => ctx.live.get(objectRefOf(ctx, task))));
+  const current = lives.filter((o): o is KubeObject => o !== undefined);
+  const currentKeys = new Set(current.map(identityOf));
+  const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
+  const tasks = build(ctx, startedAt, live, namespaceExists);
+  await discoverKinds(ctx, tasks);
+  await Promise.all(
+    tasks.map(async (task) => {
+      task.liveObj = await ctx.live.get(objectRefOf(ctx, task));
+    }),
+  );
+  ctx.live.watch(watchTargetsOf(ctx, tasks));
+  return { tasks, invalid: validate(ctx, tasks) };
+}

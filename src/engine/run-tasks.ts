@@ -1,0 +1,139 @@
+/**
+ * runTasks — execute one wave's pending tasks (spec §4.7): release old hook finalizers → prune (all prunes of
+ * the wave, concurrently, before anything else) → BeforeHookCreation deletions (pending result) → apply the
+ * rest in consecutive runs of the same kind (runs one after another, tasks of a run concurrently; later runs are
+ * still attempted after a failure) → after a CRD run, wait until the API server serves its kind.
+ * A live hook that carries this operation's annotation was created by a previous process of this same
+ * operation: it is adopted, never deleted and created again.
+ */
+import { HOOK_FINALIZER, OPERATION_ANNOTATION, type OperationState } from '../domain/index.js';
+import { applyTask } from './apply-task.js';
+import { releaseHook } from './hook-cleanup.js';
+import { pruneTask } from './prune-task.js';
+import { messageOf, withRetry } from './retry.js';
+import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from './sync-context.js';
+import { propagationPolicyOf } from './sync-options.js';
+import { isPruneTask, type SyncTask } from './sync-task.js';
+import { recordOutcome, recordResult, taskStateOf } from './task-results.js';
+import { waitForCustomResourceKinds } from './wait-for-crds.js';
+
+export type WaveResult = 'successful' | 'failed' | 'pending';
+
+function isOwnHook(task: SyncTask, state: OperationState): boolean {
+  return task.liveObj?.metadata.annotations?.[OPERATION_ANNOTATION] === state.startedAt;
+}
+
+async function releaseOldFinalizers(
+  ctx: SyncContext,
+  state: OperationState,
+  hooks: SyncTask[],
+): Promise<boolean> {
+  const old = hooks.filter(
+    (t) => !isOwnHook(t, state) && (t.liveObj?.metadata.finalizers ?? []).includes(HOOK_FINALIZER),
+  );
+  const released = await Promise.all(old.map((t) => releaseHook(ctx, state, t)));
+  return released.every(Boolean);
+}
+
+/** Deletes live hooks with BeforeHookCreation; true when some deletion is still in flight. */
+async function deleteBeforeCreation(
+  ctx: SyncContext,
+  state: OperationState,
+  hooks: SyncTask[],
+): Promise<WaveResult> {
+  const stale = hooks.filter(
+    (t) => t.liveObj !== undefined && !isOwnHook(t, state) && t.deletePolicies.includes('BeforeHookCreation'),
+  );
+  let result: WaveResult = 'successful';
+  await Promise.all(
+    stale.map(async (task) => {
+      const ref = objectRefOf(ctx, task);
+      try {
+        const existed = await withRetry(() =>
+          ctx.cluster.delete(ref, { propagationPolicy: propagationPolicyOf(ctx.operation) }),
+        );
+        if (existed) {
+          if (result === 'successful') result = 'pending';
+        } else {
+          task.liveObj = undefined;
+          ctx.live.put(ref, undefined);
+        }
+      } catch (error) {
+        recordResult(state, task, { status: 'SyncFailed', hookPhase: 'Error', message: messageOf(error) });
+        result = 'failed';
+      }
+    }),
+  );
+  return result;
+}
+
+async function applyOne(ctx: SyncContext, state: OperationState, task: SyncTask): Promise<boolean> {
+  const at = nowIso(ctx);
+  const wave = waveRefOf(ctx, task.phase, task.wave);
+  if (task.isHook && isOwnHook(task, state)) {
+    recordOutcome(state, task, 'Synced', 'adopted (created earlier by this operation)', at);
+    await ctx.emit({ type: 'HookStarted', at, wave, task: taskRefOf(task), hookType: task.phase });
+    return true;
+  }
+  const outcome = await applyTask(ctx, task, { dryRun: false, operationStartedAt: state.startedAt });
+  recordOutcome(state, task, outcome.ok ? 'Synced' : 'SyncFailed', outcome.message, at);
+  if (outcome.ok) task.liveObj = outcome.object;
+  if (outcome.ok && task.isHook) {
+    await ctx.emit({ type: 'HookStarted', at, wave, task: taskRefOf(task), hookType: task.phase });
+  } else {
+    const status = outcome.ok ? 'Synced' : 'SyncFailed';
+    await ctx.emit({
+      type: 'ResourceApplied',
+      at,
+      wave,
+      task: taskRefOf(task),
+      status,
+      message: outcome.message,
+    });
+  }
+  return outcome.ok;
+}
+
+/** Consecutive runs of the same kind, in the given (sorted) order. */
+function kindRuns(tasks: SyncTask[]): SyncTask[][] {
+  const runs: SyncTask[][] = [];
+  for (const task of tasks) {
+    const last = runs.at(-1);
+    if (last !== undefined && last[0]!.kind === task.kind) last.push(task);
+    else runs.push([task]);
+  }
+  return runs;
+}
+
+async function applyInKindRuns(ctx: SyncContext, state: OperationState, tasks: SyncTask[]): Promise<boolean> {
+  let ok = true;
+  for (const run of kindRuns(tasks)) {
+    const results = await Promise.all(run.map((task) => applyOne(ctx, state, task)));
+    if (results.includes(false)) ok = false;
+    await waitForCustomResourceKinds(ctx, run);
+  }
+  return ok;
+}
+
+/** Runs the pending tasks of one wave (or all pending SyncFail hooks). */
+export async function runTasks(
+  ctx: SyncContext,
+  state: OperationState,
+  tasks: SyncTask[],
+): Promise<WaveResult> {
+  const pending = tasks.filter((t) => taskStateOf(state, t) === 'pending');
+  const hooks = pending.filter((t) => t.isHook);
+  if (!(await releaseOldFinalizers(ctx, state, hooks))) return 'failed';
+  const prunes = pending.filter(isPruneTask);
+  const pruned = await Promise.all(prunes.map((t) => pruneTask(ctx, state, t)));
+  if (pruned.includes(false)) return 'failed';
+  const deletion = await deleteBeforeCreation(ctx, state, hooks);
+  if (deletion !== 'successful') return deletion;
+  ctx.memory.applied = true;
+  const applied = await applyInKindRuns(
+    ctx,
+    state,
+    pending.filter((t) => !isPruneTask(t)),
+  );
+  return applied ? 'successful' : 'failed';
+}

@@ -1,0 +1,92 @@
+/**
+ * Per-task progress kept in OperationState.syncResult.resources (spec §3.5, §4.12): a task is *pending* without
+ * a result (or a result without hookPhase), *running* with hookPhase Running, *completed* with Succeeded, Failed
+ * or Error. Results keep first-insertion order.
+ */
+import type { OperationPhase, OperationState, ResourceResult, ResultCode } from '../domain/index.js';
+import { isPruneTask, resultKeyOf, type SyncTask } from './sync-task.js';
+
+export type TaskState = 'pending' | 'running' | 'completed';
+
+function keyOfResult(r: ResourceResult): string {
+  return resultKeyOf({
+    group: r.group,
+    kind: r.kind,
+    namespace: r.namespace,
+    name: r.name,
+    phase: r.syncPhase,
+  });
+}
+
+/** Finds the recorded result of a task. */
+export function resultOf(state: OperationState, task: SyncTask): ResourceResult | undefined {
+  const key = resultKeyOf(task);
+  return state.syncResult.resources.find((r) => keyOfResult(r) === key);
+}
+
+export function taskStateOf(state: OperationState, task: SyncTask): TaskState {
+  const phase = resultOf(state, task)?.hookPhase;
+  if (phase === undefined) return 'pending';
+  return phase === 'Running' || phase === 'Terminating' ? 'running' : 'completed';
+}
+
+/** Creates or updates the result of a task (insertion order is kept). */
+export function recordResult(
+  state: OperationState,
+  task: SyncTask,
+  update: Partial<ResourceResult> & { message?: string },
+): ResourceResult {
+  let result = resultOf(state, task);
+  if (result === undefined) {
+    result = {
+      group: task.group,
+      version: task.version,
+      kind: task.kind,
+      namespace: task.namespace,
+      name: task.name,
+      syncPhase: task.phase,
+      wave: task.wave,
+      message: '',
+      ...(task.isHook ? { hookType: task.phase } : {}),
+    };
+    state.syncResult.resources.push(result);
+  }
+  Object.assign(result, update);
+  return result;
+}
+
+/** Records a completed apply/prune outcome with the hook phase Argo CD assigns to it (§4.12). */
+export function recordOutcome(
+  state: OperationState,
+  task: SyncTask,
+  status: ResultCode,
+  message: string,
+  at: string,
+): ResourceResult {
+  const hookPhase: OperationPhase =
+    status === 'SyncFailed' ? 'Failed' : status === 'Synced' ? 'Running' : 'Succeeded';
+  const done = hookPhase !== 'Running';
+  return recordResult(state, task, {
+    status,
+    message,
+    hookPhase,
+    startedAt: resultOf(state, task)?.startedAt ?? at,
+    ...(done ? { finishedAt: at } : {}),
+  });
+}
+
+/** True when the task completed but not successfully. */
+export function isFailedTask(state: OperationState, task: SyncTask): boolean {
+  const phase = resultOf(state, task)?.hookPhase;
+  return phase === 'Failed' || phase === 'Error';
+}
+
+/** Tasks of the SyncFail phase vs the rest. */
+export function splitSyncFail(tasks: readonly SyncTask[]): { syncFail: SyncTask[]; others: SyncTask[] } {
+  return {
+    syncFail: tasks.filter((t) => t.phase === 'SyncFail'),
+    others: tasks.filter((t) => t.phase !== 'SyncFail'),
+  };
+}
+
+export { isPruneTask };

@@ -1,0 +1,98 @@
+/**
+ * The step-level events: OperationStarted (with every planned step), WaveStarted and WaveCompleted (with the
+ * health of the wave's applied resources). Which waves were announced is per-process memory; after a restart a
+ * wave that already has results counts as started, so nothing is announced twice by one process.
+ */
+import type { OperationState, SyncPhase, SyncWave } from '../domain/index.js';
+import { getResourceHealth } from './health/index.js';
+import { nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from './sync-context.js';
+import { isPruneTask, type SyncTask } from './sync-task.js';
+import { isFailedTask, resultOf, taskStateOf } from './task-results.js';
+
+function stepsOf(tasks: readonly SyncTask[]): { phase: SyncPhase; wave: SyncWave }[] {
+  const steps: { phase: SyncPhase; wave: SyncWave }[] = [];
+  for (const task of tasks) {
+    if (task.phase === 'SyncFail') continue;
+    const last = steps.at(-1);
+    if (!last || last.phase !== task.phase || last.wave !== task.wave)
+      steps.push({ phase: task.phase, wave: task.wave });
+  }
+  return steps;
+}
+
+/** Remembers the plan and emits OperationStarted (once per process). */
+export async function announceOperation(
+  ctx: SyncContext,
+  state: OperationState,
+  tasks: SyncTask[],
+): Promise<void> {
+  if (ctx.memory.steps.length > 0) return;
+  ctx.memory.steps = stepsOf(tasks);
+  for (const task of tasks)
+    if (resultOf(state, task)) ctx.memory.startedWaves.add(waveKey(task.phase, task.wave));
+  await ctx.emit({
+    type: 'OperationStarted',
+    at: nowIso(ctx),
+    application: ctx.application,
+    revision: ctx.revision,
+    operation: ctx.operation,
+    waves: ctx.memory.steps.map((s) => ({
+      ...waveRefOf(ctx, s.phase, s.wave),
+      tasks: tasks.filter((t) => t.phase === s.phase && t.wave === s.wave).map(taskRefOf),
+    })),
+    resumed: state.syncResult.resources.length > 0,
+  });
+}
+
+export async function announceWaveStarted(ctx: SyncContext, current: SyncTask[]): Promise<void> {
+  const first = current[0];
+  if (!first) return;
+  const key = waveKey(first.phase, first.wave);
+  if (ctx.memory.startedWaves.has(key)) return;
+  ctx.memory.startedWaves.add(key);
+  const wave = waveRefOf(ctx, first.phase, first.wave);
+  await ctx.emit({ type: 'WaveStarted', at: nowIso(ctx), wave, tasks: current.map(taskRefOf) });
+}
+
+/** Emits WaveCompleted for started waves whose tasks all completed (or all of them when `final`). */
+export async function announceCompletedWaves(
+  ctx: SyncContext,
+  state: OperationState,
+  tasks: SyncTask[],
+  final: boolean,
+): Promise<void> {
+  for (const key of ctx.memory.startedWaves) {
+    if (ctx.memory.completedWaves.has(key)) continue;
+    const waveTasks = tasks.filter((t) => waveKey(t.phase, t.wave) === key && resultOf(state, t));
+    if (!final && waveTasks.some((t) => taskStateOf(state, t) !== 'completed')) continue;
+    ctx.memory.completedWaves.add(key);
+    await emitWaveCompleted(ctx, state, waveTasks);
+  }
+}
+
+async function emitWaveCompleted(
+  ctx: SyncContext,
+  state: OperationState,
+  waveTasks: SyncTask[],
+): Promise<void> {
+  const first = waveTasks[0];
+  if (!first || first.phase === 'SyncFail') return;
+  const at = nowIso(ctx);
+  const starts = waveTasks.map((t) => Date.parse(resultOf(state, t)?.startedAt ?? at));
+  const failedTasks = waveTasks.filter((t) => isFailedTask(state, t));
+  const health = waveTasks
+    .filter((t) => !t.isHook && !isPruneTask(t) && t.liveObj !== undefined)
+    .flatMap((t) => {
+      const h = getResourceHealth(t.liveObj!, { applicationHealth: ctx.options.applicationHealth });
+      return h ? [{ task: taskRefOf(t), health: h }] : [];
+    });
+  await ctx.emit({
+    type: 'WaveCompleted',
+    at,
+    wave: waveRefOf(ctx, first.phase, first.wave),
+    durationMs: Date.parse(at) - Math.min(...starts),
+    health,
+    failed: failedTasks.length > 0,
+    message: failedTasks.map((t) => `${t.kind}/${t.name}: ${resultOf(state, t)?.message ?? ''}`).join('; '),
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Maps whatever @kubernetes/client-node 1.4.0 throws to a ClusterError: `ApiException` (HTTP status + body as a
+ * JSON string holding a Kubernetes Status) keeps the API server's message and reason; network failures
+ * (connection reset/refused, timeouts, aborted requests) are transient.
+ */
+import { ApiException } from '@kubernetes/client-node';
+import { ClusterError } from '../engine/cluster.js';
+
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+]);
+
+interface KubeStatus {
+  message?: string;
+  reason?: string;
+}
+
+function parseStatus(body: unknown): KubeStatus {
+  if (typeof body === 'object' && body !== null) return body as KubeStatus;
+  if (typeof body !== 'string' || body === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as KubeStatus) : { message: body };
+  } catch {
+    return { message: body.trim() };
+  }
+}
+
+/** True for HTTP statuses worth retrying: request timeout, too many requests, server errors. */
+export function isTransientStatus(statusCode: number): boolean {
+  return statusCode === 408 || statusCode === 429 || statusCode >= 500;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; typeof e === 'object' && e !== null && !seen.has(e); ) {
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The ClusterError for any thrown value; `action` prefixes network errors, e.g. `apply apps/v1 Deployment web`. */
+export function toClusterError(error: unknown, action: string): ClusterError {
+  if (error instanceof ClusterError) return error;
+  if (error instanceof ApiException) {
+    const status = parseStatus(error.body);
+    const message = status.message || `${action}: HTTP ${error.code}`;
+    return new ClusterError(
+      message,
+      { statusCode: error.code, reason: status.reason, transient: isTransientStatus(error.code) },
+      { cause: error },
+    );
+  }
+  const statusCode = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  if (typeof statusCode === 'number') {
+    return new ClusterError(
+      `${action}: HTTP ${statusCode}`,
+      { statusCode, transient: isTransientStatus(statusCode) },
+      { cause: error },
+    );
+  }
+  const code = errorCode(error);
+  const name = (error as { name?: unknown } | undefined)?.name;
+  const transient = (code !== undefined && TRANSIENT_NETWORK_CODES.has(code)) || name === 'AbortError';
+  const text = error instanceof Error ? error.message : String(error);
+  return new ClusterError(`${action}: ${text}`, { transient }, { cause: error });
+}

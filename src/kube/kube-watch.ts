@@ -1,0 +1,132 @@
+/**
+ * watchCollections — Kubernetes watches that keep running until stopped. Per collection: list (for a
+ * resourceVersion), then watch from it with a bounded server-side `timeoutSeconds`; a normal close resumes from
+ * the last resourceVersion, `410 Gone` (an ERROR event or HTTP status) relists, any other error backs off
+ * (200 ms doubling to 5 s) and relists. After a relist every listed object is reported as MODIFIED, so a
+ * consumer never misses a change that happened while the watch was down.
+ */
+import { type KubeConfig, Watch } from '@kubernetes/client-node';
+import type { KubeObject } from '../domain/index.js';
+import type { ClusterWatch, ObjectChange, WatchTarget } from '../engine/cluster.js';
+import type { RawObjectApi } from './raw-object-api.js';
+import { toPlainJson } from './raw-object-api.js';
+
+const MAX_BACKOFF_MS = 5_000;
+
+interface Session {
+  stopped: boolean;
+  abort: AbortController | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+function sleep(ms: number, session: Session): Promise<void> {
+  return new Promise((resolve) => {
+    session.timer = setTimeout(resolve, ms);
+  });
+}
+
+async function listFrom(
+  api: RawObjectApi,
+  target: WatchTarget,
+  onChange: (change: ObjectChange) => void,
+): Promise<string> {
+  const ns = target.namespace === '' ? undefined : target.namespace;
+  const list = toPlainJson<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>(
+    await api.list(target.apiVersion, target.kind, ns),
+  );
+  for (const item of list.items ?? []) {
+    onChange({ type: 'MODIFIED', object: { ...item, apiVersion: target.apiVersion, kind: target.kind } });
+  }
+  return list.metadata?.resourceVersion ?? '';
+}
+
+/** One watch request; resolves with the last resourceVersion, or undefined when the server said 410 Gone. */
+function watchOnce(
+  watch: Watch,
+  path: string,
+  resourceVersion: string,
+  timeoutSeconds: number,
+  session: Session,
+  onChange: (change: ObjectChange) => void,
+): Promise<string | undefined> {
+  let latest: string | undefined = resourceVersion;
+  return new Promise((resolve, reject) => {
+    const query = { resourceVersion, timeoutSeconds, allowWatchBookmarks: true };
+    const onEvent = (type: string, raw: unknown) => {
+      const obj = raw as KubeObject & { code?: number };
+      if (type === 'ERROR') {
+        if (obj.code === 410) latest = undefined;
+        session.abort?.abort();
+        return;
+      }
+      if (obj.metadata?.resourceVersion && latest !== undefined) latest = obj.metadata.resourceVersion;
+      if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
+        onChange({ type, object: toPlainJson(obj) });
+    };
+    const onDone = (error: unknown) => {
+      const status = (error as { statusCode?: number } | null)?.statusCode;
+      if (status === 410) resolve(undefined);
+      else if (error && !session.stopped && (error as { name?: string }).name !== 'AbortError') reject(error);
+      else resolve(latest);
+    };
+    watch.watch(path, query, onEvent, onDone).then((controller) => {
+      session.abort = controller;
+      if (session.stopped) controller.abort();
+    }, reject);
+  });
+}
+
+async function runCollection(
+  kc: KubeConfig,
+  api: RawObjectApi,
+  target: WatchTarget,
+  onChange: (change: ObjectChange) => void,
+  timeoutSeconds: number,
+  session: Session,
+): Promise<void> {
+  const watch = new Watch(kc);
+  let backoffMs = 200;
+  let resourceVersion: string | undefined;
+  while (!session.stopped) {
+    try {
+      const resource = await api.discover(target.apiVersion, target.kind);
+      if (resource === undefined) throw new Error(`${target.apiVersion} ${target.kind} is not served`);
+      const path = api.collectionPath(
+        target.apiVersion,
+        resource.name,
+        resource.namespaced ? target.namespace : '',
+      );
+      resourceVersion ??= await listFrom(api, target, onChange);
+      resourceVersion = await watchOnce(watch, path, resourceVersion, timeoutSeconds, session, onChange);
+      backoffMs = 200;
+    } catch {
+      resourceVersion = undefined;
+      if (!session.stopped) await sleep(backoffMs, session);
+      backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+    }
+  }
+}
+
+/** Starts one restarting watch per target; `stop()` aborts them all. */
+export function watchCollections(
+  kc: KubeConfig,
+  api: RawObjectApi,
+  targets: readonly WatchTarget[],
+  onChange: (change: ObjectChange) => void,
+  timeoutSeconds: number,
+): ClusterWatch {
+  const sessions = targets.map((target) => {
+    const session: Session = { stopped: false, abort: undefined, timer: undefined };
+    void runCollection(kc, api, target, onChange, timeoutSeconds, session);
+    return session;
+  });
+  return {
+    stop() {
+      for (const session of sessions) {
+        session.stopped = true;
+        session.abort?.abort();
+        if (session.timer) clearTimeout(session.timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * RawObjectApi — @kubernetes/client-node's KubernetesObjectApi (URL building, discovery cache, auth, TLS) with
+ * the wire body under our control. client-node 1.4.0 re-serialises every body through its typed models, which
+ * drops fields it does not know (breaking `Validate=false` and CRD schemas' `x-kubernetes-*` keys) and calls
+ * `toISOString()` on timestamp strings; responses come back as typed models with `Date` objects. Here the
+ * request body is sent exactly as given, extra query parameters can be added, and responses are returned as
+ * plain JSON (dates as ISO strings).
+ */
+import {
+  type Configuration,
+  type HttpMethod,
+  type KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  RequestContext,
+  type V1APIResource,
+} from '@kubernetes/client-node';
+
+/** A request context that ignores client-node's serialised body when a raw one was given. */
+class RawBodyRequestContext extends RequestContext {
+  private readonly rawBody: string | undefined;
+
+  constructor(url: string, method: HttpMethod, rawBody: string | undefined) {
+    super(url, method);
+    this.rawBody = rawBody;
+  }
+
+  override setBody(body: Parameters<RequestContext['setBody']>[0]): void {
+    super.setBody(this.rawBody ?? body);
+  }
+}
+
+/** Per-request overrides: the exact JSON body to send and extra query parameters. */
+export interface RawRequest {
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+/** Plain JSON of whatever client-node returned (typed models → wire-like objects, Dates → ISO strings). */
+export function toPlainJson<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+export class RawObjectApi extends KubernetesObjectApi {
+  private server = '';
+
+  /** Builds the API for the current context of `kc`. */
+  static forConfig(kc: KubeConfig): RawObjectApi {
+    const api = kc.makeApiClient(RawObjectApi);
+    api.server = kc.getCurrentCluster()?.server ?? '';
+    api.setDefaultNamespace(kc);
+    return api;
+  }
+
+  /** Discovery (cached per apiVersion by client-node, refetched on a cache miss for the kind). */
+  discover(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
+    return this.resource(apiVersion, kind);
+  }
+
+  /** All resources of one apiVersion (fresh discovery request). */
+  async resourceList(apiVersion: string): Promise<V1APIResource[]> {
+    delete this.apiVersionResourceCache[apiVersion];
+    await this.resource(apiVersion, '');
+    return this.apiVersionResourceCache[apiVersion]?.resources ?? [];
+  }
+
+  /** The collection path of a kind: `/apis/<g>/<v>[/namespaces/<ns>]/<plural>`. */
+  collectionPath(apiVersion: string, plural: string, namespace: string): string {
+    const base = this.apiVersionPath(apiVersion);
+    return namespace === '' ? `${base}/${plural}` : `${base}/namespaces/${namespace}/${plural}`;
+  }
+
+  /** The configuration to pass as `options` for one request with raw overrides. */
+  rawOptions(request: RawRequest): Configuration {
+    const { body, query = {} } = request;
+    const rawBody = body === undefined ? undefined : JSON.stringify(body);
+    const server = this.server;
+    return {
+      ...this.configuration,
+      baseServer: {
+        makeRequestContext(endpoint: string, method: HttpMethod): RequestContext {
+          const context = new RawBodyRequestContext(server + endpoint, method, rawBody);
+          for (const [key, value] of Object.entries(query)) context.setQueryParam(key, value);
+          return context;
+        },
+      },
+    };
+  }
+}
+
+export type { KubernetesObject };
