@@ -1,0 +1,119 @@
+/**
+ * Cascading delete of an Application, one step at a time, as Argo CD's controller does it
+ * (controller/appcontroller.go finalizeApplicationDeletion, controller/sort_delete.go; spec §9.2):
+ * without a resources finalizer only the Application goes (its resources are orphaned); with one, while any tracked
+ * object is terminating the step waits; otherwise the candidates of the highest sync wave are deleted together
+ * (reverse wave order, one wave per step) with Foreground propagation, or Background with the `/background`
+ * finalizer. CRDs, the Application itself, `Delete=false` objects and `helm.sh/resource-policy: keep` objects are
+ * never deleted; `Delete=confirm` objects wait for a confirmation. When nothing is left, the Application goes.
+ * PreDelete/PostDelete hooks are not handled here.
+ */
+
+import { Annotations } from '../domain/annotations.js';
+import type { Application } from '../domain/application.js';
+import { type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
+import { annotationCsvOf, syncWaveOf } from '../engine/index.js';
+
+const CASCADE_FINALIZERS = [
+  'resources-finalizer.argocd.argoproj.io',
+  'resources-finalizer.argocd.argoproj.io/foreground',
+  'resources-finalizer.argocd.argoproj.io/background',
+];
+
+export type PropagationPolicy = 'Foreground' | 'Background';
+
+/** An object left in the cluster, and why. */
+export interface KeptResource {
+  key: ResourceKey;
+  reason:
+    | 'orphaned'
+    | 'CustomResourceDefinition'
+    | 'Delete=false'
+    | 'helm.sh/resource-policy: keep'
+    | 'the Application itself';
+}
+
+export type DeletionStep =
+  | { action: 'wait'; reason: string; terminating: ResourceKey[] }
+  | { action: 'await-confirmation'; objects: ResourceKey[] }
+  | { action: 'delete'; wave: number; objects: KubeObject[]; propagationPolicy: PropagationPolicy }
+  | { action: 'remove-application'; kept: KeptResource[] };
+
+/** True when deleting `app` cascades to its resources (it carries a resources finalizer). */
+export function cascadesOnDelete(app: Pick<Application, 'finalizers'>): boolean {
+  return app.finalizers.some((f) => CASCADE_FINALIZERS.includes(f));
+}
+
+/**
+ * The next step of deleting `app`, given its tracked live objects (as listed now).
+ * `deletionConfirmed`: the `Delete=confirm` objects may go (an approval of the deletion was given).
+ */
+export function nextDeletionStep(
+  app: Pick<Application, 'name' | 'namespace' | 'finalizers' | 'syncPolicy'>,
+  live: readonly KubeObject[],
+  options: { deletionConfirmed?: boolean } = {},
+): DeletionStep {
+  if (!cascadesOnDelete(app)) {
+    return {
+      action: 'remove-application',
+      kept: live.map((o) => ({ key: resourceKeyOf(o), reason: 'orphaned' })),
+    };
+  }
+  const terminating = live.filter((o) => o.metadata.deletionTimestamp !== undefined);
+  if (terminating.length > 0) {
+    return {
+      action: 'wait',
+      reason: `waiting for ${terminating.length} resources to be deleted`,
+      terminating: terminating.map(resourceKeyOf),
+    };
+  }
+  const kept: KeptResource[] = [];
+  const candidates: KubeObject[] = [];
+  for (const obj of live) {
+    const reason = keepReason(app, obj);
+    if (reason) kept.push({ key: resourceKeyOf(obj), reason });
+    else candidates.push(obj);
+  }
+  if (candidates.length === 0) return { action: 'remove-application', kept };
+  const unconfirmed = candidates.filter((o) => deleteOption(app, o) === 'confirm');
+  if (unconfirmed.length > 0 && !options.deletionConfirmed) {
+    return { action: 'await-confirmation', objects: unconfirmed.map(resourceKeyOf) };
+  }
+  const wave = Math.max(...candidates.map((o) => syncWaveOf(o)));
+  return {
+    action: 'delete',
+    wave,
+    objects: candidates.filter((o) => syncWaveOf(o) === wave),
+    propagationPolicy: app.finalizers.includes('resources-finalizer.argocd.argoproj.io/background')
+      ? 'Background'
+      : 'Foreground',
+  };
+}
+
+function keepReason(
+  app: Pick<Application, 'name' | 'namespace' | 'syncPolicy'>,
+  obj: KubeObject,
+): KeptResource['reason'] | undefined {
+  const key = resourceKeyOf(obj);
+  if (key.group === 'apiextensions.k8s.io' && key.kind === 'CustomResourceDefinition')
+    return 'CustomResourceDefinition';
+  if (
+    key.group === 'argoproj.io' &&
+    key.kind === 'Application' &&
+    key.name === app.name &&
+    key.namespace === app.namespace
+  ) {
+    return 'the Application itself';
+  }
+  if (annotationCsvOf(obj, Annotations.helmResourcePolicy).includes('keep'))
+    return 'helm.sh/resource-policy: keep';
+  if (deleteOption(app, obj) === 'false') return 'Delete=false';
+  return undefined;
+}
+
+/** `Delete=` from the object's sync-options annotation, else from the Application's syncOptions. */
+function deleteOption(app: Pick<Application, 'syncPolicy'>, obj: KubeObject): string | undefined {
+  const fromObject = annotationCsvOf(obj, Annotations.syncOptions).find((o) => o.startsWith('Delete='));
+  const fromApp = app.syncPolicy?.syncOptions?.find((o) => o.startsWith('Delete='));
+  return (fromObject ?? fromApp)?.slice('Delete='.length);
+}
