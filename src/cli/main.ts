@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerSyncCommand } from './commands/sync.js';
+import { registerWorkerCommand } from './commands/worker.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerClusterSimCommand(program);
   registerPlanCommand(program);
   registerSyncCommand(program);
+  registerWorkerCommand(program);
   return program;
 }
 
