@@ -21,14 +21,22 @@ afterAll(async () => {
 });
 
 function configMap(name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra }, data: { k: 'v' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default', ...extra },
+    data: { k: 'v' },
+  };
 }
 
 const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name });
 
 describe('createKubeCluster over HTTP against the simulator (real client-node 1.4.0)', () => {
   it('discovers served kinds and answers undefined for kinds nobody serves', async () => {
-    expect(await cluster.discover('apps/v1', 'Deployment')).toEqual({ name: 'deployments', namespaced: true });
+    expect(await cluster.discover('apps/v1', 'Deployment')).toEqual({
+      name: 'deployments',
+      namespaced: true,
+    });
     expect(await cluster.discover('v1', 'Namespace')).toEqual({ name: 'namespaces', namespaced: false });
     expect(await cluster.discover('example.com/v1', 'Widget')).toBeUndefined();
     const kinds = await cluster.listKinds();
@@ -38,19 +46,30 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
   it('server-side dry run persists nothing; apply does, with plain JSON timestamps', async () => {
     await cluster.apply(configMap('dry'), { dryRun: true, force: true });
     expect(await cluster.get(ref('dry'))).toBeUndefined();
-    const applied = await cluster.apply(configMap('real', { labels: { team: 'a' } }), { dryRun: false, force: true });
+    const applied = await cluster.apply(configMap('real', { labels: { team: 'a' } }), {
+      dryRun: false,
+      force: true,
+    });
     expect(typeof applied.metadata.creationTimestamp).toBe('string');
     expect((await cluster.get(ref('real')))?.data).toEqual({ k: 'v' });
-    const listed = await cluster.list({ apiVersion: 'v1', kind: 'ConfigMap', namespace: '', labelSelector: 'team=a' });
+    const listed = await cluster.list({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: '',
+      labelSelector: 'team=a',
+    });
     expect(listed.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/real']);
   });
 
   it('maps a rejected write to a permanent ClusterError with the API server message', async () => {
     const error = await failure<ClusterError>(
-      cluster.apply({ ...configMap('bad'), metadata: { name: 'bad', namespace: 'default', labels: { x: '-nope-' } } }, {
-        dryRun: true,
-        force: true,
-      }),
+      cluster.apply(
+        { ...configMap('bad'), metadata: { name: 'bad', namespace: 'default', labels: { x: '-nope-' } } },
+        {
+          dryRun: true,
+          force: true,
+        },
+      ),
     );
     expect(error).toBeInstanceOf(ClusterError);
     expect(error.statusCode).toBe(422);
@@ -60,7 +79,9 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
 
   it('creates with validation off (Validate=false), which server-side apply refuses', async () => {
     const withUnknownField = { ...configMap('loose'), invalidKey: 'x' };
-    await expect(cluster.apply(withUnknownField, { dryRun: false, force: true })).rejects.toThrow(/invalidKey/);
+    await expect(cluster.apply(withUnknownField, { dryRun: false, force: true })).rejects.toThrow(
+      /invalidKey/,
+    );
     await cluster.create(withUnknownField, { dryRun: false, validate: false });
     expect(await cluster.get(ref('loose'))).toBeDefined();
   });
@@ -79,16 +100,22 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
 
   it('watches a collection and keeps watching when a restart hits compacted history (410 Gone → relist)', async () => {
     const seen: ObjectChange[] = [];
-    const watch = cluster.watch([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }], (c) => seen.push(c));
+    const watch = cluster.watch([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }], (c) =>
+      seen.push(c),
+    );
     try {
       await cluster.apply(configMap('w1'), { dryRun: false, force: true });
-      await expect.poll(() => seen.some((c) => c.object.metadata.name === 'w1'), { timeout: 5000 }).toBe(true);
+      await expect
+        .poll(() => seen.some((c) => c.object.metadata.name === 'w1'), { timeout: 5000 })
+        .toBe(true);
       sim.compact();
       const watchRequests = () => sim.requests.filter((r) => r.path.includes('watch=true')).length;
       const before = watchRequests();
       await expect.poll(watchRequests, { timeout: 8000 }).toBeGreaterThan(before); // bounded watch restarted
       await cluster.apply(configMap('w2'), { dryRun: false, force: true });
-      await expect.poll(() => seen.some((c) => c.object.metadata.name === 'w2'), { timeout: 8000 }).toBe(true);
+      await expect
+        .poll(() => seen.some((c) => c.object.metadata.name === 'w2'), { timeout: 8000 })
+        .toBe(true);
     } finally {
       watch.stop();
     }
