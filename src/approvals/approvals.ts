@@ -9,6 +9,7 @@ import { type DecisionClick, type DecisionResult, decideApproval } from './decid
 import { environmentFor } from './environment-resolver.js';
 import { describePrincipals, isPrincipal } from './principal-mentions.js';
 import { type RequestSyncResult, requestSync, type SyncRequestContext } from './request-sync.js';
+import { resilientMessenger } from './resilient-messenger.js';
 
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
 
@@ -25,7 +26,15 @@ export interface Approvals {
   audit(application: string, userId: string, limit?: number): Promise<AuditView>;
 }
 
-export function createApprovals(deps: ApprovalDeps): Approvals {
+/**
+ * Build the flow. `onDeliveryError` receives Slack errors that happen after a decision is stored (they do not
+ * change the decision; default: ignored).
+ */
+export function createApprovals(
+  given: ApprovalDeps,
+  onDeliveryError: (error: unknown) => void = () => undefined,
+): Approvals {
+  const deps: ApprovalDeps = { ...given, messenger: resilientMessenger(given.messenger, onDeliveryError) };
   return {
     requestSync: (ctx) => requestSync(deps, ctx),
     decide: (click) => decideApproval(deps, click),

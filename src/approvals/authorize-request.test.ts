@@ -51,7 +51,7 @@ describe('src/approvals/authorize-request', () => {
     expect(await authorizeRequest(production, { ...ctx, revisionName: 'feature/x' }, isMemberOfAny)).toEqual({
       allowed: false,
       code: 'revision_not_allowed',
-      reason: 'Revision feature/x is not allowed for production: allowedRevisions is main, v*.',
+      reason: 'Revision feature/x is not allowed for production: allowedRevisions is `main`, `v*`.',
     });
   });
 

@@ -55,7 +55,7 @@ export async function authorizeRequest(
   if (!isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
     return refuse(
       'revision_not_allowed',
-      `Revision ${ctx.revisionName} is not allowed for ${environment}: allowedRevisions is ${env.allowedRevisions.join(', ')}.`,
+      `Revision ${ctx.revisionName} is not allowed for ${environment}: allowedRevisions is ${env.allowedRevisions.map((r) => `\`${r}\``).join(', ')}.`,
     );
   }
   return checkFreeze(env, ctx);

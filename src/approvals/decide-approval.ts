@@ -110,6 +110,7 @@ async function applyDecision(
   switch (outcome.kind) {
     case 'approved':
       await deps.audit.append({ ...base, type: 'approved', revision: request.revision });
+      await updateMessage(deps, fresh);
       return { kind: 'approved', ...(await enqueueApproved(deps, fresh)) };
     case 'recorded':
       await deps.audit.append({ ...base, type: 'approval-recorded' });

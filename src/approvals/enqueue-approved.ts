@@ -1,6 +1,6 @@
 /**
- * Queue an approved request: the job's report target is the approval message, so the sync's header and thread
- * continue right there. The request id is the queue's idempotency key, so a retry never queues twice.
+ * Queue an approved request (its message already shows the approval): the job's report target is the approval
+ * message, so the sync's header and thread continue right there. The request id is the queue's idempotency key, so a retry never queues twice.
  */
 import { BotError } from '../domain/errors.js';
 import type { ApprovalDeps } from './approval-deps.js';
@@ -23,9 +23,7 @@ export async function enqueueApproved(
       requestKey: `approval-${request.id}`,
     });
     await deps.store.recordJob(request.id, queued.jobId);
-    const fresh = { ...record, jobId: queued.jobId };
     if (message) {
-      await deps.messenger.updateApproval({ ...fresh, message });
       await deps.messenger.replyInThread(message, `✅ Approved by ${approvers} — sync queued.`);
     }
     await deps.audit.append({ ...base, type: 'queued', jobId: queued.jobId, revision: request.revision });

@@ -19,6 +19,8 @@ export interface SyncRequestContext {
   breakGlassReason?: string;
   /** Idempotency key of the Slack delivery (e.g. trigger id): a redelivery posts no second approval. */
   requestKey: string;
+  /** The sync's header, already posted by the command: it becomes the approval message (else one is posted). */
+  header?: MessageRef;
 }
 
 export type RequestSyncResult =
@@ -92,7 +94,9 @@ async function postApprovalRequest(
   }
   const request = await newRequest(deps, ctx, app, env, claimed.requestId, breakGlass);
   await deps.store.create(request);
-  const message = await deps.messenger.postApproval({ request, status: 'pending', approvals: [] });
+  const pending = { request, status: 'pending' as const, approvals: [] };
+  const message = ctx.header ?? (await deps.messenger.postApproval(pending));
+  if (ctx.header) await deps.messenger.updateApproval({ ...pending, message: ctx.header });
   await deps.store.attachMessage(request.id, message);
   await deps.audit.append({
     type: 'requested',

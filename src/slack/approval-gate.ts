@@ -1,0 +1,44 @@
+/**
+ * The `/sync` command's approval hook (`deps.approvals` of createSlackApp), backed by the approval flow: called
+ * after the header is posted and before anything is queued. `proceed` → the command enqueues; `pending` → the
+ * approval flow took the request over: either the header became the approval message (Approve/Reject; the flow
+ * queues once approved) or the request was refused, the header says why and the requester got an ephemeral note.
+ */
+import type { Approvals, MessageRef } from '../approvals/index.js';
+import type { SyncRequest } from '../queue/index.js';
+import type { SlackApprovalMessenger } from './slack-approval-messenger.js';
+
+export interface ApprovalGateContext {
+  header: MessageRef;
+  /** `--break-glass "reason"` when given. */
+  breakGlassReason?: string;
+}
+
+export interface SlackApprovalGate {
+  gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending'>;
+}
+
+export function createApprovalGate(
+  approvals: Pick<Approvals, 'requestSync'>,
+  messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
+): SlackApprovalGate {
+  return {
+    async gate(request, { header, breakGlassReason }) {
+      const result = await approvals.requestSync({
+        application: request.application,
+        operation: request.operation,
+        initiator: request.initiator,
+        channel: header.channel,
+        requestKey: request.requestKey,
+        header,
+        ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
+      });
+      if (result.kind === 'enqueue') return 'proceed';
+      if (result.kind === 'refused') {
+        await messenger.showRefusal(header, request.application, result.reason);
+        await messenger.tellUser(header.channel, request.initiator.userId, result.reason);
+      }
+      return 'pending';
+    },
+  };
+}

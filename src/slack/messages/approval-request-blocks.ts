@@ -1,0 +1,116 @@
+/**
+ * The approval message: posted instead of queueing when an environment requires approval, then edited in place
+ * as the request is approved (it becomes the sync's header; the thread continues under it), rejected, expires or
+ * is invalidated. Buttons are shown only while the request is pending.
+ *
+ * 🛡 guestbook → production needs approval · requested by @pat
+ *    revision 3f9c2e1 (main)
+ *    Plan: 2 to update (Deployment/web, ConfigMap/rails-env) · 0 to create · 1 to prune (Service/legacy)
+ *    hooks: PreSync Job/db-migrate · PostSync Job/smoke-test
+ *    Approvers: @sre-leads (1 of 1 needed) · expires at 14:30 UTC
+ *    [Approve] [Reject]
+ */
+import {
+  APPROVE_ACTION_ID,
+  type ApprovalRecord,
+  describePrincipals,
+  encodeApprovalButtonValue,
+  mentionOf,
+  type PlanSummary,
+  REJECT_ACTION_ID,
+} from '../../approvals/index.js';
+import type { SyncPhase } from '../../domain/index.js';
+import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
+import { escapeMrkdwn, listNames, mention, truncate } from './format.js';
+
+const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
+
+/** The approval message for the record's current status. */
+export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
+  const { request } = record;
+  const title = `${statusIcon(record)} *${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
+  const revision = `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
+  const lines = [title, revision, ...planLines(request.plan)];
+  if (request.breakGlass) {
+    lines.push(
+      `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,
+    );
+  }
+  const blocks: Block[] = [
+    section(truncate(lines.join('\n'), 3000)),
+    context(truncate(footer(record), 3000)),
+  ];
+  if (record.status === 'pending') {
+    const value = encodeApprovalButtonValue({ requestId: request.id, application: request.application });
+    blocks.push(
+      actions(
+        button(APPROVE_ACTION_ID, 'Approve', value, 'primary'),
+        button(REJECT_ACTION_ID, 'Reject', value, 'danger'),
+      ),
+    );
+  }
+  return { text: plainFallback(`${title} ${revision}`), blocks };
+}
+
+/** A header whose request the environment's policy refused; nothing was queued. */
+export function approvalRefusedBlocks(application: string, reason: string): SlackMessage {
+  const line = `🚫 *${escapeMrkdwn(application)}*  ·  not synced: ${reason}`;
+  return { text: plainFallback(line), blocks: [section(truncate(line, 3000))] };
+}
+
+/** `Plan: …` and `hooks: …` lines; says so when the live state was not consulted. */
+export function planLines(plan: PlanSummary): string[] {
+  const names = (list: string[]) => (list.length > 0 ? ` (${escapeMrkdwn(listNames(list, 4))})` : '');
+  const parts = plan.liveKnown
+    ? [
+        `${plan.update.length} to update${names(plan.update)}`,
+        `${plan.create.length} to create${names(plan.create)}`,
+      ]
+    : [`${plan.apply.length} to apply${names(plan.apply)} (live state not checked: create/update unknown)`];
+  parts.push(`${plan.prune.length} to prune${names(plan.prune)}`);
+  if (plan.pruneSkipped.length > 0) parts.push(`${plan.pruneSkipped.length} not pruned without --prune`);
+  const hooks = PHASES.flatMap((phase) => {
+    const list = plan.hooks[phase] ?? [];
+    return list.length > 0 ? [`${phase} ${escapeMrkdwn(listNames(list, 3))}`] : [];
+  });
+  return [`Plan: ${parts.join(' · ')}`, `hooks: ${hooks.length > 0 ? hooks.join(' · ') : 'none'}`];
+}
+
+function footer(record: ApprovalRecord): string {
+  const { request } = record;
+  const count = `${record.approvals.length} of ${request.requiredApprovals} approval${request.requiredApprovals === 1 ? '' : 's'}`;
+  const approvers = `Approvers: ${describePrincipals(request.approvers)} (${count})`;
+  if (record.status !== 'pending')
+    return record.note ? `${approvers} · ${escapeMrkdwn(record.note)}` : approvers;
+  const by =
+    record.approvals.length > 0
+      ? ` · approved so far by ${record.approvals.map((a) => mentionOf(a.userId)).join(', ')}`
+      : '';
+  return `${approvers}${by} · expires at ${clock(Date.parse(request.expiresAt))}`;
+}
+
+function statusIcon(record: ApprovalRecord): string {
+  return { pending: '🛡', approved: '✅', rejected: '🚫', expired: '⌛', invalidated: '♻️' }[record.status];
+}
+
+function statusText(record: ApprovalRecord): string {
+  const at = record.decidedAt === undefined ? '' : ` at ${clock(record.decidedAt)}`;
+  const app = escapeMrkdwn(record.request.application);
+  switch (record.status) {
+    case 'pending':
+      return 'needs approval';
+    case 'approved':
+      return `Approved by ${record.approvals.map((a) => mentionOf(a.userId)).join(', ')}${at}`;
+    case 'rejected':
+      return `Rejected by ${record.decidedBy ? mentionOf(record.decidedBy) : 'an approver'}${at}`;
+    case 'expired':
+      return `Expired — run /sync ${app} again`;
+    case 'invalidated':
+      return `Invalidated — run /sync ${app} again`;
+  }
+}
+
+/** `14:03 UTC` */
+function clock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}

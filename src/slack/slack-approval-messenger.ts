@@ -1,0 +1,67 @@
+/**
+ * The Slack side of the approval flow and of failure notifications: renders approval records and notices with
+ * Block Kit (messages/approval-request-blocks.ts, messages/failure-notice-blocks.ts) and sends them with the
+ * Web API (chat.postMessage, chat.update, chat.postEphemeral, chat.getPermalink). A Slack error rejects with
+ * the Web API's error (`code`, `data.error`), for the caller to log.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { ApprovalMessenger, MessageRef, NotificationPoster } from '../approvals/index.js';
+import { approvalRefusedBlocks, approvalRequestBlocks } from './messages/approval-request-blocks.js';
+import { textMessage } from './messages/block.js';
+import { failureNoticeBlocks, recoveryNoticeBlocks } from './messages/failure-notice-blocks.js';
+
+export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationPoster {
+  /** Turn a sync header into "not synced: <reason>" (a refused request; nothing was queued). */
+  showRefusal(header: MessageRef, application: string, reason: string): Promise<void>;
+}
+
+export function createSlackApprovalMessenger(client: WebClient): SlackApprovalMessenger {
+  return {
+    async postApproval(record) {
+      const res = await client.chat.postMessage({
+        channel: record.request.channel,
+        ...approvalRequestBlocks(record),
+      });
+      return { channel: res.channel ?? record.request.channel, ts: res.ts ?? '' };
+    },
+    async updateApproval(record) {
+      await client.chat.update({
+        channel: record.message.channel,
+        ts: record.message.ts,
+        ...approvalRequestBlocks(record),
+      });
+    },
+    async showRefusal(header, application, reason) {
+      await client.chat.update({
+        channel: header.channel,
+        ts: header.ts,
+        ...approvalRefusedBlocks(application, reason),
+      });
+    },
+    async replyInThread(message, text) {
+      await client.chat.postMessage({
+        channel: message.channel,
+        thread_ts: message.ts,
+        ...textMessage(text),
+      });
+    },
+    async tellUser(channel, userId, text) {
+      await client.chat.postEphemeral({ channel, user: userId, ...textMessage(text) });
+    },
+    async permalink(target) {
+      const res = await client.chat.getPermalink({ channel: target.channel, message_ts: target.threadTs });
+      return res.permalink;
+    },
+    async postFailure(channel, notice) {
+      await client.chat.postMessage({ channel, ...failureNoticeBlocks(notice) });
+    },
+    async postRecovery(channel, notice) {
+      await client.chat.postMessage({ channel, ...recoveryNoticeBlocks(notice) });
+    },
+  };
+}
+
+/** usergroups.users.list as the GroupMembership's `list` (Tier 2: cache it, see createGroupMembership). */
+export function slackGroupMembers(client: WebClient): (groupId: string) => Promise<readonly string[]> {
+  return async (groupId) => (await client.usergroups.users.list({ usergroup: groupId })).users ?? [];
+}

@@ -1,0 +1,240 @@
+/**
+ * The approval flow end to end over HTTP: a Bolt app on 127.0.0.1 (Bolt's HTTPReceiver verifies the v0 signature
+ * of every request the SignedSlackClient sends) with a minimal `/sync` that posts a header and calls the approval
+ * gate exactly as the bot's command does, the Approve/Reject listeners, the fake Slack Web API, the real queue and
+ * worker on Redis (the recording runner; the Slack reporter and the failure notifier fanned out), and the real
+ * renderer on a private copy of the guestbook fixture (so tests can change what would be synced).
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+import {
+  type Approvals,
+  createApprovalStore,
+  createApprovals,
+  createAuditLog,
+  createFailureNotifier,
+  createGroupMembership,
+  createSyncPreviewer,
+  type FailureNotifier,
+} from '../../../src/approvals/index.js';
+import { createApplicationRenderer } from '../../../src/apps/render/render-application.js';
+import type { Application } from '../../../src/domain/application.js';
+import {
+  createSyncQueue,
+  createSyncWorker,
+  type SyncQueue,
+  type SyncWorker,
+} from '../../../src/queue/index.js';
+import { fanOutReporter } from '../../../src/reporting/sync-reporter.js';
+import type { Settings } from '../../../src/settings/index.js';
+import { parseSettings } from '../../../src/settings/index.js';
+import { registerApprovalActions } from '../../../src/slack/approval-actions.js';
+import { createApprovalGate } from '../../../src/slack/approval-gate.js';
+import {
+  createSlackApprovalMessenger,
+  slackGroupMembers,
+} from '../../../src/slack/slack-approval-messenger.js';
+import { createSlackReporter } from '../../../src/slack/slack-reporter.js';
+import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { SignedSlackClient } from '../../fakes/slack-client.js';
+import { sharedFixturesDir } from '../../support/shared-fixtures.js';
+import { deleteKeys, REDIS_URL, uniquePrefix } from '../support/queue-test-env.js';
+import { createRecordingRunner } from '../support/recording-runner.js';
+
+export const SECRET = 'test-signing-secret';
+export const DEPLOYS = 'C0DEPLOYS';
+export const ALERTS = 'C0ALERTS';
+/** A Wednesday, outside the Friday-evening freeze. */
+export const WEDNESDAY = Date.parse('2026-11-25T10:00:00Z');
+
+export const SETTINGS = [
+  'environments:',
+  '  production:',
+  '    requireApproval: true',
+  '    approvers: { users: [U0SAM, U0PAT], groups: [S0SRE] }',
+  '    channels: [C0DEPLOYS]',
+  '    allowedRevisions: [main, "v*"]',
+  '    freezeWindows: [{ name: weekend, cron: "0 18 * * 5", durationMinutes: 3780 }]',
+  '    notifications: { channel: C0ALERTS, mention: [S0ONCALL] }',
+  '  dual:',
+  '    requireApproval: true',
+  '    approvers: { users: [U0SAM, U0KIM, U0LEE] }',
+  '    requiredApprovals: 2',
+].join('\n');
+
+export interface FlowEnv {
+  slack: FakeSlackApi;
+  bot: SignedSlackClient;
+  approvals: Approvals;
+  notifier: FailureNotifier;
+  queue: SyncQueue;
+  redis: Redis;
+  prefix: string;
+  appDir: string;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+function application(name: string, environment: string, appDir: string): Application {
+  return {
+    name,
+    namespace: 'argocd',
+    project: 'default',
+    source: { repoURL: '', path: path.relative(path.dirname(appDir), appDir), targetRevision: 'main' },
+    destination: { server: 'https://kubernetes.default.svc', namespace: name },
+    finalizers: [],
+    labels: { 'wavesync.io/environment': environment },
+    annotations: {},
+    manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
+    origin: `${name}.yaml:1`,
+  };
+}
+
+export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
+  const prefix = uniquePrefix();
+  const root = await mkdtemp(path.join(tmpdir(), 'wavesync-approvals-'));
+  const appDir = path.join(root, 'guestbook');
+  await cp(sharedFixturesDir('argocd-example-apps', 'guestbook'), appDir, { recursive: true });
+  const settings: Settings = parseSettings(SETTINGS, path.join(root, 'wavesync.yaml'));
+  const apps = new Map([
+    ['guestbook', application('guestbook', 'production', appDir)],
+    ['payments', application('payments', 'dual', appDir)],
+  ]);
+  const slack = await FakeSlackApi.start({
+    postIntervalMs: 1,
+    burst: 1000,
+    usergroups: { S0SRE: ['U0LEE'] },
+  });
+  const web = createSlackWebClient({ botToken: slack.botToken, apiUrl: slack.apiUrl, retries: 0 });
+  const messenger = createSlackApprovalMessenger(web);
+  const clock = { now: WEDNESDAY };
+  const store = createApprovalStore(redis, { prefix });
+  const audit = createAuditLog(redis, prefix);
+  const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
+  const approvals = createApprovals({
+    settings,
+    findApplication: (name) => apps.get(name),
+    store,
+    audit,
+    groups: createGroupMembership({ list: slackGroupMembers(web) }),
+    preview: createSyncPreviewer({ renderer: createApplicationRenderer({ baseDir: root }) }),
+    queue,
+    messenger,
+    now: () => clock.now,
+  });
+  const notifier = createFailureNotifier({
+    redis,
+    prefix,
+    settings,
+    findApplication: (n) => apps.get(n),
+    store,
+    audit,
+    poster: messenger,
+  });
+  const worker: SyncWorker = createSyncWorker({
+    connection: { url: REDIS_URL },
+    prefix,
+    runner: createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }),
+    reporterFactory: (job) =>
+      fanOutReporter([
+        createSlackReporter({
+          client: web,
+          target: job.request.target!,
+          header: {
+            application: job.request.application,
+            destination: 'production',
+            initiator: job.request.initiator,
+            commandText: `/sync ${job.request.application}`,
+            jobId: job.jobId,
+          },
+          coalesceMs: 0,
+          headerIntervalMs: 0,
+        }),
+        notifier.reporterFor(job),
+      ]),
+    recheckMs: 200,
+  });
+  const app = boltApp(slack, approvals, queue, messenger);
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as { address(): { port: number } };
+  const bot = new SignedSlackClient(`http://127.0.0.1:${server.address().port}`, SECRET);
+  return {
+    slack,
+    bot,
+    approvals,
+    notifier,
+    queue,
+    redis,
+    prefix,
+    appDir,
+    clock,
+    async close() {
+      await app.stop();
+      await worker.close({ graceMs: 2000 });
+      await queue.close();
+      await slack.close();
+      await deleteKeys(redis, prefix);
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bot: `/sync <app> [--revision R] [--fail] [--break-glass "reason"]` and the approval buttons. */
+function boltApp(
+  slack: FakeSlackApi,
+  approvals: Approvals,
+  queue: SyncQueue,
+  messenger: ReturnType<typeof createSlackApprovalMessenger>,
+): App {
+  const receiver = new HTTPReceiver({
+    signingSecret: SECRET,
+    endpoints: ['/slack/events'],
+    logLevel: LogLevel.ERROR,
+  });
+  const app = new App({
+    token: slack.botToken,
+    receiver,
+    botId: 'B0BOT',
+    botUserId: 'U0BOT',
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } },
+  });
+  const gate = createApprovalGate(approvals, messenger);
+  app.command('/sync', async ({ command, ack, client }) => {
+    await ack();
+    const [application = '', ...rest] = command.text.split(' ');
+    const text = rest.join(' ');
+    const revision = /--revision (\S+)/.exec(text)?.[1];
+    const breakGlass = /--break-glass "([^"]*)"/.exec(text)?.[1];
+    const posted = await client.chat.postMessage({
+      channel: command.channel_id,
+      text: `⏳ ${application} received`,
+    });
+    const header = { channel: command.channel_id, ts: posted.ts ?? '' };
+    const request = {
+      application,
+      operation: {
+        prune: false,
+        dryRun: false,
+        syncOptions: text.includes('--fail') ? ['test.fail'] : [],
+        ...(revision ? { revision } : {}),
+      },
+      initiator: { userId: command.user_id, userName: command.user_name },
+      target: { channel: header.channel, threadTs: header.ts },
+      requestKey: command.trigger_id,
+    };
+    if (
+      (await gate.gate(request, {
+        header,
+        ...(breakGlass === undefined ? {} : { breakGlassReason: breakGlass }),
+      })) === 'proceed'
+    ) {
+      await queue.enqueueSync(request);
+    }
+  });
+  registerApprovalActions(app, { approvals });
+  return app;
+}
