@@ -16,6 +16,11 @@ const EnvSchema = z.object({
   SLACK_API_URL: z.url().optional(),
   KUBECONFIG: z.string().optional(),
   WAVESYNC_CONFIG: z.string().optional(),
+  WAVESYNC_QUEUE_PREFIX: z.string().min(1).default('bull'),
+  WAVESYNC_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WAVESYNC_WORKER_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  WAVESYNC_ADMIN_USER: z.string().min(1).default('admin'),
+  WAVESYNC_ADMIN_PASSWORD: z.string().min(1).optional(),
 });
 
 /** Typed configuration; field names follow the environment variables they come from. */
@@ -36,6 +41,18 @@ export interface Config {
   kubeconfig: string | undefined;
   /** Path of wavesync.yaml (applications, environments, approvers, channels). */
   configFile: string | undefined;
+  queue: {
+    /** BullMQ key prefix; give each installation (or test run) sharing one Redis its own. */
+    prefix: string;
+  };
+  worker: {
+    /** Syncs of different applications one worker process runs at once. */
+    concurrency: number;
+    /** BullMQ job lock in ms: a killed worker's sync is resumed elsewhere after about this long. */
+    lockDurationMs: number;
+  };
+  /** Bull Board at /admin/queues behind basic auth; undefined (the default) = disabled. */
+  admin: { user: string; password: string } | undefined;
 }
 
 /**
@@ -61,6 +78,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     kubeconfig: e.KUBECONFIG,
     configFile: e.WAVESYNC_CONFIG,
+    queue: { prefix: e.WAVESYNC_QUEUE_PREFIX },
+    worker: { concurrency: e.WAVESYNC_WORKER_CONCURRENCY, lockDurationMs: e.WAVESYNC_WORKER_LOCK_MS },
+    admin:
+      e.WAVESYNC_ADMIN_PASSWORD === undefined
+        ? undefined
+        : { user: e.WAVESYNC_ADMIN_USER, password: e.WAVESYNC_ADMIN_PASSWORD },
   };
 }
 

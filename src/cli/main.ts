@@ -3,8 +3,10 @@
  * the commander program here.
  */
 import { Command } from 'commander';
+import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerSyncCommand } from './commands/sync.js';
+import { registerWorkerCommand } from './commands/worker.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -12,8 +14,10 @@ export function buildProgram(): Command {
     .description('Argo CD-faithful syncs (phases, waves, hooks) driven from Slack')
     .version('0.1.0')
     .showHelpAfterError();
+  registerClusterSimCommand(program);
   registerPlanCommand(program);
   registerSyncCommand(program);
+  registerWorkerCommand(program);
   return program;
 }
 

@@ -13,6 +13,8 @@ export interface SlackWebClientOptions {
   retries?: number;
   /** Per-request timeout in ms; default 10 000. */
   timeoutMs?: number;
+  /** The fetch WebClient uses (default the global one); the composition root wraps it to count calls. */
+  fetch?: typeof fetch;
 }
 
 export function createSlackWebClient(options: SlackWebClientOptions): WebClient {
@@ -21,5 +23,6 @@ export function createSlackWebClient(options: SlackWebClientOptions): WebClient 
     rejectRateLimitedCalls: true,
     retryConfig: { retries: options.retries ?? 2 },
     timeout: options.timeoutMs ?? 10_000,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

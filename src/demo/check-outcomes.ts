@@ -1,0 +1,116 @@
+/**
+ * Wait for every demo sync to finish and check it: the operation phase (from the queue's history), the Slack
+ * thread (the replies the scenario expects, in order, and a final header naming the phase), and the cluster
+ * (a Succeeded app's manifests are all live; a Failed app whose PreSync hook failed applied none of them).
+ */
+import { applicationsFromSettings } from '../apps/index.js';
+import { type Config, processEnvironment } from '../config.js';
+import type { OperationPhase } from '../domain/index.js';
+import { createKubeCluster } from '../kube/kube-cluster.js';
+import { loadKubeConfig } from '../kube/load-kube-config.js';
+import { createSyncQueue, type HistoryEntry } from '../queue/index.js';
+import { loadSettings } from '../settings/index.js';
+import type { Block } from '../slack/messages/block.js';
+import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
+import { targetPresence } from './cluster-matches-manifests.js';
+import type { DemoApp } from './demo-scenario.js';
+import type { FakeMessage, FakeSlackApi } from './fake-slack/fake-slack-api.js';
+
+/** Where the outcomes are read: the fake Slack, the queue (config) and the cluster (kubeconfig). */
+export interface OutcomeSources {
+  slack: FakeSlackApi;
+  config: Config;
+  kubeconfigFile: string;
+}
+
+export interface DemoOutcome {
+  application: string;
+  expected: OperationPhase;
+  phase: OperationPhase | 'timed out';
+  ackMs: number;
+  problems: string[];
+  ok: boolean;
+}
+
+export async function checkOutcomes(input: {
+  apps: readonly DemoApp[];
+  env: OutcomeSources;
+  acks: ReadonlyMap<string, number>;
+  timeoutMs: number;
+}): Promise<DemoOutcome[]> {
+  const { env } = input;
+  const queue = createSyncQueue({
+    connection: { url: env.config.redisUrl },
+    prefix: env.config.queue.prefix,
+  });
+  const deadline = Date.now() + input.timeoutMs;
+  try {
+    const entries = await Promise.all(input.apps.map((app) => finished(queue.history, app, deadline)));
+    const settings = await loadSettings(env.config.configFile ?? '');
+    const { registry, renderer } = await applicationsFromSettings(settings, { env: processEnvironment() });
+    const cluster = createKubeCluster(loadKubeConfig({ kubeconfig: env.kubeconfigFile }));
+    return await Promise.all(
+      input.apps.map(async (app, i) => {
+        const entry = entries[i];
+        const problems: string[] = [];
+        if (!entry) problems.push(`no outcome within ${input.timeoutMs / 1000} s`);
+        else if (entry.phase !== app.expected) problems.push(`ended ${entry.phase}: ${entry.message}`);
+        if (entry) problems.push(...(await threadProblems(env, app, entry.phase)));
+        const application = registry.get(app.application);
+        const rendered = await renderer.renderApplication(application);
+        const live = await targetPresence(cluster, rendered.targets, application.destination.namespace ?? '');
+        if (app.expected === 'Succeeded') problems.push(...live.problems);
+        else if (live.present.length > 0)
+          problems.push(`applied although the sync failed: ${live.present.join(', ')}`);
+        return {
+          application: app.application,
+          expected: app.expected,
+          phase: entry?.phase ?? 'timed out',
+          ackMs: input.acks.get(app.application) ?? Number.NaN,
+          problems,
+          ok: problems.length === 0,
+        };
+      }),
+    );
+  } finally {
+    await queue.close();
+  }
+}
+
+async function finished(
+  history: (application: string, limit?: number) => Promise<HistoryEntry[]>,
+  app: DemoApp,
+  deadline: number,
+): Promise<HistoryEntry | undefined> {
+  while (Date.now() < deadline) {
+    const [entry] = await history(app.application, 1).catch(() => []);
+    if (entry) return entry;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+/** The thread's problems: the final header must name `phase`; the expected replies must appear in order. */
+async function threadProblems(
+  env: Pick<OutcomeSources, 'slack'>,
+  app: DemoApp,
+  phase: OperationPhase,
+): Promise<string[]> {
+  const root = env.slack.channelMessages(app.channel).find((m) => !m.threadTs);
+  if (!root) return ['no header was posted'];
+  const deadline = Date.now() + 15_000;
+  while (!root.text.includes(phase) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const problems = root.text.includes(phase) ? [] : [`the header does not say ${phase}: ${root.text}`];
+  const replies = env.slack.thread(app.channel, root.ts).map(textOf).join('\n');
+  let from = 0;
+  for (const expected of app.expectReplies) {
+    const at = replies.indexOf(expected, from);
+    if (at < 0) problems.push(`the thread has no reply mentioning ${expected} (after the previous ones)`);
+    else from = at + expected.length;
+  }
+  return problems;
+}
+
+function textOf(message: FakeMessage): string {
+  return message.blocks.length > 0 ? renderBlocksAsText(message.blocks as Block[]) : message.text;
+}

@@ -1,0 +1,63 @@
+/**
+ * What `wavesync demo` runs and what it expects: one `/sync` per example Application (examples/applications),
+ * each from its own channel so the terminal shows one labelled thread per app, and the outcome each must reach.
+ */
+import type { OperationPhase } from '../domain/index.js';
+
+export interface DemoApp {
+  application: string;
+  /** Channel the `/sync` comes from (and the thread is posted in). */
+  channel: string;
+  expected: OperationPhase;
+  /** Why this app is in the demo, printed before it starts. */
+  story: string;
+  /** Thread replies that must appear (substrings of the rendered text), in order. */
+  expectReplies: readonly string[];
+  /** Needs `kustomize` or `kubectl` on PATH to render. */
+  needsKustomize?: boolean;
+}
+
+export const DEMO_USERS = {
+  requester: { id: 'U0PAT', name: 'pat' },
+  approver: { id: 'U0SAM', name: 'sam' },
+} as const;
+
+export const DEMO_APPS: readonly DemoApp[] = [
+  {
+    application: 'guestbook',
+    channel: 'C0GUESTBOOK',
+    expected: 'Succeeded',
+    story: 'argocd-example-apps guestbook: one Deployment and one Service in Sync wave 0',
+    expectReplies: ['Sync'],
+  },
+  {
+    application: 'sync-waves',
+    channel: 'C0SYNCWAVES',
+    expected: 'Succeeded',
+    story: 'argocd-example-apps sync-waves: PreSync hook, then waves 0 to 3, PostSync hook',
+    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+  },
+  {
+    application: 'pre-post-sync',
+    channel: 'C0PREPOST',
+    expected: 'Succeeded',
+    story: 'argocd-example-apps pre-post-sync (Kustomize): PreSync Job, Service and Deployment, PostSync Job',
+    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+    needsKustomize: true,
+  },
+  {
+    application: 'rails',
+    channel: 'C0RAILS',
+    expected: 'Succeeded',
+    story:
+      'Rails migration: PreSync ConfigMap wave 1 → PreSync Job db-migrate wave 2 → web → PostSync smoke test',
+    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+  },
+  {
+    application: 'broken-migration',
+    channel: 'C0BROKEN',
+    expected: 'Failed',
+    story: 'a PreSync migration that fails: the Sync phase never starts, the SyncFail hook runs',
+    expectReplies: ['PreSync', 'SyncFail'],
+  },
+];

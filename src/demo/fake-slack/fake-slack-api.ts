@@ -1,0 +1,345 @@
+/**
+ * A local fake of Slack's Web API for tests and the demo: an HTTP server on 127.0.0.1 (port 0) that answers
+ * auth.test, chat.postMessage, chat.update, chat.postEphemeral, chat.getPermalink, users.info,
+ * usergroups.users.list and conversations.info the way Slack does (HTTP 200 with `{ok:false,error}` for
+ * platform errors, HTTP 429 + Retry-After for rate limits), enforces Slack's message limits, records every call
+ * and keeps the resulting messages so tests can assert threads. It also receives `response_url` posts at
+ * `/response/<id>`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ChannelRateLimiter } from './channel-rate-limiter.js';
+import { blockProblems, LIMITS } from './slack-block-rules.js';
+
+export interface RecordedCall {
+  method: string;
+  /** Arguments from the form or JSON body; `blocks`/`attachments` JSON-decoded. */
+  args: Record<string, unknown>;
+  /** ms since epoch when received. */
+  at: number;
+  status: 200 | 429;
+  response: Record<string, unknown>;
+}
+
+export interface ResponseUrlPost {
+  id: string;
+  body: Record<string, unknown>;
+  at: number;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  threadTs?: string;
+  broadcast: boolean;
+  /** How many times chat.update changed it. */
+  updates: number;
+}
+
+export interface FakeUser {
+  id: string;
+  name: string;
+  realName?: string;
+  isAdmin?: boolean;
+  isBot?: boolean;
+}
+
+export interface FakeSlackOptions {
+  /** Token the fake accepts; other tokens get `invalid_auth`. Default `xoxb-test-token`. */
+  botToken?: string;
+  /** Sustained chat.postMessage rate per channel: one per this many ms. Default 1000 (Slack's ~1/s). */
+  postIntervalMs?: number;
+  /** Posts per channel allowed in a burst before 429. Default 3. */
+  burst?: number;
+  users?: FakeUser[];
+  /** usergroup id → member user ids */
+  usergroups?: Record<string, string[]>;
+  /** channel id → info; unknown channels are treated as public channels the bot is in. */
+  channels?: Record<string, { name: string; isPrivate?: boolean }>;
+}
+
+type Args = Record<string, unknown>;
+type Handler = (args: Args) => Record<string, unknown>;
+
+export class FakeSlackApi {
+  readonly botToken: string;
+  private readonly recorded: RecordedCall[] = [];
+  private readonly responsePosts: ResponseUrlPost[] = [];
+  private readonly messages = new Map<string, FakeMessage>();
+  private readonly failures = new Map<string, string[]>();
+  private readonly limiter: ChannelRateLimiter;
+  private readonly handlers: Record<string, Handler>;
+  private readonly server: Server;
+  private readonly options: FakeSlackOptions;
+  private seq = 0;
+
+  private constructor(server: Server, options: FakeSlackOptions) {
+    this.server = server;
+    this.options = options;
+    this.botToken = options.botToken ?? 'xoxb-test-token';
+    this.limiter = new ChannelRateLimiter(options.postIntervalMs ?? 1000, options.burst ?? 3);
+    this.handlers = {
+      'auth.test': () => ({
+        ok: true,
+        url: 'https://fake.slack.test/',
+        team: 'Fake',
+        user: 'wavesync',
+        team_id: 'T0FAKE',
+        user_id: 'U0BOT',
+        bot_id: 'B0BOT',
+      }),
+      'chat.postMessage': (a) => this.postMessage(a),
+      'chat.update': (a) => this.update(a),
+      'chat.postEphemeral': (a) => this.postEphemeral(a),
+      'chat.getPermalink': (a) => this.permalink(a),
+      'users.info': (a) => this.userInfo(a),
+      'usergroups.users.list': (a) => this.usergroupUsers(a),
+      'conversations.info': (a) => this.conversationInfo(a),
+    };
+  }
+
+  /** Start on 127.0.0.1 with an ephemeral port. */
+  static async start(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
+    let fake: FakeSlackApi | undefined;
+    const server = createServer((req, res) => void fake!.handle(req, res));
+    fake = new FakeSlackApi(server, options);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  /** `http://127.0.0.1:PORT` */
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Base URL for WebClient's `slackApiUrl`: `http://127.0.0.1:PORT/api/`. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  /** A response_url the fake records posts to. */
+  responseUrl(id: string): string {
+    return `${this.url}/response/${encodeURIComponent(id)}`;
+  }
+
+  /** Recorded Web API calls, optionally of one method, in arrival order (429s included). */
+  calls(method?: string): RecordedCall[] {
+    return this.recorded.filter((c) => method === undefined || c.method === method);
+  }
+
+  /** Recorded response_url posts, optionally for one id. */
+  responseUrlPosts(id?: string): ResponseUrlPost[] {
+    return this.responsePosts.filter((p) => id === undefined || p.id === id);
+  }
+
+  /** The current state of a message (after updates). */
+  message(channel: string, ts: string): FakeMessage | undefined {
+    return this.messages.get(`${channel}/${ts}`);
+  }
+
+  /** Replies in a thread, oldest first. */
+  thread(channel: string, threadTs: string): FakeMessage[] {
+    return [...this.messages.values()].filter((m) => m.channel === channel && m.threadTs === threadTs);
+  }
+
+  /** Top-level messages of a channel (thread roots and broadcast replies), oldest first. */
+  channelMessages(channel: string): FakeMessage[] {
+    return [...this.messages.values()].filter((m) => m.channel === channel && (!m.threadTs || m.broadcast));
+  }
+
+  /** Make the next call(s) of `method` fail with Slack error `error` (queued, one per call). */
+  failNext(method: string, error: string): void {
+    this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
+  }
+
+  /** Resolve when `probe` returns a truthy value; reject after `timeoutMs`. Polls every 10 ms. */
+  async waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 5000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`waitFor timed out after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path.startsWith('/response/') && req.method === 'POST') {
+      this.responsePosts.push({
+        id: decodeURIComponent(path.slice(10)),
+        body: parseBody(raw, req),
+        at: Date.now(),
+      });
+      return void send(res, 200, { ok: true });
+    }
+    if (!path.startsWith('/api/')) return void send(res, 404, { ok: false, error: 'not_found' });
+    const method = path.slice(5);
+    const args = parseBody(raw, req);
+    const at = Date.now();
+    const channel = typeof args.channel === 'string' ? args.channel : '';
+    if (method === 'chat.postMessage' && channel) {
+      const wait = this.limiter.take(channel, at);
+      if (wait > 0) {
+        const response = { ok: false, error: 'ratelimited' };
+        this.recorded.push({ method, args, at, status: 429, response });
+        return void send(res, 429, response, { 'retry-after': String(Math.max(1, Math.ceil(wait / 1000))) });
+      }
+    }
+    const response = this.dispatch(method, args, req.headers.authorization);
+    this.recorded.push({ method, args, at, status: 200, response });
+    send(res, 200, response);
+  }
+
+  private dispatch(method: string, args: Args, authorization: string | undefined): Record<string, unknown> {
+    if (authorization !== `Bearer ${this.botToken}` && args.token !== this.botToken)
+      return { ok: false, error: 'invalid_auth' };
+    const handler = this.handlers[method];
+    if (!handler) return { ok: false, error: 'unknown_method' };
+    const injected = this.failures.get(method)?.shift();
+    if (injected) return { ok: false, error: injected };
+    return handler(args);
+  }
+
+  private postMessage(a: Args): Record<string, unknown> {
+    const problem = this.contentProblem(a);
+    if (problem) return problem;
+    const channel = String(a.channel);
+    const threadTs = typeof a.thread_ts === 'string' ? a.thread_ts : undefined;
+    if (threadTs && !this.messages.has(`${channel}/${threadTs}`))
+      return { ok: false, error: 'thread_not_found' };
+    const ts = this.nextTs();
+    const message: FakeMessage = {
+      channel,
+      ts,
+      text: String(a.text ?? ''),
+      blocks: (a.blocks as unknown[]) ?? [],
+      ...(threadTs ? { threadTs } : {}),
+      broadcast: a.reply_broadcast === true || a.reply_broadcast === 'true',
+      updates: 0,
+    };
+    this.messages.set(`${channel}/${ts}`, message);
+    return {
+      ok: true,
+      channel,
+      ts,
+      message: { text: message.text, ts, ...(threadTs ? { thread_ts: threadTs } : {}) },
+    };
+  }
+
+  private update(a: Args): Record<string, unknown> {
+    const existing = this.messages.get(`${String(a.channel)}/${String(a.ts)}`);
+    if (!existing) return { ok: false, error: 'message_not_found' };
+    const problem = this.contentProblem(a);
+    if (problem) return problem;
+    existing.text = String(a.text ?? existing.text);
+    if (a.blocks !== undefined) existing.blocks = a.blocks as unknown[];
+    existing.updates += 1;
+    return { ok: true, channel: existing.channel, ts: existing.ts, text: existing.text };
+  }
+
+  private postEphemeral(a: Args): Record<string, unknown> {
+    if (typeof a.user !== 'string' || !a.user) return { ok: false, error: 'user_not_found' };
+    return this.contentProblem(a) ?? { ok: true, message_ts: this.nextTs() };
+  }
+
+  private permalink(a: Args): Record<string, unknown> {
+    const channel = String(a.channel);
+    const ts = String(a.message_ts);
+    if (!this.messages.has(`${channel}/${ts}`)) return { ok: false, error: 'message_not_found' };
+    return {
+      ok: true,
+      channel,
+      permalink: `https://fake.slack.test/archives/${channel}/p${ts.replace('.', '')}`,
+    };
+  }
+
+  private userInfo(a: Args): Record<string, unknown> {
+    const u = this.options.users?.find((x) => x.id === a.user);
+    if (!u) return { ok: false, error: 'user_not_found' };
+    return {
+      ok: true,
+      user: {
+        id: u.id,
+        name: u.name,
+        real_name: u.realName ?? u.name,
+        is_admin: u.isAdmin ?? false,
+        is_bot: u.isBot ?? false,
+        deleted: false,
+        profile: { display_name: u.name },
+      },
+    };
+  }
+
+  private usergroupUsers(a: Args): Record<string, unknown> {
+    const users = this.options.usergroups?.[String(a.usergroup)];
+    return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
+  }
+
+  private conversationInfo(a: Args): Record<string, unknown> {
+    const id = String(a.channel ?? '');
+    if (!id) return { ok: false, error: 'channel_not_found' };
+    const c = this.options.channels?.[id] ?? { name: id.toLowerCase() };
+    return { ok: true, channel: { id, name: c.name, is_private: c.isPrivate ?? false, is_member: true } };
+  }
+
+  /** Slack's checks on text/blocks: `channel_not_found`, `no_text`, `msg_too_long`, `invalid_blocks`. */
+  private contentProblem(a: Args): Record<string, unknown> | undefined {
+    if (typeof a.channel !== 'string' || !a.channel) return { ok: false, error: 'channel_not_found' };
+    const text = typeof a.text === 'string' ? a.text : '';
+    const noBlocks = a.blocks === undefined || (Array.isArray(a.blocks) && a.blocks.length === 0);
+    if (!text && noBlocks) return { ok: false, error: 'no_text' };
+    if (text.length > LIMITS.text) return { ok: false, error: 'msg_too_long' };
+    if (a.blocks === undefined) return undefined;
+    const problems = blockProblems(a.blocks);
+    return problems.length
+      ? { ok: false, error: 'invalid_blocks', response_metadata: { messages: problems } }
+      : undefined;
+  }
+
+  private nextTs(): string {
+    this.seq += 1;
+    return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(raw: string, req: IncomingMessage): Args {
+  if ((req.headers['content-type'] ?? '').includes('application/json'))
+    return raw ? (JSON.parse(raw) as Args) : {};
+  const args: Args = Object.fromEntries(new URLSearchParams(raw));
+  for (const key of ['blocks', 'attachments']) {
+    const v = args[key];
+    if (typeof v === 'string') {
+      try {
+        args[key] = JSON.parse(v);
+      } catch {
+        args[key] = v; // left as a string → invalid_blocks
+      }
+    }
+  }
+  return args;
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}

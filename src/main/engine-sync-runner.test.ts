@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import type { Application } from '../domain/index.js';
+import { BotError, type OperationState, type SyncEvent } from '../domain/index.js';
+import type { SyncRunnerContext } from '../queue/index.js';
+import { createEngineSyncRunner, type RunOperation } from './engine-sync-runner.js';
+
+const app = {
+  name: 'guestbook',
+  namespace: 'argocd',
+  project: 'default',
+  source: { repoURL: '', path: 'guestbook' },
+  destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook' },
+  finalizers: [],
+  labels: {},
+  annotations: {},
+  manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'guestbook' } },
+  origin: 'guestbook.yaml:1',
+} satisfies Application;
+
+function context(initialState?: OperationState) {
+  const events: SyncEvent[] = [];
+  const persisted: OperationState[] = [];
+  const ctx: SyncRunnerContext = {
+    jobId: 'job-1',
+    request: {
+      application: 'guestbook',
+      operation: { revision: 'main', prune: false, dryRun: false, syncOptions: [] },
+      initiator: { userId: 'U1', userName: 'pat' },
+      target: { channel: 'C1', threadTs: '1.1' },
+      requestKey: 'k',
+    },
+    initialState,
+    reporter: { report: async (e) => void events.push(e), close: async () => {} },
+    persist: async (s) => void persisted.push(s),
+    signal: new AbortController().signal,
+  };
+  return { ctx, events, persisted };
+}
+
+const silent = { debug() {}, info() {}, warn() {} };
+
+describe('src/main/engine-sync-runner', () => {
+  it('runs the engine on the rendered targets, in the destination namespace, on the app cluster', async () => {
+    const calls: Parameters<RunOperation<string, string>>[0][] = [];
+    const runOperation: RunOperation<string, string> = async (input) => {
+      calls.push(input);
+      await input.persist?.({ ...finalState, phase: 'Running' });
+      return finalState;
+    };
+    const runner = createEngineSyncRunner({
+      application: () => app,
+      render: async (_app, { revision }) => ({ targets: [`deployment@${revision}`], revision: 'sha-1' }),
+      clusterFor: (a) => `cluster-of-${a.name}`,
+      runOperation,
+      logger: () => silent,
+    });
+    const { ctx, persisted } = context();
+
+    const state = await runner(ctx);
+
+    expect(state).toBe(finalState);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      application: 'guestbook',
+      targets: ['deployment@main'],
+      namespace: 'guestbook',
+      revision: 'sha-1',
+      cluster: 'cluster-of-guestbook',
+    });
+    expect(persisted.map((s) => s.phase)).toEqual(['Running']);
+  });
+
+  it("copies the Application's syncPolicy.syncOptions into the operation, without duplicates", async () => {
+    const operations: string[][] = [];
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => ({
+        ...app,
+        syncPolicy: { syncOptions: ['CreateNamespace=true', 'PruneLast=true'] },
+      }),
+      render: async () => ({ targets: [], revision: 'r' }),
+      clusterFor: () => 'c',
+      runOperation: async (input) => {
+        operations.push(input.operation.syncOptions);
+        return finalState;
+      },
+      logger: () => silent,
+    });
+    const { ctx } = context();
+    ctx.request.operation.syncOptions = ['PruneLast=true', 'Replace=true'];
+
+    await runner(ctx);
+
+    expect(operations).toEqual([['CreateNamespace=true', 'PruneLast=true', 'Replace=true']]);
+  });
+
+  it('on resume, renders the revision the operation already resolved', async () => {
+    const revisions: (string | undefined)[] = [];
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => app,
+      render: async (_a, { revision }) => {
+        revisions.push(revision);
+        return { targets: [], revision: revision ?? '' };
+      },
+      clusterFor: () => 'c',
+      runOperation: async (input) => ({
+        ...finalState,
+        syncResult: { revision: input.revision, resources: [] },
+      }),
+      logger: () => silent,
+    });
+    const { ctx } = context({
+      ...finalState,
+      phase: 'Running',
+      syncResult: { revision: 'sha-resolved', resources: [] },
+    });
+
+    const state = await runner(ctx);
+
+    expect(revisions).toEqual(['sha-resolved']);
+    expect(state.syncResult.revision).toBe('sha-resolved');
+  });
+
+  it('when the Application cannot start, then the thread gets OperationCompleted with phase Error', async () => {
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => {
+        throw new BotError(
+          'application_not_found',
+          'application "gustbook" not found; did you mean guestbook?',
+        );
+      },
+      render: async () => ({ targets: [], revision: '' }),
+      clusterFor: () => 'c',
+      runOperation: async () => finalState,
+      logger: () => silent,
+    });
+    const { ctx, events, persisted } = context();
+
+    const state = await runner(ctx);
+
+    expect(state.phase).toBe('Error');
+    expect(state.message).toBe('application "gustbook" not found; did you mean guestbook?');
+    expect(events.map((e) => e.type)).toEqual(['OperationCompleted']);
+    expect(persisted.at(-1)?.phase).toBe('Error');
+  });
+
+  it('rethrows transient errors so BullMQ retries them', async () => {
+    const transient = Object.assign(new Error('connect ECONNREFUSED'), { transient: true });
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => app,
+      render: async () => {
+        throw transient;
+      },
+      clusterFor: () => 'c',
+      runOperation: async () => finalState,
+      logger: () => silent,
+    });
+
+    await expect(runner(context().ctx)).rejects.toBe(transient);
+  });
+});
+
+const finalState: OperationState = {
+  operation: { revision: 'main', prune: false, dryRun: false, syncOptions: [] },
+  phase: 'Succeeded',
+  message: 'successfully synced (all tasks run)',
+  syncResult: { revision: 'sha-1', resources: [] },
+  startedAt: '2026-11-29T10:00:00.000Z',
+  finishedAt: '2026-11-29T10:00:05.000Z',
+};

@@ -1,0 +1,132 @@
+/**
+ * createEngineSyncRunner — adapts the sync engine's `runOperation(...)` to the queue's SyncRunner port: load the
+ * Application from the registry → render its manifests at the operation's revision → run the operation against
+ * the Cluster of the Application's destination, reporting to the job's reporter, persisting after every step and
+ * terminating on the job's AbortSignal.
+ *
+ * A request that cannot start (unknown Application, manifests that do not render, no cluster for the
+ * destination) is an outcome the user must see, not a crash: the runner reports `OperationCompleted` with phase
+ * Error and the problem, and resolves with that state (never retried). Transient errors (`transient: true`) are
+ * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
+ */
+import type { Application, OperationState, SyncEvent, SyncOperation } from '../domain/index.js';
+import type { SyncRunner, SyncRunnerContext } from '../queue/index.js';
+import { isTransientError } from '../queue/index.js';
+
+/** The desired objects of an Application at a revision, and the revision they were resolved to. */
+export interface RenderedApplication<Target> {
+  targets: Target[];
+  /** Resolved revision: a git SHA, or the content hash of a local directory. */
+  revision: string;
+}
+
+/** The engine entry point, as the composition root passes it in (src/engine/run-operation.ts). */
+export type RunOperation<Target, ClusterT> = (input: {
+  application: string;
+  targets: Target[];
+  namespace: string;
+  revision: string;
+  operation: SyncOperation;
+  cluster: ClusterT;
+  reporter: { report(event: SyncEvent): Promise<void> };
+  initialState?: OperationState;
+  persist?: (state: OperationState) => Promise<void>;
+  signal?: AbortSignal;
+  logger?: RunnerLogger;
+}) => Promise<OperationState>;
+
+export interface RunnerLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface EngineSyncRunnerDeps<Target, ClusterT> {
+  /** The Application `name`; throws BotError('application_not_found') for an unknown one. */
+  application(name: string): Application;
+  render(app: Application, options: { revision: string | undefined }): Promise<RenderedApplication<Target>>;
+  /** The Cluster for the Application's destination (kubeconfig context from wavesync.yaml `clusters:`). */
+  clusterFor(app: Application): ClusterT;
+  runOperation: RunOperation<Target, ClusterT>;
+  /** Per-job logger (child of the root with `{ application, operationId }`). */
+  logger(fields: { application: string; operationId: string }): RunnerLogger;
+}
+
+/** Build the SyncRunner. */
+export function createEngineSyncRunner<Target, ClusterT>(
+  deps: EngineSyncRunnerDeps<Target, ClusterT>,
+): SyncRunner {
+  return async (ctx) => {
+    const { application, operation } = ctx.request;
+    const logger = deps.logger({ application, operationId: ctx.jobId });
+    let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
+    try {
+      const app = deps.application(application);
+      // On resume, render the revision the operation already resolved, so the same manifests are applied.
+      const revision = ctx.initialState?.syncResult.revision || operation.revision;
+      const rendered = await deps.render(app, { revision });
+      prepared = { app, rendered, cluster: deps.clusterFor(app) };
+    } catch (error) {
+      if (isTransientError(error)) throw error;
+      logger.warn({ err: messageOf(error) }, 'operation could not start');
+      return reportStartFailure(ctx, error);
+    }
+    logger.info(
+      { revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined },
+      'operation started',
+    );
+    const state = await deps.runOperation({
+      application,
+      targets: prepared.rendered.targets,
+      namespace: prepared.app.destination.namespace ?? 'default',
+      revision: prepared.rendered.revision,
+      operation: withApplicationSyncOptions(prepared.app, operation),
+      cluster: prepared.cluster,
+      reporter: ctx.reporter,
+      ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
+      persist: (s) => ctx.persist(s),
+      signal: ctx.signal,
+      logger,
+    });
+    logger.info({ phase: state.phase, message: state.message }, 'operation finished');
+    return state;
+  };
+}
+
+/**
+ * The operation with the Application's `spec.syncPolicy.syncOptions` copied in (Argo CD copies app-level options
+ * into each operation, spec §7); the request's own options come last and duplicates are dropped.
+ */
+export function withApplicationSyncOptions(app: Application, operation: SyncOperation): SyncOperation {
+  const appOptions = app.syncPolicy?.syncOptions ?? [];
+  if (appOptions.length === 0) return operation;
+  return { ...operation, syncOptions: [...new Set([...appOptions, ...operation.syncOptions])] };
+}
+
+/** Tell the thread why the operation did not start, and end it with phase Error. */
+async function reportStartFailure(ctx: SyncRunnerContext, error: unknown): Promise<OperationState> {
+  const now = new Date().toISOString();
+  const state: OperationState = {
+    operation: ctx.request.operation,
+    phase: 'Error',
+    message: messageOf(error),
+    syncResult: { revision: ctx.request.operation.revision ?? '', resources: [] },
+    startedAt: ctx.initialState?.startedAt ?? now,
+    finishedAt: now,
+  };
+  const durationMs = Date.parse(now) - Date.parse(state.startedAt);
+  await ctx.reporter.report({
+    type: 'OperationCompleted',
+    at: now,
+    phase: 'Error',
+    message: state.message,
+    durationMs,
+    state,
+  });
+  await ctx.persist(state);
+  return state;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

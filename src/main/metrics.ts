@@ -1,0 +1,112 @@
+/**
+ * createMetrics — the Prometheus metrics every wavesync process exposes at `GET /metrics` (prom-client, one
+ * registry per process, never the global one so tests and in-process demos do not collide):
+ *
+ * - `wavesync_queue_jobs{state}` gauge: BullMQ job counts (waiting, active, delayed, completed, failed, paused),
+ *   read from Redis at scrape time;
+ * - `wavesync_syncs_total{phase}` counter: finished operations by OperationPhase (Succeeded, Failed, Error);
+ * - `wavesync_sync_duration_seconds{phase}` histogram: operation duration;
+ * - `wavesync_wave_duration_seconds{sync_phase}` histogram: duration of one (phase, wave) step;
+ * - `wavesync_slack_api_calls_total{method}` and `wavesync_slack_rate_limited_total{method}` counters;
+ * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { SyncEvent } from '../domain/index.js';
+import type { SyncReporter } from '../reporting/sync-reporter.js';
+
+/** Job counts by BullMQ state, as `Queue.getJobCounts()` returns them. */
+export type JobCountsReader = () => Promise<Record<string, number>>;
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** The Prometheus text exposition, and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
+  /** A reporter that records sync outcomes and wave durations from the operation's SyncEvents. */
+  reporter(): SyncReporter;
+  /** Count one Slack Web API call of `method` (e.g. `chat.postMessage`). */
+  slackCall(method: string): void;
+  /** Count one HTTP 429 from Slack for `method`. */
+  slackRateLimited(method: string): void;
+  /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
+  setJobCountsReader(reader: JobCountsReader): void;
+}
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused'] as const;
+
+/** Create the registry and its metrics. `defaults: false` leaves out the process metrics (tests). */
+export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'wavesync_' });
+  let readCounts: JobCountsReader | undefined;
+  new Gauge({
+    name: 'wavesync_queue_jobs',
+    help: 'Sync jobs in the BullMQ queue, by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      if (!readCounts) return;
+      const counts = await readCounts().catch(() => undefined);
+      if (!counts) return;
+      for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  const syncs = new Counter({
+    name: 'wavesync_syncs_total',
+    help: 'Finished sync operations, by OperationPhase',
+    labelNames: ['phase'],
+    registers: [registry],
+  });
+  const syncDuration = new Histogram({
+    name: 'wavesync_sync_duration_seconds',
+    help: 'Duration of sync operations in seconds, by OperationPhase',
+    labelNames: ['phase'],
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800],
+    registers: [registry],
+  });
+  const waveDuration = new Histogram({
+    name: 'wavesync_wave_duration_seconds',
+    help: 'Duration of one sync wave in seconds, by SyncPhase',
+    labelNames: ['sync_phase'],
+    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
+  const slackCalls = new Counter({
+    name: 'wavesync_slack_api_calls_total',
+    help: 'Slack Web API calls, by method',
+    labelNames: ['method'],
+    registers: [registry],
+  });
+  const slackLimited = new Counter({
+    name: 'wavesync_slack_rate_limited_total',
+    help: 'Slack Web API answers with HTTP 429, by method',
+    labelNames: ['method'],
+    registers: [registry],
+  });
+
+  function observe(event: SyncEvent): void {
+    if (event.type === 'WaveCompleted') {
+      waveDuration.observe({ sync_phase: event.wave.phase }, event.durationMs / 1000);
+    } else if (event.type === 'OperationCompleted') {
+      syncs.inc({ phase: event.phase });
+      syncDuration.observe({ phase: event.phase }, event.durationMs / 1000);
+    }
+  }
+
+  return {
+    registry,
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    reporter: () => ({
+      async report(event) {
+        observe(event);
+      },
+      async close() {},
+    }),
+    slackCall: (method) => slackCalls.inc({ method }),
+    slackRateLimited: (method) => slackLimited.inc({ method }),
+    setJobCountsReader(reader) {
+      readCounts = reader;
+    },
+  };
+}

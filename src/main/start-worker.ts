@@ -1,0 +1,109 @@
+/**
+ * startWorker — the worker half of wavesync: a BullMQ worker whose runner is the sync engine (through
+ * createEngineSyncRunner) and whose reporter for each job is the Slack thread of the job's ReportTarget plus the
+ * metrics reporter.
+ */
+
+import { type ApplicationsFromSettings, environmentOf } from '../apps/index.js';
+import type { Config } from '../config.js';
+import type { Application } from '../domain/index.js';
+import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
+import { createKubeCluster } from '../kube/kube-cluster.js';
+import type { Logger } from '../logger.js';
+import { createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
+import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
+import type { Settings } from '../settings/index.js';
+import { ChannelPacer } from '../slack/channel-pacer.js';
+import { createSlackReporter } from '../slack/slack-reporter.js';
+import { createSlackWebClient } from '../slack/slack-web-client.js';
+import { createClusterProvider } from './cluster-provider.js';
+import { countingFetch } from './counting-fetch.js';
+import { createEngineSyncRunner } from './engine-sync-runner.js';
+import type { Metrics } from './metrics.js';
+import { syncCommandText } from './sync-command-text.js';
+
+export interface WorkerDeps {
+  config: Config;
+  settings: Settings;
+  apps: ApplicationsFromSettings;
+  metrics: Metrics;
+  logger: Logger;
+  /** Engine knobs; `healthTimeoutMs` defaults to wavesync.yaml `defaults.healthTimeoutSeconds`. */
+  engineOptions?: Partial<EngineOptions>;
+}
+
+/** Start the worker; resolves once it is connected and taking jobs. */
+export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
+  const { config, settings, apps } = deps;
+  const logger = deps.logger.child({ component: 'worker' });
+  const engineOptions: Partial<EngineOptions> = {
+    healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
+    ...deps.engineOptions,
+  };
+  const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createKubeCluster>>({
+    application: (name) => apps.registry.get(name),
+    render: (app, { revision }) =>
+      apps.renderer.renderApplication(app, revision === undefined ? {} : { revision }),
+    clusterFor: createClusterProvider({
+      settings,
+      kubeconfig: config.kubeconfig,
+      createCluster: createKubeCluster,
+    }),
+    runOperation: (input) => runOperation({ ...input, options: engineOptions }),
+    logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
+  });
+  const worker = createSyncWorker({
+    connection: { url: config.redisUrl },
+    prefix: config.queue.prefix,
+    runner,
+    reporterFactory: reporterFactory(deps),
+    concurrency: config.worker.concurrency,
+    lockDurationMs: config.worker.lockDurationMs,
+    logger,
+  });
+  await worker.waitUntilReady();
+  logger.info({ prefix: config.queue.prefix, concurrency: config.worker.concurrency }, 'worker ready');
+  return worker;
+}
+
+/** Per job: metrics, plus the Slack thread when the job has a ReportTarget and a bot token is configured. */
+function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
+  const { botToken, apiUrl } = deps.config.slack;
+  const client =
+    botToken === undefined
+      ? undefined
+      : createSlackWebClient({
+          botToken,
+          ...(apiUrl ? { apiUrl } : {}),
+          fetch: countingFetch(deps.metrics),
+        });
+  const pacer = new ChannelPacer();
+  const logger = deps.logger.child({ component: 'slack-reporter' });
+  return ({ jobId, request }) => {
+    const reporters: SyncReporter[] = [deps.metrics.reporter()];
+    if (client && request.target) {
+      const app = deps.apps.registry.find(request.application);
+      reporters.push(
+        createSlackReporter({
+          client,
+          target: request.target,
+          pacer,
+          logger,
+          header: {
+            application: request.application,
+            destination: app ? destinationOf(app) : request.application,
+            initiator: request.initiator,
+            commandText: syncCommandText(request.application, request.operation),
+            jobId,
+          },
+        }),
+      );
+    }
+    return fanOutReporter(reporters);
+  };
+}
+
+/** What the header shows after the arrow: the environment, else the destination namespace. */
+export function destinationOf(app: Application): string {
+  return environmentOf(app) ?? app.destination.namespace ?? app.destination.name ?? 'in-cluster';
+}
