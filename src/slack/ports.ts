@@ -43,6 +43,11 @@ export interface ApplicationCatalog {
 export interface ApprovalGate {
   gate(
     request: SyncRequest,
-    context: { application: ApplicationSummary; header: { channel: string; ts: string } },
+    context: {
+      application: ApplicationSummary;
+      header: { channel: string; ts: string };
+      /** `--break-glass "reason"` when given (the approval policy records it and lets it pass a freeze). */
+      breakGlassReason?: string;
+    },
   ): Promise<'proceed' | 'pending'>;
 }

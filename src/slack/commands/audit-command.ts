@@ -6,6 +6,7 @@ import type { Approvals } from '../../approvals/index.js';
 import { auditLogBlocks } from '../messages/audit-log-blocks.js';
 import { type SlackMessage, textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
+import { type CommandContext, ephemeral } from './command-context.js';
 
 export const AUDIT_USAGE = '/sync audit <app>';
 /** Entries shown per request. */
@@ -18,6 +19,17 @@ export interface AuditCommandInput {
   userId: string;
   /** The approval flow; undefined when approvals are not configured. */
   approvals: Pick<Approvals, 'audit'> | undefined;
+}
+
+/** The `/sync audit` subcommand: ack, then answer ephemerally (the log is read from Redis). */
+export async function auditSubcommand(ctx: CommandContext): Promise<void> {
+  await ctx.ack();
+  const reply = await auditCommand({
+    args: ctx.args,
+    userId: ctx.command.user_id,
+    approvals: ctx.deps.approvalFlow,
+  });
+  await ctx.respond(ephemeral(reply));
 }
 
 export async function auditCommand(input: AuditCommandInput): Promise<SlackMessage> {

@@ -10,28 +10,44 @@ import type { CommandProblem } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { FLAGS_TEXT, USAGE } from '../messages/help-blocks.js';
 
-export type ParsedSync = { ok: true; operation: SyncOperation } | { ok: false; problem: CommandProblem };
+export type ParsedSync =
+  | {
+      ok: true;
+      operation: SyncOperation /** `--break-glass "reason"` ('' when empty). */;
+      breakGlassReason?: string;
+    }
+  | { ok: false; problem: CommandProblem };
 
-const FLAGS = ['--revision', '--prune', '--dry-run', '--resource'];
+const FLAGS = ['--revision', '--prune', '--dry-run', '--resource', '--break-glass'];
 const OPTIONS = {
   revision: { type: 'string' },
   prune: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   resource: { type: 'string', multiple: true },
+  'break-glass': { type: 'string' },
 } as const;
 
-/** Split command text into words; smart dashes (—, –) at the start of a word become `--`. */
+/**
+ * Split command text into words; smart dashes (—, –) at the start of a word become `--`. A double-quoted span
+ * (straight or smart quotes, as Slack clients type them) is one word without its quotes: `--break-glass "db down"`.
+ */
 export function tokenize(text: string): string[] {
-  return text
-    .trim()
-    .split(/\s+/)
-    .filter((w) => w !== '')
-    .map((w) => w.replace(/^[\u2014\u2013]/, '--'));
+  const words: string[] = [];
+  for (const match of text.trim().matchAll(/["\u201c\u201d]([^"\u201c\u201d]*)["\u201c\u201d]|(\S+)/g)) {
+    words.push(match[1] ?? (match[2] ?? '').replace(/^[\u2014\u2013]/, '--'));
+  }
+  return words;
 }
 
 /** Parse the flags that follow the application name. */
 export function parseSyncArgs(args: readonly string[]): ParsedSync {
-  let values: { revision?: string; prune?: boolean; 'dry-run'?: boolean; resource?: string[] };
+  let values: {
+    revision?: string;
+    prune?: boolean;
+    'dry-run'?: boolean;
+    resource?: string[];
+    'break-glass'?: string;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -67,7 +83,8 @@ export function parseSyncArgs(args: readonly string[]): ParsedSync {
     ...(values.revision !== undefined ? { revision: values.revision } : {}),
     ...(resources.length ? { resources } : {}),
   };
-  return { ok: true, operation };
+  const breakGlass = values['break-glass'];
+  return { ok: true, operation, ...(breakGlass === undefined ? {} : { breakGlassReason: breakGlass }) };
 }
 
 /** `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form); undefined if malformed. */

@@ -49,7 +49,10 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   };
   if (deps.approvals) {
     const summary = deps.catalog.describe(application)!;
-    if ((await deps.approvals.gate(request, { application: summary, header })) === 'pending') return;
+    const breakGlass =
+      parsed.breakGlassReason === undefined ? {} : { breakGlassReason: parsed.breakGlassReason };
+    if ((await deps.approvals.gate(request, { application: summary, header, ...breakGlass })) === 'pending')
+      return;
   }
   let result: EnqueueResult;
   try {
