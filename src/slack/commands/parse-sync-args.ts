@@ -1,7 +1,8 @@
 /**
- * Parses the text after `/sync <app>`: `[--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]…`
- * with node's `util.parseArgs` (strict). Slack clients may turn `--` into an em or en dash; both are read as
- * `--`. Returns the SyncOperation, or a problem phrased for the user with the right form.
+ * Parses the text after `/sync <app>`: `[--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]…
+ * [--break-glass "reason"]` with node's `util.parseArgs` (strict). Slack clients may turn `--` into an em or en
+ * dash and quotes into curly quotes; both are read as typed. Returns the SyncOperation (and the break-glass
+ * reason), or a problem phrased for the user with the right form.
  */
 import { parseArgs } from 'node:util';
 import { closestNames } from '../../apps/closest-names.js';
@@ -11,11 +12,7 @@ import { escapeMrkdwn } from '../messages/format.js';
 import { FLAGS_TEXT, USAGE } from '../messages/help-blocks.js';
 
 export type ParsedSync =
-  | {
-      ok: true;
-      operation: SyncOperation /** `--break-glass "reason"` ('' when empty). */;
-      breakGlassReason?: string;
-    }
+  | { ok: true; operation: SyncOperation; breakGlassReason?: string }
   | { ok: false; problem: CommandProblem };
 
 const FLAGS = ['--revision', '--prune', '--dry-run', '--resource', '--break-glass'];
@@ -28,13 +25,14 @@ const OPTIONS = {
 } as const;
 
 /**
- * Split command text into words; smart dashes (—, –) at the start of a word become `--`. A double-quoted span
- * (straight or smart quotes, as Slack clients type them) is one word without its quotes: `--break-glass "db down"`.
+ * Split command text into words. "Double", “curly” or 'single' quotes group words (quotes removed); smart
+ * dashes (—, –) at the start of a word become `--`.
  */
 export function tokenize(text: string): string[] {
   const words: string[] = [];
-  for (const match of text.trim().matchAll(/["\u201c\u201d]([^"\u201c\u201d]*)["\u201c\u201d]|(\S+)/g)) {
-    words.push(match[1] ?? (match[2] ?? '').replace(/^[\u2014\u2013]/, '--'));
+  for (const m of text.matchAll(/"([^"]*)"|\u201c([^\u201d]*)\u201d|'([^']*)'|(\S+)/g)) {
+    const quoted = m[1] ?? m[2] ?? m[3];
+    words.push(quoted ?? (m[4] ?? '').replace(/^[\u2014\u2013]/, '--'));
   }
   return words;
 }
@@ -83,8 +81,10 @@ export function parseSyncArgs(args: readonly string[]): ParsedSync {
     ...(values.revision !== undefined ? { revision: values.revision } : {}),
     ...(resources.length ? { resources } : {}),
   };
-  const breakGlass = values['break-glass'];
-  return { ok: true, operation, ...(breakGlass === undefined ? {} : { breakGlassReason: breakGlass }) };
+  const reason = values['break-glass']?.trim();
+  if (values['break-glass'] !== undefined && !reason)
+    return fail('--break-glass needs a reason, e.g. `--break-glass "hotfix for INC-42"`.');
+  return { ok: true, operation, ...(reason ? { breakGlassReason: reason } : {}) };
 }
 
 /** `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form); undefined if malformed. */
@@ -95,8 +95,7 @@ export function parseResource(spec: string): SyncOperationResource | undefined {
   const slash = rest.indexOf('/');
   const name = slash < 0 ? rest : rest.slice(slash + 1);
   const namespace = slash < 0 ? undefined : rest.slice(0, slash);
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind) || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name))
-    return undefined;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind) || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) return undefined;
   if (group !== '' && !/^[a-z0-9.-]+$/.test(group)) return undefined;
   return { group, kind, name, ...(namespace ? { namespace } : {}) };
 }

@@ -67,10 +67,17 @@ describe('test/integration/approvals/approval-policy', () => {
     });
   });
 
-  it('when break-glass has no reason, then it is refused', async () => {
+  it('when break-glass has no reason, then the command is refused before anything is posted', async () => {
     env.clock.now = SATURDAY;
 
-    expect(await refused('guestbook --break-glass ""')).toContain('Break glass needs a reason');
+    const delivery = await env.bot.sendCommand({
+      text: 'guestbook --break-glass ""',
+      userId: 'U0PAT',
+      channelId: DEPLOYS,
+    });
+
+    expect(delivery.json?.text).toContain('--break-glass needs a reason');
+    expect(env.slack.channelMessages(DEPLOYS)).toEqual([]);
   });
 
   it('when the revision is not allowed for production, then the refusal names the rule', async () => {
