@@ -43,7 +43,7 @@ import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { SignedSlackClient } from '../../fakes/slack-client.js';
 import { sharedFixturesDir } from '../../support/shared-fixtures.js';
-import { deleteKeys, REDIS_URL, uniquePrefix } from '../support/queue-test-env.js';
+import { deleteKeys, REDIS_URL, uniquePrefix, waitFor } from '../support/queue-test-env.js';
 import { createRecordingRunner } from '../support/recording-runner.js';
 
 export const SECRET = 'test-signing-secret';
@@ -189,6 +189,18 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
       ]),
     recheckMs: 200,
   });
+  // Closing a producer or worker whose connection is still being set up rejects inside BullMQ/ioredis
+  // ("Connection is closed"), so a test that never touches the queue would leave an unhandled rejection.
+  await worker.waitUntilReady();
+  await waitFor(
+    () =>
+      queue.allStatus().then(
+        () => true,
+        () => false,
+      ),
+    5000,
+    'the queue connection',
+  );
   const bot = createSlackApp({
     botToken: slack.botToken,
     signingSecret: SECRET,
