@@ -5,6 +5,7 @@
  * `close()` stops everything in order: no new HTTP requests, then running syncs saved and handed back to the
  * queue, then connections.
  */
+import type { WebClient } from '@slack/web-api';
 import { applicationsFromSettings } from '../apps/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
@@ -12,6 +13,9 @@ import type { EngineOptions } from '../engine/index.js';
 import type { Logger } from '../logger.js';
 import type { SyncWorker } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
+import { createSlackWebClient } from '../slack/slack-web-client.js';
+import { createApprovalWiring } from './approval-wiring.js';
+import { countingFetch } from './counting-fetch.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsEndpoints } from './ops-endpoints.js';
 import { startOpsServer } from './ops-server.js';
@@ -52,12 +56,20 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const { config, logger } = options;
   const settings = await settingsOf(config);
   const apps = await applicationsFromSettings(settings, { env: processEnvironment(), logger });
-  logger.info(
-    { role, applications: apps.registry.names().length, config: settings.file },
-    'applications loaded',
-  );
+  logger.info({ applications: apps.registry.names().length, config: settings.file }, 'applications loaded');
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
+  const web = slackWebClient(config, metrics);
+  const wiring =
+    web &&
+    createApprovalWiring({
+      redisUrl: config.redisUrl,
+      prefix: config.queue.prefix,
+      settings,
+      apps,
+      web,
+      logger,
+    });
   let worker: SyncWorker | undefined;
   try {
     worker = await startWorker({
@@ -66,10 +78,12 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       apps,
       metrics,
       logger,
+      ...(web ? { web } : {}),
+      ...(wiring ? { notifier: wiring.notifier } : {}),
       ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
     });
     const server = await startOpsServer(ops.routes, config.port, options.host);
-    logger.info({ role, port: server.port }, 'wavesync started');
+    logger.info({ port: server.port }, 'wavesync started');
     return {
       role,
       port: server.port,
@@ -77,12 +91,21 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       async close({ graceMs } = {}) {
         await server.close();
         await worker?.close(graceMs === undefined ? {} : { graceMs });
+        await wiring?.close();
         await ops.close();
       },
     };
   } catch (error) {
     await worker?.close({ graceMs: 0 }).catch(() => undefined);
+    await wiring?.close();
     await ops.close();
     throw error;
   }
+}
+
+/** The Web API client the worker (threads, notifications) and the approval flow use; none without a bot token. */
+function slackWebClient(config: Config, metrics: Metrics): WebClient | undefined {
+  const { botToken, apiUrl } = config.slack;
+  if (!botToken) return undefined;
+  return createSlackWebClient({ botToken, ...(apiUrl ? { apiUrl } : {}), fetch: countingFetch(metrics) });
 }

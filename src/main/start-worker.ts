@@ -4,6 +4,8 @@
  * metrics reporter.
  */
 
+import type { WebClient } from '@slack/web-api';
+import type { FailureNotifier } from '../approvals/index.js';
 import { type ApplicationsFromSettings, environmentOf } from '../apps/index.js';
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
@@ -15,9 +17,7 @@ import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js
 import type { Settings } from '../settings/index.js';
 import { ChannelPacer } from '../slack/channel-pacer.js';
 import { createSlackReporter } from '../slack/slack-reporter.js';
-import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { createClusterProvider } from './cluster-provider.js';
-import { countingFetch } from './counting-fetch.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 import type { Metrics } from './metrics.js';
 import { syncCommandText } from './sync-command-text.js';
@@ -30,6 +30,10 @@ export interface WorkerDeps {
   logger: Logger;
   /** Engine knobs; `healthTimeoutMs` defaults to wavesync.yaml `defaults.healthTimeoutSeconds`. */
   engineOptions?: Partial<EngineOptions>;
+  /** The Slack Web API client for threads; undefined when no bot token is configured (metrics only). */
+  web?: WebClient;
+  /** Failure notifications (approvals), fanned out next to the thread. */
+  notifier?: FailureNotifier;
 }
 
 /** Start the worker; resolves once it is connected and taking jobs. */
@@ -66,26 +70,18 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   return worker;
 }
 
-/** Per job: metrics, plus the Slack thread when the job has a ReportTarget and a bot token is configured. */
+/** Per job: metrics, the Slack thread (when the job has a ReportTarget and Slack is configured), notifications. */
 function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
-  const { botToken, apiUrl } = deps.config.slack;
-  const client =
-    botToken === undefined
-      ? undefined
-      : createSlackWebClient({
-          botToken,
-          ...(apiUrl ? { apiUrl } : {}),
-          fetch: countingFetch(deps.metrics),
-        });
   const pacer = new ChannelPacer();
   const logger = deps.logger.child({ component: 'slack-reporter' });
-  return ({ jobId, request }) => {
+  return (job) => {
+    const { jobId, request } = job;
     const reporters: SyncReporter[] = [deps.metrics.reporter()];
-    if (client && request.target) {
+    if (deps.web && request.target) {
       const app = deps.apps.registry.find(request.application);
       reporters.push(
         createSlackReporter({
-          client,
+          client: deps.web,
           target: request.target,
           pacer,
           logger,
@@ -99,6 +95,7 @@ function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: Sync
         }),
       );
     }
+    if (deps.notifier) reporters.push(deps.notifier.reporterFor(job));
     return fanOutReporter(reporters);
   };
 }
