@@ -5,25 +5,11 @@
  * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. Exit code 0
  * only when the operation Succeeded; Ctrl-C terminates the operation (running hooks are stopped).
  */
-import path from 'node:path';
 import { type Command, Option } from 'commander';
-import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../../domain/index.js';
-import { runOperation } from '../../engine/index.js';
-import { createKubeCluster } from '../../kube/kube-cluster.js';
-import { contextNamespaceOf, loadKubeConfig } from '../../kube/load-kube-config.js';
-import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
+import { BotError, type SyncEvent } from '../../domain/index.js';
 import { formatSyncEventText } from '../format-sync-event-text.js';
+import type { SyncCommandOptions } from '../sync-manifests.js';
 import type { CommandIo } from './plan.js';
-
-export interface SyncCommandOptions {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  prune: boolean;
-  dryRun: boolean;
-  output: 'text' | 'json';
-  app?: string;
-}
 
 const processIo: CommandIo = {
   stdout: (text) => process.stdout.write(text),
@@ -32,43 +18,6 @@ const processIo: CommandIo = {
     process.exitCode = code;
   },
 };
-
-/** The JSON document `--output json` prints. */
-export function syncResultJson(state: OperationState): string {
-  const { phase, message, startedAt, finishedAt, health, syncResult } = state;
-  const document = {
-    phase,
-    message,
-    startedAt,
-    finishedAt,
-    revision: syncResult.revision,
-    resources: syncResult.resources,
-    health,
-  };
-  return `${JSON.stringify(document, null, 2)}\n`;
-}
-
-/** Runs the sync of the manifests at `target`; returns the final state. */
-export async function syncManifests(
-  target: string,
-  options: SyncCommandOptions,
-  onEvent: (event: SyncEvent) => void,
-  signal?: AbortSignal,
-): Promise<OperationState> {
-  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
-  const loaded = await loadManifests(target);
-  const operation: SyncOperation = { prune: options.prune, dryRun: options.dryRun, syncOptions: [] };
-  return runOperation({
-    application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
-    targets: loaded.objects,
-    namespace: options.namespace ?? contextNamespaceOf(kc),
-    revision: contentRevisionOf(loaded.objects),
-    operation,
-    cluster: createKubeCluster(kc),
-    reporter: { report: async (event) => onEvent(event) },
-    signal,
-  });
-}
 
 export function registerSyncCommand(program: Command, io: CommandIo = processIo): void {
   program
@@ -93,6 +42,7 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
           const line = options.output === 'text' ? formatSyncEventText(event) : undefined;
           if (line !== undefined) io.stdout(`${line}\n`);
         };
+        const { syncManifests, syncResultJson } = await import('../sync-manifests.js');
         const state = await syncManifests(target, options, print, abort.signal);
         if (options.output === 'json') io.stdout(syncResultJson(state));
         io.setExitCode(state.phase === 'Succeeded' ? 0 : 1);

@@ -1,0 +1,57 @@
+/**
+ * The work behind `wavesync sync` (loaded lazily so other commands start without @kubernetes/client-node):
+ * load the manifests, build the Cluster adapter from the kubeconfig, run the operation.
+ */
+import path from 'node:path';
+import type { OperationState, SyncEvent, SyncOperation } from '../domain/index.js';
+import { runOperation } from '../engine/index.js';
+import { createKubeCluster } from '../kube/kube-cluster.js';
+import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
+import { contentRevisionOf, loadManifests } from '../manifests/index.js';
+
+export interface SyncCommandOptions {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  prune: boolean;
+  dryRun: boolean;
+  output: 'text' | 'json';
+  app?: string;
+}
+
+/** The JSON document `--output json` prints. */
+export function syncResultJson(state: OperationState): string {
+  const { phase, message, startedAt, finishedAt, health, syncResult } = state;
+  const document = {
+    phase,
+    message,
+    startedAt,
+    finishedAt,
+    revision: syncResult.revision,
+    resources: syncResult.resources,
+    health,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Runs the sync of the manifests at `target`; returns the final state. */
+export async function syncManifests(
+  target: string,
+  options: SyncCommandOptions,
+  onEvent: (event: SyncEvent) => void,
+  signal?: AbortSignal,
+): Promise<OperationState> {
+  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
+  const loaded = await loadManifests(target);
+  const operation: SyncOperation = { prune: options.prune, dryRun: options.dryRun, syncOptions: [] };
+  return runOperation({
+    application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    targets: loaded.objects,
+    namespace: options.namespace ?? contextNamespaceOf(kc),
+    revision: contentRevisionOf(loaded.objects),
+    operation,
+    cluster: createKubeCluster(kc),
+    reporter: { report: async (event) => onEvent(event) },
+    signal,
+  });
+}
