@@ -3,6 +3,7 @@
  * the commander program here.
  */
 import { Command } from 'commander';
+import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerWorkerCommand } from './commands/worker.js';
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .description('Argo CD-faithful syncs (phases, waves, hooks) driven from Slack')
     .version('0.1.0')
     .showHelpAfterError();
+  registerClusterSimCommand(program);
   registerPlanCommand(program);
   registerSyncCommand(program);
   registerWorkerCommand(program);

@@ -5,22 +5,39 @@
  * namespace (cluster-scoped) matches a target of the same group, kind and name whatever the target's namespace
  * (targets get the destination namespace even when cluster-scoped, spec §3.1 step 4).
  */
-import { type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/index.js';
+import type { KubeObject } from '../domain/index.js';
+import { apiVersionParts } from './api-version-parts.js';
 
 export interface LiveObjects {
-  /** The live object for this identity, or undefined. */
-  find(key: ResourceKey): KubeObject | undefined;
+  /** The live object with the identity of `target`, or undefined. */
+  find(target: KubeObject): KubeObject | undefined;
 }
 
-/** Index `live` by group/kind/namespace/name (later duplicates win, as a map keyed by identity would). */
+/** Index `live` by identity (when two share one, the later wins, as in a map keyed by identity). */
 export function indexLiveObjects(live: readonly KubeObject[]): LiveObjects {
-  const byKey = new Map<string, KubeObject>();
-  for (const obj of live) byKey.set(keyString(resourceKeyOf(obj)), obj);
-  return {
-    find: (key) => byKey.get(keyString(key)) ?? byKey.get(keyString({ ...key, namespace: '' })),
-  };
+  if (live.length === 0) return { find: () => undefined };
+  // Keyed by name (a string whose hash is cached); the few objects sharing a name are compared field by field.
+  const byName = new Map<string, KubeObject[]>();
+  for (const obj of live) {
+    const name = obj.metadata.name ?? '';
+    const same = byName.get(name);
+    if (same === undefined) byName.set(name, [obj]);
+    else same.push(obj);
+  }
+  return { find: (target) => findIn(byName.get(target.metadata.name ?? ''), target) };
 }
 
-function keyString(key: ResourceKey): string {
-  return `${key.group}\u0000${key.kind}\u0000${key.namespace}\u0000${key.name}`;
+function findIn(candidates: readonly KubeObject[] | undefined, target: KubeObject): KubeObject | undefined {
+  if (candidates === undefined) return undefined;
+  const group = apiVersionParts(target.apiVersion).group;
+  const namespace = target.metadata.namespace ?? '';
+  let clusterScoped: KubeObject | undefined;
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const live = candidates[i]!;
+    if (live.kind !== target.kind || apiVersionParts(live.apiVersion).group !== group) continue;
+    const liveNamespace = live.metadata.namespace ?? '';
+    if (liveNamespace === namespace) return live;
+    if (liveNamespace === '') clusterScoped ??= live;
+  }
+  return clusterScoped;
 }

@@ -16,13 +16,15 @@ export function hasAnnotation(obj: KubeObject, key: string): boolean {
   return annotations !== undefined && Object.hasOwn(annotations, key);
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /**
  * Comma-separated values of an annotation: split on `,`, each item trimmed, empty items dropped, duplicates
  * removed keeping first-seen order (gitops-engine v3.5.1). Absent annotation → [].
  */
-export function annotationCsvOf(obj: KubeObject, key: string): string[] {
+export function annotationCsvOf(obj: KubeObject, key: string): readonly string[] {
   const raw = annotationOf(obj, key);
-  if (raw === undefined) return [];
+  if (raw === undefined) return NONE;
   const items: string[] = [];
   for (const part of raw.split(',')) {
     const item = part.trim();

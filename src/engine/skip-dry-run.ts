@@ -7,6 +7,7 @@
  * namespace fails — its namespace is a Namespace target that does not exist yet. The per-object and app option
  * `SkipDryRunOnMissingResource=true` needs API discovery and is left to the engine.
  */
+import { crdDefinedKindOf } from './dependency-bubbling.js';
 import type { SyncTask } from './sync-task.js';
 
 /** Sets `skipDryRun` on the tasks whose CRD or Namespace is created by this sync. */
@@ -15,7 +16,7 @@ export function markSkipDryRun(tasks: SyncTask[]): void {
   const newNamespaces = new Set<string>();
   for (const task of tasks) {
     if (task.targetObj === undefined || task.liveObj !== undefined) continue;
-    const crdKey = crdKeyOf(task);
+    const crdKey = isCrd(task) ? crdDefinedKindOf(task) : undefined;
     if (crdKey !== undefined) newKinds.add(crdKey);
     if (task.kind === 'Namespace' && task.group === '') newNamespaces.add(task.name);
   }
@@ -24,14 +25,11 @@ export function markSkipDryRun(tasks: SyncTask[]): void {
     if (task.targetObj === undefined) continue;
     const isNamespace = task.kind === 'Namespace' && task.group === '';
     task.skipDryRun =
-      newKinds.has(`${task.group}/${task.kind}`) || (!isNamespace && newNamespaces.has(task.namespace));
+      (!isNamespace && newNamespaces.has(task.namespace)) ||
+      (newKinds.size > 0 && newKinds.has(`${task.group}/${task.kind}`));
   }
 }
 
-function crdKeyOf(task: SyncTask): string | undefined {
-  if (task.kind !== 'CustomResourceDefinition' || task.group !== 'apiextensions.k8s.io') return undefined;
-  const spec = task.targetObj?.spec as { group?: unknown; names?: { kind?: unknown } } | undefined;
-  const group = spec?.group;
-  const kind = spec?.names?.kind;
-  return typeof group === 'string' && typeof kind === 'string' ? `${group}/${kind}` : undefined;
+function isCrd(task: SyncTask): boolean {
+  return task.kind === 'CustomResourceDefinition' && task.group === 'apiextensions.k8s.io';
 }

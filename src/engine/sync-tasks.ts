@@ -7,14 +7,8 @@
  * never pruned) → hook tasks, one per phase, named per §5.1 (skipped by a selective sync) → the CreateNamespace
  * task → skip-dry-run marks → prune wave reversal and PruneLast → sort with dependency bubbling.
  */
-import {
-  HOOK_FINALIZER,
-  type KubeObject,
-  resourceKeyOf,
-  type SyncOperation,
-  type SyncPhase,
-  splitApiVersion,
-} from '../domain/index.js';
+import { HOOK_FINALIZER, type KubeObject, type SyncOperation, type SyncPhase } from '../domain/index.js';
+import { apiVersionParts } from './api-version-parts.js';
 import { epochSecondsOf, hookNameOf } from './hook-name.js';
 import { deletePoliciesOf } from './hooks/delete-policy.js';
 import { hookTraitsOf } from './hooks/hook.js';
@@ -26,7 +20,7 @@ import { markSkipDryRun } from './skip-dry-run.js';
 import { sortSyncTasks } from './sort-sync-tasks.js';
 import type { ManifestSource, SourcedObject, SyncTask } from './sync-task.js';
 import { syncWaveOf } from './sync-waves.js';
-import { describeTarget, type Target } from './target-facts.js';
+import { createTargetReader, type Target } from './target-facts.js';
 import { assertUniqueTargets } from './unique-targets.js';
 
 export interface BuildSyncTasksInput {
@@ -58,15 +52,13 @@ export interface BuildSyncTasksResult {
  */
 export function buildSyncTasks(input: BuildSyncTasksInput): BuildSyncTasksResult {
   const warnings: PlanWarning[] = [];
-  const targets = input.targets.map((t) => describeTarget(t, input.namespace, warnings));
-  assertUniqueTargets(
-    targets.map((t) => ({ object: t.obj, source: t.source })),
-    input.namespace,
-  );
+  const targets = input.targets.map(createTargetReader(input.namespace, warnings));
+  assertUniqueTargets(targets, input.namespace);
   const live = indexLiveObjects(input.live);
-  const tasks = [...resourceTasks(targets, input, live)];
-  if (input.operation.resources === undefined) tasks.push(...hookTasks(targets, input, live));
-  tasks.push(...createNamespaceTasks(targets, input));
+  const tasks: SyncTask[] = [];
+  addResourceTasks(tasks, targets, input, live);
+  if (input.operation.resources === undefined) addHookTasks(tasks, targets, input, live);
+  addCreateNamespaceTask(tasks, targets, input);
   markSkipDryRun(tasks);
   reorderPruneWaves(tasks, input.operation.syncOptions.includes('PruneLast=true'));
   sortSyncTasks(tasks);
@@ -74,52 +66,62 @@ export function buildSyncTasks(input: BuildSyncTasksInput): BuildSyncTasksResult
 }
 
 /** Apply tasks for non-hook targets and prune tasks for unmatched live objects (reconcile.go, §3.1 steps 1–2). */
-function* resourceTasks(
+function addResourceTasks(
+  tasks: SyncTask[],
   targets: Target[],
   input: BuildSyncTasksInput,
   live: LiveObjects,
-): Generator<SyncTask> {
+): void {
   const paired = new Set<KubeObject>();
   for (const target of targets) {
     if (target.ignored || target.hook) continue;
-    const liveObj = live.find(resourceKeyOf(target.obj));
+    const liveObj = live.find(target.object);
     if (liveObj !== undefined) paired.add(liveObj);
-    if (!isSelected(input.operation, target.obj)) continue;
-    for (const phase of target.phases) yield newTask(phase, target.wave, target.obj, liveObj, target, false);
+    if (!isSelected(input.operation, target.object)) continue;
+    for (const phase of target.phases)
+      tasks.push(newTask(phase, target.wave, target.object, liveObj, target, false));
   }
   for (const liveObj of input.live) {
     if (paired.has(liveObj)) continue;
     const traits = hookTraitsOf(liveObj);
     if (traits.hook || traits.skip || !isSelected(input.operation, liveObj)) continue;
-    yield newTask('Sync', syncWaveOf(liveObj), undefined, liveObj, { hookTypes: [] }, false);
+    tasks.push(newTask('Sync', syncWaveOf(liveObj), undefined, liveObj, { hookTypes: [] }, false));
   }
 }
 
 /** One task per phase of every hook, named per §5.1, with the hook finalizer (§3.1 step 3, §5.3). */
-function* hookTasks(targets: Target[], input: BuildSyncTasksInput, live: LiveObjects): Generator<SyncTask> {
+function addHookTasks(
+  tasks: SyncTask[],
+  targets: Target[],
+  input: BuildSyncTasksInput,
+  live: LiveObjects,
+): void {
   const unixSeconds = epochSecondsOf(input.startedAt);
   for (const target of targets) {
     if (!target.hook || target.ignored) continue;
     for (const phase of target.phases) {
       const name =
-        target.obj.metadata.name ||
-        hookNameOf(target.obj.metadata.generateName ?? '', input.revision, phase, unixSeconds);
-      const obj = hookObject(target.obj, name);
-      yield newTask(phase, target.wave, obj, live.find(resourceKeyOf(obj)), target, true);
+        target.object.metadata.name ||
+        hookNameOf(target.object.metadata.generateName ?? '', input.revision, phase, unixSeconds);
+      const obj = hookObject(target.object, name);
+      tasks.push(newTask(phase, target.wave, obj, live.find(obj), target, true));
     }
   }
 }
 
 /** The Namespace task of `CreateNamespace=true` (spec §3.1 step 5): PreSync, wave 0, when it is missing. */
-function createNamespaceTasks(targets: Target[], input: BuildSyncTasksInput): SyncTask[] {
+function addCreateNamespaceTask(tasks: SyncTask[], targets: Target[], input: BuildSyncTasksInput): void {
   const wanted = input.operation.syncOptions.includes('CreateNamespace=true') && input.namespace !== '';
-  if (!wanted || input.namespaceExists) return [];
+  if (!wanted || input.namespaceExists) return;
   const declared = targets.some(
-    (t) => t.obj.kind === 'Namespace' && t.obj.apiVersion === 'v1' && t.obj.metadata.name === input.namespace,
+    (t) =>
+      t.object.kind === 'Namespace' &&
+      t.object.apiVersion === 'v1' &&
+      t.object.metadata.name === input.namespace,
   );
-  if (declared) return [];
+  if (declared) return;
   const obj: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: input.namespace } };
-  return [newTask('PreSync', 0, obj, undefined, { hookTypes: [] }, false)];
+  tasks.push(newTask('PreSync', 0, obj, undefined, { hookTypes: [] }, false));
 }
 
 function newTask(
@@ -131,7 +133,7 @@ function newTask(
   isHook: boolean,
 ): SyncTask {
   const obj = (targetObj ?? liveObj)!;
-  const { group, version } = splitApiVersion(obj.apiVersion);
+  const { group, version } = apiVersionParts(obj.apiVersion);
   return {
     phase,
     wave,

@@ -11,9 +11,8 @@ import { syncPhasesOfTraits } from './sync-phases.js';
 import type { ManifestSource, SourcedObject, SyncTask } from './sync-task.js';
 import { syncWaveOf } from './sync-waves.js';
 
-/** Target facts computed once per object. */
-export interface Target {
-  obj: KubeObject;
+/** A SourcedObject (with the destination namespace applied) plus its facts. */
+export interface Target extends SourcedObject {
   source: ManifestSource;
   hook: boolean;
   ignored: boolean;
@@ -22,30 +21,41 @@ export interface Target {
   wave: number;
 }
 
-/** Facts of `sourced`; appends its warnings to `warnings`. */
-export function describeTarget(sourced: SourcedObject, namespace: string, warnings: PlanWarning[]): Target {
-  const { file, line } = sourced.source;
-  const seen = new Set<string>();
+/**
+ * Reads targets one after another, collecting their warnings (each once per object, prefixed with `Kind/name`).
+ * One reader per buildSyncTasks call: a single warn callback serves every object.
+ */
+export function createTargetReader(
+  namespace: string,
+  warnings: PlanWarning[],
+): (sourced: SourcedObject) => Target {
+  let current: SourcedObject | undefined;
+  let seen: string[] = [];
   const warn: Warn = (message) => {
-    if (seen.has(message)) return;
-    seen.add(message);
+    if (current === undefined || seen.includes(message)) return;
+    seen.push(message);
+    const { file, line } = current.source;
     warnings.push({
       file,
       line,
-      message: `${sourced.object.kind}/${nameForMessages(sourced.object)}: ${message}`,
+      message: `${current.object.kind}/${nameForMessages(current.object)}: ${message}`,
     });
   };
-  const traits = hookTraitsOf(sourced.object, warn);
-  const wave = syncWaveOf(sourced.object, warn);
-  if (traits.hook && !traits.ignored) deletePoliciesOf(sourced.object, warn);
-  return {
-    obj: withNamespace(sourced.object, namespace),
-    source: sourced.source,
-    hook: traits.hook,
-    ignored: traits.ignored,
-    phases: syncPhasesOfTraits(traits),
-    hookTypes: traits.types,
-    wave,
+  return (sourced) => {
+    current = sourced;
+    if (seen.length > 0) seen = [];
+    const traits = hookTraitsOf(sourced.object, warn);
+    const wave = syncWaveOf(sourced.object, warn);
+    if (traits.hook && !traits.ignored) deletePoliciesOf(sourced.object, warn);
+    return {
+      object: withNamespace(sourced.object, namespace),
+      source: sourced.source,
+      hook: traits.hook,
+      ignored: traits.ignored,
+      phases: syncPhasesOfTraits(traits),
+      hookTypes: traits.types,
+      wave,
+    };
   };
 }
 

@@ -2,7 +2,8 @@
  * Duplicate detection for desired objects: two manifests for the same group/kind/namespace/name are rejected
  * (Argo CD keeps one and raises a RepeatedResourceWarning; wavesync refuses to guess which one was meant).
  */
-import { ManifestError, resourceKeyOf } from '../domain/index.js';
+import { ManifestError } from '../domain/index.js';
+import { apiVersionParts } from './api-version-parts.js';
 import type { SourcedObject } from './sync-task.js';
 
 /**
@@ -11,22 +12,33 @@ import type { SourcedObject } from './sync-task.js';
  * `namespace` stands in for objects without one (the destination namespace, '' when unknown).
  */
 export function assertUniqueTargets(targets: readonly SourcedObject[], namespace: string): void {
-  const seen = new Map<string, SourcedObject>();
+  // Keyed by name alone (a string whose hash is already cached), comparing the rest only on a name clash.
+  const byName = new Map<string, SourcedObject | SourcedObject[]>();
   for (const target of targets) {
-    const key = resourceKeyOf(target.object);
-    if (key.name === '') continue;
-    key.namespace ||= namespace;
-    const id = `${key.group}/${key.kind}/${key.namespace}/${key.name}`;
-    const first = seen.get(id);
-    if (first === undefined) {
-      seen.set(id, target);
+    const name = target.object.metadata.name;
+    if (!name) continue;
+    const seen = byName.get(name);
+    if (seen === undefined) {
+      byName.set(name, target);
       continue;
     }
-    const { file, line } = target.source;
-    throw new ManifestError(
-      file,
-      line,
-      `duplicate resource ${id} (also defined at ${first.source.file}:${first.source.line})`,
-    );
+    const others = Array.isArray(seen) ? seen : [seen];
+    const first = others.find((other) => identityOf(other, namespace) === identityOf(target, namespace));
+    if (first !== undefined) throw duplicate(target, first, identityOf(target, namespace));
+    byName.set(name, [...others, target]);
   }
+}
+
+function identityOf({ object }: SourcedObject, namespace: string): string {
+  const group = apiVersionParts(object.apiVersion).group;
+  return `${group}/${object.kind}/${object.metadata.namespace || namespace}/${object.metadata.name}`;
+}
+
+function duplicate(target: SourcedObject, first: SourcedObject, id: string): ManifestError {
+  const { file, line } = target.source;
+  return new ManifestError(
+    file,
+    line,
+    `duplicate resource ${id} (also defined at ${first.source.file}:${first.source.line})`,
+  );
 }

@@ -1,5 +1,8 @@
 /** The queue layer's public surface: producer, worker, runner port and the types callers code against. */
 
+export { type FollowOptions, followJob } from './follow-job.js';
+export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
+export type { JobStreamEntry } from './job-events.js';
 export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
 export type { QueueLogger, RedisConnectionOptions } from './redis-connections.js';
 export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './redis-keys.js';

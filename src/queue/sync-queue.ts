@@ -4,9 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { BotError } from '../domain/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import { createAppLine } from './app-line.js';
+import { type JobStreamEntry, readJobEvents } from './job-events.js';
 import { aheadOf, toJobStatus } from './job-status.js';
 import { promoteHead } from './promote-head.js';
 import {
@@ -15,6 +17,7 @@ import {
   type QueueLogger,
   type RedisConnectionOptions,
   silentLogger,
+  workerConnection,
 } from './redis-connections.js';
 import { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME, syncKeys } from './redis-keys.js';
 import type { EnqueueResult, JobStatus, SyncQueueClient } from './sync-queue-client.js';
@@ -43,9 +46,10 @@ export interface SyncJobData {
   enqueuedAt: string;
 }
 
-/** The producer, with access to its Redis for `followJob`. */
+/** The producer, plus the job event stream that `followJob` reads. */
 export interface SyncQueue extends SyncQueueClient {
-  readonly options: Readonly<SyncQueueOptions>;
+  /** Entries of the job's event stream after `afterId` ('0' = all), waiting up to `blockMs` for new ones. */
+  readJobEvents(jobId: string, afterId: string, blockMs: number): Promise<JobStreamEntry[]>;
 }
 
 /** Create the producer. Connects lazily in the background; never throws for an unreachable Redis. */
@@ -59,6 +63,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   const line = createAppLine(redis, keys, options.historyLimit ?? 50);
   const queue = new Queue<SyncJobData>(queueName, { connection: redis, prefix });
   queue.on('error', (err) => logger.debug({ err: err.message }, 'queue error'));
+  let reader: Redis | undefined;
 
   async function lineStatus(application: string): Promise<JobStatus[]> {
     const ids = await line.ids(application);
@@ -98,7 +103,10 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   }
 
   return {
-    options,
+    readJobEvents(jobId, afterId, blockMs) {
+      reader ??= workerConnection(options.connection, logger, 'event-reader');
+      return readJobEvents(reader, keys, jobId, afterId, blockMs);
+    },
     async enqueueSync(req) {
       const request = parseSyncRequest(req);
       const jobId = randomUUID();
@@ -150,6 +158,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
     history: (application, limit = 10) => line.history(application, limit),
     async close() {
       await queue.close().catch(() => undefined);
+      if (reader) await closeConnection(reader);
       await closeConnection(redis);
     },
   };

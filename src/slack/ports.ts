@@ -1,104 +1,48 @@
 /**
- * The ports the Slack app codes against: the sync queue (enqueue, status, cancel, history) and the catalog of
- * Applications. Structurally identical to what `src/queue` and the Applications registry export, so the
- * composition root can pass the real implementations; tests pass in-memory doubles.
+ * The ports the Slack app codes against: the sync queue (its types, from src/queue) and the catalog of
+ * Applications (structurally the apps registry's `names()`/`describe()`), plus the optional approval gate.
+ * The composition root passes the real implementations; tests pass in-memory doubles.
  */
-import type {
-  HealthStatus,
-  OperationPhase,
-  OperationState,
-  SyncOperation,
-  WaveRef,
-} from '../domain/index.js';
-import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
+import type { ApplicationDestination, ApplicationSource } from '../domain/index.js';
+import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 
-/** One `/sync <app>` request as the queue receives it. */
-export interface SyncRequest {
-  application: string;
-  operation: SyncOperation;
-  initiator: Initiator;
-  target: ReportTarget | undefined;
-  /** Idempotency key: the same key enqueued twice yields `duplicate: true` and the first job's id. */
-  requestKey: string;
-}
+export type {
+  EnqueueResult,
+  HistoryEntry,
+  JobAhead,
+  JobState,
+  JobStatus,
+  SyncQueueClient,
+  SyncRequest,
+} from '../queue/index.js';
 
-/** A job ahead of a newly enqueued one, for "2nd in line behind @lee's sync". */
-export interface JobAhead {
-  jobId: string;
-  initiator: Initiator;
-  state: 'active' | 'waiting';
-  wave?: WaveRef;
-  phase?: OperationPhase;
-}
-
-export interface EnqueueResult {
-  jobId: string;
-  duplicate: boolean;
-  /** 0 = running or next in line. */
-  position: number;
-  ahead: JobAhead[];
-}
-
-export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'cancelled';
-
-export interface JobStatus {
-  jobId: string;
-  application: string;
-  state: JobState;
-  position?: number;
-  initiator: Initiator;
-  target: ReportTarget | undefined;
-  operation: SyncOperation;
-  operationState?: OperationState;
-  currentWave?: WaveRef;
-  /** ISO-8601. */
-  enqueuedAt: string;
-}
-
-export interface HistoryEntry {
-  jobId: string;
-  application: string;
-  initiator: Initiator;
-  revision: string;
-  phase: OperationPhase;
-  message: string;
-  /** ISO-8601. */
-  startedAt: string;
-  /** ISO-8601. */
-  finishedAt: string;
-  durationMs: number;
-  health?: HealthStatus;
-}
-
-export interface CancelResult {
-  cancelled: 'waiting' | 'running' | 'none';
-  jobId?: string;
-}
-
-/** The queue as the bot sees it. `enqueueSync` throws BotError('not_queued') when the queue is unreachable. */
-export interface SyncQueueClient {
-  enqueueSync(req: SyncRequest): Promise<EnqueueResult>;
-  applicationStatus(application: string): Promise<JobStatus[]>;
-  allStatus(): Promise<JobStatus[]>;
-  jobStatus(jobId: string): Promise<JobStatus | undefined>;
-  cancel(application: string, by: Initiator, jobId?: string): Promise<CancelResult>;
-  /** Most recent first. */
-  history(application: string, limit?: number): Promise<HistoryEntry[]>;
-  close(): Promise<void>;
-}
+/** What `SyncQueueClient.cancel` resolves to. */
+export type CancelResult = Awaited<ReturnType<SyncQueueClient['cancel']>>;
 
 /** What the bot shows about one Application. */
 export interface ApplicationSummary {
   name: string;
   environment?: string;
-  /** Destination, e.g. `in-cluster/guestbook`. */
-  destination: string;
-  /** Source, e.g. `https://github.com/argoproj/argocd-example-apps#guestbook`. */
-  source: string;
+  /** Destination: the Application's `spec.destination`, or preformatted text. */
+  destination: ApplicationDestination | string;
+  /** Source: the Application's `spec.source`, or preformatted text. */
+  source: ApplicationSource | string;
 }
 
 /** The Applications the bot may sync. */
 export interface ApplicationCatalog {
   names(): string[];
   describe(name: string): ApplicationSummary | undefined;
+}
+
+/**
+ * Production approval, supplied by the approvals module (optional). Called after the header is posted and
+ * before anything is queued. `proceed` → the bot enqueues now; `pending` → the gate has taken the request
+ * over (posted Approve/Reject under the header) and enqueues it itself once approved.
+ */
+export interface ApprovalGate {
+  gate(
+    request: SyncRequest,
+    context: { application: ApplicationSummary; header: { channel: string; ts: string } },
+  ): Promise<'proceed' | 'pending'>;
 }

@@ -209,6 +209,19 @@ export function prePostSyncEvents(options: { failPreSync?: boolean } = {}): Sync
   ];
 }
 
+/** How the thread of `prePostSyncEvents()` reads, line by line, when rendered with renderBlocksAsText. */
+export const PRE_POST_SYNC_THREAD: readonly string[] = [
+  '▶ PreSync · wave 0 — running hook Job/pre-post-sync-before',
+  '✓ PreSync hook Job/pre-post-sync-before succeeded in 9.8 s',
+  '✓ PreSync · wave 0 — done after 10 s',
+  '▶ Sync · wave 0 — applying 2 resources: Service/pre-post-sync-kustomize-guestbook-ui, Deployment/pre-post-sync-kustomize-guestbook-ui',
+  '✓ Sync · wave 0 — 2 resources Healthy after 18 s',
+  '▶ PostSync · wave 0 — running hook Job/pre-post-sync-after',
+  '✓ PostSync hook Job/pre-post-sync-after succeeded in 3.8 s',
+  '✓ PostSync · wave 0 — done after 4 s',
+  '🎉 Succeeded in 32 s · Healthy after 42 s · 2 resources synced, 2 hooks run',
+];
+
 /** `waves` Sync waves of one ConfigMap each; every `hookEvery`-th wave also runs a Job hook. Succeeds, Healthy. */
 export function manyWavesEvents(waves: number, hookEvery: number): SyncEvent[] {
   const steps = Array.from({ length: waves }, (_, i) => {

@@ -4,11 +4,11 @@ import { createSyncQueue, type SyncQueue } from '../../src/queue/sync-queue.js';
 import { createSyncWorker, type SyncWorker } from '../../src/queue/sync-worker.js';
 import {
   deleteKeys,
+  jobsFinished,
   REDIS_URL,
   syncRequest,
   testRedis,
   uniquePrefix,
-  waitFor,
 } from './support/queue-test-env.js';
 import { readReported, recordingReporterFactory } from './support/recording-reporter.js';
 import { createRecordingRunner, readHooks, readRuns } from './support/recording-runner.js';
@@ -32,15 +32,7 @@ describe('sync queue: one running sync per application', () => {
     workers.push(worker);
     return worker;
   };
-  const finished = (jobIds: string[]) =>
-    waitFor(
-      async () => {
-        const states = await Promise.all(jobIds.map((id) => queue.jobStatus(id)));
-        return states.every((s) => s && ['completed', 'failed', 'cancelled'].includes(s.state)) && states;
-      },
-      20_000,
-      'jobs to finish',
-    );
+  const finished = (jobIds: string[]) => jobsFinished(queue, jobIds, 20_000);
 
   beforeEach(() => {
     prefix = uniquePrefix();

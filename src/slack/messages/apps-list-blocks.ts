@@ -3,7 +3,7 @@
  */
 import type { ApplicationSummary } from '../ports.js';
 import { type Block, context, plainFallback, type SlackMessage, section } from './block.js';
-import { escapeMrkdwn, packLines, plural, truncate } from './format.js';
+import { escapeMrkdwn, formatDestination, formatSource, packLines, plural, truncate } from './format.js';
 
 /** Lines grouped into sections of ≤ 3,000 characters; at most 45 sections (then a "… and N more" line). */
 export function appsListBlocks(apps: readonly ApplicationSummary[]): SlackMessage {
@@ -26,5 +26,5 @@ export function appsListBlocks(apps: readonly ApplicationSummary[]): SlackMessag
 
 function appLine(a: ApplicationSummary): string {
   const env = a.environment ? ` (${escapeMrkdwn(a.environment)})` : '';
-  return `• *${escapeMrkdwn(a.name)}*${env} → ${escapeMrkdwn(a.destination)} · from ${escapeMrkdwn(a.source)}`;
+  return `• *${escapeMrkdwn(a.name)}*${env} → ${escapeMrkdwn(formatDestination(a.destination))} · from ${escapeMrkdwn(formatSource(a.source))}`;
 }

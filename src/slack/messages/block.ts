@@ -119,6 +119,7 @@ export function plainFallback(mrkdwn: string): string {
     .replace(/<@([A-Z0-9]+)(\|[^>]+)?>/g, '@$1')
     .replace(/<([^|>]+)\|([^>]+)>/g, '$2')
     .replace(/```/g, '')
-    .replace(/[*_`]/g, '');
+    .replace(/`([^`\n]*)`/g, '$1')
+    .replace(/(^|[\s(])([*_~])([^\s*_~](?:[^\n]*?[^\s])?)\2(?=$|[\s).,:;!?'"])/gm, '$1$3');
   return plain.length > SLACK_LIMITS.maxText ? `${plain.slice(0, SLACK_LIMITS.maxText - 1)}…` : plain;
 }

@@ -12,12 +12,14 @@ export interface CommandProblem {
   usage?: string;
   /** A corrected app name to suggest. */
   suggestion?: string;
+  /** A pointer after the suggestion, e.g. `/sync apps lists them.` */
+  hint?: string;
 }
 
 /** One section with the problem (and suggestion), one context line with the right form. */
 export function commandErrorBlocks(p: CommandProblem): SlackMessage {
   const suggestion = p.suggestion ? ` Did you mean *${escapeMrkdwn(p.suggestion)}*?` : '';
-  const line = `${p.problem}${suggestion}`;
+  const line = `${p.problem}${suggestion}${p.hint ? ` · ${p.hint}` : ''}`;
   const blocks: Block[] = [section(line)];
   if (p.usage) blocks.push(context(`Usage: \`${escapeMrkdwn(p.usage)}\``));
   return { text: plainFallback(p.usage ? `${line} Usage: ${p.usage}` : line), blocks };

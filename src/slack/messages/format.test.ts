@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   escapeMrkdwn,
   formatClock,
+  formatDestination,
   formatDuration,
+  formatSource,
   listNames,
   ordinal,
   packLines,
@@ -59,5 +61,24 @@ describe('src/slack/messages/format', () => {
   it('packs lines into bounded chunks without splitting a line', () => {
     expect(packLines(['aaaa', 'bbbb', 'cccc'], 9, 10)).toEqual(['aaaa\nbbbb', 'cccc']);
     expect(packLines(['aaaa', 'bbbb', 'cccc'], 4, 2)).toEqual(['aaaa', 'bbbb']);
+  });
+});
+
+describe('src/slack/messages/format (Application fields)', () => {
+  it('formats destinations and sources as Argo CD users read them', () => {
+    expect(formatDestination({ server: 'https://kubernetes.default.svc', namespace: 'guestbook' })).toBe(
+      'in-cluster/guestbook',
+    );
+    expect(formatDestination({ name: 'prod-eu', namespace: 'pay' })).toBe('prod-eu/pay');
+    expect(
+      formatSource({
+        repoURL: 'https://github.com/argoproj/argocd-example-apps',
+        path: 'guestbook',
+        targetRevision: 'HEAD',
+      }),
+    ).toBe('https://github.com/argoproj/argocd-example-apps#guestbook@HEAD');
+    expect(
+      formatSource({ repoURL: 'https://charts.example.com', chart: 'web', targetRevision: '1.2.3' }),
+    ).toBe('https://charts.example.com chart web@1.2.3');
   });
 });

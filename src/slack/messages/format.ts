@@ -1,7 +1,7 @@
 /**
  * Text formatting shared by the message builders: durations, ordinals, mrkdwn escaping, truncation.
  */
-import type { HealthStatus, TaskRef } from '../../domain/index.js';
+import type { ApplicationDestination, ApplicationSource, HealthStatus, TaskRef } from '../../domain/index.js';
 
 /** A duration for prose: `0.2 s`, `31 s`, `1:07`, `1:02:03` (input in ms; negative treated as 0). */
 export function formatDuration(ms: number): string {
@@ -79,3 +79,19 @@ export function packLines(lines: readonly string[], maxChars: number, maxChunks:
   if (current) chunks.push(current);
   return chunks;
 }
+
+/** `in-cluster/guestbook` from an Application destination (Argo CD's in-cluster URL shown as `in-cluster`). */
+export function formatDestination(d: ApplicationDestination | string): string {
+  if (typeof d === 'string') return d;
+  const cluster = d.name ?? (d.server === undefined || d.server === IN_CLUSTER ? 'in-cluster' : d.server);
+  return d.namespace ? `${cluster}/${d.namespace}` : cluster;
+}
+
+/** `https://github.com/argoproj/argocd-example-apps#guestbook@HEAD` (or `chart NAME`) from an Application source. */
+export function formatSource(s: ApplicationSource | string): string {
+  if (typeof s === 'string') return s;
+  const where = s.chart ? ` chart ${s.chart}` : s.path ? `#${s.path}` : '';
+  return `${s.repoURL}${where}${s.targetRevision ? `@${s.targetRevision}` : ''}`;
+}
+
+const IN_CLUSTER = 'https://kubernetes.default.svc';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRef, WaveRef } from '../../domain/index.js';
-import { SLACK_LIMITS } from './block.js';
+import { plainFallback, SLACK_LIMITS } from './block.js';
 import { coalesceMessages } from './coalesce-messages.js';
 import { hookOutcomeBlocks, logTailText } from './hook-outcome-blocks.js';
 import { renderBlocksAsText } from './render-blocks-as-text.js';
@@ -267,5 +267,13 @@ describe('src/slack/messages (thread replies)', () => {
 describe('src/slack/messages/coalesce-messages (empty)', () => {
   it('returns no messages for no input', () => {
     expect(coalesceMessages([])).toEqual([]);
+  });
+});
+
+describe('src/slack/messages/block plainFallback', () => {
+  it('strips emphasis markers but keeps underscores and asterisks inside words', () => {
+    expect(plainFallback('*guestbook* failed (not_in_channel): _see_ `x_y` a*b <@U1> <https://x|link>')).toBe(
+      'guestbook failed (not_in_channel): see x_y a*b @U1 link',
+    );
   });
 });

@@ -37,6 +37,8 @@ export interface SyncHeaderView {
   /** The command as typed, e.g. `/sync guestbook --prune`. */
   commandText: string;
   jobId?: string;
+  /** Extra context, e.g. `selective sync: hooks do not run`. */
+  note?: string;
   state: SyncHeaderState;
 }
 
@@ -45,7 +47,8 @@ export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
   const title = `${stateIcon(view.state)} *${escapeMrkdwn(view.application)}* → ${escapeMrkdwn(view.destination)}`;
   const line = [title, ...stateParts(view.state)].join('  ·  ');
   const revision = view.revision ? `revision \`${escapeMrkdwn(shortRevision(view.revision))}\` · ` : '';
-  const who = `${revision}requested by ${mention(view.initiator.userId)} · \`${escapeMrkdwn(truncate(view.commandText, 200))}\``;
+  const note = view.note ? ` · ${escapeMrkdwn(view.note)}` : '';
+  const who = `${revision}requested by ${mention(view.initiator.userId)} · \`${escapeMrkdwn(truncate(view.commandText, 200))}\`${note}`;
   const blocks: Block[] = [section(truncate(line, 3000)), context(who)];
   const live =
     view.state.kind === 'queued' || view.state.kind === 'running' || view.state.kind === 'received';

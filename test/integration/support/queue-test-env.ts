@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { SyncOperation } from '../../../src/domain/index.js';
+import type { JobStatus, SyncQueueClient } from '../../../src/queue/sync-queue-client.js';
 import type { SyncRequest } from '../../../src/queue/sync-request.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -59,4 +60,20 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Wait until every job is completed, failed or cancelled; resolves with their statuses in order. */
+export function jobsFinished(
+  queue: SyncQueueClient,
+  jobIds: readonly string[],
+  timeoutMs = 30_000,
+): Promise<(JobStatus | undefined)[]> {
+  return waitFor(
+    async () => {
+      const states = await Promise.all(jobIds.map((id) => queue.jobStatus(id)));
+      return states.every((s) => s && ['completed', 'failed', 'cancelled'].includes(s.state)) && states;
+    },
+    timeoutMs,
+    'jobs to finish',
+  );
 }

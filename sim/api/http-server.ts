@@ -1,0 +1,109 @@
+/**
+ * The node:http server: a small router from URL to discovery documents or resource handlers, with every
+ * error answered as a Kubernetes `Status`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { apiGroup, apiGroupList, apiResourceList, coreApiVersions, SERVER_VERSION } from './discovery.js';
+import { sendJson, sendStatus } from './http-io.js';
+import {
+  OPENAPI_V2_JSON,
+  OPENAPI_V2_PROTOBUF,
+  OPENAPI_V2_PROTOBUF_BODY,
+  openApiV3GroupVersion,
+  openApiV3Root,
+} from './openapi.js';
+import { handleResource, type ResourceContext } from './resource-handler.js';
+import { parseRoute, type Route } from './route.js';
+import { resourceNotServed, StatusError } from './status-error.js';
+import type { TypeRegistry } from './type-registry.js';
+
+export interface ApiServerDeps extends ResourceContext {
+  registry: TypeRegistry;
+  /** Called for every request (method, path, status code) — the simulator's request log. */
+  onRequest?: (method: string, path: string, code: number) => void;
+}
+
+export function createApiServer(deps: ApiServerDeps): Server {
+  return createServer((req, res) => {
+    res.on('finish', () => deps.onRequest?.(req.method ?? 'GET', req.url ?? '', res.statusCode));
+    handle(req, res, deps).catch((error: unknown) => {
+      const status =
+        error instanceof StatusError
+          ? error
+          : new StatusError(500, 'InternalError', `Internal error occurred: ${(error as Error).message}`);
+      if (!res.headersSent) sendStatus(res, status);
+      else res.end();
+    });
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: ApiServerDeps): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://sim');
+  if (url.pathname.startsWith('/openapi/')) return serveOpenApi(req, res, url.pathname, deps.registry);
+  const route = parseRoute(url.pathname);
+  if (!route) throw resourceNotServed();
+  if (route.kind === 'resource') {
+    const type = deps.registry.find(route.group, route.version, route.plural);
+    if (!type || (route.namespace !== undefined && !type.namespaced)) throw resourceNotServed();
+    return handleResource(req, res, url, route, type, deps);
+  }
+  if (req.method !== 'GET')
+    throw new StatusError(
+      405,
+      'MethodNotAllowed',
+      'the server does not allow this method on the requested resource',
+      {},
+    );
+  sendJson(res, 200, discoveryDocument(route, deps.registry));
+}
+
+function serveOpenApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  registry: TypeRegistry,
+): void {
+  if (pathname === '/openapi/v2') {
+    if ((req.headers.accept ?? '').includes('protobuf')) {
+      res.writeHead(200, {
+        'Content-Type': OPENAPI_V2_PROTOBUF,
+        'Content-Length': OPENAPI_V2_PROTOBUF_BODY.length,
+      });
+      res.end(OPENAPI_V2_PROTOBUF_BODY);
+      return;
+    }
+    sendJson(res, 200, OPENAPI_V2_JSON);
+    return;
+  }
+  const document =
+    pathname === '/openapi/v3'
+      ? openApiV3Root(registry.all())
+      : openApiV3GroupVersion(pathname.slice('/openapi/v3/'.length), registry.all());
+  if (!document) throw resourceNotServed();
+  sendJson(res, 200, document);
+}
+
+function discoveryDocument(route: Exclude<Route, { kind: 'resource' }>, registry: TypeRegistry): object {
+  const types = registry.all();
+  switch (route.kind) {
+    case 'version':
+      return SERVER_VERSION;
+    case 'coreVersions':
+      return coreApiVersions();
+    case 'groupList':
+      return apiGroupList(types);
+    case 'group': {
+      const versions = [...new Set(types.filter((t) => t.group === route.group).map((t) => t.version))];
+      if (versions.length === 0) throw resourceNotServed();
+      return apiGroup(route.group, versions);
+    }
+    case 'resourceList': {
+      const matching = types.filter((t) => t.group === route.group && t.version === route.version);
+      if (matching.length === 0) throw resourceNotServed();
+      return apiResourceList(
+        route.group === '' ? route.version : `${route.group}/${route.version}`,
+        matching,
+      );
+    }
+  }
+}

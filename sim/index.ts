@@ -1,0 +1,11 @@
+/**
+ * The wavesync Kubernetes API simulator: a loopback HTTP server that the real @kubernetes/client-node and
+ * kubectl accept as a small cluster. See sim/README.md for the command convention and every limit.
+ */
+
+export type { ObjectRef } from './controllers/cluster-client.js';
+export type { Condition, SimLogger } from './controllers/controller-context.js';
+export type { KubeconfigOptions } from './kubeconfig.js';
+export type { RequestRecord, Simulator, SimulatorOptions } from './simulator.js';
+export { startSimulator } from './simulator.js';
+export type { KubeObject } from './store/kube-object.js';

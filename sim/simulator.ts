@@ -1,0 +1,123 @@
+/**
+ * startSimulator(): wires the store, the type registry, the HTTP API and the controllers into one running
+ * simulated cluster on loopback.
+ */
+
+import { writeFile } from 'node:fs/promises';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiServer } from './api/http-server.js';
+import { ObjectApi } from './api/object-api.js';
+import { CRD_TYPE_KEY, TypeRegistry } from './api/type-registry.js';
+import { WritePipeline } from './api/write-pipeline.js';
+import { bootstrapCluster } from './controllers/bootstrap.js';
+import { ClusterClient } from './controllers/cluster-client.js';
+import type { ControllerContext, SimLogger } from './controllers/controller-context.js';
+import { EventRecorder } from './controllers/event-recorder.js';
+import { CONTROLLERS } from './controllers/index.js';
+import { Scheduler } from './controllers/scheduler.js';
+import { buildKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
+import { PodLogStore } from './kubelet/pod-log-store.js';
+import { ObjectStore } from './store/object-store.js';
+import { TestHelpers } from './test-helpers.js';
+
+export interface SimulatorOptions {
+  /** TCP port (default 0: an ephemeral port). */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Time factor: 10 runs simulated time ten times faster than the wall clock (default 1). */
+  speed?: number;
+  logger?: SimLogger;
+  /** Change events kept for watches before older resourceVersions answer 410 Gone (default 5000). */
+  watchHistory?: number;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  code: number;
+}
+
+export interface Simulator extends TestHelpers {
+  /** `http://127.0.0.1:PORT` */
+  readonly url: string;
+  readonly port: number;
+  readonly speed: number;
+  /** Every HTTP request served, in order (method, path with query, status code). */
+  readonly requests: RequestRecord[];
+  /** Kubeconfig YAML for this simulator (insecure-skip-tls-verify, token user). */
+  kubeconfig(options?: KubeconfigOptions): string;
+  writeKubeconfig(path: string, options?: KubeconfigOptions): Promise<void>;
+  /** Close watches and the server, cancel every timer. */
+  stop(): Promise<void>;
+}
+
+const SILENT: SimLogger = { info: () => undefined, debug: () => undefined, warn: () => undefined };
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const speed = options.speed ?? 1;
+  if (!(speed > 0)) throw new Error(`speed must be a positive number, got ${speed}`);
+  const logger = options.logger ?? SILENT;
+  const store = new ObjectStore(options.watchHistory);
+  const registry = new TypeRegistry(() => store.list(CRD_TYPE_KEY));
+  const pipeline = new WritePipeline(store);
+  const objects = new ObjectApi(store, pipeline);
+  const scheduler = new Scheduler(speed);
+  const logs = new PodLogStore();
+  const pinned = new Set<string>();
+  const client = new ClusterClient(store, registry, objects, 'kube-controller-manager');
+  const ctx: ControllerContext = {
+    client,
+    scheduler,
+    events: new EventRecorder(() => client),
+    logs,
+    logger,
+    isPinned: (obj) => pinned.has(obj.metadata.uid ?? ''),
+  };
+  bootstrapCluster(client);
+  for (const controller of CONTROLLERS) controller(ctx);
+  const watches = new Set<ServerResponse>();
+  const requests: RequestRecord[] = [];
+  const server = createApiServer({
+    store,
+    objects,
+    registry,
+    readLog: (ns, name, container, tail) => logs.read(store.get('/pods', ns, name), name, container, tail),
+    bookmarkIntervalMs: scheduler.ms(60),
+    trackWatch: (res) => {
+      watches.add(res);
+      return () => watches.delete(res);
+    },
+    onRequest: (method, path, code) => {
+      requests.push({ method, path, code });
+      logger.debug({ method, path, code }, 'sim request');
+    },
+  });
+  const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  logger.info({ url, speed }, 'Kubernetes API simulator listening');
+  const helpers = new TestHelpers(client, ctx, pinned);
+  return Object.assign(helpers, {
+    url,
+    port,
+    speed,
+    requests,
+    kubeconfig: (o?: KubeconfigOptions) => buildKubeconfig(url, o),
+    writeKubeconfig: (path: string, o?: KubeconfigOptions) =>
+      writeFile(path, buildKubeconfig(url, o), { mode: 0o600 }),
+    stop: async () => {
+      scheduler.stop();
+      for (const res of watches) res.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}

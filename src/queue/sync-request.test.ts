@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parseSyncRequest } from './sync-request.js';
+
+const valid = {
+  application: 'guestbook',
+  operation: { prune: true, dryRun: false, syncOptions: ['CreateNamespace=true'], revision: 'v1.2.0' },
+  initiator: { userId: 'U1', userName: 'alice' },
+  target: { channel: 'C1', threadTs: '1700000000.000100' },
+  requestKey: 'trigger-123',
+};
+
+describe('src/queue/sync-request parseSyncRequest', () => {
+  it('accepts a complete request and keeps an absent report target as undefined', () => {
+    expect(parseSyncRequest(valid)).toEqual(valid);
+    const { target: _target, ...cli } = valid;
+    const parsed = parseSyncRequest(cli);
+    expect(parsed.target).toBeUndefined();
+    expect('target' in parsed).toBe(true);
+  });
+
+  it('names every bad field in one BotError', () => {
+    const bad = {
+      ...valid,
+      application: 'Bad_Name',
+      operation: { ...valid.operation, prune: 'yes' },
+      requestKey: '',
+    };
+    expect(() => parseSyncRequest(bad)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_command',
+        message: expect.stringMatching(
+          /application: must be an Argo CD Application name.*operation\.prune.*requestKey/,
+        ),
+      }),
+    );
+  });
+});

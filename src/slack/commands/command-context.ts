@@ -1,0 +1,40 @@
+/**
+ * What every `/sync` subcommand receives: the parsed command, Bolt's ack/respond, the Web API client, the
+ * ports, and the words after the subcommand.
+ */
+import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../../logger.js';
+import type { SlackMessage } from '../messages/block.js';
+import type { ApplicationCatalog, ApprovalGate, SyncQueueClient } from '../ports.js';
+import type { RecentRequests } from './recent-requests.js';
+
+export interface SlackAppDeps {
+  queue: SyncQueueClient;
+  catalog: ApplicationCatalog;
+  logger?: Logger;
+  approvals?: ApprovalGate;
+}
+
+export interface CommandContext {
+  command: SlashCommand;
+  /** Words after the subcommand (for `/sync <app> …`: after the app name). */
+  args: string[];
+  ack: AckFn<string | RespondArguments>;
+  respond: RespondFn;
+  client: WebClient;
+  deps: SlackAppDeps;
+  /** X-Slack-Retry-Num of this delivery, when Slack is re-sending it. */
+  retryNum: number | undefined;
+  recent: RecentRequests;
+}
+
+/** An ephemeral reply body for ack()/respond(). */
+export function ephemeral(message: SlackMessage): RespondArguments {
+  return { response_type: 'ephemeral', text: message.text, blocks: message.blocks };
+}
+
+/** The user who typed the command, as the queue records them. */
+export function initiatorOf(command: SlashCommand): { userId: string; userName: string } {
+  return { userId: command.user_id, userName: command.user_name };
+}

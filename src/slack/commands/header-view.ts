@@ -1,0 +1,51 @@
+/**
+ * The header's fixed part (app, destination, who, command) for a request or a queued job, so the bot, the
+ * cancel paths and the worker's reporter all draw the same header.
+ */
+import type { SyncOperation } from '../../domain/index.js';
+import type { Initiator } from '../../reporting/sync-reporter.js';
+import { formatDestination } from '../messages/format.js';
+import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
+import type { ApplicationCatalog } from '../ports.js';
+
+export type HeaderBase = Omit<SyncHeaderView, 'state'>;
+
+/** The header of a sync of `application` with `operation`, requested by `initiator`. */
+export function headerViewOf(
+  catalog: ApplicationCatalog,
+  job: { application: string; operation: SyncOperation; initiator: Initiator; jobId?: string },
+): HeaderBase {
+  const summary = catalog.describe(job.application);
+  const destination = summary
+    ? (summary.environment ?? formatDestination(summary.destination))
+    : 'unknown destination';
+  const note = noteOf(job.operation);
+  return {
+    application: job.application,
+    destination,
+    initiator: job.initiator,
+    commandText: commandTextOf(job.application, job.operation),
+    ...(job.operation.revision ? { revision: job.operation.revision } : {}),
+    ...(job.jobId ? { jobId: job.jobId } : {}),
+    ...(note ? { note } : {}),
+  };
+}
+
+/** The canonical command for an operation: `/sync guestbook --revision v2 --prune --resource apps:Deployment:web`. */
+export function commandTextOf(application: string, op: SyncOperation): string {
+  const words = ['/sync', application];
+  if (op.revision) words.push('--revision', op.revision);
+  if (op.prune) words.push('--prune');
+  if (op.dryRun) words.push('--dry-run');
+  for (const r of op.resources ?? [])
+    words.push('--resource', `${r.group}:${r.kind}:${r.namespace ? `${r.namespace}/` : ''}${r.name}`);
+  return words.join(' ');
+}
+
+/** What the header should say about a special operation (selective sync runs no hooks, as in Argo CD). */
+export function noteOf(op: SyncOperation): string | undefined {
+  const notes: string[] = [];
+  if (op.resources?.length) notes.push('selective sync: hooks do not run');
+  if (op.dryRun) notes.push('dry run: nothing is applied');
+  return notes.length ? notes.join(' · ') : undefined;
+}

@@ -1,0 +1,125 @@
+/**
+ * Parses the text after `/sync <app>`: `[--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]…`
+ * with node's `util.parseArgs` (strict). Slack clients may turn `--` into an em or en dash; both are read as
+ * `--`. Returns the SyncOperation, or a problem phrased for the user with the right form.
+ */
+import { parseArgs } from 'node:util';
+import { closestNames } from '../../apps/closest-names.js';
+import type { SyncOperation, SyncOperationResource } from '../../domain/index.js';
+import type { CommandProblem } from '../messages/command-error-blocks.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { FLAGS_TEXT, USAGE } from '../messages/help-blocks.js';
+
+export type ParsedSync = { ok: true; operation: SyncOperation } | { ok: false; problem: CommandProblem };
+
+const FLAGS = ['--revision', '--prune', '--dry-run', '--resource'];
+const OPTIONS = {
+  revision: { type: 'string' },
+  prune: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  resource: { type: 'string', multiple: true },
+} as const;
+
+/** Split command text into words; smart dashes (—, –) at the start of a word become `--`. */
+export function tokenize(text: string): string[] {
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .map((w) => w.replace(/^[\u2014\u2013]/, '--'));
+}
+
+/** Parse the flags that follow the application name. */
+export function parseSyncArgs(args: readonly string[]): ParsedSync {
+  let values: { revision?: string; prune?: boolean; 'dry-run'?: boolean; resource?: string[] };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (err) {
+    return { ok: false, problem: flagProblem(err as Error & { code?: string }) };
+  }
+  if (positionals.length > 0) {
+    const extra = escapeMrkdwn(positionals.join(' '));
+    return fail(`Unexpected \`${extra}\`: /sync takes one application and flags.`);
+  }
+  if (values.revision !== undefined && !isRevision(values.revision)) {
+    return fail(`\`${escapeMrkdwn(values.revision)}\` is not a branch, tag or commit.`);
+  }
+  const resources: SyncOperationResource[] = [];
+  for (const spec of values.resource ?? []) {
+    const resource = parseResource(spec);
+    if (!resource) {
+      return fail(
+        `Bad --resource \`${escapeMrkdwn(spec)}\`: use GROUP:KIND:NAME, e.g. \`apps:Deployment:web\` or \`:Service:web\` for the core group.`,
+      );
+    }
+    resources.push(resource);
+  }
+  const operation: SyncOperation = {
+    prune: values.prune ?? false,
+    dryRun: values['dry-run'] ?? false,
+    syncOptions: [],
+    ...(values.revision !== undefined ? { revision: values.revision } : {}),
+    ...(resources.length ? { resources } : {}),
+  };
+  return { ok: true, operation };
+}
+
+/** `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form); undefined if malformed. */
+export function parseResource(spec: string): SyncOperationResource | undefined {
+  const parts = spec.split(':');
+  if (parts.length !== 3) return undefined;
+  const [group, kind, rest] = parts as [string, string, string];
+  const slash = rest.indexOf('/');
+  const name = slash < 0 ? rest : rest.slice(slash + 1);
+  const namespace = slash < 0 ? undefined : rest.slice(0, slash);
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind) || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name))
+    return undefined;
+  if (group !== '' && !/^[a-z0-9.-]+$/.test(group)) return undefined;
+  return { group, kind, name, ...(namespace ? { namespace } : {}) };
+}
+
+/** A git ref or SHA as `git check-ref-format` would accept it (no spaces, `..`, `~^:?*[\`, leading `-`). */
+function isRevision(rev: string): boolean {
+  return (
+    /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(rev) &&
+    !rev.includes('..') &&
+    !rev.endsWith('.lock') &&
+    rev.length <= 250
+  );
+}
+
+function flagProblem(err: Error & { code?: string }): CommandProblem {
+  const flag = /'(-[^' ]+)/.exec(err.message)?.[1] ?? '';
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const suggestion = closestNames(flag.split('=')[0]!, FLAGS, 1)[0];
+    const hint = suggestion ? ` Did you mean ${suggestion}?` : '';
+    return {
+      problem: `Unknown flag \`${escapeMrkdwn(flag)}\`.${hint} Flags: ${FLAGS_TEXT}`,
+      usage: USAGE.sync,
+    };
+  }
+  if (
+    err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' &&
+    err.message.includes('does not take an argument')
+  ) {
+    return { problem: `${flag} takes no value.`, usage: USAGE.sync };
+  }
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const name = flag.replace(/ <value>$/, '') || 'that flag';
+    return {
+      problem: `${name} needs a value${name === '--revision' ? ', e.g. `--revision main`' : ''}.`,
+      usage: USAGE.sync,
+    };
+  }
+  return { problem: escapeMrkdwn(err.message), usage: USAGE.sync };
+}
+
+function fail(problem: string): ParsedSync {
+  return { ok: false, problem: { problem, usage: USAGE.sync } };
+}

@@ -1,0 +1,26 @@
+/**
+ * The idempotency key of a `/sync <app>` request: the same person asking for the same thing in the same
+ * channel and workspace. Slack's re-deliveries (X-Slack-Retry-Num) and double deliveries with a fresh trigger id
+ * map to one key; the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
+ */
+import { createHash } from 'node:crypto';
+import type { SlashCommand } from '@slack/bolt';
+import type { SyncOperation } from '../../domain/index.js';
+
+export function requestKeyOf(command: SlashCommand, application: string, operation: SyncOperation): string {
+  const what = JSON.stringify([
+    command.team_id,
+    command.channel_id,
+    command.user_id,
+    application,
+    normalized(operation),
+  ]);
+  return `slack:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
+}
+
+function normalized(op: SyncOperation): unknown {
+  const resources = (op.resources ?? [])
+    .map((r) => `${r.group}:${r.kind}:${r.namespace ?? ''}/${r.name}`)
+    .sort();
+  return [op.revision ?? '', op.prune, op.dryRun, resources];
+}

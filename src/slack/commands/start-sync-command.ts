@@ -1,0 +1,125 @@
+/**
+ * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — ack at once (ephemeral),
+ * post the header in the channel, enqueue with the header as the report target, then show the queue position.
+ * Bad input is answered in the ack and nothing is posted or queued.
+ */
+import { BotError, type SyncOperation } from '../../domain/index.js';
+import { textMessage } from '../messages/block.js';
+import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
+import type { EnqueueResult, SyncRequest } from '../ports.js';
+import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { type HeaderBase, headerViewOf } from './header-view.js';
+import { parseSyncArgs } from './parse-sync-args.js';
+import { requestKeyOf } from './request-key.js';
+
+interface Header {
+  channel: string;
+  ts: string;
+  base: HeaderBase;
+}
+
+export async function startSyncCommand(ctx: CommandContext, application: string): Promise<void> {
+  const parsed = parseSyncArgs(ctx.args);
+  if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
+  const { command, deps } = ctx;
+  const requestKey = requestKeyOf(command, application, parsed.operation);
+  if (ctx.recent.claim(requestKey)) {
+    return ctx.ack(
+      ephemeral(
+        textMessage(`Already requested: your sync of *${escapeMrkdwn(application)}* is in this channel.`),
+      ),
+    );
+  }
+  await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
+  const base = headerViewOf(deps.catalog, {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+  });
+  const header = await postHeader(ctx, base);
+  if (!header) return ctx.recent.release(requestKey);
+  const request: SyncRequest = {
+    application,
+    operation: parsed.operation,
+    initiator: base.initiator,
+    target: { channel: header.channel, threadTs: header.ts },
+    requestKey,
+  };
+  if (deps.approvals) {
+    const summary = deps.catalog.describe(application)!;
+    if ((await deps.approvals.gate(request, { application: summary, header })) === 'pending') return;
+  }
+  let result: EnqueueResult;
+  try {
+    result = await deps.queue.enqueueSync(request);
+  } catch (err) {
+    ctx.recent.release(requestKey);
+    return notQueued(ctx, header, err);
+  }
+  await showQueued(ctx, header, result);
+}
+
+function acceptedText(application: string, op: SyncOperation): string {
+  const selective = op.resources?.length
+    ? ' Selective sync: only the named resources, and hooks do not run.'
+    : '';
+  return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
+}
+
+async function postHeader(ctx: CommandContext, base: HeaderBase): Promise<Header | undefined> {
+  const channel = ctx.command.channel_id;
+  const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
+  try {
+    const posted = await ctx.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    return { channel, ts: posted.ts!, base };
+  } catch (err) {
+    const error = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
+    ctx.deps.logger?.warn({ channel, error }, 'could not post the sync header');
+    const hint =
+      error === 'not_in_channel' || error === 'channel_not_found'
+        ? ' Invite me with `/invite @wavesync` and try again.'
+        : '';
+    await ctx.respond(
+      ephemeral(
+        textMessage(
+          `❌ I could not post in this channel (${escapeMrkdwn(error)}), so nothing was queued.${hint}`,
+        ),
+      ),
+    );
+    return undefined;
+  }
+}
+
+async function notQueued(ctx: CommandContext, header: Header, err: unknown): Promise<void> {
+  const reason = err instanceof BotError ? err.message : 'the queue is unavailable';
+  ctx.deps.logger?.warn({ application: header.base.application, err }, 'sync not queued');
+  await updateHeader(ctx, header, { kind: 'not_queued', reason });
+  await ctx.respond(ephemeral(notQueuedBlocks(header.base.application, reason)));
+}
+
+async function showQueued(ctx: CommandContext, header: Header, result: EnqueueResult): Promise<void> {
+  if (result.duplicate) {
+    const original = await ctx.deps.queue.jobStatus(result.jobId);
+    const target = original?.target;
+    if (!target || target.threadTs === header.ts) return;
+    const link = await ctx.client.chat
+      .getPermalink({ channel: target.channel, message_ts: target.threadTs })
+      .then((r) => r.permalink)
+      .catch(() => undefined);
+    return updateHeader(ctx, header, { kind: 'duplicate', permalink: link });
+  }
+  // Position 0: the worker switches the header to Running at once; only a wait is worth an update.
+  if (result.position > 0) {
+    header.base = { ...header.base, jobId: result.jobId };
+    await updateHeader(ctx, header, { kind: 'queued', position: result.position, ahead: result.ahead });
+  }
+}
+
+async function updateHeader(ctx: CommandContext, header: Header, state: SyncHeaderState): Promise<void> {
+  const message = syncHeaderBlocks({ ...header.base, state });
+  await ctx.client.chat
+    .update({ channel: header.channel, ts: header.ts, text: message.text, blocks: message.blocks })
+    .catch((err: unknown) => ctx.deps.logger?.warn({ err }, 'could not update the sync header'));
+}

@@ -1,0 +1,25 @@
+/** `/sync status [app]` — what is running and queued, for one application or all. */
+
+import { USAGE } from '../messages/help-blocks.js';
+import { statusBlocks } from '../messages/status-blocks.js';
+import { type CommandContext, ephemeral } from './command-context.js';
+import { queueUnavailable } from './queue-unavailable.js';
+import { tooManyArguments } from './too-many-arguments.js';
+import { unknownApplicationBlocks } from './unknown-application.js';
+
+export async function statusCommand(ctx: CommandContext): Promise<void> {
+  if (ctx.args.length > 1) return ctx.ack(ephemeral(tooManyArguments(ctx.args.slice(1), USAGE.status)));
+  const application = ctx.args[0];
+  if (application !== undefined && !ctx.deps.catalog.describe(application)) {
+    return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.status)));
+  }
+  await ctx.ack();
+  try {
+    const jobs = application
+      ? await ctx.deps.queue.applicationStatus(application)
+      : await ctx.deps.queue.allStatus();
+    await ctx.respond(ephemeral(statusBlocks(jobs, application, Date.now())));
+  } catch (err) {
+    await queueUnavailable(ctx, err);
+  }
+}

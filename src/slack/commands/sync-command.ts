@@ -1,0 +1,45 @@
+/**
+ * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`,
+ * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
+ * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
+ */
+import { commandErrorBlocks } from '../messages/command-error-blocks.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { USAGE } from '../messages/help-blocks.js';
+import { appsCommand } from './apps-command.js';
+import { cancelCommand } from './cancel-command.js';
+import { type CommandContext, ephemeral } from './command-context.js';
+import { helpCommand } from './help-command.js';
+import { historyCommand } from './history-command.js';
+import { tokenize } from './parse-sync-args.js';
+import { startSyncCommand } from './start-sync-command.js';
+import { statusCommand } from './status-command.js';
+import { unknownApplicationBlocks } from './unknown-application.js';
+
+const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void>>> = {
+  help: helpCommand,
+  apps: appsCommand,
+  status: statusCommand,
+  cancel: cancelCommand,
+  history: historyCommand,
+};
+
+export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {
+  const [first, ...args] = tokenize(ctx.command.text);
+  if (first === undefined) {
+    const problem = {
+      problem: 'Which application should I sync?',
+      hint: '`/sync apps` lists them, `/sync help` shows everything.',
+    };
+    return ctx.ack(ephemeral(commandErrorBlocks({ ...problem, usage: USAGE.sync })));
+  }
+  const subcommand = SUBCOMMANDS[first.toLowerCase()];
+  if (subcommand) return subcommand({ ...ctx, args });
+  if (first.startsWith('-')) {
+    const problem = `Name the application first, then flags: \`/sync guestbook ${escapeMrkdwn(first)}\`.`;
+    return ctx.ack(ephemeral(commandErrorBlocks({ problem, usage: USAGE.sync })));
+  }
+  if (!ctx.deps.catalog.describe(first))
+    return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, first, USAGE.sync)));
+  return startSyncCommand({ ...ctx, args }, first);
+}

@@ -1,0 +1,146 @@
+/**
+ * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands) and the header's Cancel
+ * button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events` verifies the v0 signature and
+ * rejects stale timestamps; a guard also rejects timestamps more than 5 minutes ahead. Socket Mode when
+ * `appToken` is set. Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  App,
+  type BlockAction,
+  type ButtonAction,
+  type CustomRoute,
+  HTTPReceiver,
+  LogLevel,
+  SocketModeReceiver,
+} from '@slack/bolt';
+import { boltLoggerFrom } from './bolt-logger.js';
+import { cancelAction } from './commands/cancel-action.js';
+import type { SlackAppDeps } from './commands/command-context.js';
+import { RecentRequests } from './commands/recent-requests.js';
+import { handleSyncCommand } from './commands/sync-command.js';
+import { guardFutureTimestamps } from './future-timestamp-guard.js';
+import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
+
+export const EVENTS_PATH = '/slack/events';
+
+export interface SlackAppOptions {
+  botToken: string;
+  /** Required in HTTP mode; unused in Socket Mode. */
+  signingSecret: string;
+  /** App-level token (`xapp-…`): switches to Socket Mode. */
+  appToken?: string;
+  /** Web API base URL (SLACK_API_URL); default Slack's. */
+  apiUrl?: string;
+  /** HTTP port (default 3000; 0 = ephemeral). In Socket Mode it serves only `routes`. */
+  port?: number;
+  /** Interface to bind in HTTP mode; default all. Tests pass `127.0.0.1`. */
+  host?: string;
+  /** Retries of failed Web API requests; default 2; tests pass 0. */
+  clientRetries?: number;
+  /** Extra HTTP routes served next to /slack/events. */
+  routes?: CustomRoute[];
+  /** The slash command's name; default `/sync`. */
+  command?: string;
+  deps: SlackAppDeps;
+}
+
+export interface SlackApp {
+  readonly app: App;
+  readonly mode: 'http' | 'socket';
+  /** Start listening; resolves with the bound HTTP port (undefined in Socket Mode without routes). */
+  start(): Promise<{ port: number | undefined }>;
+  stop(): Promise<void>;
+}
+
+/** A route for `routes`: async handlers are awaited and failures become HTTP 500. */
+export function httpRoute(
+  method: string,
+  path: string,
+  handler: CustomRoute['handler'] | ((...a: Parameters<CustomRoute['handler']>) => Promise<void>),
+): CustomRoute {
+  return {
+    method,
+    path,
+    handler: (req, res) => {
+      Promise.resolve(handler(req, res)).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    },
+  };
+}
+
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  const { deps } = options;
+  const logger = deps.logger ? boltLoggerFrom(deps.logger) : undefined;
+  const logOptions = logger ? { logger } : { logLevel: LogLevel.ERROR };
+  const port = options.port ?? 3000;
+  const routes = options.routes ?? [];
+  const socket = options.appToken !== undefined && options.appToken !== '';
+  const receiver = socket
+    ? new SocketModeReceiver({
+        appToken: options.appToken!,
+        customRoutes: routes,
+        installerOptions: { port },
+        ...logOptions,
+      })
+    : new HTTPReceiver({
+        signingSecret: options.signingSecret,
+        endpoints: [EVENTS_PATH],
+        customRoutes: routes,
+        port,
+        ...logOptions,
+      });
+  if (receiver instanceof HTTPReceiver) {
+    guardFutureTimestamps(receiver, EVENTS_PATH, (skewSeconds) =>
+      deps.logger?.warn({ skewSeconds }, 'rejected a Slack request timestamped in the future'),
+    );
+  }
+  const app = new App({
+    token: options.botToken,
+    receiver,
+    ...logOptions,
+    clientOptions: {
+      ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+      retryConfig: { retries: options.clientRetries ?? 2 },
+    },
+  });
+  registerListeners(app, options.command ?? '/sync', deps);
+  return {
+    app,
+    mode: socket ? 'socket' : 'http',
+    async start() {
+      const server = (await (socket || !options.host
+        ? app.start(port)
+        : app.start({ port, host: options.host }))) as unknown;
+      const address = isServer(server) ? server.address() : null;
+      return { port: address && typeof address === 'object' ? (address as AddressInfo).port : undefined };
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}
+
+function registerListeners(app: App, command: string, deps: SlackAppDeps): void {
+  const recent = new RecentRequests();
+  app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
+    await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
+  });
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: CANCEL_ACTION_ID },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      await cancelAction({ body, action, respond, client, deps });
+    },
+  );
+  app.error(async (error) => {
+    deps.logger?.error({ err: error }, 'unhandled error in a Slack listener');
+  });
+}
+
+function isServer(value: unknown): value is Server {
+  return typeof value === 'object' && value !== null && 'address' in value;
+}

@@ -1,0 +1,187 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
+import { headerViewOf } from '../../../src/slack/commands/header-view.js';
+import type { Block } from '../../../src/slack/messages/block.js';
+import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { createSlackReporter } from '../../../src/slack/slack-reporter.js';
+import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import type { FakeMessage } from '../../fakes/fake-slack-api.js';
+import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
+import { feed, PRE_POST_SYNC_THREAD, prePostSyncEvents } from '../../fakes/sync-event-streams.js';
+
+const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
+
+describe('src/slack/slack-app /sync <app> over HTTP', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+  });
+  afterEach(async () => h.close());
+
+  /** Run the worker's side: a SlackReporter for the queued request, fed a realistic event stream. */
+  async function runWorker(events = prePostSyncEvents()) {
+    const request = h.queue.requests.at(-1)!;
+    const client = createSlackWebClient({ botToken: h.fake.botToken, apiUrl: h.fake.apiUrl, retries: 0 });
+    const header = headerViewOf(h.catalog, { ...request, jobId: 'job-1' });
+    const reporter = createSlackReporter({
+      client,
+      target: request.target!,
+      header,
+      pacer: new ChannelPacer(20),
+      headerIntervalMs: 20,
+      coalesceMs: 5,
+    });
+    await feed(reporter, events, 20);
+    return request.target!;
+  }
+
+  it('when a signed /sync guestbook arrives, then it is acked at once, the header is posted and the sync is queued for that thread', async () => {
+    const res = await h.slack.sendCommand({ text: 'guestbook', responseUrl: h.fake.responseUrl('c1') });
+
+    expect(res.status).toBe(200);
+    expect(res.ackMs).toBeLessThan(3000);
+    expect(res.json).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Got it: syncing guestbook'),
+    });
+    const request = await h.fake.waitFor(() => h.queue.requests[0]);
+    const [headerCall] = h.fake.calls('chat.postMessage');
+    expect(headerCall!.args.channel).toBe(CHANNEL);
+    expect(request).toEqual({
+      application: 'guestbook',
+      operation: { prune: false, dryRun: false, syncOptions: [] },
+      initiator: { userId: 'U0PAT', userName: 'pat' },
+      target: { channel: CHANNEL, threadTs: (headerCall!.response as { ts: string }).ts },
+      requestKey: expect.stringMatching(/^slack:[0-9a-f]{40}$/),
+    });
+    expect(text(h.fake.message(CHANNEL, request.target!.threadTs)!)).toBe(
+      '⏳ guestbook → staging  ·  received\nrequested by @U0PAT · /sync guestbook',
+    );
+  });
+
+  it('when the worker reports a successful sync, then the thread has wave and hook replies in order and the header says Succeeded', async () => {
+    await h.slack.sendCommand({ text: 'guestbook' });
+    await h.fake.waitFor(() => h.queue.requests[0]);
+
+    const target = await runWorker();
+
+    expect(h.fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n')).toEqual(
+      PRE_POST_SYNC_THREAD,
+    );
+    expect(text(h.fake.message(CHANNEL, target.threadTs)!)).toBe(
+      '✅ guestbook → staging  ·  Succeeded  ·  Healthy  ·  0:32\nrevision 3f9c2e1 · requested by @U0PAT · /sync guestbook',
+    );
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+  });
+
+  it('when the PreSync hook fails, then the failure reply carries the log tail, the summary is broadcast and the header says Failed', async () => {
+    await h.slack.sendCommand({ text: 'guestbook' });
+    await h.fake.waitFor(() => h.queue.requests[0]);
+
+    const target = await runWorker(prePostSyncEvents({ failPreSync: true }));
+
+    const replies = h.fake.thread(CHANNEL, target.threadTs);
+    const hookReply = replies
+      .map(text)
+      .find((t) => t.includes('✗ PreSync hook Job/pre-post-sync-before failed after 12 s'));
+    expect(hookReply).toContain('│ PG::UndefinedTable: ERROR:  relation "orders" does not exist');
+    expect(replies.at(-1)).toMatchObject({ broadcast: true });
+    expect(text(replies.at(-1)!)).toMatch(
+      /^❌ Failed in 12 s · one or more synchronization tasks completed unsuccessfully/,
+    );
+    expect(h.fake.channelMessages(CHANNEL).map((m) => m.ts)).toEqual([target.threadTs, replies.at(-1)!.ts]);
+    expect(text(h.fake.message(CHANNEL, target.threadTs)!)).toMatch(
+      /^❌ guestbook → staging {2}· {2}Failed {2}·/,
+    );
+  });
+
+  it('when another sync of the app is running, then the header shows the queue position and who is ahead, with Cancel', async () => {
+    h.queue.seed(
+      {
+        application: 'guestbook',
+        operation: { prune: false, dryRun: false, syncOptions: [] },
+        initiator: { userId: 'U0LEE', userName: 'lee' },
+        target: undefined,
+      },
+      { currentWave: { phase: 'Sync', wave: 1, index: 2, total: 3 } },
+    );
+
+    await h.slack.sendCommand({ text: 'guestbook --prune' });
+
+    const request = await h.fake.waitFor(() => h.queue.requests[0]);
+    const header = await h.fake.waitFor(() => {
+      const m = h.fake.message(CHANNEL, request.target!.threadTs);
+      return m && m.updates > 0 ? m : undefined;
+    });
+    expect(text(header)).toBe(
+      "⏳ guestbook → staging  ·  queued · 2nd in line behind @U0LEE's sync (running, Sync wave 1 · step 2 of 3)\n" +
+        'requested by @U0PAT · /sync guestbook --prune\n[Cancel]',
+    );
+  });
+
+  it('when flags are given, then the queued operation carries them; a selective sync says hooks do not run', async () => {
+    const res = await h.slack.sendCommand({
+      text: 'guestbook --revision v2.1 --prune --dry-run --resource apps:Deployment:guestbook-ui —resource :Service:guestbook/guestbook-ui',
+    });
+
+    expect(res.json?.text).toContain('Selective sync: only the named resources, and hooks do not run.');
+    const request = await h.fake.waitFor(() => h.queue.requests[0]);
+    expect(request.operation).toEqual({
+      revision: 'v2.1',
+      prune: true,
+      dryRun: true,
+      syncOptions: [],
+      resources: [
+        { group: 'apps', kind: 'Deployment', name: 'guestbook-ui' },
+        { group: '', kind: 'Service', namespace: 'guestbook', name: 'guestbook-ui' },
+      ],
+    });
+    expect(text(h.fake.message(CHANNEL, request.target!.threadTs)!).split('\n')[1]).toBe(
+      'revision v2.1 · requested by @U0PAT · /sync guestbook --revision v2.1 --prune --dry-run --resource apps:Deployment:guestbook-ui --resource :Service:guestbook/guestbook-ui · selective sync: hooks do not run · dry run: nothing is applied',
+    );
+  });
+
+  it('when Slack re-delivers the same command, then one header and one queued job result', async () => {
+    await h.slack.sendCommand({ text: 'guestbook', triggerId: 't1' });
+    await h.fake.waitFor(() => h.queue.requests[0]);
+
+    const retry = await h.slack.sendCommand({ text: 'guestbook', triggerId: 't1' }, { retryNum: 1 });
+    const double = await h.slack.sendCommand({ text: 'guestbook', triggerId: 't2' });
+
+    expect(retry.json?.text).toContain('Already requested');
+    expect(double.json?.text).toContain('Already requested');
+    expect(h.fake.calls('chat.postMessage')).toHaveLength(1);
+    expect(h.queue.requests).toHaveLength(1);
+  });
+
+  it('when the queue is down, then the user is told it was not queued and the header says so', async () => {
+    h.queue.setDown(true);
+
+    await h.slack.sendCommand({ text: 'guestbook', responseUrl: h.fake.responseUrl('down') });
+
+    const reply = await h.fake.waitFor(() => h.fake.responseUrlPosts('down')[0]);
+    expect(reply.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('guestbook was not queued: Redis is unreachable'),
+    });
+    const header = h.fake.channelMessages(CHANNEL)[0]!;
+    expect(text(header).split('\n')[0]).toBe(
+      '❌ guestbook → staging  ·  Not queued: Redis is unreachable (connection refused)',
+    );
+    h.queue.setDown(false);
+    await h.slack.sendCommand({ text: 'guestbook' });
+    await h.fake.waitFor(() => h.queue.requests[0]);
+  });
+
+  it('when the bot cannot post in the channel, then the user is told how to fix it and nothing is queued', async () => {
+    h.fake.failNext('chat.postMessage', 'not_in_channel');
+
+    await h.slack.sendCommand({ text: 'guestbook', responseUrl: h.fake.responseUrl('nic') });
+
+    const reply = await h.fake.waitFor(() => h.fake.responseUrlPosts('nic')[0]);
+    expect(reply.body.text).toContain(
+      'I could not post in this channel (not_in_channel), so nothing was queued. Invite me with /invite @wavesync',
+    );
+    expect(h.queue.requests).toEqual([]);
+  });
+});
