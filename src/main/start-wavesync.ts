@@ -1,9 +1,9 @@
 /**
  * startWavesync — the composition root: from the typed Config (environment) and wavesync.yaml build the
- * Applications registry and renderer, the metrics and operator endpoints, and start the process role:
- * `worker` (runs syncs) — `bot` and `serve` add the Slack app (see start-bot.ts). Returns a handle whose
- * `close()` stops everything in order: no new HTTP requests, then running syncs saved and handed back to the
- * queue, then connections.
+ * Applications registry and renderer, the metrics and operator endpoints, the approval flow, and start the
+ * process role: `bot` (Slack app: /sync, buttons; enqueues), `worker` (runs syncs), or `serve` (both, one process).
+ * Every process serves /healthz and /metrics on PORT (the bot next to /slack/events). `close()` stops in order:
+ * no new HTTP requests, then running syncs saved and handed back to the queue, then connections.
  */
 import type { WebClient } from '@slack/web-api';
 import { applicationsFromSettings } from '../apps/index.js';
@@ -11,18 +11,19 @@ import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import type { Logger } from '../logger.js';
-import type { SyncWorker } from '../queue/index.js';
+import type { SyncQueue } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
-import { createApprovalWiring } from './approval-wiring.js';
+import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
 import { countingFetch } from './counting-fetch.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { createOpsEndpoints } from './ops-endpoints.js';
+import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
 import { startOpsServer } from './ops-server.js';
 import { packageVersion } from './package-info.js';
+import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
 
-export type ProcessRole = 'worker';
+export type ProcessRole = 'serve' | 'bot' | 'worker';
 
 export interface StartOptions {
   config: Config;
@@ -51,6 +52,8 @@ export async function settingsOf(config: Config): Promise<Settings> {
   return loadSettings(config.configFile);
 }
 
+type Stop = (graceMs: number | undefined) => Promise<void>;
+
 /** Start `role`. @throws BotError for configuration problems (before anything listens). */
 export async function startWavesync(role: ProcessRole, options: StartOptions): Promise<RunningWavesync> {
   const { config, logger } = options;
@@ -60,7 +63,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
   const web = slackWebClient(config, metrics);
-  const wiring =
+  const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
       redisUrl: config.redisUrl,
@@ -69,38 +72,79 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       apps,
       web,
       logger,
+      ...(queue ? { queue } : {}),
     });
-  let worker: SyncWorker | undefined;
+  // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
+  const stops: Stop[] = [async () => ops.close()];
+  const stopAll = async (graceMs: number | undefined) => {
+    for (const stop of stops.reverse())
+      await stop(graceMs).catch((err: unknown) => logger.warn({ err }, 'stop failed'));
+  };
   try {
-    worker = await startWorker({
+    if (role !== 'bot') {
+      const wiring = wiringFor();
+      if (wiring) stops.push(() => wiring.close());
+      const worker = await startWorker({
+        config,
+        settings,
+        apps,
+        metrics,
+        logger,
+        ...(web ? { web } : {}),
+        ...(wiring ? { notifier: wiring.notifier } : {}),
+        ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+      });
+      stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
+    }
+    const port = await listen(role, {
       config,
-      settings,
       apps,
-      metrics,
+      ops,
       logger,
-      ...(web ? { web } : {}),
-      ...(wiring ? { notifier: wiring.notifier } : {}),
-      ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+      wiringFor,
+      stops,
+      ...(options.host ? { host: options.host } : {}),
     });
-    const server = await startOpsServer(ops.routes, config.port, options.host);
-    logger.info({ port: server.port }, 'wavesync started');
-    return {
-      role,
-      port: server.port,
-      metrics,
-      async close({ graceMs } = {}) {
-        await server.close();
-        await worker?.close(graceMs === undefined ? {} : { graceMs });
-        await wiring?.close();
-        await ops.close();
-      },
-    };
+    logger.info({ port }, 'wavesync started');
+    return { role, port, metrics, close: async ({ graceMs } = {}) => stopAll(graceMs) };
   } catch (error) {
-    await worker?.close({ graceMs: 0 }).catch(() => undefined);
-    await wiring?.close();
-    await ops.close();
+    await stopAll(0);
     throw error;
   }
+}
+
+/** Serve HTTP: the Slack app with the operator routes (bot, serve), or only the operator routes (worker). */
+async function listen(
+  role: ProcessRole,
+  input: {
+    config: Config;
+    apps: Awaited<ReturnType<typeof applicationsFromSettings>>;
+    ops: OpsEndpoints;
+    logger: Logger;
+    wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
+    stops: Stop[];
+    host?: string;
+  },
+): Promise<number> {
+  if (role === 'worker') {
+    const server = await startOpsServer(input.ops.routes, input.config.port, input.host);
+    input.stops.push(() => server.close());
+    return server.port;
+  }
+  const bot = await startBot({
+    config: input.config,
+    apps: input.apps,
+    routes: input.ops.routes,
+    wiring: (queue) => {
+      const wiring = input.wiringFor(queue);
+      if (!wiring) throw new BotError('invalid_config', 'SLACK_BOT_TOKEN is not set');
+      return wiring;
+    },
+    logger: input.logger,
+    ...(input.host ? { host: input.host } : {}),
+  });
+  input.stops.push(() => bot.close());
+  return bot.port;
 }
 
 /** The Web API client the worker (threads, notifications) and the approval flow use; none without a bot token. */

@@ -6,9 +6,8 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { FailureNotifier } from '../approvals/index.js';
-import { type ApplicationsFromSettings, environmentOf } from '../apps/index.js';
+import type { ApplicationsFromSettings } from '../apps/index.js';
 import type { Config } from '../config.js';
-import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
@@ -16,11 +15,11 @@ import { createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/in
 import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
 import { ChannelPacer } from '../slack/channel-pacer.js';
+import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackReporter } from '../slack/slack-reporter.js';
 import { createClusterProvider } from './cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 import type { Metrics } from './metrics.js';
-import { syncCommandText } from './sync-command-text.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -78,29 +77,17 @@ function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: Sync
     const { jobId, request } = job;
     const reporters: SyncReporter[] = [deps.metrics.reporter()];
     if (deps.web && request.target) {
-      const app = deps.apps.registry.find(request.application);
       reporters.push(
         createSlackReporter({
           client: deps.web,
           target: request.target,
           pacer,
           logger,
-          header: {
-            application: request.application,
-            destination: app ? destinationOf(app) : request.application,
-            initiator: request.initiator,
-            commandText: syncCommandText(request.application, request.operation),
-            jobId,
-          },
+          header: headerViewOf(deps.apps.registry, { ...request, jobId }),
         }),
       );
     }
     if (deps.notifier) reporters.push(deps.notifier.reporterFor(job));
     return fanOutReporter(reporters);
   };
-}
-
-/** What the header shows after the arrow: the environment, else the destination namespace. */
-export function destinationOf(app: Application): string {
-  return environmentOf(app) ?? app.destination.namespace ?? app.destination.name ?? 'in-cluster';
 }
