@@ -87,26 +87,16 @@ function endedEarlier(record: JobRecord | undefined, status: string): OperationS
 async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   const { jobId, owner, controller } = run;
   deps.running.set(jobId, controller);
-  const reporter = mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
-    ...deps,
-    jobId,
-    owner,
-  });
+  let reporter: SyncReporter | undefined;
   try {
+    reporter = mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
+      ...deps,
+      jobId,
+      owner,
+    });
     if (await deps.redis.exists(deps.keys.cancel(jobId)))
       controller.abort({ kind: 'cancel' } satisfies AbortReason);
-    const resumed = run.lastState;
-    const state =
-      resumed?.finishedAt && isCompleted(resumed.phase)
-        ? resumed
-        : await deps.runner({
-            jobId,
-            request: run.request,
-            initialState: resumed,
-            reporter,
-            persist: (s) => persist(deps, run, s),
-            signal: controller.signal,
-          });
+    const state = await runOrResume(deps, run, reporter);
     const cancelled = abortReason(controller)?.kind === 'cancel';
     const status = cancelled ? 'cancelled' : state.phase === 'Succeeded' ? 'completed' : 'failed';
     await endJob(deps, run, status, state, state.message);
@@ -117,8 +107,22 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
     throw await failedRun(deps, run, err);
   } finally {
     deps.running.delete(jobId);
-    await reporter.close();
+    await reporter?.close();
   }
+}
+
+/** Call the runner with the persisted state, unless that state is already final (finished before a crash). */
+function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
+  const resumed = run.lastState;
+  if (resumed?.finishedAt && isCompleted(resumed.phase)) return Promise.resolve(resumed);
+  return deps.runner({
+    jobId: run.jobId,
+    request: run.request,
+    initialState: resumed,
+    reporter,
+    persist: (s) => persist(deps, run, s),
+    signal: run.controller.signal,
+  });
 }
 
 async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Promise<void> {

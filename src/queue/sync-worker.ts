@@ -6,6 +6,7 @@ import { Queue, Worker } from 'bullmq';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import { createAppLine } from './app-line.js';
 import { listenForCancels } from './cancel-listener.js';
+import { finishAbandoned } from './finish-abandoned.js';
 import {
   closeConnection,
   type QueueLogger,
@@ -85,6 +86,15 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
     maxStalledCount: 5,
   });
   worker.on('error', (err) => logger.warn({ err: err.message }, 'worker error'));
+  // Safety net for failures outside the runner (e.g. Redis errors while taking a turn, retried until
+  // attempts ran out): the job must not stay at the head of its line.
+  worker.on('failed', (job, err) => {
+    if (!job?.id || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    const message = `Operation ended without result: ${err.message}`;
+    finishAbandoned({ queue, line }, job.data.request.application, job.id, message).catch((e: unknown) =>
+      logger.warn({ jobId: job.id, err: String(e) }, 'could not record a failed job'),
+    );
+  });
   worker.on('lockRenewalFailed', (jobIds: string[]) => {
     for (const id of jobIds) running.get(id)?.abort({ kind: 'lock-lost' } satisfies AbortReason);
   });

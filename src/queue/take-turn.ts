@@ -6,7 +6,7 @@
  */
 import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { AcquireResult, AppLine } from './app-line.js';
-import { historyEntry } from './history-entry.js';
+import { finishAbandoned } from './finish-abandoned.js';
 import { promoteHead } from './promote-head.js';
 import type { QueueLogger } from './redis-connections.js';
 import type { SyncJobData } from './sync-queue.js';
@@ -47,18 +47,7 @@ async function removeDeadHead(deps: TurnDeps, application: string, head: string)
   if (!terminal && bullState !== 'completed' && bullState !== 'failed' && bullState !== 'unknown')
     return false;
   const message = `Operation ended without result: its BullMQ job is ${bullState} (worker lost)`;
-  const history = record
-    ? historyEntry({
-        jobId: head,
-        request: record.request,
-        state: record.state,
-        phase: 'Error',
-        message,
-        startedAt: record.startedAt,
-        finishedAt: new Date(),
-      })
-    : undefined;
-  await deps.line.finish({ jobId: head, application, status: 'failed', message, history, owner: undefined });
+  await finishAbandoned(deps, application, head, message);
   deps.logger.warn({ jobId: head, application, bullState }, 'removed a dead job from the head of the line');
   return true;
 }

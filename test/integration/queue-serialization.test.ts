@@ -1,5 +1,7 @@
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SYNC_QUEUE_NAME } from '../../src/queue/redis-keys.js';
 import { createSyncQueue, type SyncQueue } from '../../src/queue/sync-queue.js';
 import { createSyncWorker, type SyncWorker } from '../../src/queue/sync-worker.js';
 import {
@@ -156,5 +158,47 @@ describe('sync queue: one running sync per application', () => {
     expect(overlaps(runs)).toEqual([]);
     expect(startOrder(runs, 'web')).toEqual([flaky.jobId, next.jobId]);
     expect(runs.filter((r) => r.jobId === flaky.jobId && r.kind === 'start')).toHaveLength(2);
+  });
+
+  it('moves the line on when a queued job was removed behind its back, and records it as failed', async () => {
+    const removed = await queue.enqueueSync(syncRequest('web'));
+    const next = await queue.enqueueSync(syncRequest('web'));
+    const bull = new Queue(SYNC_QUEUE_NAME, { connection: redis, prefix });
+    await bull.remove(removed.jobId);
+    await bull.close();
+
+    startWorker(20, 1);
+    const [removedState, nextState] = await finished([removed.jobId, next.jobId]);
+    expect(removedState?.state).toBe('failed');
+    expect(nextState?.state).toBe('completed');
+    const [, entry] = await queue.history('web');
+    expect(entry).toMatchObject({ jobId: removed.jobId, phase: 'Error' });
+    expect(entry?.message).toContain('its BullMQ job is unknown (worker lost)');
+  });
+
+  it('fails a job whose reporter cannot be created, without retrying it, and runs the next one', async () => {
+    const worker = createSyncWorker({
+      connection: { url: REDIS_URL },
+      prefix,
+      runner: createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 10 }),
+      reporterFactory: (job) => {
+        if (job.request.operation.syncOptions.includes('test.no-reporter'))
+          throw new Error('no Slack thread');
+        return recordingReporterFactory(redis, prefix)(job);
+      },
+    });
+    workers.push(worker);
+    const broken = await queue.enqueueSync(syncRequest('web', { syncOptions: ['test.no-reporter'] }));
+    const next = await queue.enqueueSync(syncRequest('web'));
+    const [brokenState, nextState] = await finished([broken.jobId, next.jobId]);
+
+    expect(brokenState?.state).toBe('failed');
+    expect(nextState?.state).toBe('completed');
+    expect((await readRuns(redis, prefix)).filter((r) => r.jobId === broken.jobId)).toEqual([]);
+    expect((await queue.history('web'))[1]).toMatchObject({
+      jobId: broken.jobId,
+      phase: 'Error',
+      message: 'no Slack thread',
+    });
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * End a job whose worker can no longer end it (the worker died beyond BullMQ's stall limit, the job was
+ * removed by hand, or it failed outside the runner): record it as failed with phase Error and take it out of
+ * its application's line, so the line moves on.
+ */
+import type { Queue } from 'bullmq';
+import type { AppLine } from './app-line.js';
+import { historyEntry } from './history-entry.js';
+import { promoteHead } from './promote-head.js';
+import type { SyncJobData } from './sync-queue.js';
+
+/** Resolves true when the job was still unfinished and has now been ended. */
+export async function finishAbandoned(
+  deps: { queue: Queue<SyncJobData>; line: AppLine },
+  application: string,
+  jobId: string,
+  message: string,
+): Promise<boolean> {
+  const [record] = await deps.line.records([jobId]);
+  const history = record
+    ? historyEntry({
+        jobId,
+        request: record.request,
+        state: record.state,
+        phase: 'Error',
+        message,
+        startedAt: record.startedAt,
+        finishedAt: new Date(),
+      })
+    : undefined;
+  const finished = await deps.line.finish({
+    jobId,
+    application,
+    status: 'failed',
+    message,
+    history,
+    owner: undefined,
+  });
+  if (finished?.head) await promoteHead(deps.queue, finished.head);
+  return finished?.finishedNow ?? false;
+}
