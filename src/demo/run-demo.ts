@@ -37,6 +37,27 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     options.write(`${redisHelp(options.redisUrl, (error as Error).message)}\n`);
     return 1;
   }
+  const demo = await startDemo(options);
+  // Ctrl-C: stop the processes and remove the demo's Redis keys before exiting.
+  const onInterrupt = () => void demo.cleanUp().finally(() => process.exit(130));
+  process.once('SIGINT', onInterrupt);
+  let outcomes: DemoOutcome[] = [];
+  try {
+    const { env, port, apps } = demo;
+    const client = new SignedSlackClient(`http://127.0.0.1:${port}`, env.signingSecret);
+    const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), options);
+    await grantApprovals(client, env.slack, apps, options);
+    outcomes = await checkOutcomes({ apps, env, acks, timeoutMs: options.timeoutMs ?? 50_000 });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    await demo.cleanUp();
+  }
+  const elapsedMs = performance.now() - started;
+  return printSummary(options, outcomes, elapsedMs, demo.env.logFile, options.keep ?? false);
+}
+
+/** The environment, wavesync serve in this process, and the live thread printer; cleanUp() undoes it all once. */
+async function startDemo(options: DemoOptions) {
   const env = await startDemoEnvironment({ redisUrl: options.redisUrl, logLevel: 'info' });
   const logger = createLogger({ level: 'info', destination: env.log });
   const running = await startWavesync('serve', { config: env.config, logger, host: '127.0.0.1' });
@@ -51,20 +72,18 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     ansi: options.ansi,
   });
   printIntro(options, env, running.port);
-  let outcomes: DemoOutcome[] = [];
-  try {
-    printer.start();
-    const client = new SignedSlackClient(`http://127.0.0.1:${running.port}`, env.signingSecret);
-    const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), options);
-    await grantApprovals(client, env.slack, apps, options);
-    outcomes = await checkOutcomes({ apps, env, acks, timeoutMs: options.timeoutMs ?? 50_000 });
-  } finally {
-    printer.stop();
-    await running.close({ graceMs: 2000 });
-    await removeRedisPrefix(options.redisUrl, env.config.queue.prefix).catch(() => 0);
-    await env.close({ keep: options.keep ?? false });
-  }
-  return printSummary(options, outcomes, performance.now() - started, env.logFile, options.keep ?? false);
+  printer.start();
+  let cleaned: Promise<void> | undefined;
+  const cleanUp = () => {
+    cleaned ??= (async () => {
+      printer.stop();
+      await running.close({ graceMs: 2000 });
+      await removeRedisPrefix(options.redisUrl, env.config.queue.prefix).catch(() => 0);
+      await env.close({ keep: options.keep ?? false });
+    })();
+    return cleaned;
+  };
+  return { env, port: running.port, apps, cleanUp };
 }
 
 async function selectApps(options: DemoOptions): Promise<DemoApp[]> {
