@@ -55,6 +55,8 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     KUBECONFIG: kubeconfigFile,
     WAVESYNC_CONFIG: path.join(packageRoot(), 'examples', 'wavesync.yaml'),
     WAVESYNC_QUEUE_PREFIX: `wavesync-demo-${randomUUID().slice(0, 8)}`,
+    // Every example app syncs at once (they are different Applications), so the demo stays short.
+    WAVESYNC_WORKER_CONCURRENCY: '8',
   });
   const log = createWriteStream(logFile);
   return {

@@ -77,8 +77,11 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
   const stops: Stop[] = [async () => ops.close()];
   const stopAll = async (graceMs: number | undefined) => {
-    for (const stop of stops.reverse())
-      await stop(graceMs).catch((err: unknown) => logger.warn({ err }, 'stop failed'));
+    // Bounded: a sync that does not reach its next step in time is left to stall recovery on another worker.
+    const limitMs = (graceMs ?? 25_000) + 5000;
+    for (const stop of stops.reverse()) {
+      await deadline(stop(graceMs), limitMs).catch((err: unknown) => logger.warn({ err }, 'stop failed'));
+    }
   };
   try {
     if (role !== 'bot') {
@@ -152,4 +155,12 @@ function slackWebClient(config: Config, metrics: Metrics): WebClient | undefined
   const { botToken, apiUrl } = config.slack;
   if (!botToken) return undefined;
   return createSlackWebClient({ botToken, ...(apiUrl ? { apiUrl } : {}), fetch: countingFetch(metrics) });
+}
+
+function deadline(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not stop within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

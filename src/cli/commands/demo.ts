@@ -19,11 +19,13 @@ export function registerDemoCommand(program: Command): void {
         import('../../demo/run-demo.js'),
       ]);
       const config = loadConfig();
-      process.exitCode = await runDemo({
+      const code = await runDemo({
         redisUrl: config.redisUrl,
         write: (text) => process.stdout.write(text),
         ansi: process.stdout.isTTY === true,
         keep: options.keep === true,
       });
+      // The demo's servers are closed; a sync still winding down must not keep the terminal waiting.
+      process.exit(code);
     });
 }

@@ -12,6 +12,8 @@ export function registerProcessCommand(program: Command, role: ProcessRole, desc
     .action(async () => {
       // Loaded on use, so `wavesync plan` and `--help` do not pay for Bolt, BullMQ and client-node.
       const { runProcess } = await import('../../main/run-process.js');
-      process.exitCode = await runProcess(role);
+      const code = await runProcess(role);
+      // Everything is closed or abandoned to stall recovery by now; do not wait for stray handles.
+      process.exit(code);
     });
 }

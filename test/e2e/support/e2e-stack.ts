@@ -55,6 +55,7 @@ export async function startE2eStack(options: { speed: number }): Promise<E2eStac
     WAVESYNC_CONFIG: path.join(root, 'examples/wavesync.yaml'),
     WAVESYNC_QUEUE_PREFIX: prefix,
     WAVESYNC_WORKER_LOCK_MS: '3000',
+    WAVESYNC_WORKER_CONCURRENCY: '8',
   };
   const [bot, worker] = await Promise.all([
     startWavesyncProcess('bot', env),
