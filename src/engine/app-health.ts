@@ -5,8 +5,7 @@
  * a crash-looping Deployment.
  */
 import { type HealthStatus, type TaskRef, worstHealth } from '../domain/index.js';
-import { getResourceHealth } from './health/index.js';
-import { objectRefOf, type SyncContext, taskRefOf } from './sync-context.js';
+import { healthOf, objectRefOf, type SyncContext, taskRefOf } from './sync-context.js';
 import { isPruneTask, type SyncTask } from './sync-task.js';
 import type { Wakeup } from './wakeup.js';
 
@@ -25,7 +24,7 @@ async function snapshot(
       const live = await ctx.live.get(objectRefOf(ctx, task));
       if (live === undefined)
         return { task, health: { status: 'Missing', message: 'not found in the cluster' } as HealthStatus };
-      const health = getResourceHealth(live, { applicationHealth: ctx.options.applicationHealth });
+      const health = healthOf(ctx, live);
       return health ? { task, health } : undefined;
     }),
   );

@@ -2,6 +2,7 @@
  * EngineOptions — the sync engine's knobs (all durations in milliseconds) — and the tiny EngineLogger interface
  * the engine logs through (the composition root passes a pino child; tests pass nothing).
  */
+import type { HealthOverride } from './health/index.js';
 
 export interface EngineOptions {
   /**
@@ -32,6 +33,8 @@ export interface EngineOptions {
   logTailLines: number;
   /** Use the documented argoproj.io_Application health customization for child Applications (spec §6.4). */
   applicationHealth: boolean;
+  /** Health customizations by `<group>/<Kind>` (Argo CD `resource.customizations.health`), before built-ins. */
+  healthOverrides: Readonly<Record<string, HealthOverride>>;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
@@ -42,6 +45,7 @@ export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
   pollIntervalMs: 2_000,
   logTailLines: 50,
   applicationHealth: false,
+  healthOverrides: {},
 };
 
 /** The logging the engine needs; structured fields first, as pino takes them. */

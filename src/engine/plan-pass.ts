@@ -85,6 +85,12 @@ function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[]): WatchTarget[] {
   return targets.filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
 }
 
+/** The live object of a task; undefined for kinds the API server does not serve (yet). */
+function liveOf(ctx: SyncContext, task: SyncTask): Promise<KubeObject | undefined> {
+  const served = ctx.memory.discovery.has(`${apiVersionOf(task)}/${task.kind}`);
+  return served ? ctx.live.get(objectRefOf(ctx, task)) : Promise.resolve(undefined);
+}
+
 /** Builds, discovers, attaches live objects (fresh from the cache) and validates. */
 export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
   const tracked = await trackedLive(ctx);
@@ -92,7 +98,7 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   const namespaceExists = ctx.namespace === '' || (await ctx.live.get(namespaceRef)) !== undefined;
   const draft = build(ctx, startedAt, tracked, namespaceExists);
   await discoverKinds(ctx, draft);
-  const lives = await Promise.all(draft.map((task) => ctx.live.get(objectRefOf(ctx, task))));
+  const lives = await Promise.all(draft.map((task) => liveOf(ctx, task)));
   const current = lives.filter((o): o is KubeObject => o !== undefined);
   const currentKeys = new Set(current.map(identityOf));
   const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
@@ -100,7 +106,7 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   await discoverKinds(ctx, tasks);
   await Promise.all(
     tasks.map(async (task) => {
-      task.liveObj = await ctx.live.get(objectRefOf(ctx, task));
+      task.liveObj = await liveOf(ctx, task);
     }),
   );
   ctx.live.watch(watchTargetsOf(ctx, tasks));

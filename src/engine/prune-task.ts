@@ -11,7 +11,11 @@ import { hasSyncOption, propagationPolicyOf } from './sync-options.js';
 import type { SyncTask } from './sync-task.js';
 import { recordOutcome } from './task-results.js';
 
-async function prune(ctx: SyncContext, task: SyncTask): Promise<{ status: ResultCode; message: string }> {
+/** Prunes one task's live object; no recording. */
+export async function prune(
+  ctx: SyncContext,
+  task: SyncTask,
+): Promise<{ status: ResultCode; message: string }> {
   if (!ctx.operation.prune) return { status: 'PruneSkipped', message: 'ignored (requires pruning)' };
   if (hasSyncOption(ctx.operation, 'Prune=false', task.liveObj)) {
     return { status: 'PruneSkipped', message: 'ignored (no prune)' };
@@ -27,9 +31,13 @@ async function prune(ctx: SyncContext, task: SyncTask): Promise<{ status: Result
   }
 }
 
-/** Prunes one task, records and reports it; returns false when it failed. */
-export async function pruneTask(ctx: SyncContext, state: OperationState, task: SyncTask): Promise<boolean> {
-  const { status, message } = await prune(ctx, task);
+/** Records and reports a prune outcome; returns false when it failed. */
+export async function recordPrune(
+  ctx: SyncContext,
+  state: OperationState,
+  task: SyncTask,
+  { status, message }: { status: ResultCode; message: string },
+): Promise<boolean> {
   const at = nowIso(ctx);
   recordOutcome(state, task, status, message, at);
   await ctx.emit({

@@ -6,9 +6,8 @@
  * HookFinished.
  */
 import type { HealthStatus, OperationPhase, OperationState } from '../domain/index.js';
-import { getResourceHealth } from './health/index.js';
 import { cannotStartReason, hookLogTail, hookPodsOf } from './hook-pods.js';
-import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from './sync-context.js';
+import { healthOf, nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from './sync-context.js';
 import type { SyncTask } from './sync-task.js';
 import { recordResult, resultOf, taskStateOf } from './task-results.js';
 
@@ -73,7 +72,7 @@ export async function finishHook(
 
 async function refreshHook(ctx: SyncContext, state: OperationState, task: SyncTask): Promise<void> {
   if (task.liveObj?.status === undefined && ['Pod', 'Job'].includes(task.kind)) return; // not observed yet
-  const health = getResourceHealth(task.liveObj!, { applicationHealth: ctx.options.applicationHealth });
+  const health = healthOf(ctx, task.liveObj!);
   let phase = hookPhaseFor(health);
   let message = health?.message || resultOf(state, task)?.message || '';
   if (phase === 'Running') {
@@ -86,7 +85,7 @@ async function refreshHook(ctx: SyncContext, state: OperationState, task: SyncTa
 }
 
 function refreshResource(ctx: SyncContext, state: OperationState, task: SyncTask): void {
-  const health = getResourceHealth(task.liveObj!, { applicationHealth: ctx.options.applicationHealth });
+  const health = healthOf(ctx, task.liveObj!);
   const phase = resourcePhaseFor(health);
   if (phase === 'Running') return;
   const message = health?.message || resultOf(state, task)?.message || '';

@@ -7,9 +7,9 @@
  * operation: it is adopted, never deleted and created again.
  */
 import { HOOK_FINALIZER, OPERATION_ANNOTATION, type OperationState } from '../domain/index.js';
-import { applyTask } from './apply-task.js';
+import { type ApplyOutcome, applyTask } from './apply-task.js';
 import { releaseHook } from './hook-cleanup.js';
-import { pruneTask } from './prune-task.js';
+import { prune, recordPrune } from './prune-task.js';
 import { messageOf, withRetry } from './retry.js';
 import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from './sync-context.js';
 import { propagationPolicyOf } from './sync-options.js';
@@ -67,15 +67,23 @@ async function deleteBeforeCreation(
   return result;
 }
 
-async function applyOne(ctx: SyncContext, state: OperationState, task: SyncTask): Promise<boolean> {
+/** Applies one task (or adopts this operation's own live hook); no recording yet. */
+async function applyOnly(ctx: SyncContext, state: OperationState, task: SyncTask): Promise<ApplyOutcome> {
+  if (task.isHook && isOwnHook(task, state)) {
+    return { ok: true, object: task.liveObj!, message: 'adopted (created earlier by this operation)' };
+  }
+  return applyTask(ctx, task, { dryRun: false, operationStartedAt: state.startedAt });
+}
+
+/** Records and reports one apply outcome. */
+async function recordApply(
+  ctx: SyncContext,
+  state: OperationState,
+  task: SyncTask,
+  outcome: ApplyOutcome,
+): Promise<void> {
   const at = nowIso(ctx);
   const wave = waveRefOf(ctx, task.phase, task.wave);
-  if (task.isHook && isOwnHook(task, state)) {
-    recordOutcome(state, task, 'Synced', 'adopted (created earlier by this operation)', at);
-    await ctx.emit({ type: 'HookStarted', at, wave, task: taskRefOf(task), hookType: task.phase });
-    return true;
-  }
-  const outcome = await applyTask(ctx, task, { dryRun: false, operationStartedAt: state.startedAt });
   recordOutcome(state, task, outcome.ok ? 'Synced' : 'SyncFailed', outcome.message, at);
   if (outcome.ok) task.liveObj = outcome.object;
   if (outcome.ok && task.isHook) {
@@ -91,7 +99,6 @@ async function applyOne(ctx: SyncContext, state: OperationState, task: SyncTask)
       message: outcome.message,
     });
   }
-  return outcome.ok;
 }
 
 /** Consecutive runs of the same kind, in the given (sorted) order. */
@@ -108,8 +115,12 @@ function kindRuns(tasks: SyncTask[]): SyncTask[][] {
 async function applyInKindRuns(ctx: SyncContext, state: OperationState, tasks: SyncTask[]): Promise<boolean> {
   let ok = true;
   for (const run of kindRuns(tasks)) {
-    const results = await Promise.all(run.map((task) => applyOne(ctx, state, task)));
-    if (results.includes(false)) ok = false;
+    const outcomes = await Promise.all(run.map((task) => applyOnly(ctx, state, task)));
+    for (const [i, task] of run.entries()) {
+      const outcome = outcomes[i]!;
+      await recordApply(ctx, state, task, outcome);
+      if (!outcome.ok) ok = false;
+    }
     await waitForCustomResourceKinds(ctx, run);
   }
   return ok;
@@ -125,8 +136,11 @@ export async function runTasks(
   const hooks = pending.filter((t) => t.isHook);
   if (!(await releaseOldFinalizers(ctx, state, hooks))) return 'failed';
   const prunes = pending.filter(isPruneTask);
-  const pruned = await Promise.all(prunes.map((t) => pruneTask(ctx, state, t)));
-  if (pruned.includes(false)) return 'failed';
+  const pruneOutcomes = await Promise.all(prunes.map((t) => prune(ctx, t)));
+  let pruned = true;
+  for (const [i, task] of prunes.entries())
+    pruned = (await recordPrune(ctx, state, task, pruneOutcomes[i]!)) && pruned;
+  if (!pruned) return 'failed';
   const deletion = await deleteBeforeCreation(ctx, state, hooks);
   if (deletion !== 'successful') return deletion;
   ctx.memory.applied = true;

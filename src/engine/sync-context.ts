@@ -5,6 +5,7 @@
  * process rebuilds this context from it (spec §4.0: "nothing is kept in memory between passes").
  */
 import type {
+  HealthStatus,
   KubeObject,
   OperationState,
   SyncEvent,
@@ -16,6 +17,7 @@ import type {
 } from '../domain/index.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from './cluster.js';
 import type { EngineLogger, EngineOptions } from './engine-options.js';
+import { getResourceHealth } from './health/index.js';
 import type { LiveCache } from './live-cache.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 
@@ -89,6 +91,14 @@ export function taskRefOf(task: SyncTask): TaskRef {
     isHook: task.isHook,
     isPrune: isPruneTask(task),
   };
+}
+
+/** The health of a live object with the operation's health options (undefined = the kind has no check). */
+export function healthOf(ctx: SyncContext, obj: KubeObject): HealthStatus | undefined {
+  return getResourceHealth(obj, {
+    applicationHealth: ctx.options.applicationHealth,
+    overrides: ctx.options.healthOverrides,
+  });
 }
 
 /** The apiVersion of a task's object. */

@@ -5,11 +5,10 @@
  * hooks never start. The operation ends Failed with `message` ("Operation terminated", or the timeout reason).
  */
 import { HOOK_FINALIZER, type OperationState } from '../domain/index.js';
-import { getResourceHealth } from './health/index.js';
 import { deleteHooksWithPolicy } from './hook-cleanup.js';
 import { finishHook } from './refresh-tasks.js';
 import { messageOf, withRetry } from './retry.js';
-import { objectRefOf, type SyncContext } from './sync-context.js';
+import { healthOf, objectRefOf, type SyncContext } from './sync-context.js';
 import { completeOperation } from './sync-fail.js';
 import { propagationPolicyOf } from './sync-options.js';
 import type { SyncTask } from './sync-task.js';
@@ -27,7 +26,7 @@ async function stopHook(ctx: SyncContext, state: OperationState, task: SyncTask)
     });
     return true;
   }
-  const health = getResourceHealth(live);
+  const health = healthOf(ctx, live);
   const done = health === undefined || health.status === 'Healthy';
   const failed = health?.status === 'Degraded';
   await finishHook(

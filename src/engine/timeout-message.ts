@@ -4,9 +4,8 @@
  * Waiting for rollout to finish: 0 of 1 updated replicas are available...)`.
  */
 import type { OperationState } from '../domain/index.js';
-import { getResourceHealth } from './health/index.js';
 import { planPass } from './plan-pass.js';
-import type { SyncContext } from './sync-context.js';
+import { healthOf, type SyncContext } from './sync-context.js';
 import { taskStateOf } from './task-results.js';
 
 function seconds(ms: number): string {
@@ -18,7 +17,7 @@ export async function timeoutMessage(ctx: SyncContext, state: OperationState): P
   const waiting = tasks
     .filter((t) => taskStateOf(state, t) === 'running')
     .map((t) => {
-      const health = t.liveObj ? getResourceHealth(t.liveObj) : { status: 'Missing', message: '' };
+      const health = t.liveObj ? healthOf(ctx, t.liveObj) : { status: 'Missing', message: '' };
       const detail = health ? ` (${health.status}${health.message ? `: ${health.message}` : ''})` : '';
       return `${t.group}/${t.kind}/${t.name}${detail}`;
     });

@@ -4,8 +4,7 @@
  * wave that already has results counts as started, so nothing is announced twice by one process.
  */
 import type { OperationState, SyncPhase, SyncWave } from '../domain/index.js';
-import { getResourceHealth } from './health/index.js';
-import { nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from './sync-context.js';
+import { healthOf, nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from './sync-context.js';
 import { isPruneTask, type SyncTask } from './sync-task.js';
 import { isFailedTask, resultOf, taskStateOf } from './task-results.js';
 
@@ -83,7 +82,7 @@ async function emitWaveCompleted(
   const health = waveTasks
     .filter((t) => !t.isHook && !isPruneTask(t) && t.liveObj !== undefined)
     .flatMap((t) => {
-      const h = getResourceHealth(t.liveObj!, { applicationHealth: ctx.options.applicationHealth });
+      const h = healthOf(ctx, t.liveObj!);
       return h ? [{ task: taskRefOf(t), health: h }] : [];
     });
   await ctx.emit({

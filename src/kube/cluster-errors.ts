@@ -69,9 +69,17 @@ export function toClusterError(error: unknown, action: string): ClusterError {
       { cause: error },
     );
   }
+  const text = error instanceof Error ? error.message : String(error);
+  if (text.includes('Unrecognized API version and kind')) {
+    // client-node's discovery found no such kind: what the API server would answer with 404 for its path.
+    return new ClusterError(
+      `${action}: ${text}`,
+      { statusCode: 404, reason: 'NotFound', transient: false },
+      { cause: error },
+    );
+  }
   const code = errorCode(error);
   const name = (error as { name?: unknown } | undefined)?.name;
   const transient = (code !== undefined && TRANSIENT_NETWORK_CODES.has(code)) || name === 'AbortError';
-  const text = error instanceof Error ? error.message : String(error);
   return new ClusterError(`${action}: ${text}`, { transient }, { cause: error });
 }

@@ -53,6 +53,7 @@ describe('parseSettings', () => {
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
       appOfApps: { gateOnChildHealth: true },
+      driftDetection: { intervalSeconds: 180 },
     });
     expect(settings.environments).toEqual({});
   });

@@ -101,6 +101,12 @@ export const DefaultsSchema = z.strictObject({
       gateOnChildHealth: z.boolean().default(true),
     })
     .prefault({}),
+  driftDetection: z
+    .strictObject({
+      /** How often Applications with syncPolicy.automated are compared with the cluster, in seconds (Argo CD: 180). */
+      intervalSeconds: z.number().int().positive().default(180),
+    })
+    .prefault({}),
 });
 
 export const SettingsSchema = z.strictObject({

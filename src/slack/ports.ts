@@ -36,13 +36,14 @@ export interface ApplicationCatalog {
 }
 
 /**
- * Production approval, supplied by the approvals module (optional). Called after the header is posted and
- * before anything is queued. `proceed` → the bot enqueues now; `pending` → the gate has taken the request
- * over (posted Approve/Reject under the header) and enqueues it itself once approved.
+ * Production approval, supplied by the approvals module (optional; `createApprovalGate` in ./approval-gate.ts).
+ * Called after the header is posted and before anything is queued. `proceed` → the bot enqueues now;
+ * `pending` → the approval flow took the request over (the header became the approval message, or the request
+ * was refused and the header says why).
  */
 export interface ApprovalGate {
   gate(
     request: SyncRequest,
-    context: { application: ApplicationSummary; header: { channel: string; ts: string } },
+    context: { header: { channel: string; ts: string }; breakGlassReason?: string },
   ): Promise<'proceed' | 'pending'>;
 }

@@ -3,7 +3,7 @@
  * tests start, and what they take apart afterwards.
  */
 import { createLogger } from '../../src/logger.js';
-import type { ApplicationCatalog, ApplicationSummary } from '../../src/slack/ports.js';
+import type { ApplicationCatalog, ApplicationSummary, ApprovalGate } from '../../src/slack/ports.js';
 import { createSlackApp, httpRoute, type SlackApp } from '../../src/slack/slack-app.js';
 import { FakeSlackApi, type FakeSlackOptions } from './fake-slack-api.js';
 import { InMemorySyncQueue } from './in-memory-sync-queue.js';
@@ -47,7 +47,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(fakeOptions: FakeSlackOptions = {}): Promise<Harness> {
+export async function startHarness(
+  fakeOptions: FakeSlackOptions = {},
+  approvals?: ApprovalGate,
+): Promise<Harness> {
   const fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
   const queue = new InMemorySyncQueue();
   const catalog = catalogOf(APPS);
@@ -59,7 +62,7 @@ export async function startHarness(fakeOptions: FakeSlackOptions = {}): Promise<
     host: '127.0.0.1',
     clientRetries: 0,
     routes: [httpRoute('GET', '/healthz', async (_req, res) => void res.writeHead(200).end('ok'))],
-    deps: { queue, catalog, logger: createLogger({ level: 'silent' }) },
+    deps: { queue, catalog, logger: createLogger({ level: 'silent' }), ...(approvals ? { approvals } : {}) },
   });
   const { port } = await app.start();
   const botUrl = `http://127.0.0.1:${port}`;

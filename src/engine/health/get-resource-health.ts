@@ -37,13 +37,23 @@ const BUILT_IN_CHECKS: ReadonlyMap<string, HealthCheck> = new Map([
   ['autoscaling/HorizontalPodAutoscaler', getHorizontalPodAutoscalerHealth],
 ]);
 
+/** A health customization for one `group/Kind` (Argo CD `resource.customizations.health.<group>_<kind>`). */
+export type HealthOverride = (obj: KubeObject) => HealthStatus | undefined;
+
 export interface HealthOptions {
   /** Use the documented `argoproj.io_Application` health customization (spec §6.4); default false, as Argo CD. */
   applicationHealth?: boolean;
+  /**
+   * Health customizations keyed by `<group>/<Kind>` ('' group for core, e.g. `/ConfigMap`), consulted before the
+   * built-in checks (spec §6.2 step 2); returning undefined means "no health" for that object.
+   */
+  overrides?: Readonly<Record<string, HealthOverride>>;
 }
 
-function checkFor(obj: KubeObject, options: HealthOptions): HealthCheck | undefined {
+function checkFor(obj: KubeObject, options: HealthOptions): HealthOverride | undefined {
   const { group } = splitApiVersion(obj.apiVersion);
+  const override = options.overrides?.[`${group}/${obj.kind}`];
+  if (override) return override;
   if (options.applicationHealth && group === 'argoproj.io' && obj.kind === 'Application') {
     return getApplicationHealth;
   }

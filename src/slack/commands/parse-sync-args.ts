@@ -1,7 +1,8 @@
 /**
- * Parses the text after `/sync <app>`: `[--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]…`
- * with node's `util.parseArgs` (strict). Slack clients may turn `--` into an em or en dash; both are read as
- * `--`. Returns the SyncOperation, or a problem phrased for the user with the right form.
+ * Parses the text after `/sync <app>`: `[--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]…
+ * [--break-glass "reason"]` with node's `util.parseArgs` (strict). Slack clients may turn `--` into an em or en
+ * dash and quotes into curly quotes; both are read as typed. Returns the SyncOperation (and the break-glass
+ * reason), or a problem phrased for the user with the right form.
  */
 import { parseArgs } from 'node:util';
 import { closestNames } from '../../apps/closest-names.js';
@@ -10,28 +11,41 @@ import type { CommandProblem } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { FLAGS_TEXT, USAGE } from '../messages/help-blocks.js';
 
-export type ParsedSync = { ok: true; operation: SyncOperation } | { ok: false; problem: CommandProblem };
+export type ParsedSync =
+  | { ok: true; operation: SyncOperation; breakGlassReason?: string }
+  | { ok: false; problem: CommandProblem };
 
-const FLAGS = ['--revision', '--prune', '--dry-run', '--resource'];
+const FLAGS = ['--revision', '--prune', '--dry-run', '--resource', '--break-glass'];
 const OPTIONS = {
   revision: { type: 'string' },
   prune: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   resource: { type: 'string', multiple: true },
+  'break-glass': { type: 'string' },
 } as const;
 
-/** Split command text into words; smart dashes (—, –) at the start of a word become `--`. */
+/**
+ * Split command text into words. "Double", “curly” or 'single' quotes group words (quotes removed); smart
+ * dashes (—, –) at the start of a word become `--`.
+ */
 export function tokenize(text: string): string[] {
-  return text
-    .trim()
-    .split(/\s+/)
-    .filter((w) => w !== '')
-    .map((w) => w.replace(/^[\u2014\u2013]/, '--'));
+  const words: string[] = [];
+  for (const m of text.matchAll(/"([^"]*)"|\u201c([^\u201d]*)\u201d|'([^']*)'|(\S+)/g)) {
+    const quoted = m[1] ?? m[2] ?? m[3];
+    words.push(quoted ?? (m[4] ?? '').replace(/^[\u2014\u2013]/, '--'));
+  }
+  return words;
 }
 
 /** Parse the flags that follow the application name. */
 export function parseSyncArgs(args: readonly string[]): ParsedSync {
-  let values: { revision?: string; prune?: boolean; 'dry-run'?: boolean; resource?: string[] };
+  let values: {
+    revision?: string;
+    prune?: boolean;
+    'dry-run'?: boolean;
+    resource?: string[];
+    'break-glass'?: string;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -67,7 +81,10 @@ export function parseSyncArgs(args: readonly string[]): ParsedSync {
     ...(values.revision !== undefined ? { revision: values.revision } : {}),
     ...(resources.length ? { resources } : {}),
   };
-  return { ok: true, operation };
+  const reason = values['break-glass']?.trim();
+  if (values['break-glass'] !== undefined && !reason)
+    return fail('--break-glass needs a reason, e.g. `--break-glass "hotfix for INC-42"`.');
+  return { ok: true, operation, ...(reason ? { breakGlassReason: reason } : {}) };
 }
 
 /** `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form); undefined if malformed. */
@@ -78,8 +95,7 @@ export function parseResource(spec: string): SyncOperationResource | undefined {
   const slash = rest.indexOf('/');
   const name = slash < 0 ? rest : rest.slice(slash + 1);
   const namespace = slash < 0 ? undefined : rest.slice(0, slash);
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind) || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name))
-    return undefined;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind) || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) return undefined;
   if (group !== '' && !/^[a-z0-9.-]+$/.test(group)) return undefined;
   return { group, kind, name, ...(namespace ? { namespace } : {}) };
 }

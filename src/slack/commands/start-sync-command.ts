@@ -48,8 +48,8 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     requestKey,
   };
   if (deps.approvals) {
-    const summary = deps.catalog.describe(application)!;
-    if ((await deps.approvals.gate(request, { application: summary, header })) === 'pending') return;
+    const context = { header: { channel: header.channel, ts: header.ts }, ...reasonOf(parsed) };
+    if ((await deps.approvals.gate(request, context)) === 'pending') return;
   }
   let result: EnqueueResult;
   try {
@@ -59,6 +59,10 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     return notQueued(ctx, header, err);
   }
   await showQueued(ctx, header, result);
+}
+
+function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
+  return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
 }
 
 function acceptedText(application: string, op: SyncOperation): string {

@@ -21,7 +21,7 @@ describe('src/slack/messages (command replies)', () => {
     });
 
     expect(render(msg)).toBe(
-      'No application named "gustbook". Did you mean guestbook?\nUsage: /sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]',
+      'No application named "gustbook". Did you mean guestbook?\nUsage: /sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME] [--break-glass "reason"]',
     );
     expect(msg.text).toContain('Did you mean guestbook?');
   });

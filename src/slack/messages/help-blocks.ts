@@ -5,7 +5,7 @@ import { context, plainFallback, type SlackMessage, section } from './block.js';
 
 /** The right form of each subcommand, as the error replies print it. */
 export const USAGE = {
-  sync: '/sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]',
+  sync: '/sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME] [--break-glass "reason"]',
   status: '/sync status [app]',
   cancel: '/sync cancel <app>',
   history: '/sync history <app>',
@@ -14,14 +14,16 @@ export const USAGE = {
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
-export const FLAGS_TEXT = '--revision REV · --prune · --dry-run · --resource GROUP:KIND:NAME';
+export const FLAGS_TEXT =
+  '--revision REV · --prune · --dry-run · --resource GROUP:KIND:NAME · --break-glass "reason"';
 
 export function helpBlocks(): SlackMessage {
   const lines = [
     '*wavesync* syncs Argo CD Applications from Slack: phases, waves and hooks as Argo CD runs them.',
     `\`${USAGE.sync}\` — queue a sync; progress appears in a thread under the header.`,
     '   `--revision REV` branch, tag or commit · `--prune` delete resources no longer in git · ' +
-      '`--dry-run` validate only · `--resource GROUP:KIND:NAME` selective sync (repeatable; hooks do not run)',
+      '`--dry-run` validate only · `--resource GROUP:KIND:NAME` selective sync (repeatable; hooks do not run) · ' +
+      '`--break-glass "reason"` sync during a change freeze; the reason is recorded',
     `\`${USAGE.status}\` — what is running and queued`,
     `\`${USAGE.cancel}\` — cancel the queued or running sync`,
     `\`${USAGE.history}\` — the last syncs and their outcome`,

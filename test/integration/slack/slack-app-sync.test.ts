@@ -4,6 +4,7 @@ import { headerViewOf } from '../../../src/slack/commands/header-view.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { createSlackReporter } from '../../../src/slack/slack-reporter.js';
+import { createSlackReporterFactory } from '../../../src/slack/slack-reporter-factory.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import type { FakeMessage } from '../../fakes/fake-slack-api.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
@@ -183,5 +184,36 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
       'I could not post in this channel (not_in_channel), so nothing was queued. Invite me with /invite @wavesync',
     );
     expect(h.queue.requests).toEqual([]);
+  });
+});
+
+describe('src/slack/slack-reporter-factory', () => {
+  it('reports a job into its target thread with the header drawn from the catalog; a job without target reports nothing', async () => {
+    const h = await startHarness();
+    const factory = createSlackReporterFactory({
+      botToken: h.fake.botToken,
+      apiUrl: h.fake.apiUrl,
+      catalog: h.catalog,
+      retries: 0,
+      postIntervalMs: 20,
+      headerIntervalMs: 20,
+      coalesceMs: 5,
+    });
+    await h.slack.sendCommand({ text: 'guestbook' });
+    const request = await h.fake.waitFor(() => h.queue.requests[0]);
+    const before = h.fake.calls().length;
+
+    await feed(factory({ jobId: 'job-7', request: { ...request, target: undefined } }), prePostSyncEvents());
+    const silent = h.fake.calls().length - before;
+    await feed(factory({ jobId: 'job-7', request }), prePostSyncEvents(), 20);
+
+    expect(silent).toBe(0);
+    expect(h.fake.thread(CHANNEL, request.target!.threadTs).map(text).join('\n').split('\n')).toEqual(
+      PRE_POST_SYNC_THREAD,
+    );
+    expect(text(h.fake.message(CHANNEL, request.target!.threadTs)!).split('\n')[0]).toBe(
+      '✅ guestbook → staging  ·  Succeeded  ·  Healthy  ·  0:32',
+    );
+    await h.close();
   });
 });

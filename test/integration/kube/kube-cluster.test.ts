@@ -1,0 +1,127 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+import type { KubeObject } from '../../../src/domain/index.js';
+import { type Cluster, ClusterError, type ObjectChange } from '../../../src/engine/cluster.js';
+import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { failure } from '../../support/failure.js';
+
+let sim: Simulator;
+let cluster: Cluster;
+
+beforeAll(async () => {
+  sim = await startSimulator({ speed: 20 });
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+  cluster = createKubeCluster(kc, { watchTimeoutSeconds: 2 });
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+function configMap(name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default', ...extra },
+    data: { k: 'v' },
+  };
+}
+
+const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name });
+
+describe('createKubeCluster over HTTP against the simulator (real client-node 1.4.0)', () => {
+  it('discovers served kinds and answers undefined for kinds nobody serves', async () => {
+    expect(await cluster.discover('apps/v1', 'Deployment')).toEqual({
+      name: 'deployments',
+      namespaced: true,
+    });
+    expect(await cluster.discover('v1', 'Namespace')).toEqual({ name: 'namespaces', namespaced: false });
+    expect(await cluster.discover('example.com/v1', 'Widget')).toBeUndefined();
+    const kinds = await cluster.listKinds();
+    expect(kinds).toContainEqual({ apiVersion: 'batch/v1', kind: 'Job', namespaced: true });
+  });
+
+  it('server-side dry run persists nothing; apply does, with plain JSON timestamps', async () => {
+    await cluster.apply(configMap('dry'), { dryRun: true, force: true });
+    expect(await cluster.get(ref('dry'))).toBeUndefined();
+    const applied = await cluster.apply(configMap('real', { labels: { team: 'a' } }), {
+      dryRun: false,
+      force: true,
+    });
+    expect(typeof applied.metadata.creationTimestamp).toBe('string');
+    expect((await cluster.get(ref('real')))?.data).toEqual({ k: 'v' });
+    const listed = await cluster.list({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: '',
+      labelSelector: 'team=a',
+    });
+    expect(listed.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/real']);
+  });
+
+  it('maps a rejected write to a permanent ClusterError with the API server message', async () => {
+    const error = await failure<ClusterError>(
+      cluster.apply(
+        { ...configMap('bad'), metadata: { name: 'bad', namespace: 'default', labels: { x: '-nope-' } } },
+        {
+          dryRun: true,
+          force: true,
+        },
+      ),
+    );
+    expect(error).toBeInstanceOf(ClusterError);
+    expect(error.statusCode).toBe(422);
+    expect(error.transient).toBe(false);
+    expect(error.message).toMatch(/metadata\.labels: Invalid value: "-nope-"/);
+  });
+
+  it('creates with validation off (Validate=false), which server-side apply refuses', async () => {
+    const withUnknownField = { ...configMap('loose'), invalidKey: 'x' };
+    await expect(cluster.apply(withUnknownField, { dryRun: false, force: true })).rejects.toThrow(
+      /invalidKey/,
+    );
+    await cluster.create(withUnknownField, { dryRun: false, validate: false });
+    expect(await cluster.get(ref('loose'))).toBeDefined();
+  });
+
+  it('removes one finalizer and reports whether a delete found the object', async () => {
+    await cluster.apply(configMap('held', { finalizers: ['example.com/keep', 'example.com/other'] }), {
+      dryRun: false,
+      force: true,
+    });
+    await cluster.removeFinalizer(ref('held'), 'example.com/keep');
+    expect((await cluster.get(ref('held')))?.metadata.finalizers).toEqual(['example.com/other']);
+    await cluster.removeFinalizer(ref('missing'), 'example.com/keep');
+    expect(await cluster.delete(ref('missing'), { propagationPolicy: 'Background' })).toBe(false);
+    expect(await cluster.delete(ref('real'), { propagationPolicy: 'Background' })).toBe(true);
+  });
+
+  it('watches a collection and keeps watching when a restart hits compacted history (410 Gone → relist)', async () => {
+    const seen: ObjectChange[] = [];
+    const watch = cluster.watch([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }], (c) =>
+      seen.push(c),
+    );
+    try {
+      await cluster.apply(configMap('w1'), { dryRun: false, force: true });
+      await expect
+        .poll(() => seen.some((c) => c.object.metadata.name === 'w1'), { timeout: 5000 })
+        .toBe(true);
+      sim.compact();
+      const watchRequests = () => sim.requests.filter((r) => r.path.includes('watch=true')).length;
+      const before = watchRequests();
+      await expect.poll(watchRequests, { timeout: 8000 }).toBeGreaterThan(before); // bounded watch restarted
+      await cluster.apply(configMap('w2'), { dryRun: false, force: true });
+      await expect
+        .poll(() => seen.some((c) => c.object.metadata.name === 'w2'), { timeout: 8000 })
+        .toBe(true);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('returns no log lines for a Pod that does not exist', async () => {
+    expect(await cluster.podLogs('default', 'nope', { tailLines: 5 })).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalGate, SyncRequest } from '../../../src/slack/ports.js';
+import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
+
+/** An approval gate double: records what it was asked and answers `decision`. */
+function recordingGate(decision: 'proceed' | 'pending') {
+  const calls: { request: SyncRequest; context: Parameters<ApprovalGate['gate']>[1] }[] = [];
+  const gate: ApprovalGate = {
+    async gate(request, context) {
+      calls.push({ request, context });
+      return decision;
+    },
+  };
+  return { gate, calls };
+}
+
+describe('src/slack/slack-app with an approval gate', () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('when the gate takes the request over, then the header is handed to it with the break-glass reason and nothing is queued', async () => {
+    const { gate, calls } = recordingGate('pending');
+    h = await startHarness({}, gate);
+
+    await h.slack.sendCommand({ text: 'guestbook --break-glass “INC-42 hotfix”' });
+
+    const call = await h.fake.waitFor(() => calls[0]);
+    const header = h.fake.channelMessages(CHANNEL)[0]!;
+    expect(call.context).toEqual({
+      header: { channel: CHANNEL, ts: header.ts },
+      breakGlassReason: 'INC-42 hotfix',
+    });
+    expect(call.request).toMatchObject({
+      application: 'guestbook',
+      target: { channel: CHANNEL, threadTs: header.ts },
+    });
+    expect(h.queue.requests).toEqual([]);
+  });
+
+  it('when the gate says proceed, then the sync is queued as usual', async () => {
+    const { gate, calls } = recordingGate('proceed');
+    h = await startHarness({}, gate);
+
+    await h.slack.sendCommand({ text: 'guestbook' });
+
+    const request = await h.fake.waitFor(() => h.queue.requests[0]);
+    expect(calls.map((c) => c.request)).toEqual([request]);
+    expect(calls[0]!.context).toEqual({ header: { channel: CHANNEL, ts: request.target!.threadTs } });
+  });
+});
