@@ -9,24 +9,39 @@ import type { KubeObject } from '../domain/index.js';
 import {
   type ApplyOptions,
   type Cluster,
+  type ClusterWatch,
   FIELD_MANAGER,
   isConflict,
   isNotFound,
+  type ObjectChange,
   type ObjectRef,
+  type WatchTarget,
   type WriteOptions,
 } from '../engine/cluster.js';
 import { toClusterError } from './cluster-errors.js';
 import { watchCollections } from './kube-watch.js';
-import { RawObjectApi, type RawRequest, toPlainJson } from './raw-object-api.js';
+import { RawObjectApi, toPlainJson } from './raw-object-api.js';
 
 export interface KubeClusterOptions {
   /** Server-side `timeoutSeconds` of each watch request (the watch is then restarted); default 30. */
   watchTimeoutSeconds?: number;
 }
 
+interface ApiResourceEntry {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
 function header(ref: ObjectRef) {
   const metadata = ref.namespace === '' ? { name: ref.name } : { name: ref.name, namespace: ref.namespace };
   return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
+}
+
+function refOfObject(obj: KubeObject): ObjectRef {
+  const { namespace = '', name = '' } = obj.metadata;
+  return { apiVersion: obj.apiVersion, kind: obj.kind, namespace, name };
 }
 
 function describe(verb: string, ref: ObjectRef): string {
@@ -37,6 +52,11 @@ function writeQuery(options: WriteOptions): Record<string, string> {
   return options.validate === false ? { fieldValidation: 'Ignore' } : {};
 }
 
+function dryRunOf(options: { dryRun?: boolean }): string | undefined {
+  return options.dryRun ? 'All' : undefined;
+}
+
+/** Runs a client-node call; plain JSON out, ClusterError on failure. */
 async function call<T>(action: string, run: () => Promise<unknown>): Promise<T> {
   try {
     return toPlainJson<T>(await run());
@@ -45,165 +65,165 @@ async function call<T>(action: string, run: () => Promise<unknown>): Promise<T> 
   }
 }
 
-function refOfObject(obj: KubeObject): ObjectRef {
-  return {
-    apiVersion: obj.apiVersion,
-    kind: obj.kind,
-    namespace: obj.metadata.namespace ?? '',
-    name: obj.metadata.name ?? '',
-  };
+/** undefined instead of a NotFound error. */
+async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+class KubeCluster implements Cluster {
+  private readonly kc: KubeConfig;
+  private readonly api: RawObjectApi;
+  private readonly core: CoreV1Api;
+  private readonly apis: ApisApi;
+  private readonly watchTimeoutSeconds: number;
+
+  constructor(kc: KubeConfig, options: KubeClusterOptions) {
+    this.kc = kc;
+    this.api = RawObjectApi.forConfig(kc);
+    this.core = kc.makeApiClient(CoreV1Api);
+    this.apis = kc.makeApiClient(ApisApi);
+    this.watchTimeoutSeconds = options.watchTimeoutSeconds ?? 30;
+  }
+
+  async discover(apiVersion: string, kind: string) {
+    const resource = await orUndefined(
+      call<ApiResourceEntry | undefined>(`discover ${apiVersion} ${kind}`, () =>
+        this.api.discover(apiVersion, kind),
+      ),
+    );
+    return resource === undefined ? undefined : { name: resource.name, namespaced: resource.namespaced };
+  }
+
+  async listKinds() {
+    type Groups = { groups?: { preferredVersion?: { groupVersion?: string } }[] };
+    const groups = await call<Groups>('discover API groups', () => this.apis.getAPIVersions());
+    const versions = ['v1', ...(groups.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? [])];
+    const lists = await Promise.all(
+      versions.map(async (apiVersion) => {
+        const resources = await call<ApiResourceEntry[]>(`discover ${apiVersion}`, () =>
+          this.api.resourceList(apiVersion),
+        );
+        return resources
+          .filter((r) => !r.name.includes('/') && r.verbs.includes('list') && r.verbs.includes('delete'))
+          .map((r) => ({ apiVersion, kind: r.kind, namespaced: r.namespaced }));
+      }),
+    );
+    return lists.flat();
+  }
+
+  get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    return orUndefined(call<KubeObject>(describe('get', ref), () => this.api.read(header(ref))));
+  }
+
+  async list(query: { apiVersion: string; kind: string; namespace: string; labelSelector?: string }) {
+    const { apiVersion, kind, labelSelector } = query;
+    const namespace = query.namespace === '' ? undefined : query.namespace;
+    const result = await call<{ items?: KubeObject[] }>(`list ${apiVersion} ${kind}`, () =>
+      this.api.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector),
+    );
+    return (result.items ?? []).map((item) => ({ ...item, apiVersion, kind }));
+  }
+
+  apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject> {
+    const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
+    const ssa = PatchStrategy.ServerSideApply;
+    return call(describe('apply', refOfObject(obj)), () =>
+      this.api.patch(
+        header(refOfObject(obj)),
+        undefined,
+        dryRunOf(options),
+        FIELD_MANAGER,
+        options.force,
+        ssa,
+        raw,
+      ),
+    );
+  }
+
+  create(obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
+    const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
+    return call(describe('create', refOfObject(obj)), () =>
+      this.api.create(header(refOfObject(obj)), undefined, dryRunOf(options), FIELD_MANAGER, raw),
+    );
+  }
+
+  replace(obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
+    const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
+    return call(describe('replace', refOfObject(obj)), () =>
+      this.api.replace(header(refOfObject(obj)), undefined, dryRunOf(options), FIELD_MANAGER, raw),
+    );
+  }
+
+  async delete(ref: ObjectRef, options: { propagationPolicy: string; dryRun?: boolean }): Promise<boolean> {
+    const { propagationPolicy } = options;
+    const deleted = await orUndefined(
+      call(describe('delete', ref), () =>
+        this.api.delete(header(ref), undefined, dryRunOf(options), undefined, undefined, propagationPolicy),
+      ),
+    );
+    return deleted !== undefined;
+  }
+
+  async removeFinalizer(ref: ObjectRef, finalizer: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const index = (await this.get(ref))?.metadata.finalizers?.indexOf(finalizer) ?? -1;
+      if (index < 0) return;
+      try {
+        await this.patchOutFinalizer(ref, finalizer, index);
+        return;
+      } catch (error) {
+        if (isNotFound(error)) return;
+        const retryable = isConflict(error) || (error as { statusCode?: number }).statusCode === 422;
+        if (!retryable || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  watch(targets: readonly WatchTarget[], onChange: (change: ObjectChange) => void): ClusterWatch {
+    return watchCollections(this.kc, this.api, targets, onChange, this.watchTimeoutSeconds);
+  }
+
+  async podLogs(namespace: string, name: string, options: { tailLines: number; container?: string }) {
+    try {
+      const text = await this.core.readNamespacedPodLog({ name, namespace, ...options });
+      const lines = String(text).split('\n');
+      if (lines.at(-1) === '') lines.pop();
+      return lines.slice(-options.tailLines);
+    } catch (error) {
+      const mapped = toClusterError(error, `logs of Pod ${namespace}/${name}`);
+      if (isNotFound(mapped) || mapped.statusCode === 400) return [];
+      throw mapped;
+    }
+  }
+
+  /** JSON patch: test that the finalizer is still at `index`, then remove it (a concurrent change → 422/409). */
+  private patchOutFinalizer(ref: ObjectRef, finalizer: string, index: number): Promise<unknown> {
+    const path = `/metadata/finalizers/${index}`;
+    const body = [
+      { op: 'test', path, value: finalizer },
+      { op: 'remove', path },
+    ];
+    const raw = this.api.rawOptions({ body });
+    return call(describe('remove finalizer from', ref), () =>
+      this.api.patch(
+        header(ref),
+        undefined,
+        undefined,
+        FIELD_MANAGER,
+        undefined,
+        PatchStrategy.JsonPatch,
+        raw,
+      ),
+    );
+  }
 }
 
 /** Builds the Cluster adapter for the current context of `kc`. */
 export function createKubeCluster(kc: KubeConfig, options: KubeClusterOptions = {}): Cluster {
-  const api = RawObjectApi.forConfig(kc);
-  const core = kc.makeApiClient(CoreV1Api);
-  const raw = (request: RawRequest) => api.rawOptions(request);
-  const dryRun = (options: WriteOptions) => (options.dryRun ? 'All' : undefined);
-
-  const apis = kc.makeApiClient(ApisApi);
-
-  const cluster: Cluster = {
-    async listKinds() {
-      const groups = await call<{ groups?: { preferredVersion?: { groupVersion?: string } }[] }>(
-        'discover API groups',
-        () => apis.getAPIVersions(),
-      );
-      const versions = [
-        'v1',
-        ...(groups.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? []),
-      ];
-      const lists = await Promise.all(
-        versions.map(async (apiVersion) => {
-          const resources = await call<
-            { name: string; kind: string; namespaced: boolean; verbs: string[] }[]
-          >(`discover ${apiVersion}`, () => api.resourceList(apiVersion));
-          return resources
-            .filter((r) => !r.name.includes('/') && r.verbs.includes('list') && r.verbs.includes('delete'))
-            .map((r) => ({ apiVersion, kind: r.kind, namespaced: r.namespaced }));
-        }),
-      );
-      return lists.flat();
-    },
-
-    async discover(apiVersion, kind) {
-      try {
-        const resource = await api.discover(apiVersion, kind);
-        return resource === undefined ? undefined : { name: resource.name, namespaced: resource.namespaced };
-      } catch (error) {
-        const mapped = toClusterError(error, `discover ${apiVersion} ${kind}`);
-        if (isNotFound(mapped)) return undefined;
-        throw mapped;
-      }
-    },
-
-    async get(ref) {
-      try {
-        return await call<KubeObject>(describe('get', ref), () => api.read(header(ref)));
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
-    },
-
-    async list({ apiVersion, kind, namespace, labelSelector }) {
-      const action = `list ${apiVersion} ${kind}`;
-      const ns = namespace === '' ? undefined : namespace;
-      const result = await call<{ items?: KubeObject[] }>(action, () =>
-        api.list(apiVersion, kind, ns, undefined, undefined, undefined, undefined, labelSelector),
-      );
-      return (result.items ?? []).map((item) => ({ ...item, apiVersion, kind }));
-    },
-
-    apply(obj, options: ApplyOptions) {
-      const request = { body: obj, query: writeQuery(options) };
-      return call(describe('apply', refOfObject(obj)), () =>
-        api.patch(
-          header(refOfObject(obj)),
-          undefined,
-          dryRun(options),
-          FIELD_MANAGER,
-          options.force,
-          PatchStrategy.ServerSideApply,
-          raw(request),
-        ),
-      );
-    },
-
-    create(obj, options) {
-      const request = { body: obj, query: writeQuery(options) };
-      return call(describe('create', refOfObject(obj)), () =>
-        api.create(header(refOfObject(obj)), undefined, dryRun(options), FIELD_MANAGER, raw(request)),
-      );
-    },
-
-    replace(obj, options) {
-      const request = { body: obj, query: writeQuery(options) };
-      return call(describe('replace', refOfObject(obj)), () =>
-        api.replace(header(refOfObject(obj)), undefined, dryRun(options), FIELD_MANAGER, raw(request)),
-      );
-    },
-
-    async delete(ref, { propagationPolicy, dryRun: isDryRun }) {
-      try {
-        const mode = isDryRun ? 'All' : undefined;
-        await call(describe('delete', ref), () =>
-          api.delete(header(ref), undefined, mode, undefined, undefined, propagationPolicy),
-        );
-        return true;
-      } catch (error) {
-        if (isNotFound(error)) return false;
-        throw error;
-      }
-    },
-
-    async removeFinalizer(ref, finalizer) {
-      for (let attempt = 0; ; attempt++) {
-        const live = await cluster.get(ref);
-        const index = live?.metadata.finalizers?.indexOf(finalizer) ?? -1;
-        if (live === undefined || index < 0) return;
-        const path = `/metadata/finalizers/${index}`;
-        const body = [
-          { op: 'test', path, value: finalizer },
-          { op: 'remove', path },
-        ];
-        try {
-          await call(describe('remove finalizer from', ref), () =>
-            api.patch(
-              header(ref),
-              undefined,
-              undefined,
-              FIELD_MANAGER,
-              undefined,
-              PatchStrategy.JsonPatch,
-              raw({ body }),
-            ),
-          );
-          return;
-        } catch (error) {
-          if (isNotFound(error)) return;
-          const retryable = isConflict(error) || (error as { statusCode?: number }).statusCode === 422;
-          if (!retryable || attempt >= 4) throw error;
-        }
-      }
-    },
-
-    watch(targets, onChange) {
-      return watchCollections(kc, api, targets, onChange, options.watchTimeoutSeconds ?? 30);
-    },
-
-    async podLogs(namespace, name, { tailLines, container }) {
-      try {
-        const text = await core.readNamespacedPodLog({ name, namespace, tailLines, container });
-        const lines = String(text).split('\n');
-        if (lines.at(-1) === '') lines.pop();
-        return lines.slice(-tailLines);
-      } catch (error) {
-        const mapped = toClusterError(error, `logs of Pod ${namespace}/${name}`);
-        if (isNotFound(mapped) || mapped.statusCode === 400) return [];
-        throw mapped;
-      }
-    },
-  };
-  return cluster;
+  return new KubeCluster(kc, options);
 }

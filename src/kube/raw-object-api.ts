@@ -38,7 +38,7 @@ export interface RawRequest {
 
 /** Plain JSON of whatever client-node returned (typed models → wire-like objects, Dates → ISO strings). */
 export function toPlainJson<T>(value: unknown): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return (value === undefined ? undefined : JSON.parse(JSON.stringify(value))) as T;
 }
 
 export class RawObjectApi extends KubernetesObjectApi {
