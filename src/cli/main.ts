@@ -3,8 +3,11 @@
  * the commander program here.
  */
 import { Command } from 'commander';
+import { registerBotCommand } from './commands/bot.js';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
+import { registerDemoCommand } from './commands/demo.js';
 import { registerPlanCommand } from './commands/plan.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerWorkerCommand } from './commands/worker.js';
 
@@ -17,7 +20,10 @@ export function buildProgram(): Command {
   registerClusterSimCommand(program);
   registerPlanCommand(program);
   registerSyncCommand(program);
+  registerServeCommand(program);
+  registerBotCommand(program);
   registerWorkerCommand(program);
+  registerDemoCommand(program);
   return program;
 }
 

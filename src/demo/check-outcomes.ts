@@ -13,7 +13,7 @@ import { loadSettings } from '../settings/index.js';
 import type { Block } from '../slack/messages/block.js';
 import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import { targetPresence } from './cluster-matches-manifests.js';
-import type { DemoApp } from './demo-scenario.js';
+import { ALERTS_CHANNEL, type DemoApp } from './demo-scenario.js';
 import type { FakeMessage, FakeSlackApi } from './fake-slack/fake-slack-api.js';
 
 /** Where the outcomes are read: the fake Slack, the queue (config) and the cluster (kubeconfig). */
@@ -56,6 +56,7 @@ export async function checkOutcomes(input: {
         if (!entry) problems.push(`no outcome within ${input.timeoutMs / 1000} s`);
         else if (entry.phase !== app.expected) problems.push(`ended ${entry.phase}: ${entry.message}`);
         if (entry) problems.push(...(await threadProblems(env, app, entry.phase)));
+        if (app.expectAlert) problems.push(...(await alertProblems(env, app)));
         const application = registry.get(app.application);
         const rendered = await renderer.renderApplication(application);
         const live = await targetPresence(cluster, rendered.targets, application.destination.namespace ?? '');
@@ -109,6 +110,15 @@ async function threadProblems(
     else from = at + expected.length;
   }
   return problems;
+}
+
+/** A failure notice naming the app must reach the alerts channel (within 10 s of the outcome). */
+async function alertProblems(env: Pick<OutcomeSources, 'slack'>, app: DemoApp): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  const names = () =>
+    env.slack.channelMessages(ALERTS_CHANNEL).some((m) => textOf(m).includes(app.application));
+  while (!names() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return names() ? [] : [`no failure notice about ${app.application} in the alerts channel`];
 }
 
 function textOf(message: FakeMessage): string {

@@ -15,7 +15,14 @@ export interface DemoApp {
   expectReplies: readonly string[];
   /** Needs `kustomize` or `kubectl` on PATH to render. */
   needsKustomize?: boolean;
+  /** A production app: the demo's second user approves the request. */
+  needsApproval?: boolean;
+  /** A failure notice naming the app must reach the alerts channel. */
+  expectAlert?: boolean;
 }
+
+/** Where failure notifications go (examples/wavesync.yaml `notifications.channel`). */
+export const ALERTS_CHANNEL = 'C0ALERTS';
 
 export const DEMO_USERS = {
   requester: { id: 'U0PAT', name: 'pat' },
@@ -54,10 +61,21 @@ export const DEMO_APPS: readonly DemoApp[] = [
     expectReplies: ['PreSync', 'Sync', 'PostSync'],
   },
   {
+    application: 'payments',
+    channel: 'C0PAYMENTS',
+    expected: 'Succeeded',
+    story:
+      'production: waits for an approval, which @sam (a second user) grants; then migrate, web, smoke test',
+    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+    needsApproval: true,
+  },
+  {
     application: 'broken-migration',
     channel: 'C0BROKEN',
     expected: 'Failed',
-    story: 'a PreSync migration that fails: the Sync phase never starts, the SyncFail hook runs',
+    story:
+      'a PreSync migration that fails: the Sync phase never starts, the SyncFail hook runs, #alerts is told',
     expectReplies: ['PreSync', 'SyncFail'],
+    expectAlert: true,
   },
 ];

@@ -1,24 +1,29 @@
 /**
  * startWavesync — the composition root: from the typed Config (environment) and wavesync.yaml build the
- * Applications registry and renderer, the metrics and operator endpoints, and start the process role:
- * `worker` (runs syncs) — `bot` and `serve` add the Slack app (see start-bot.ts). Returns a handle whose
- * `close()` stops everything in order: no new HTTP requests, then running syncs saved and handed back to the
- * queue, then connections.
+ * Applications registry and renderer, the metrics and operator endpoints, the approval flow, and start the
+ * process role: `bot` (Slack app: /sync, buttons; enqueues), `worker` (runs syncs), or `serve` (both, one process).
+ * Every process serves /healthz and /metrics on PORT (the bot next to /slack/events). `close()` stops in order:
+ * no new HTTP requests, then running syncs saved and handed back to the queue, then connections.
  */
+import type { WebClient } from '@slack/web-api';
 import { applicationsFromSettings } from '../apps/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import type { Logger } from '../logger.js';
-import type { SyncWorker } from '../queue/index.js';
+import type { SyncQueue } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
+import { createSlackWebClient } from '../slack/slack-web-client.js';
+import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
+import { countingFetch } from './counting-fetch.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { createOpsEndpoints } from './ops-endpoints.js';
+import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
 import { startOpsServer } from './ops-server.js';
 import { packageVersion } from './package-info.js';
+import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
 
-export type ProcessRole = 'worker';
+export type ProcessRole = 'serve' | 'bot' | 'worker';
 
 export interface StartOptions {
   config: Config;
@@ -47,42 +52,115 @@ export async function settingsOf(config: Config): Promise<Settings> {
   return loadSettings(config.configFile);
 }
 
+type Stop = (graceMs: number | undefined) => Promise<void>;
+
 /** Start `role`. @throws BotError for configuration problems (before anything listens). */
 export async function startWavesync(role: ProcessRole, options: StartOptions): Promise<RunningWavesync> {
   const { config, logger } = options;
   const settings = await settingsOf(config);
   const apps = await applicationsFromSettings(settings, { env: processEnvironment(), logger });
-  logger.info(
-    { role, applications: apps.registry.names().length, config: settings.file },
-    'applications loaded',
-  );
+  logger.info({ applications: apps.registry.names().length, config: settings.file }, 'applications loaded');
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
-  let worker: SyncWorker | undefined;
-  try {
-    worker = await startWorker({
-      config,
+  const web = slackWebClient(config, metrics);
+  const wiringFor = (queue?: SyncQueue) =>
+    web &&
+    createApprovalWiring({
+      redisUrl: config.redisUrl,
+      prefix: config.queue.prefix,
       settings,
       apps,
-      metrics,
+      web,
       logger,
-      ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+      ...(queue ? { queue } : {}),
     });
-    const server = await startOpsServer(ops.routes, config.port, options.host);
-    logger.info({ role, port: server.port }, 'wavesync started');
-    return {
-      role,
-      port: server.port,
-      metrics,
-      async close({ graceMs } = {}) {
-        await server.close();
-        await worker?.close(graceMs === undefined ? {} : { graceMs });
-        await ops.close();
-      },
-    };
+  // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
+  const stops: Stop[] = [async () => ops.close()];
+  const stopAll = async (graceMs: number | undefined) => {
+    // Bounded: a sync that does not reach its next step in time is left to stall recovery on another worker.
+    const limitMs = (graceMs ?? 25_000) + 5000;
+    for (const stop of stops.reverse()) {
+      await deadline(stop(graceMs), limitMs).catch((err: unknown) => logger.warn({ err }, 'stop failed'));
+    }
+  };
+  try {
+    if (role !== 'bot') {
+      const wiring = wiringFor();
+      if (wiring) stops.push(() => wiring.close());
+      const worker = await startWorker({
+        config,
+        settings,
+        apps,
+        metrics,
+        logger,
+        ...(web ? { web } : {}),
+        ...(wiring ? { notifier: wiring.notifier } : {}),
+        ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+      });
+      stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
+    }
+    const port = await listen(role, {
+      config,
+      apps,
+      ops,
+      logger,
+      wiringFor,
+      stops,
+      ...(options.host ? { host: options.host } : {}),
+    });
+    logger.info({ port }, 'wavesync started');
+    return { role, port, metrics, close: async ({ graceMs } = {}) => stopAll(graceMs) };
   } catch (error) {
-    await worker?.close({ graceMs: 0 }).catch(() => undefined);
-    await ops.close();
+    await stopAll(0);
     throw error;
   }
+}
+
+/** Serve HTTP: the Slack app with the operator routes (bot, serve), or only the operator routes (worker). */
+async function listen(
+  role: ProcessRole,
+  input: {
+    config: Config;
+    apps: Awaited<ReturnType<typeof applicationsFromSettings>>;
+    ops: OpsEndpoints;
+    logger: Logger;
+    wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
+    stops: Stop[];
+    host?: string;
+  },
+): Promise<number> {
+  if (role === 'worker') {
+    const server = await startOpsServer(input.ops.routes, input.config.port, input.host);
+    input.stops.push(() => server.close());
+    return server.port;
+  }
+  const bot = await startBot({
+    config: input.config,
+    apps: input.apps,
+    routes: input.ops.routes,
+    wiring: (queue) => {
+      const wiring = input.wiringFor(queue);
+      if (!wiring) throw new BotError('invalid_config', 'SLACK_BOT_TOKEN is not set');
+      return wiring;
+    },
+    logger: input.logger,
+    ...(input.host ? { host: input.host } : {}),
+  });
+  input.stops.push(() => bot.close());
+  return bot.port;
+}
+
+/** The Web API client the worker (threads, notifications) and the approval flow use; none without a bot token. */
+function slackWebClient(config: Config, metrics: Metrics): WebClient | undefined {
+  const { botToken, apiUrl } = config.slack;
+  if (!botToken) return undefined;
+  return createSlackWebClient({ botToken, ...(apiUrl ? { apiUrl } : {}), fetch: countingFetch(metrics) });
+}
+
+function deadline(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not stop within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

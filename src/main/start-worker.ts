@@ -4,9 +4,10 @@
  * metrics reporter.
  */
 
-import { type ApplicationsFromSettings, environmentOf } from '../apps/index.js';
+import type { WebClient } from '@slack/web-api';
+import type { FailureNotifier } from '../approvals/index.js';
+import type { ApplicationsFromSettings } from '../apps/index.js';
 import type { Config } from '../config.js';
-import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
@@ -14,13 +15,11 @@ import { createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/in
 import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
 import { ChannelPacer } from '../slack/channel-pacer.js';
+import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackReporter } from '../slack/slack-reporter.js';
-import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { createClusterProvider } from './cluster-provider.js';
-import { countingFetch } from './counting-fetch.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 import type { Metrics } from './metrics.js';
-import { syncCommandText } from './sync-command-text.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -30,6 +29,10 @@ export interface WorkerDeps {
   logger: Logger;
   /** Engine knobs; `healthTimeoutMs` defaults to wavesync.yaml `defaults.healthTimeoutSeconds`. */
   engineOptions?: Partial<EngineOptions>;
+  /** The Slack Web API client for threads; undefined when no bot token is configured (metrics only). */
+  web?: WebClient;
+  /** Failure notifications (approvals), fanned out next to the thread. */
+  notifier?: FailureNotifier;
 }
 
 /** Start the worker; resolves once it is connected and taking jobs. */
@@ -66,44 +69,25 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   return worker;
 }
 
-/** Per job: metrics, plus the Slack thread when the job has a ReportTarget and a bot token is configured. */
+/** Per job: metrics, the Slack thread (when the job has a ReportTarget and Slack is configured), notifications. */
 function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
-  const { botToken, apiUrl } = deps.config.slack;
-  const client =
-    botToken === undefined
-      ? undefined
-      : createSlackWebClient({
-          botToken,
-          ...(apiUrl ? { apiUrl } : {}),
-          fetch: countingFetch(deps.metrics),
-        });
   const pacer = new ChannelPacer();
   const logger = deps.logger.child({ component: 'slack-reporter' });
-  return ({ jobId, request }) => {
+  return (job) => {
+    const { jobId, request } = job;
     const reporters: SyncReporter[] = [deps.metrics.reporter()];
-    if (client && request.target) {
-      const app = deps.apps.registry.find(request.application);
+    if (deps.web && request.target) {
       reporters.push(
         createSlackReporter({
-          client,
+          client: deps.web,
           target: request.target,
           pacer,
           logger,
-          header: {
-            application: request.application,
-            destination: app ? destinationOf(app) : request.application,
-            initiator: request.initiator,
-            commandText: syncCommandText(request.application, request.operation),
-            jobId,
-          },
+          header: headerViewOf(deps.apps.registry, { ...request, jobId }),
         }),
       );
     }
+    if (deps.notifier) reporters.push(deps.notifier.reporterFor(job));
     return fanOutReporter(reporters);
   };
-}
-
-/** What the header shows after the arrow: the environment, else the destination namespace. */
-export function destinationOf(app: Application): string {
-  return environmentOf(app) ?? app.destination.namespace ?? app.destination.name ?? 'in-cluster';
 }

@@ -1,0 +1,31 @@
+/**
+ * `wavesync demo [--keep]` — the main job on the embedded default, with no Slack or cluster credentials: the
+ * Kubernetes API simulator, a fake Slack, the real bot and worker on the Redis at REDIS_URL, a signed `/sync` per
+ * example Application, and each Slack thread printed live. Exit code 0 only when every expected outcome happened.
+ */
+import type { Command } from 'commander';
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'run the main job on the embedded default: simulator + fake Slack + example apps, threads printed live',
+    )
+    .option('--keep', 'keep the temporary folder (kubeconfig, wavesync log) and print its path')
+    .action(async (options: { keep?: boolean }) => {
+      // Loaded on use, so other commands do not pay for the simulator, Bolt and BullMQ.
+      const [{ loadConfig }, { runDemo }] = await Promise.all([
+        import('../../config.js'),
+        import('../../demo/run-demo.js'),
+      ]);
+      const config = loadConfig();
+      const code = await runDemo({
+        redisUrl: config.redisUrl,
+        write: (text) => process.stdout.write(text),
+        ansi: process.stdout.isTTY === true,
+        keep: options.keep === true,
+      });
+      // The demo's servers are closed; a sync still winding down must not keep the terminal waiting.
+      process.exit(code);
+    });
+}

@@ -1,0 +1,42 @@
+/**
+ * The demo's second user: waits for the approval request in a channel (a message with an Approve button) and
+ * clicks Approve as that user, through the bot's signed interactivity endpoint exactly as Slack would send it.
+ */
+import { APPROVE_ACTION_ID } from '../approvals/index.js';
+import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
+import type { Delivery, SignedSlackClient } from './fake-slack/slack-client.js';
+
+interface ButtonLike {
+  action_id?: string;
+  value?: string;
+}
+
+/** The approval message of `channel` and its Approve button's value, once posted (or updated into one). */
+function approvalRequest(slack: FakeSlackApi, channel: string): { ts: string; value: string } | undefined {
+  for (const message of slack.channelMessages(channel)) {
+    for (const block of message.blocks as { type?: string; elements?: ButtonLike[] }[]) {
+      const approve =
+        block.type === 'actions' ? block.elements?.find((e) => e.action_id === APPROVE_ACTION_ID) : undefined;
+      if (approve?.value) return { ts: message.ts, value: approve.value };
+    }
+  }
+  return undefined;
+}
+
+/** Wait (up to `timeoutMs`) for the approval request in `channel`, then click Approve as `user`. */
+export async function approveAs(
+  slack: FakeSlackApi,
+  client: SignedSlackClient,
+  input: { channel: string; user: { id: string; name: string }; timeoutMs: number },
+): Promise<Delivery> {
+  const request = await slack.waitFor(() => approvalRequest(slack, input.channel), input.timeoutMs);
+  return client.sendBlockAction({
+    actionId: APPROVE_ACTION_ID,
+    value: request.value,
+    userId: input.user.id,
+    userName: input.user.name,
+    channelId: input.channel,
+    messageTs: request.ts,
+    responseUrl: slack.responseUrl(input.channel),
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * runDemo — `wavesync demo`: the main job end to end on the embedded default. Starts the simulator and the fake
+ * Slack, runs the real `serve` process (Bolt bot + BullMQ worker) in this process on the Redis at REDIS_URL
+ * (its own key prefix, removed at the end), sends a signed `/sync <app>` per example Application through the real
+ * HTTP endpoint, prints each Slack thread live as Slack would show it, then checks every outcome: the operation
+ * phase, the thread's replies, and that the cluster holds the manifests. Resolves with the exit code (0 only
+ * when every expected outcome happened).
+ */
+import { createLogger } from '../logger.js';
+import { startWavesync } from '../main/start-wavesync.js';
+import { approveAs } from './approve-as.js';
+import { checkOutcomes, type DemoOutcome } from './check-outcomes.js';
+import { pingRedis, redisHelp } from './check-redis.js';
+import { startDemoEnvironment } from './demo-environment.js';
+import { ALERTS_CHANNEL, DEMO_APPS, DEMO_USERS, type DemoApp } from './demo-scenario.js';
+import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
+import { SignedSlackClient } from './fake-slack/slack-client.js';
+import { hasKustomizeRenderer } from './has-kustomize-renderer.js';
+import { removeRedisPrefix } from './remove-redis-prefix.js';
+import { ThreadPrinter } from './thread-printer.js';
+
+export interface DemoOptions {
+  redisUrl: string;
+  write(text: string): void;
+  ansi: boolean;
+  /** Keep the temporary folder (kubeconfig, log) for inspection. */
+  keep?: boolean;
+  /** Give up waiting for outcomes after this long (ms, default 50 000). */
+  timeoutMs?: number;
+}
+
+export async function runDemo(options: DemoOptions): Promise<number> {
+  const started = performance.now();
+  try {
+    await pingRedis(options.redisUrl);
+  } catch (error) {
+    options.write(`${redisHelp(options.redisUrl, (error as Error).message)}\n`);
+    return 1;
+  }
+  const demo = await startDemo(options);
+  // Ctrl-C: stop the processes and remove the demo's Redis keys before exiting.
+  const onInterrupt = () => void demo.cleanUp().finally(() => process.exit(130));
+  process.once('SIGINT', onInterrupt);
+  let outcomes: DemoOutcome[] = [];
+  try {
+    const { env, port, apps } = demo;
+    const client = new SignedSlackClient(`http://127.0.0.1:${port}`, env.signingSecret);
+    const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), options);
+    await grantApprovals(client, env.slack, apps, options);
+    outcomes = await checkOutcomes({ apps, env, acks, timeoutMs: options.timeoutMs ?? 50_000 });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    await demo.cleanUp();
+  }
+  const elapsedMs = performance.now() - started;
+  return printSummary(options, outcomes, elapsedMs, demo.env.logFile, options.keep ?? false);
+}
+
+/** The environment, wavesync serve in this process, and the live thread printer; cleanUp() undoes it all once. */
+async function startDemo(options: DemoOptions) {
+  const env = await startDemoEnvironment({ redisUrl: options.redisUrl, logLevel: 'info' });
+  const logger = createLogger({ level: 'info', destination: env.log });
+  const running = await startWavesync('serve', { config: env.config, logger, host: '127.0.0.1' });
+  const apps = await selectApps(options);
+  const printer = new ThreadPrinter(env.slack, {
+    labels: {
+      ...Object.fromEntries(DEMO_APPS.map((a) => [a.channel, a.application])),
+      [ALERTS_CHANNEL]: '#alerts',
+    },
+    users: Object.fromEntries(Object.values(DEMO_USERS).map((u) => [u.id, u.name])),
+    write: options.write,
+    ansi: options.ansi,
+  });
+  printIntro(options, env, running.port);
+  printer.start();
+  let cleaned: Promise<void> | undefined;
+  const cleanUp = () => {
+    cleaned ??= (async () => {
+      printer.stop();
+      await running.close({ graceMs: 2000 });
+      await removeRedisPrefix(options.redisUrl, env.config.queue.prefix).catch(() => 0);
+      await env.close({ keep: options.keep ?? false });
+    })();
+    return cleaned;
+  };
+  return { env, port: running.port, apps, cleanUp };
+}
+
+async function selectApps(options: DemoOptions): Promise<DemoApp[]> {
+  const kustomize = await hasKustomizeRenderer();
+  return DEMO_APPS.filter((app) => {
+    if (!app.needsKustomize || kustomize) return true;
+    options.write(
+      `note: skipping ${app.application}: it needs \`kustomize\` or \`kubectl\` on PATH to render\n`,
+    );
+    return false;
+  });
+}
+
+function printIntro(
+  options: DemoOptions,
+  env: Awaited<ReturnType<typeof startDemoEnvironment>>,
+  port: number,
+) {
+  const lines = [
+    'wavesync demo — /sync in Slack → BullMQ on Redis → Argo CD-faithful sync → the Slack thread, here in the terminal',
+    `  Kubernetes API simulator  ${env.sim.url} (time ×${env.sim.speed})`,
+    `  fake Slack Web API        ${env.slack.apiUrl}`,
+    `  Redis                     ${options.redisUrl} (key prefix ${env.config.queue.prefix}, removed at the end)`,
+    `  wavesync serve            http://127.0.0.1:${port} (POST /slack/events, GET /healthz, GET /metrics)`,
+  ];
+  options.write(`${lines.join('\n')}\n`);
+}
+
+/** Send one signed `/sync <app>` per app as @pat; resolves with each ack latency in ms. */
+async function sendSyncCommands(
+  client: SignedSlackClient,
+  apps: readonly DemoApp[],
+  responseUrl: (id: string) => string,
+  options: DemoOptions,
+): Promise<Map<string, number>> {
+  const acks = new Map<string, number>();
+  for (const app of apps) {
+    options.write(
+      `\n@${DEMO_USERS.requester.name} in #${app.application}: /sync ${app.application}   — ${app.story}\n`,
+    );
+    const delivery = await client.sendCommand({
+      text: app.application,
+      channelId: app.channel,
+      channelName: app.application,
+      userId: DEMO_USERS.requester.id,
+      userName: DEMO_USERS.requester.name,
+      responseUrl: responseUrl(app.channel),
+    });
+    if (delivery.status !== 200) throw new Error(`/sync ${app.application} answered HTTP ${delivery.status}`);
+    acks.set(app.application, delivery.ackMs);
+  }
+  return acks;
+}
+
+/** For each production app: wait for its approval request and approve it as the second user (@sam). */
+async function grantApprovals(
+  client: SignedSlackClient,
+  slack: FakeSlackApi,
+  apps: readonly DemoApp[],
+  options: DemoOptions,
+) {
+  for (const app of apps.filter((a) => a.needsApproval)) {
+    const approver = DEMO_USERS.approver;
+    const delivery = await approveAs(slack, client, {
+      channel: app.channel,
+      user: approver,
+      timeoutMs: 20_000,
+    });
+    options.write(
+      `\n@${approver.name} clicks Approve on ${app.application} (ack ${delivery.ackMs.toFixed(0)} ms)\n`,
+    );
+    if (delivery.status !== 200)
+      throw new Error(`Approve of ${app.application} answered HTTP ${delivery.status}`);
+  }
+}
+
+function printSummary(
+  options: DemoOptions,
+  outcomes: readonly DemoOutcome[],
+  elapsedMs: number,
+  logFile: string,
+  kept: boolean,
+): number {
+  const good = outcomes.filter((o) => o.ok).length;
+  options.write('\nOutcomes\n');
+  for (const o of outcomes) {
+    const mark = o.ok ? '✓' : '✗';
+    const problems = o.problems.length ? `\n      ${o.problems.join('\n      ')}` : '';
+    options.write(
+      `  ${mark} ${o.application.padEnd(18)} ${String(o.phase).padEnd(10)} expected ${o.expected.padEnd(10)} ack ${o.ackMs.toFixed(0)} ms${problems}\n`,
+    );
+  }
+  const all = good === outcomes.length && outcomes.length > 0;
+  options.write(
+    `\ndemo ${all ? 'passed' : 'FAILED'}: ${good} of ${outcomes.length} as expected in ${(elapsedMs / 1000).toFixed(1)} s` +
+      `${kept ? ` (logs: ${logFile})` : ''}\n`,
+  );
+  return all ? 0 : 1;
+}

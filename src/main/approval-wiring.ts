@@ -1,0 +1,86 @@
+/**
+ * createApprovalWiring — the approval flow and failure notifications built from wavesync.yaml `environments:`,
+ * on Redis (the same key prefix as the queue, so one prefix holds an installation's state) and the Slack Web API:
+ * the gate `/sync` calls before enqueueing, the Approve/Reject decisions, the expiry sweeper, and the per-job
+ * failure-notification reporter the worker fans out next to the Slack thread.
+ */
+import type { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
+import {
+  type Approvals,
+  createApprovalStore,
+  createApprovals,
+  createAuditLog,
+  createFailureNotifier,
+  createGroupMembership,
+  createSyncPreviewer,
+  type FailureNotifier,
+} from '../approvals/index.js';
+import type { ApplicationsFromSettings } from '../apps/index.js';
+import type { Logger } from '../logger.js';
+import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
+import {
+  createSlackApprovalMessenger,
+  type SlackApprovalMessenger,
+  slackGroupMembers,
+} from '../slack/slack-approval-messenger.js';
+
+export interface ApprovalWiring {
+  approvals: Approvals;
+  notifier: FailureNotifier;
+  messenger: SlackApprovalMessenger;
+  close(): Promise<void>;
+}
+
+export interface ApprovalWiringDeps {
+  redisUrl: string;
+  prefix: string;
+  settings: Settings;
+  apps: ApplicationsFromSettings;
+  web: WebClient;
+  /** The producer (bot side); the worker side passes none and only uses the notifier. */
+  queue?: { enqueueSync(req: SyncRequest): Promise<EnqueueResult> };
+  logger: Logger;
+}
+
+export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
+  const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err: Error) => deps.logger.debug({ err: err.message }, 'approvals redis error'));
+  const messenger = createSlackApprovalMessenger(deps.web);
+  const store = createApprovalStore(redis, { prefix: deps.prefix });
+  const audit = createAuditLog(redis, deps.prefix);
+  const findApplication = (name: string) => deps.apps.registry.find(name);
+  const onError = (error: unknown) => deps.logger.warn({ err: error }, 'approval flow error');
+  const approvals = createApprovals({
+    settings: deps.settings,
+    findApplication,
+    store,
+    audit,
+    groups: createGroupMembership({ list: slackGroupMembers(deps.web) }),
+    preview: createSyncPreviewer({ renderer: deps.apps.renderer }),
+    queue: deps.queue ?? {
+      enqueueSync: () => Promise.reject(new Error('this process does not enqueue (worker)')),
+    },
+    messenger,
+    now: Date.now,
+  });
+  const notifier = createFailureNotifier({
+    redis,
+    prefix: deps.prefix,
+    settings: deps.settings,
+    findApplication,
+    store,
+    audit,
+    poster: messenger,
+    onError,
+  });
+  return {
+    approvals,
+    notifier,
+    messenger,
+    async close() {
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * startBot — the Slack half of wavesync: the Bolt app (`/sync`, its Cancel button, and the Approve/Reject buttons
+ * of the approval flow) over the sync queue's producer and the Applications registry, with the operator routes
+ * (/healthz, /metrics, Bull Board) on the same port. Production syncs go through the approval gate.
+ */
+import type { ApplicationsFromSettings } from '../apps/index.js';
+import type { Config } from '../config.js';
+import { BotError } from '../domain/index.js';
+import type { Logger } from '../logger.js';
+import { createSyncQueue } from '../queue/index.js';
+import { registerApprovalActions } from '../slack/approval-actions.js';
+import { createApprovalGate } from '../slack/approval-gate.js';
+import { createSlackApp } from '../slack/slack-app.js';
+import type { ApprovalWiring } from './approval-wiring.js';
+import { type OpsRoute, toBoltCustomRoutes } from './ops-routes.js';
+
+export interface RunningBot {
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface BotDeps {
+  config: Config;
+  apps: ApplicationsFromSettings;
+  routes: readonly OpsRoute[];
+  /** Built over `queue` by the caller (createApprovalWiring with the producer). */
+  wiring: (queue: ReturnType<typeof createSyncQueue>) => ApprovalWiring;
+  logger: Logger;
+  host?: string;
+}
+
+/** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
+export async function startBot(deps: BotDeps): Promise<RunningBot> {
+  const { config } = deps;
+  const { botToken, signingSecret, appToken, apiUrl } = config.slack;
+  if (!botToken)
+    throw new BotError(
+      'invalid_config',
+      'SLACK_BOT_TOKEN is not set (README "Connect to your Slack workspace")',
+    );
+  if (!appToken && !signingSecret) {
+    throw new BotError(
+      'invalid_config',
+      'SLACK_SIGNING_SECRET is not set (or set SLACK_APP_TOKEN for Socket Mode)',
+    );
+  }
+  const logger = deps.logger.child({ component: 'bot' });
+  const queue = createSyncQueue({
+    connection: { url: config.redisUrl },
+    prefix: config.queue.prefix,
+    logger,
+  });
+  const wiring = deps.wiring(queue);
+  const gate = createApprovalGate(wiring.approvals, wiring.messenger);
+  const slack = createSlackApp({
+    botToken,
+    signingSecret: signingSecret ?? '',
+    ...(appToken ? { appToken } : {}),
+    ...(apiUrl ? { apiUrl } : {}),
+    port: config.port,
+    ...(deps.host ? { host: deps.host } : {}),
+    routes: toBoltCustomRoutes(deps.routes),
+    deps: {
+      queue,
+      catalog: deps.apps.registry,
+      logger,
+      approvals: { gate: (request, { header }) => gate.gate(request, { header }) },
+    },
+  });
+  registerApprovalActions(slack.app, {
+    approvals: wiring.approvals,
+    onError: (err) => logger.warn({ err }, 'approval click failed'),
+  });
+  const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>
+    logger.warn({ err }, 'approval expiry failed'),
+  );
+  const { port } = await slack.start();
+  logger.info({ mode: slack.mode, port }, 'Slack app listening');
+  return {
+    port: port ?? config.port,
+    async close() {
+      stopSweeper();
+      await slack
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'Slack app did not stop cleanly'));
+      await wiring.close();
+      await queue.close();
+    },
+  };
+}

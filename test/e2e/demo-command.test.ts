@@ -1,0 +1,50 @@
+/**
+ * `wavesync demo` as a newcomer runs it: `node bin/wavesync.js demo` as a child process, on the Redis at
+ * REDIS_URL. It must exit 0 (every expected outcome happened), print every example app's thread and the outcome
+ * table, and finish well under a minute.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { simulatorRunsWorkloads } from './support/simulator-runs-workloads.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+// Skipped only while the simulator cannot run workloads (see support/simulator-runs-workloads.ts).
+const runsWorkloads = await simulatorRunsWorkloads();
+
+function runDemo(): Promise<{ code: number | null; out: string; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin/wavesync.js'), 'demo'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        REDIS_URL: process.env.REDIS_URL ?? '',
+      },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.once('exit', (code) => resolve({ code, out, ms: performance.now() - started }));
+  });
+}
+
+describe.skipIf(!runsWorkloads)('test/e2e/demo-command', () => {
+  it('when a newcomer runs wavesync demo, then every app ends as expected and it exits 0 within a minute', async () => {
+    const { code, out, ms } = await runDemo();
+
+    expect(out).toMatch(/demo passed: (\d+) of \1 as expected/);
+    for (const app of ['guestbook', 'sync-waves', 'rails', 'payments', 'broken-migration']) {
+      expect(out).toContain(`[${app}]`);
+    }
+    expect(out).toContain('@sam clicks Approve on payments');
+    expect(out).toContain('[#alerts]');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(60_000);
+  }, 120_000);
+});
