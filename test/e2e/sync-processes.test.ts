@@ -45,7 +45,7 @@ describe.skipIf(!runsWorkloads)('test/e2e/sync-processes', () => {
       apps.map((a) => [a.application, a.expected, []]),
     );
     for (const ack of acks.values()) expect(ack).toBeLessThan(3000);
-  });
+  }, 300_000);
 
   it('when the worker is SIGKILLed mid-sync and restarted, then the same thread completes and every hook is created once', async () => {
     stack = await startE2eStack({ speed: 1 });
@@ -74,17 +74,18 @@ describe.skipIf(!runsWorkloads)('test/e2e/sync-processes', () => {
         .filter((m) => !m.threadTs)
         .map((m) => m.ts),
     ).toEqual([root.ts]);
-    const hookApplies = s.sim.requests
+    // A hook created twice would have been deleted first (BeforeHookCreation): only smoke-test is deleted, once,
+    // by its own HookSucceeded policy after it succeeded.
+    const hookDeletes = s.sim.requests
       .filter(
-        (r) => isApply(r) && /\/(jobs\/db-migrate|jobs\/smoke-test|configmaps\/rails-env)\b/.test(r.path),
+        (r) =>
+          r.method === 'DELETE' &&
+          /\/(jobs\/db-migrate|jobs\/smoke-test|configmaps\/rails-env)\b/.test(r.path),
       )
       .map((r) => r.path.split('?')[0]);
-    expect(hookApplies.sort()).toEqual([
-      '/api/v1/namespaces/rails/configmaps/rails-env',
-      '/apis/batch/v1/namespaces/rails/jobs/db-migrate',
-      '/apis/batch/v1/namespaces/rails/jobs/smoke-test',
-    ]);
-  });
+    expect(hookDeletes).toEqual(['/apis/batch/v1/namespaces/rails/jobs/smoke-test']);
+    expect(s.sim.requests.some((r) => isApply(r) && r.path.includes('/jobs/smoke-test'))).toBe(true);
+  }, 300_000);
 });
 
 /** A server-side apply that persisted something (not a dry run). */
