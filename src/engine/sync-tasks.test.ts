@@ -207,6 +207,38 @@ describe('src/engine/sync-tasks', () => {
     ]);
   });
 
+  it('moves several late Namespaces, each before its own first dependent (indexes shift as in adjustDeps)', () => {
+    const targets = [
+      obj('v1', 'Namespace', 'n1', { [WAVE]: '5' }),
+      obj('v1', 'Namespace', 'n2', { [WAVE]: '6' }),
+      obj('batch/v1', 'Job', 'a', { [HOOK]: 'PreSync' }, { namespace: 'n1' }),
+      obj('batch/v1', 'Job', 'b', { [HOOK]: 'PreSync' }, { namespace: 'n2' }),
+      obj('v1', 'ConfigMap', 'c', {}, { namespace: 'n2' }),
+    ];
+
+    expect(order(targets)).toEqual([
+      'PreSync/0 Namespace/n1',
+      'PreSync/0 Job/a',
+      'PreSync/0 Namespace/n2',
+      'PreSync/0 Job/b',
+      'Sync/0 ConfigMap/c',
+    ]);
+  });
+
+  it('moves a CRD before the first resource of its kind in another phase, and ignores prune tasks', () => {
+    const live = [obj('example.com/v1', 'Widget', 'gone', {}, { namespace: 'app' })];
+    const targets = [
+      crd('example.com', 'Widget', 'widgets', { [WAVE]: '2' }),
+      obj('example.com/v1', 'Widget', 'seed', { [HOOK]: 'PreSync', [WAVE]: '1' }),
+    ];
+
+    expect(order(targets, { live })).toEqual([
+      'PreSync/1 CustomResourceDefinition/widgets.example.com',
+      'PreSync/1 Widget/seed',
+      'Sync/0 Widget/gone (prune)',
+    ]);
+  });
+
   it('leaves a Namespace that already precedes its first dependent where it is', () => {
     const targets = [
       obj('v1', 'Namespace', 'team', { [WAVE]: '-1' }),
