@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { approveAs } from '../../src/demo/approve-as.js';
-import { checkOutcomes } from '../../src/demo/check-outcomes.js';
+import { checkOutcomes, threadText } from '../../src/demo/check-outcomes.js';
 import { DEMO_APPS, DEMO_USERS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { hasKustomizeRenderer } from '../../src/demo/has-kustomize-renderer.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
@@ -57,15 +57,16 @@ describe.skipIf(!runsWorkloads)('test/e2e/sync-processes', () => {
       () => s.slack.channelMessages(app.channel).find((m) => !m.threadTs),
       20_000,
     );
-    await s.slack.waitFor(
-      () => s.sim.requests.some((r) => isApply(r) && r.path.includes('/jobs/db-migrate')),
-      30_000,
-    );
+    // Kill while the migration hook runs: its wave start is in the thread, the summary is not.
+    const replies = () => threadText(s.slack, app.channel, root.ts);
+    await s.slack.waitFor(() => replies().includes('PreSync · wave 2'), 60_000);
+    const finishedBeforeKill = replies().includes('Succeeded');
     s.worker.child.kill('SIGKILL');
     await s.worker.exited;
     await s.restartWorker();
     const [outcome] = await checkOutcomes({ apps: [app], env: s, acks: new Map(), timeoutMs: 90_000 });
 
+    expect(finishedBeforeKill).toBe(false);
     expect(outcome?.problems).toEqual([]);
     expect(outcome?.phase).toBe('Succeeded');
     expect(
