@@ -25,8 +25,15 @@ export type DecideOutcome =
   | { kind: 'approved'; approvals: Approval[] };
 
 export interface ApprovalStore {
-  /** Bind a delivery's idempotency key to `requestId` (kept 15 min); an earlier binding wins and is returned. */
-  claimRequestKey(key: string, requestId: string): Promise<{ requestId: string; existing: boolean }>;
+  /**
+   * Bind a request's idempotency key to `requestId` for `REQUEST_KEY_TTL_MS`; an earlier binding wins and is
+   * returned. `replace` rebinds the key (the earlier request is closed, so a new one may start).
+   */
+  claimRequestKey(
+    key: string,
+    requestId: string,
+    replace?: boolean,
+  ): Promise<{ requestId: string; existing: boolean }>;
   create(request: ApprovalRequest): Promise<void>;
   attachMessage(id: string, message: MessageRef): Promise<void>;
   get(id: string): Promise<ApprovalRecord | undefined>;
@@ -45,6 +52,9 @@ export interface ApprovalStore {
   requestIdForJob(jobId: string): Promise<string | undefined>;
 }
 
+/** How long a request key suppresses a second approval request (ms): Slack's redelivery window and then some. */
+export const REQUEST_KEY_TTL_MS = 60_000;
+
 export interface ApprovalStoreOptions {
   /** Key prefix, e.g. `wavesync` (tests: a unique one). */
   prefix: string;
@@ -61,10 +71,15 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
   const keepUntil = (expiresAt: number) => expiresAt + retention;
 
   return {
-    async claimRequestKey(key, requestId) {
+    async claimRequestKey(key, requestId, replace = false) {
       const claimKey = `${base}:key:${key}`;
-      if ((await redis.set(claimKey, requestId, 'PX', 15 * 60_000, 'NX')) === 'OK')
+      if (replace) {
+        await redis.set(claimKey, requestId, 'PX', REQUEST_KEY_TTL_MS);
         return { requestId, existing: false };
+      }
+      if ((await redis.set(claimKey, requestId, 'PX', REQUEST_KEY_TTL_MS, 'NX')) === 'OK') {
+        return { requestId, existing: false };
+      }
       return { requestId: (await redis.get(claimKey)) ?? requestId, existing: true };
     },
     async create(request) {

@@ -3,7 +3,7 @@
  * or a Succeeded one whose app health is Degraded, is announced once in the environment's notification channel
  * (Redis SET NX on the job id, so retries, resumes and redeliveries post nothing twice). The next Succeeded,
  * non-Degraded sync of that Application posts "recovered" once (GETDEL of the app's failing marker).
- * Every outcome is appended to the audit log. Delivery problems are logged, never thrown.
+ * Every outcome is appended to the audit log. Delivery problems go to `onError`, never thrown.
  */
 import type { Redis } from 'ioredis';
 import type { Application, OperationState, SyncEvent } from '../domain/index.js';
@@ -22,10 +22,11 @@ import {
 
 export interface FailureNotifierDeps {
   redis: Redis;
+  /** Key prefix (`<prefix>:notify:…`). */
   prefix: string;
   settings: Pick<Settings, 'environments'>;
   findApplication(name: string): Application | undefined;
-  store: ApprovalStore;
+  store: Pick<ApprovalStore, 'requestIdForJob' | 'get'>;
   audit: AuditLog;
   poster: NotificationPoster;
   /** Called with delivery errors (default: ignored). */
@@ -33,128 +34,139 @@ export interface FailureNotifierDeps {
 }
 
 export interface FailureNotifier {
+  /** A reporter for one job (the worker's `reporterFactory` fans it out next to the Slack reporter). */
   reporterFor(job: { jobId: string; request: SyncRequest }): SyncReporter;
 }
 
-interface Outcome {
-  state?: OperationState;
-  revision: string;
-  degraded?: string;
-}
+/** Notified markers live 30 days: longer than any retry or resume of one job. */
+const NOTIFIED_TTL_SECONDS = 30 * 86_400;
 
 export function createFailureNotifier(deps: FailureNotifierDeps): FailureNotifier {
-  const notifiedKey = (jobId: string) => `${deps.prefix}:notify:notified:${jobId}`;
-  const failingKey = (app: string) => `${deps.prefix}:notify:failing:${app}`;
-  const onError = deps.onError ?? (() => undefined);
+  return {
+    reporterFor(job) {
+      const app = deps.findApplication(job.request.application);
+      const reporter = new NotifyingReporter(
+        deps,
+        job.jobId,
+        job.request,
+        app && environmentFor(deps.settings, app),
+      );
+      return {
+        report: (event) => reporter.observe(event).catch((error: unknown) => deps.onError?.(error)),
+        close: () => reporter.finish().catch((error: unknown) => deps.onError?.(error)),
+      };
+    },
+  };
+}
 
-  async function notify(env: ResolvedEnvironment, notice: Omit<FailureNotice, 'mention' | 'environment'>) {
-    const channel = env.settings.notifications?.channel;
-    if (!channel) return;
-    const key = notifiedKey(notice.jobId);
-    if ((await deps.redis.set(key, '1', 'EX', 30 * 86_400, 'NX')) !== 'OK') return;
+class NotifyingReporter {
+  private revision: string;
+  private state: OperationState | undefined;
+  private degraded = false;
+
+  private readonly deps: FailureNotifierDeps;
+  private readonly jobId: string;
+  private readonly request: SyncRequest;
+  private readonly env: ResolvedEnvironment | undefined;
+
+  constructor(
+    deps: FailureNotifierDeps,
+    jobId: string,
+    request: SyncRequest,
+    env: ResolvedEnvironment | undefined,
+  ) {
+    this.deps = deps;
+    this.jobId = jobId;
+    this.request = request;
+    this.env = env;
+    this.revision = request.operation.revision ?? '';
+  }
+
+  async observe(event: SyncEvent): Promise<void> {
+    if (event.type === 'OperationStarted') this.revision = event.revision;
+    if (event.type === 'OperationCompleted') {
+      this.state = event.state;
+      this.revision = event.state.syncResult.revision || this.revision;
+      await this.recordOutcome(event.phase, event.message);
+      if (event.phase === 'Failed' || event.phase === 'Error') {
+        await this.notifyFailure('failed', describeFailure(event.state), event.phase);
+      }
+    }
+    if (
+      event.type === 'HealthAssessed' &&
+      event.health.status === 'Degraded' &&
+      this.state?.phase === 'Succeeded'
+    ) {
+      this.degraded = true;
+      await this.notifyFailure('degraded', describeDegraded(event.health, event.unhealthy), 'Succeeded');
+    }
+  }
+
+  /** After a good sync: "recovered" once, if the Application's last notice was a failure. */
+  async finish(): Promise<void> {
+    const channel = this.env?.settings.notifications?.channel;
+    if (!this.env || !channel || this.state?.phase !== 'Succeeded' || this.degraded) return;
+    if ((await this.deps.redis.getdel(this.failingKey())) === null) return;
+    const { threadLink } = await this.context();
+    await this.deps.poster.postRecovery(channel, {
+      application: this.request.application,
+      environment: this.env.name,
+      revision: this.revision,
+      requester: this.request.initiator,
+      jobId: this.jobId,
+      ...(threadLink ? { threadLink } : {}),
+    });
+  }
+
+  private async notifyFailure(kind: FailureNotice['kind'], failure: string, phase: string): Promise<void> {
+    const notifications = this.env?.settings.notifications;
+    if (!this.env || !notifications) return;
+    const key = `${this.deps.prefix}:notify:notified:${this.jobId}`;
+    if ((await this.deps.redis.set(key, '1', 'EX', NOTIFIED_TTL_SECONDS, 'NX')) !== 'OK') return;
     try {
-      await deps.poster.postFailure(channel, {
-        ...notice,
-        environment: env.name,
-        mention: env.settings.notifications?.mention ?? [],
+      await this.deps.poster.postFailure(notifications.channel, {
+        kind,
+        application: this.request.application,
+        environment: this.env.name,
+        revision: this.revision,
+        phase,
+        requester: this.request.initiator,
+        failure,
+        mention: notifications.mention,
+        jobId: this.jobId,
+        ...(await this.context()),
       });
-      await deps.redis.set(failingKey(notice.application), notice.jobId);
+      await this.deps.redis.set(this.failingKey(), this.jobId);
     } catch (error) {
-      await deps.redis.del(key);
+      await this.deps.redis.del(key); // not delivered: a retry of this job may try again
       throw error;
     }
   }
 
-  return {
-    reporterFor({ jobId, request }) {
-      const app = deps.findApplication(request.application);
-      const env = app && environmentFor(deps.settings, app);
-      const outcome: Outcome = { revision: request.operation.revision ?? '' };
-      const context = async () => {
-        const requestId = await deps.store.requestIdForJob(jobId);
-        const record = requestId ? await deps.store.get(requestId) : undefined;
-        const threadLink = request.target
-          ? await deps.poster.permalink(request.target).catch(() => undefined)
-          : undefined;
-        return {
-          approvers: record?.approvals.map((a) => a.userId) ?? [],
-          ...(threadLink ? { threadLink } : {}),
-        };
-      };
-      const failure = async (kind: FailureNotice['kind'], failureText: string, phase: string) => {
-        if (!env) return;
-        await notify(env, {
-          kind,
-          application: request.application,
-          revision: outcome.revision,
-          phase,
-          requester: request.initiator,
-          failure: failureText,
-          jobId,
-          ...(await context()),
-        });
-      };
-      return {
-        async report(event: SyncEvent) {
-          try {
-            await observe(event);
-          } catch (error) {
-            onError(error);
-          }
-        },
-        async close() {
-          try {
-            await finish();
-          } catch (error) {
-            onError(error);
-          }
-        },
-      };
+  private failingKey(): string {
+    return `${this.deps.prefix}:notify:failing:${this.request.application}`;
+  }
 
-      async function observe(event: SyncEvent): Promise<void> {
-        if (event.type === 'OperationStarted') outcome.revision = event.revision;
-        if (event.type === 'OperationCompleted') {
-          outcome.state = event.state;
-          if (event.state.syncResult.revision) outcome.revision = event.state.syncResult.revision;
-          await deps.audit.append({
-            type: 'outcome',
-            application: request.application,
-            jobId,
-            phase: event.phase,
-            reason: event.message,
-            revision: outcome.revision,
-            ...(env ? { environment: env.name } : {}),
-            ...(request.target
-              ? { channel: request.target.channel, messageTs: request.target.threadTs }
-              : {}),
-          });
-          if (event.phase === 'Failed' || event.phase === 'Error')
-            await failure('failed', describeFailure(event.state), event.phase);
-        }
-        if (
-          event.type === 'HealthAssessed' &&
-          event.health.status === 'Degraded' &&
-          outcome.state?.phase === 'Succeeded'
-        ) {
-          outcome.degraded = describeDegraded(event.health, event.unhealthy);
-          await failure('degraded', outcome.degraded, 'Succeeded');
-        }
-      }
+  /** Approvers of the job's approval request and the thread's permalink, when known. */
+  private async context(): Promise<{ approvers: string[]; threadLink?: string }> {
+    const requestId = await this.deps.store.requestIdForJob(this.jobId);
+    const record = requestId ? await this.deps.store.get(requestId) : undefined;
+    const target = this.request.target;
+    const threadLink = target ? await this.deps.poster.permalink(target).catch(() => undefined) : undefined;
+    return { approvers: record?.approvals.map((a) => a.userId) ?? [], ...(threadLink ? { threadLink } : {}) };
+  }
 
-      async function finish(): Promise<void> {
-        const channel = env?.settings.notifications?.channel;
-        if (!env || !channel || outcome.state?.phase !== 'Succeeded' || outcome.degraded) return;
-        if ((await deps.redis.getdel(failingKey(request.application))) === null) return;
-        const { threadLink } = await context();
-        await deps.poster.postRecovery(channel, {
-          application: request.application,
-          environment: env.name,
-          revision: outcome.revision,
-          requester: request.initiator,
-          jobId,
-          ...(threadLink ? { threadLink } : {}),
-        });
-      }
-    },
-  };
+  private async recordOutcome(phase: string, message: string): Promise<void> {
+    const target = this.request.target;
+    await this.deps.audit.append({
+      type: 'outcome',
+      application: this.request.application,
+      jobId: this.jobId,
+      phase,
+      reason: message,
+      revision: this.revision,
+      ...(this.env ? { environment: this.env.name } : {}),
+      ...(target ? { channel: target.channel, messageTs: target.threadTs } : {}),
+    });
+  }
 }

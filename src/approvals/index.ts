@@ -3,6 +3,7 @@ export * from './approval-button.js';
 export type { ApprovalDeps } from './approval-deps.js';
 export type { ApprovalMessenger } from './approval-messenger.js';
 export * from './approval-request.js';
+export * from './approval-services.js';
 export {
   type ApprovalStore,
   type ApprovalStoreOptions,

@@ -82,15 +82,19 @@ async function postApprovalRequest(
   env: ResolvedEnvironment,
   breakGlass: BreakGlass | undefined,
 ): Promise<RequestSyncResult> {
-  const claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID());
+  let claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID());
   if (claimed.existing) {
-    const message = (await deps.store.get(claimed.requestId))?.message;
-    return {
-      kind: 'approval-posted',
-      requestId: claimed.requestId,
-      duplicate: true,
-      ...(message ? { message } : {}),
-    };
+    const existing = await deps.store.get(claimed.requestId);
+    if (!existing || existing.status === 'pending') {
+      const message = existing?.message;
+      return {
+        kind: 'approval-posted',
+        requestId: claimed.requestId,
+        duplicate: true,
+        ...(message ? { message } : {}),
+      };
+    }
+    claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID(), true);
   }
   const request = await newRequest(deps, ctx, app, env, claimed.requestId, breakGlass);
   await deps.store.create(request);

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { QueueLogger } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
-import type { AbortReason } from './sync-processor.js';
+import type { RunningJobs } from './running-jobs.js';
 
 export interface CancelListener {
   close(): Promise<void>;
@@ -17,15 +17,15 @@ export function listenForCancels(
   redis: Redis,
   subscriber: Redis,
   keys: SyncKeys,
-  running: Map<string, AbortController>,
+  running: RunningJobs,
   logger: QueueLogger,
   pollMs = 1000,
 ): CancelListener {
   const cancel = (jobId: string) => {
-    const controller = running.get(jobId);
+    const controller = running.get(jobId)?.controller;
     if (!controller || controller.signal.aborted) return;
     logger.info({ jobId }, 'cancel requested; terminating the operation');
-    controller.abort({ kind: 'cancel' } satisfies AbortReason);
+    controller.abort('cancelled');
   };
   subscriber.on('message', (_channel: string, jobId: string) => cancel(jobId));
   subscriber

@@ -4,7 +4,7 @@
  * Outcomes: Succeeded → completed; Failed/Error → failed, never retried (UnrecoverableError); transient
  * errors → retried by BullMQ with backoff while the job keeps its place at the head of the line.
  */
-import { type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
+import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isCompleted, type OperationState } from '../domain/index.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
@@ -15,13 +15,11 @@ import { promoteHead } from './promote-head.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
 import type { QueueLogger } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
+import type { RunningJob, RunningJobs } from './running-jobs.js';
 import type { SyncJobData } from './sync-queue.js';
 import { parseSyncRequest, type SyncRequest } from './sync-request.js';
 import type { SyncRunner } from './sync-runner.js';
 import { takeTurn } from './take-turn.js';
-
-/** Why a running job's AbortSignal fired. */
-export type AbortReason = { kind: 'cancel' } | { kind: 'lock-lost' };
 
 export interface ProcessorDeps {
   queue: Queue<SyncJobData>;
@@ -31,7 +29,7 @@ export interface ProcessorDeps {
   runner: SyncRunner;
   reporterFactory: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
   /** Running jobs of this worker, for cancel routing. */
-  running: Map<string, AbortController>;
+  running: RunningJobs;
   isShuttingDown(): boolean;
   recheckMs: number;
   logger: QueueLogger;
@@ -46,7 +44,7 @@ interface Run {
   request: SyncRequest;
   owner: string;
   record: JobRecord | undefined;
-  controller: AbortController;
+  running: RunningJob;
   lastState: OperationState | undefined;
 }
 
@@ -60,8 +58,9 @@ export function createSyncProcessor(deps: ProcessorDeps) {
     } catch (err) {
       throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
     }
-    await deps.line.register(jobId, request, job.data.enqueuedAt ?? new Date().toISOString());
     const owner = token ?? jobId;
+    await waitForStaleRun(deps, job, owner);
+    await deps.line.register(jobId, request, job.data.enqueuedAt ?? new Date().toISOString());
     const turn = await takeTurn(deps, job, request.application, owner);
     const [record] = await deps.line.records([jobId]);
     if (turn.kind === 'finished') return endedEarlier(record, turn.status);
@@ -71,11 +70,24 @@ export function createSyncProcessor(deps: ProcessorDeps) {
       request,
       owner,
       record,
-      controller: new AbortController(),
+      running: { controller: new AbortController(), lockLost: false },
       lastState: record?.state,
     };
     return runTurn(deps, run);
   };
+}
+
+/**
+ * BullMQ re-delivers a job whose lock expired, possibly to this same worker while the old run still sleeps in
+ * a step. Its lock manager tracks locks by job id, so the two runs would untrack each other's lock: flag the
+ * old run (it stops at its next persist) and come back shortly, once it is gone.
+ */
+async function waitForStaleRun(deps: ProcessorDeps, job: Job<SyncJobData>, owner: string): Promise<void> {
+  const stale = deps.running.get(job.id ?? '');
+  if (!stale) return;
+  stale.lockLost = true;
+  await job.moveToDelayed(Date.now() + Math.min(deps.recheckMs, 1000), owner);
+  throw new DelayedError();
 }
 
 /** The job ended before this delivery (cancelled while waiting, or finished just before its worker died). */
@@ -85,8 +97,9 @@ function endedEarlier(record: JobRecord | undefined, status: string): OperationS
 }
 
 async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
-  const { jobId, owner, controller } = run;
-  deps.running.set(jobId, controller);
+  const { jobId, owner } = run;
+  const { controller } = run.running;
+  deps.running.set(jobId, run.running);
   let reporter: SyncReporter | undefined;
   try {
     reporter = mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
@@ -94,10 +107,9 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
       jobId,
       owner,
     });
-    if (await deps.redis.exists(deps.keys.cancel(jobId)))
-      controller.abort({ kind: 'cancel' } satisfies AbortReason);
+    if (await deps.redis.exists(deps.keys.cancel(jobId))) controller.abort('cancelled');
     const state = await runOrResume(deps, run, reporter);
-    const cancelled = abortReason(controller)?.kind === 'cancel';
+    const cancelled = controller.signal.aborted;
     const status = cancelled ? 'cancelled' : state.phase === 'Succeeded' ? 'completed' : 'failed';
     await endJob(deps, run, status, state, state.message);
     if (status !== 'completed') throw new JobEndedError(state.message);
@@ -121,13 +133,15 @@ function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Pro
     initialState: resumed,
     reporter,
     persist: (s) => persist(deps, run, s),
-    signal: run.controller.signal,
+    signal: run.running.controller.signal,
   });
 }
 
 async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Promise<void> {
+  // After a lost lock, stop without writing: the job's next owner resumes from the last saved state.
+  if (run.running.lockLost) throw new LockLostError(run.jobId);
   if (!(await deps.line.update(run.jobId, run.owner, { state: JSON.stringify(state) }))) {
-    run.controller.abort({ kind: 'lock-lost' } satisfies AbortReason);
+    run.running.lockLost = true;
     throw new LockLostError(run.jobId);
   }
   run.lastState = state;
@@ -137,15 +151,15 @@ async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Pr
 /** Decide what a runner error means; returns the error for BullMQ. */
 async function failedRun(deps: ProcessorDeps, run: Run, err: unknown): Promise<Error> {
   const error = err instanceof Error ? err : new Error(String(err));
-  const reason = abortReason(run.controller);
-  if (err instanceof LockLostError || reason?.kind === 'lock-lost') return error;
-  if (reason?.kind !== 'cancel' && (err instanceof WorkerShuttingDownError || deps.isShuttingDown())) {
+  const cancelled = run.running.controller.signal.aborted;
+  if (err instanceof LockLostError || run.running.lockLost) return error;
+  if (!cancelled && (err instanceof WorkerShuttingDownError || deps.isShuttingDown())) {
     await deps.line.update(run.jobId, run.owner, { status: 'waiting' });
     await run.job.moveToWait(run.owner);
     return new WaitingError();
   }
   const attempts = run.job.opts.attempts ?? 1;
-  if (reason?.kind !== 'cancel' && isTransientError(err) && run.job.attemptsMade + 1 < attempts) {
+  if (!cancelled && isTransientError(err) && run.job.attemptsMade + 1 < attempts) {
     deps.logger.warn(
       { jobId: run.jobId, err: error.message, attempt: run.job.attemptsMade + 1 },
       'transient error; retrying',
@@ -153,7 +167,7 @@ async function failedRun(deps: ProcessorDeps, run: Run, err: unknown): Promise<E
     await deps.line.update(run.jobId, run.owner, { status: 'waiting' });
     return error;
   }
-  const status = reason?.kind === 'cancel' ? 'cancelled' : 'failed';
+  const status = cancelled ? 'cancelled' : 'failed';
   const message = status === 'cancelled' ? 'Operation terminated' : error.message;
   await endJob(deps, run, status, run.lastState, message);
   return new JobEndedError(message);
@@ -189,8 +203,4 @@ async function endJob(
   });
   if (!finished) throw new LockLostError(run.jobId);
   if (finished.head) await promoteHead(deps.queue, finished.head);
-}
-
-function abortReason(controller: AbortController): AbortReason | undefined {
-  return controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
 }

@@ -15,7 +15,8 @@ import {
   workerConnection,
 } from './redis-connections.js';
 import { DEFAULT_PREFIX, SYNC_QUEUE_NAME, syncKeys } from './redis-keys.js';
-import { type AbortReason, createSyncProcessor } from './sync-processor.js';
+import type { RunningJobs } from './running-jobs.js';
+import { createSyncProcessor } from './sync-processor.js';
 import type { SyncJobData } from './sync-queue.js';
 import type { SyncRequest } from './sync-request.js';
 import type { SyncRunner } from './sync-runner.js';
@@ -62,7 +63,7 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
   const keys = syncKeys(prefix, queueName);
   const line = createAppLine(redis, keys, options.historyLimit ?? 50);
   const queue = new Queue<SyncJobData>(queueName, { connection: redis, prefix });
-  const running = new Map<string, AbortController>();
+  const running: RunningJobs = new Map();
   let shuttingDown = false;
   const processor = createSyncProcessor({
     queue,
@@ -96,7 +97,12 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
     );
   });
   worker.on('lockRenewalFailed', (jobIds: string[]) => {
-    for (const id of jobIds) running.get(id)?.abort({ kind: 'lock-lost' } satisfies AbortReason);
+    // Not an abort: the engine treats its signal as "terminate". The run stops at its next persist instead.
+    for (const id of jobIds) {
+      const job = running.get(id);
+      if (job) job.lockLost = true;
+    }
+    logger.warn({ jobIds }, 'job lock lost; the operation stops at its next step and resumes elsewhere');
   });
   const cancels = listenForCancels(
     redis,

@@ -15,6 +15,7 @@ import {
   LogLevel,
   SocketModeReceiver,
 } from '@slack/bolt';
+import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
@@ -136,6 +137,12 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps): void 
       await cancelAction({ body, action, respond, client, deps });
     },
   );
+  if (deps.approvalFlow) {
+    registerApprovalActions(app, {
+      approvals: deps.approvalFlow,
+      onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
+    });
+  }
   app.error(async (error) => {
     deps.logger?.error({ err: error }, 'unhandled error in a Slack listener');
   });

@@ -4,6 +4,7 @@
  */
 import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { Approvals } from '../../approvals/index.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../messages/block.js';
 import type { ApplicationCatalog, ApprovalGate, SyncQueueClient } from '../ports.js';
@@ -14,6 +15,8 @@ export interface SlackAppDeps {
   catalog: ApplicationCatalog;
   logger?: Logger;
   approvals?: ApprovalGate;
+  /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
+  approvalFlow?: Pick<Approvals, 'decide' | 'audit'>;
 }
 
 export interface CommandContext {

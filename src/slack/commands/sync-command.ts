@@ -1,5 +1,5 @@
 /**
- * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`,
+ * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `audit`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -7,6 +7,7 @@ import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { appsCommand } from './apps-command.js';
+import { auditSubcommand } from './audit-command.js';
 import { cancelCommand } from './cancel-command.js';
 import { type CommandContext, ephemeral } from './command-context.js';
 import { helpCommand } from './help-command.js';
@@ -22,6 +23,7 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   status: statusCommand,
   cancel: cancelCommand,
   history: historyCommand,
+  audit: auditSubcommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {

@@ -1,7 +1,7 @@
 /** `/sync audit <app>`: the newest audit entries, one line each, with who, what and when. */
 import type { AuditRecord } from '../../approvals/index.js';
 import { context, plainFallback, type SlackMessage, section } from './block.js';
-import { escapeMrkdwn, mention, packLines, truncate } from './format.js';
+import { escapeMrkdwn, mention, packLines, plural, truncate } from './format.js';
 
 export function auditLogBlocks(application: string, records: readonly AuditRecord[]): SlackMessage {
   const title = `📜 Audit log of *${escapeMrkdwn(application)}* (newest first)`;
@@ -10,11 +10,11 @@ export function auditLogBlocks(application: string, records: readonly AuditRecor
   const lines = records.map(auditLine);
   const chunks = packLines(lines, 2900, 8);
   return {
-    text: plainFallback(`${title}: ${records.length} entries`),
+    text: plainFallback(`${title}: ${plural(records.length, 'entry', 'entries')}`),
     blocks: [
       section(title),
       ...chunks.map((chunk) => section(chunk)),
-      context(`${records.length} entries shown`),
+      context(`${plural(records.length, 'entry', 'entries')} shown`),
     ],
   };
 }

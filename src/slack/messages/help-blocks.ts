@@ -28,6 +28,7 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.cancel}\` — cancel the queued or running sync`,
     `\`${USAGE.history}\` — the last syncs and their outcome`,
     `\`${USAGE.apps}\` — the Applications you can sync`,
+    '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
   ];
   const text = lines.join('\n');
   return {

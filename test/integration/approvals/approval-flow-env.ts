@@ -1,14 +1,13 @@
 /**
- * The approval flow end to end over HTTP: a Bolt app on 127.0.0.1 (Bolt's HTTPReceiver verifies the v0 signature
- * of every request the SignedSlackClient sends) with a minimal `/sync` that posts a header and calls the approval
- * gate exactly as the bot's command does, the Approve/Reject listeners, the fake Slack Web API, the real queue and
+ * The approval flow end to end over HTTP: the bot's Slack app (createSlackApp: Bolt's HTTPReceiver verifies the v0
+ * signature of every request the SignedSlackClient sends; `/sync` posts the header and calls the approval gate;
+ * the Approve/Reject listeners and `/sync audit` come from `approvalFlow`), the fake Slack Web API, the real queue and
  * worker on Redis (the recording runner; the Slack reporter and the failure notifier fanned out), and the real
  * renderer on a private copy of the guestbook fixture (so tests can change what would be synced).
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import {
   type Approvals,
@@ -26,13 +25,15 @@ import {
   createSyncQueue,
   createSyncWorker,
   type SyncQueue,
+  type SyncRunner,
   type SyncWorker,
 } from '../../../src/queue/index.js';
 import { fanOutReporter } from '../../../src/reporting/sync-reporter.js';
 import type { Settings } from '../../../src/settings/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
-import { registerApprovalActions } from '../../../src/slack/approval-actions.js';
 import { createApprovalGate } from '../../../src/slack/approval-gate.js';
+import type { ApplicationCatalog } from '../../../src/slack/ports.js';
+import { createSlackApp } from '../../../src/slack/slack-app.js';
 import {
   createSlackApprovalMessenger,
   slackGroupMembers,
@@ -42,7 +43,7 @@ import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { SignedSlackClient } from '../../fakes/slack-client.js';
 import { sharedFixturesDir } from '../../support/shared-fixtures.js';
-import { deleteKeys, REDIS_URL, uniquePrefix } from '../support/queue-test-env.js';
+import { deleteKeys, REDIS_URL, uniquePrefix, waitFor } from '../support/queue-test-env.js';
 import { createRecordingRunner } from '../support/recording-runner.js';
 
 export const SECRET = 'test-signing-secret';
@@ -76,7 +77,36 @@ export interface FlowEnv {
   prefix: string;
   appDir: string;
   clock: { now: number };
+  /** Set to make the next sync fail on its merits (a failed hook). */
+  failNext: { value: boolean };
   close(): Promise<void>;
+}
+
+/** The recording runner, failing the next run when asked (its `test.fail` switch). */
+function failingOnDemand(runner: SyncRunner, failNext: { value: boolean }): SyncRunner {
+  return (ctx) => {
+    if (!failNext.value) return runner(ctx);
+    failNext.value = false;
+    const operation = { ...ctx.request.operation, syncOptions: ['test.fail'] };
+    return runner({ ...ctx, request: { ...ctx.request, operation } });
+  };
+}
+
+function catalogOf(apps: ReadonlyMap<string, Application>): ApplicationCatalog {
+  return {
+    names: () => [...apps.keys()],
+    describe: (name) => {
+      const app = apps.get(name);
+      return (
+        app && {
+          name,
+          environment: app.labels['wavesync.io/environment'],
+          destination: app.destination,
+          source: app.source,
+        }
+      );
+    },
+  };
 }
 
 function application(name: string, environment: string, appDir: string): Application {
@@ -112,6 +142,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
   const web = createSlackWebClient({ botToken: slack.botToken, apiUrl: slack.apiUrl, retries: 0 });
   const messenger = createSlackApprovalMessenger(web);
   const clock = { now: WEDNESDAY };
+  const failNext = { value: false };
   const store = createApprovalStore(redis, { prefix });
   const audit = createAuditLog(redis, prefix);
   const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
@@ -138,7 +169,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
   const worker: SyncWorker = createSyncWorker({
     connection: { url: REDIS_URL },
     prefix,
-    runner: createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }),
+    runner: failingOnDemand(createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }), failNext),
     reporterFactory: (job) =>
       fanOutReporter([
         createSlackReporter({
@@ -158,12 +189,37 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
       ]),
     recheckMs: 200,
   });
-  const app = boltApp(slack, approvals, queue, messenger);
-  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as { address(): { port: number } };
-  const bot = new SignedSlackClient(`http://127.0.0.1:${server.address().port}`, SECRET);
+  // Closing a producer or worker whose connection is still being set up rejects inside BullMQ/ioredis
+  // ("Connection is closed"), so a test that never touches the queue would leave an unhandled rejection.
+  await worker.waitUntilReady();
+  await waitFor(
+    () =>
+      queue.allStatus().then(
+        () => true,
+        () => false,
+      ),
+    5000,
+    'the queue connection',
+  );
+  const bot = createSlackApp({
+    botToken: slack.botToken,
+    signingSecret: SECRET,
+    apiUrl: slack.apiUrl,
+    port: 0,
+    host: '127.0.0.1',
+    clientRetries: 0,
+    deps: {
+      queue,
+      catalog: catalogOf(apps),
+      approvals: createApprovalGate(approvals, messenger),
+      approvalFlow: approvals,
+    },
+  });
+  const { port } = await bot.start();
   return {
     slack,
-    bot,
+    bot: new SignedSlackClient(`http://127.0.0.1:${port}`, SECRET),
+    failNext,
     approvals,
     notifier,
     queue,
@@ -172,7 +228,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     appDir,
     clock,
     async close() {
-      await app.stop();
+      await bot.stop();
       await worker.close({ graceMs: 2000 });
       await queue.close();
       await slack.close();
@@ -180,61 +236,4 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
       await rm(root, { recursive: true, force: true });
     },
   };
-}
-
-/** The bot: `/sync <app> [--revision R] [--fail] [--break-glass "reason"]` and the approval buttons. */
-function boltApp(
-  slack: FakeSlackApi,
-  approvals: Approvals,
-  queue: SyncQueue,
-  messenger: ReturnType<typeof createSlackApprovalMessenger>,
-): App {
-  const receiver = new HTTPReceiver({
-    signingSecret: SECRET,
-    endpoints: ['/slack/events'],
-    logLevel: LogLevel.ERROR,
-  });
-  const app = new App({
-    token: slack.botToken,
-    receiver,
-    botId: 'B0BOT',
-    botUserId: 'U0BOT',
-    logLevel: LogLevel.ERROR,
-    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } },
-  });
-  const gate = createApprovalGate(approvals, messenger);
-  app.command('/sync', async ({ command, ack, client }) => {
-    await ack();
-    const [application = '', ...rest] = command.text.split(' ');
-    const text = rest.join(' ');
-    const revision = /--revision (\S+)/.exec(text)?.[1];
-    const breakGlass = /--break-glass "([^"]*)"/.exec(text)?.[1];
-    const posted = await client.chat.postMessage({
-      channel: command.channel_id,
-      text: `⏳ ${application} received`,
-    });
-    const header = { channel: command.channel_id, ts: posted.ts ?? '' };
-    const request = {
-      application,
-      operation: {
-        prune: false,
-        dryRun: false,
-        syncOptions: text.includes('--fail') ? ['test.fail'] : [],
-        ...(revision ? { revision } : {}),
-      },
-      initiator: { userId: command.user_id, userName: command.user_name },
-      target: { channel: header.channel, threadTs: header.ts },
-      requestKey: command.trigger_id,
-    };
-    if (
-      (await gate.gate(request, {
-        header,
-        ...(breakGlass === undefined ? {} : { breakGlassReason: breakGlass }),
-      })) === 'proceed'
-    ) {
-      await queue.enqueueSync(request);
-    }
-  });
-  registerApprovalActions(app, { approvals });
-  return app;
 }

@@ -178,7 +178,7 @@ describe('test/integration/approvals/approval-flow', () => {
 
   it('when the button value is tampered with, then the click is refused and nothing changes', async () => {
     const first = await requestApproval('guestbook');
-    const second = await requestApproval('guestbook');
+    const second = await requestApproval('guestbook', 'U0KIM');
     const ids = [first, second].map((p) => JSON.parse(p.value).r as string);
 
     await click(APPROVE_ACTION_ID, 'U0SAM', second, first.value);

@@ -67,10 +67,17 @@ describe('test/integration/approvals/approval-policy', () => {
     });
   });
 
-  it('when break-glass has no reason, then it is refused', async () => {
+  it('when break-glass has no reason, then the command is refused before anything is posted', async () => {
     env.clock.now = SATURDAY;
 
-    expect(await refused('guestbook --break-glass ""')).toContain('Break glass needs a reason');
+    const delivery = await env.bot.sendCommand({
+      text: 'guestbook --break-glass ""',
+      userId: 'U0PAT',
+      channelId: DEPLOYS,
+    });
+
+    expect(delivery.json?.text).toContain('--break-glass needs a reason');
+    expect(env.slack.channelMessages(DEPLOYS)).toEqual([]);
   });
 
   it('when the revision is not allowed for production, then the refusal names the rule', async () => {
@@ -128,5 +135,35 @@ describe('test/integration/approvals/approval-policy', () => {
       allowed: true,
       records: [{ type: 'refused', userId: 'U0PAT', channel: DEPLOYS }],
     });
+  });
+
+  it('when an approver sends /sync audit, then the log comes back ephemerally; a non-approver is refused', async () => {
+    await refused('guestbook --revision feature/x');
+
+    await env.bot.sendCommand({
+      text: 'audit guestbook',
+      userId: 'U0LEE',
+      responseUrl: env.slack.responseUrl('lee'),
+    });
+    await env.bot.sendCommand({
+      text: 'audit guestbook',
+      userId: 'U0EVE',
+      responseUrl: env.slack.responseUrl('eve'),
+    });
+
+    const [lee] = await env.slack.waitFor(() =>
+      env.slack.responseUrlPosts('lee').length ? env.slack.responseUrlPosts('lee') : undefined,
+    );
+    const [eve] = await env.slack.waitFor(() =>
+      env.slack.responseUrlPosts('eve').length ? env.slack.responseUrlPosts('eve') : undefined,
+    );
+    expect(lee?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: '📜 Audit log of guestbook (newest first): 1 entry',
+    });
+    expect(JSON.stringify(lee?.body.blocks)).toContain(
+      '*refused* <@U0PAT> — Revision feature/x is not allowed',
+    );
+    expect(eve?.body.text).toBe('Only @U0SAM, @U0PAT, <!subteam^S0SRE> may read the audit log of guestbook.');
   });
 });

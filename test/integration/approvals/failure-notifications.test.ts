@@ -15,9 +15,9 @@ afterEach(() => env.close());
 afterAll(() => redis.quit());
 
 /** Request, approve as U0SAM, and wait until the sync finished; resolves with its job id. */
-async function approvedSync(text: string): Promise<{ jobId: string; ts: string }> {
+async function approvedSync(text: string, requester: string): Promise<{ jobId: string; ts: string }> {
   const before = env.slack.channelMessages(DEPLOYS).length;
-  await env.bot.sendCommand({ text, userId: 'U0PAT', channelId: DEPLOYS });
+  await env.bot.sendCommand({ text, userId: requester, channelId: DEPLOYS });
   const { ts, value } = await env.slack.waitFor(() => {
     const header = env.slack.channelMessages(DEPLOYS).slice(before)[0];
     const actions = (header?.blocks as { type: string; elements?: { value?: string }[] }[] | undefined)?.find(
@@ -49,7 +49,8 @@ const alerts = () => env.slack.channelMessages(ALERTS);
 
 describe('test/integration/approvals/failure-notifications', () => {
   it('when an approved sync fails, then the alerts channel is told once with who, what, the thread and the mention', async () => {
-    const { jobId, ts } = await approvedSync('guestbook --fail');
+    env.failNext.value = true;
+    const { jobId, ts } = await approvedSync('guestbook', 'U0PAT');
 
     const [alert] = await env.slack.waitFor(() => (alerts().length > 0 ? alerts() : undefined));
     const section = (alert?.blocks as { text?: { text: string }; elements?: { text: string }[] }[]) ?? [];
@@ -85,15 +86,16 @@ describe('test/integration/approvals/failure-notifications', () => {
   });
 
   it('when a sync succeeds after a failure, then "recovered" is posted once', async () => {
-    await approvedSync('guestbook --fail');
+    env.failNext.value = true;
+    await approvedSync('guestbook', 'U0PAT');
     await env.slack.waitFor(() => alerts().length === 1);
 
-    await approvedSync('guestbook');
+    await approvedSync('guestbook', 'U0KIM');
     await env.slack.waitFor(() => alerts().length === 2);
-    await approvedSync('guestbook');
+    await approvedSync('guestbook', 'U0EVE');
 
     expect(alerts()[1]?.text).toBe(
-      '✅ guestbook → production recovered · revision abc123 · synced by @U0PAT',
+      '✅ guestbook → production recovered · revision abc123 · synced by @U0KIM',
     );
     expect(alerts()).toHaveLength(2);
     const outcomes = await env.approvals.audit('guestbook', 'U0SAM');

@@ -1,0 +1,70 @@
+/**
+ * One call for the bot process: the approval flow over Redis with its store, audit log, group cache and plan
+ * preview. The worker process needs only `createFailureNotifier` (see docs/approvals.md, "Wiring").
+ */
+import type { Redis } from 'ioredis';
+import type { ApplicationRenderer } from '../apps/render/render-application.js';
+import type { Application, KubeObject } from '../domain/index.js';
+import type { Settings } from '../settings/settings-schema.js';
+import type { ApprovalDeps } from './approval-deps.js';
+import type { ApprovalMessenger } from './approval-messenger.js';
+import { type ApprovalStore, createApprovalStore } from './approval-store.js';
+import { type Approvals, createApprovals } from './approvals.js';
+import { type AuditLog, createAuditLog } from './audit-log.js';
+import { createGroupMembership, type ListGroupMembers } from './group-membership.js';
+import { createSyncPreviewer } from './sync-preview.js';
+
+/** Key prefix of approvals, audit and notification keys. */
+export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
+
+export interface ApprovalServicesOptions {
+  redis: Redis;
+  /** Default `wavesync`. */
+  prefix?: string;
+  settings: Pick<Settings, 'environments'>;
+  findApplication(name: string): Application | undefined;
+  renderer: Pick<ApplicationRenderer, 'renderApplication'>;
+  /** Live objects of an Application (create/update/prune in the plan); omit without a cluster. */
+  liveObjects?(app: Application): Promise<readonly KubeObject[]>;
+  queue: ApprovalDeps['queue'];
+  messenger: ApprovalMessenger;
+  /** usergroups.users.list (e.g. `slackGroupMembers(client)`). */
+  listGroupMembers: ListGroupMembers;
+  /** Group membership cache lifetime in ms (default 5 min). */
+  groupCacheTtlMs?: number;
+  /** Slack delivery errors after a stored decision. */
+  onDeliveryError?(error: unknown): void;
+}
+
+export interface ApprovalServices {
+  approvals: Approvals;
+  store: ApprovalStore;
+  audit: AuditLog;
+}
+
+export function createApprovalServices(options: ApprovalServicesOptions): ApprovalServices {
+  const prefix = options.prefix ?? DEFAULT_APPROVALS_PREFIX;
+  const store = createApprovalStore(options.redis, { prefix });
+  const audit = createAuditLog(options.redis, prefix);
+  const approvals = createApprovals(
+    {
+      settings: options.settings,
+      findApplication: options.findApplication,
+      store,
+      audit,
+      groups: createGroupMembership({
+        list: options.listGroupMembers,
+        ...(options.groupCacheTtlMs === undefined ? {} : { ttlMs: options.groupCacheTtlMs }),
+      }),
+      preview: createSyncPreviewer({
+        renderer: options.renderer,
+        ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
+      }),
+      queue: options.queue,
+      messenger: options.messenger,
+      now: Date.now,
+    },
+    options.onDeliveryError,
+  );
+  return { approvals, store, audit };
+}

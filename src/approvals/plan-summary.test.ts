@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { sharedFixturesDir } from '../../test/support/shared-fixtures.js';
+import type { KubeObject } from '../domain/index.js';
+import { buildSyncTasks } from '../engine/index.js';
+import { loadManifests } from '../manifests/index.js';
+import { summarizePlan } from './plan-summary.js';
+
+async function plan(live: KubeObject[] | undefined, prune: boolean) {
+  const loaded = await loadManifests(sharedFixturesDir('argocd-example-apps', 'sync-waves'));
+  const { tasks } = buildSyncTasks({
+    targets: loaded.objects,
+    live: live ?? [],
+    namespace: 'sync-waves',
+    revision: 'abc1234',
+    startedAt: '2026-11-29T10:00:00.000Z',
+    operation: { prune, dryRun: false, syncOptions: [] },
+  });
+  return summarizePlan(tasks, live !== undefined, prune);
+}
+
+const liveService = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace: 'sync-waves' },
+});
+
+describe('src/approvals/plan-summary', () => {
+  it('without a cluster lists every resource to apply and the hooks per phase', async () => {
+    expect(await plan(undefined, false)).toEqual({
+      liveKnown: false,
+      create: [],
+      update: [],
+      apply: ['Service/backend', 'ReplicaSet/backend', 'Service/frontend', 'ReplicaSet/frontend'],
+      prune: [],
+      pruneSkipped: [],
+      hooks: {
+        PreSync: ['Job/upgrade-sql-schemaabc1234-presync-1795946400'],
+        Sync: ['Job/maint-page-up', 'Job/maint-page-down'],
+      },
+    });
+  });
+
+  it('with live objects splits create from update and lists prunes only when pruning', async () => {
+    const live = [liveService('backend'), liveService('legacy')];
+
+    const withPrune = await plan(live, true);
+    const withoutPrune = await plan(live, false);
+
+    expect(withPrune).toMatchObject({
+      liveKnown: true,
+      update: ['Service/backend'],
+      create: ['ReplicaSet/backend', 'Service/frontend', 'ReplicaSet/frontend'],
+      prune: ['Service/legacy'],
+      pruneSkipped: [],
+    });
+    expect(withoutPrune).toMatchObject({ prune: [], pruneSkipped: ['Service/legacy'] });
+  });
+});
