@@ -102,7 +102,7 @@ async function threadProblems(
   const deadline = Date.now() + 15_000;
   while (!root.text.includes(phase) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const problems = root.text.includes(phase) ? [] : [`the header does not say ${phase}: ${root.text}`];
-  const replies = env.slack.thread(app.channel, root.ts).map(textOf).join('\n');
+  const replies = threadText(env.slack, app.channel, root.ts);
   let from = 0;
   for (const expected of app.expectReplies) {
     const at = replies.indexOf(expected, from);
@@ -119,6 +119,11 @@ async function alertProblems(env: Pick<OutcomeSources, 'slack'>, app: DemoApp): 
     env.slack.channelMessages(ALERTS_CHANNEL).some((m) => textOf(m).includes(app.application));
   while (!names() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   return names() ? [] : [`no failure notice about ${app.application} in the alerts channel`];
+}
+
+/** The replies of a thread as Slack would show them, oldest first, one per line group. */
+export function threadText(slack: FakeSlackApi, channel: string, threadTs: string): string {
+  return slack.thread(channel, threadTs).map(textOf).join('\n');
 }
 
 function textOf(message: FakeMessage): string {

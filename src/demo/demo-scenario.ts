@@ -11,7 +11,7 @@ export interface DemoApp {
   expected: OperationPhase;
   /** Why this app is in the demo, printed before it starts. */
   story: string;
-  /** Thread replies that must appear (substrings of the rendered text), in order. */
+  /** Thread replies that must appear (substrings of the text Slack would show), in this order. */
   expectReplies: readonly string[];
   /** Needs `kustomize` or `kubectl` on PATH to render. */
   needsKustomize?: boolean;
@@ -35,21 +35,29 @@ export const DEMO_APPS: readonly DemoApp[] = [
     channel: 'C0GUESTBOOK',
     expected: 'Succeeded',
     story: 'argocd-example-apps guestbook: one Deployment and one Service in Sync wave 0',
-    expectReplies: ['Sync'],
+    expectReplies: ['▶ Sync · wave 0', '🎉 Succeeded'],
   },
   {
     application: 'sync-waves',
     channel: 'C0SYNCWAVES',
     expected: 'Succeeded',
-    story: 'argocd-example-apps sync-waves: PreSync hook, then waves 0 to 3, PostSync hook',
-    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+    story:
+      'argocd-example-apps sync-waves: PreSync hook, then Sync waves 0 to 3 with Sync hooks in waves 1 and 3',
+    expectReplies: [
+      '▶ PreSync',
+      '▶ Sync · wave 0',
+      '▶ Sync · wave 1',
+      '▶ Sync · wave 2',
+      '▶ Sync · wave 3',
+      '🎉 Succeeded',
+    ],
   },
   {
     application: 'pre-post-sync',
     channel: 'C0PREPOST',
     expected: 'Succeeded',
     story: 'argocd-example-apps pre-post-sync (Kustomize): PreSync Job, Service and Deployment, PostSync Job',
-    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+    expectReplies: ['▶ PreSync', '▶ Sync', '▶ PostSync', '🎉 Succeeded'],
     needsKustomize: true,
   },
   {
@@ -58,7 +66,7 @@ export const DEMO_APPS: readonly DemoApp[] = [
     expected: 'Succeeded',
     story:
       'Rails migration: PreSync ConfigMap wave 1 → PreSync Job db-migrate wave 2 → web → PostSync smoke test',
-    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+    expectReplies: ['▶ PreSync', '▶ Sync', '▶ PostSync', '🎉 Succeeded'],
   },
   {
     application: 'payments',
@@ -66,7 +74,7 @@ export const DEMO_APPS: readonly DemoApp[] = [
     expected: 'Succeeded',
     story:
       'production: waits for an approval, which @sam (a second user) grants; then migrate, web, smoke test',
-    expectReplies: ['PreSync', 'Sync', 'PostSync'],
+    expectReplies: ['▶ PreSync', '▶ Sync', '▶ PostSync', '🎉 Succeeded'],
     needsApproval: true,
   },
   {
@@ -75,7 +83,7 @@ export const DEMO_APPS: readonly DemoApp[] = [
     expected: 'Failed',
     story:
       'a PreSync migration that fails: the Sync phase never starts, the SyncFail hook runs, #alerts is told',
-    expectReplies: ['PreSync', 'SyncFail'],
+    expectReplies: ['✗ PreSync hook', '▶ SyncFail', '❌ Failed'],
     expectAlert: true,
   },
 ];

@@ -46,5 +46,5 @@ describe.skipIf(!runsWorkloads)('test/e2e/demo-command', () => {
     expect(out).toContain('[#alerts]');
     expect(code).toBe(0);
     expect(ms).toBeLessThan(60_000);
-  }, 120_000);
+  }, 300_000);
 });

@@ -19,7 +19,7 @@ export interface WavesyncProcess {
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-/** Start `role` with `env` (merged over PATH/HOME only) and wait until it listens (timeout 30 s). */
+/** Start `role` with `env` (merged over PATH/HOME only) and wait until it listens (timeout 90 s: tsx compiles the sources on a busy machine). */
 export async function startWavesyncProcess(
   role: string,
   env: Record<string, string>,
@@ -39,7 +39,7 @@ export async function startWavesyncProcess(
   });
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`${role} did not start within 30 s: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${role} did not start within 90 s: ${stderr}`)), 90_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
