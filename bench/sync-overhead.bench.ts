@@ -16,10 +16,10 @@ import { runOperation, type SourcedObject } from '../src/engine/index.js';
 import { createKubeCluster } from '../src/kube/kube-cluster.js';
 
 const WAVES = 10;
-const SPEED = 10;
-/** Simulated seconds each wave's Job runs: 2.0 s … 3.8 s (0.2–0.38 s of wall time at speed 10). */
-const SLEEP_SECONDS = Array.from({ length: WAVES }, (_, i) => 2 + i * 0.2);
-const RUNS = 5;
+const SPEED = 4;
+/** Simulated seconds each wave's Job runs: 4.0 s … 7.6 s (1.0–1.9 s of wall time at speed 4). */
+const SLEEP_SECONDS = Array.from({ length: WAVES }, (_, i) => 4 + i * 0.4);
+const RUNS = 3;
 
 function job(name: string, wave: number, seconds: number, namespace: string): KubeObject {
   return {

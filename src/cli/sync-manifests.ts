@@ -3,7 +3,7 @@
  * load the manifests, build the Cluster adapter from the kubeconfig, run the operation.
  */
 import path from 'node:path';
-import type { OperationState, SyncEvent, SyncOperation } from '../domain/index.js';
+import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
 import { runOperation } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
@@ -17,6 +17,10 @@ export interface SyncCommandOptions {
   dryRun: boolean;
   output: 'text' | 'json';
   app?: string;
+  /** App-level sync options, e.g. `CreateNamespace=true` (repeatable `--sync-option`). */
+  syncOption: string[];
+  /** Seconds before a hook whose Pod cannot start is failed. */
+  hookStartGrace?: string;
 }
 
 /** The JSON document `--output json` prints. */
@@ -43,7 +47,18 @@ export async function syncManifests(
 ): Promise<OperationState> {
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
-  const operation: SyncOperation = { prune: options.prune, dryRun: options.dryRun, syncOptions: [] };
+  const operation: SyncOperation = {
+    prune: options.prune,
+    dryRun: options.dryRun,
+    syncOptions: options.syncOption,
+  };
+  const grace = options.hookStartGrace === undefined ? undefined : Number(options.hookStartGrace) * 1000;
+  if (grace !== undefined && !(grace >= 0)) {
+    throw new BotError(
+      'invalid_command',
+      `--hook-start-grace must be a number of seconds, got ${options.hookStartGrace}`,
+    );
+  }
   return runOperation({
     application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
@@ -53,5 +68,6 @@ export async function syncManifests(
     cluster: createKubeCluster(kc),
     reporter: { report: async (event) => onEvent(event) },
     signal,
+    options: grace === undefined ? {} : { hookStartGraceMs: grace },
   });
 }

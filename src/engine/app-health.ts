@@ -45,14 +45,24 @@ function summarise(checks: { task: SyncTask; health: HealthStatus }[], startedAt
   };
 }
 
-function settled(checks: { health: HealthStatus }[]): boolean {
-  const statuses = checks.map((c) => c.health.status);
-  return statuses.includes('Degraded') || statuses.every((s) => s === 'Healthy' || s === 'Suspended');
+/** Degraded anywhere, or nothing left that can still change (a Missing resource this sync never applied cannot). */
+function settled(
+  checks: { task: SyncTask; health: HealthStatus }[],
+  applied: ReadonlySet<SyncTask>,
+): boolean {
+  if (checks.some((c) => c.health.status === 'Degraded')) return true;
+  return checks.every(
+    (c) =>
+      c.health.status === 'Healthy' ||
+      c.health.status === 'Suspended' ||
+      (c.health.status === 'Missing' && !applied.has(c.task)),
+  );
 }
 
 export async function assessAppHealth(
   ctx: SyncContext,
   tasks: SyncTask[],
+  applied: ReadonlySet<SyncTask>,
   wake: Wakeup,
   timeoutMs: number,
   signal?: AbortSignal,
@@ -63,7 +73,8 @@ export async function assessAppHealth(
   for (;;) {
     wake.reset();
     const checks = await snapshot(ctx, resources);
-    if (settled(checks) || Date.now() >= deadline || signal?.aborted) return summarise(checks, startedAt);
+    if (settled(checks, applied) || Date.now() >= deadline || signal?.aborted)
+      return summarise(checks, startedAt);
     const woken = await wake.wait(Math.min(ctx.options.pollIntervalMs, deadline - Date.now()), signal);
     if (!woken) ctx.live.invalidate();
   }

@@ -80,8 +80,11 @@ export interface Cluster {
     ref: ObjectRef,
     options: { propagationPolicy: PropagationPolicy; dryRun?: boolean },
   ): Promise<boolean>;
-  /** Remove one finalizer if present (JSON patch; retried on conflict). NotFound is not an error. */
-  removeFinalizer(ref: ObjectRef, finalizer: string): Promise<void>;
+  /**
+   * Remove one finalizer if present (JSON patch; retried on conflict). NotFound is not an error. `current`, when
+   * given, is a recent copy of the object, which saves reading it first.
+   */
+  removeFinalizer(ref: ObjectRef, finalizer: string, current?: KubeObject): Promise<void>;
   /**
    * Watch collections; `onChange` is called for every change, in order per collection. Implementations restart
    * on errors and timeouts (relisting after 410 Gone) until stopped; a polling implementation is acceptable.

@@ -28,7 +28,7 @@ export async function releaseCompletedHooks(
 /** Removes the hook finalizer of one hook; records Error on failure. */
 export async function releaseHook(ctx: SyncContext, state: OperationState, task: SyncTask): Promise<boolean> {
   try {
-    await withRetry(() => ctx.cluster.removeFinalizer(objectRefOf(ctx, task), HOOK_FINALIZER));
+    await withRetry(() => ctx.cluster.removeFinalizer(objectRefOf(ctx, task), HOOK_FINALIZER, task.liveObj));
     return true;
   } catch (error) {
     recordResult(state, task, {
@@ -58,7 +58,7 @@ export async function deleteHooksWithPolicy(
     hooks.map(async (task) => {
       const ref = objectRefOf(ctx, task);
       try {
-        await withRetry(() => ctx.cluster.removeFinalizer(ref, HOOK_FINALIZER));
+        await withRetry(() => ctx.cluster.removeFinalizer(ref, HOOK_FINALIZER, task.liveObj));
         await withRetry(() => ctx.cluster.delete(ref, { propagationPolicy }));
       } catch (error) {
         ctx.logger.warn({ hook: ref, error: messageOf(error) }, 'cannot delete hook');

@@ -27,7 +27,17 @@ function byCreation(a: KubeObject, b: KubeObject): number {
   return (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '');
 }
 
-/** The Pods of a hook (oldest first): the hook itself if it is a Pod, else the Pods its Job owns. */
+function isPodOf(pod: KubeObject, job: ObjectRef, uid: string | undefined): boolean {
+  if (pod.kind !== 'Pod' || (pod.metadata.namespace ?? '') !== job.namespace) return false;
+  const labels = pod.metadata.labels ?? {};
+  const owned = (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'Job' && o.uid === uid);
+  return owned || labels['job-name'] === job.name || labels['batch.kubernetes.io/job-name'] === job.name;
+}
+
+/**
+ * The Pods of a hook (oldest first): the hook itself if it is a Pod, else the Pods its Job owns — from the
+ * watch-fed cache when it has them, else listed from the API server.
+ */
 export async function hookPodsOf(
   ctx: SyncContext,
   ref: ObjectRef,
@@ -35,17 +45,15 @@ export async function hookPodsOf(
 ): Promise<KubeObject[]> {
   if (ref.kind === 'Pod') return live ? [live] : [];
   if (ref.kind !== 'Job') return [];
-  const pods = await ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: ref.namespace });
   const uid = live?.metadata.uid;
-  return pods
-    .filter((pod) => {
-      const labels = pod.metadata.labels ?? {};
-      const owned = (pod.metadata.ownerReferences ?? []).some(
-        (o) => o.kind === 'Job' && (o.uid === uid || o.name === ref.name),
-      );
-      return owned || labels['job-name'] === ref.name || labels['batch.kubernetes.io/job-name'] === ref.name;
-    })
-    .sort(byCreation);
+  const cached = ctx.live.find((o) => isPodOf(o, ref, uid));
+  const pods =
+    cached.length > 0
+      ? cached
+      : (await ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: ref.namespace })).filter((p) =>
+          isPodOf(p, ref, uid),
+        );
+  return pods.sort(byCreation);
 }
 
 /** The reason a Pod cannot start, e.g. `CreateContainerConfigError: configmap "rails-env" not found`. */

@@ -62,6 +62,11 @@ export class LiveCache {
     else if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
   }
 
+  /** Cached live objects matching `predicate` (objects seen through watches, reads or writes). */
+  find(predicate: (obj: KubeObject) => boolean): KubeObject[] {
+    return [...this.objects.values()].filter((o): o is KubeObject => o !== null && predicate(o));
+  }
+
   /** Forgets everything (polling fallback). */
   invalidate(): void {
     this.objects.clear();

@@ -93,9 +93,12 @@ function liveOf(ctx: SyncContext, task: SyncTask): Promise<KubeObject | undefine
 
 /** Builds, discovers, attaches live objects (fresh from the cache) and validates. */
 export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
-  const tracked = await trackedLive(ctx);
   const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
-  const namespaceExists = ctx.namespace === '' || (await ctx.live.get(namespaceRef)) !== undefined;
+  const [tracked, namespaceLive] = await Promise.all([
+    trackedLive(ctx),
+    ctx.namespace === '' ? undefined : ctx.live.get(namespaceRef),
+  ]);
+  const namespaceExists = ctx.namespace === '' || namespaceLive !== undefined;
   const draft = build(ctx, startedAt, tracked, namespaceExists);
   await discoverKinds(ctx, draft);
   const lives = await Promise.all(draft.map((task) => liveOf(ctx, task)));

@@ -21,6 +21,7 @@ import { messageOf } from './retry.js';
 import { newOperationState, newRunMemory, nowIso, type SyncContext } from './sync-context.js';
 import { syncPass } from './sync-pass.js';
 import type { SourcedObject } from './sync-task.js';
+import { resultOf } from './task-results.js';
 import { terminateOperation } from './terminate.js';
 import { timeoutMessage } from './timeout-message.js';
 import { Wakeup } from './wakeup.js';
@@ -106,6 +107,24 @@ async function runPasses(ctx: SyncContext, input: RunOperationInput, wake: Wakeu
   return state;
 }
 
+/** Watches the app's health after the operation (HealthAssessed) and returns the state with `health`. */
+async function withAppHealth(
+  ctx: SyncContext,
+  input: RunOperationInput,
+  state: OperationState,
+  wake: Wakeup,
+): Promise<OperationState> {
+  const { tasks } = await planPass(ctx, state.startedAt);
+  const applied = new Set(tasks.filter((t) => resultOf(state, t)?.status === 'Synced'));
+  const timeout = input.operation.dryRun || applied.size === 0 ? 0 : ctx.options.healthTimeoutMs;
+  const finishedAt = Date.now();
+  const appHealth = await assessAppHealth(ctx, tasks, applied, wake, timeout, input.signal);
+  const final = { ...state, health: appHealth.health };
+  await input.persist?.(final);
+  await ctx.emit({ type: 'HealthAssessed', at: nowIso(ctx), ...appHealth, afterMs: Date.now() - finishedAt });
+  return final;
+}
+
 export async function runOperation(input: RunOperationInput): Promise<OperationState> {
   const options: EngineOptions = { ...DEFAULT_ENGINE_OPTIONS, ...input.options };
   const wake = new Wakeup();
@@ -123,19 +142,7 @@ export async function runOperation(input: RunOperationInput): Promise<OperationS
       durationMs,
       state,
     });
-    const { tasks } = await planPass(ctx, state.startedAt);
-    const applied = state.syncResult.resources.some((r) => r.status === 'Synced' || r.status === 'Pruned');
-    const timeout = input.operation.dryRun || !applied ? 0 : options.healthTimeoutMs;
-    const finishedAt = Date.now();
-    const appHealth = await assessAppHealth(ctx, tasks, wake, timeout, input.signal);
-    const final = { ...state, health: appHealth.health };
-    await input.persist?.(final);
-    await ctx.emit({
-      type: 'HealthAssessed',
-      at: nowIso(ctx),
-      ...appHealth,
-      afterMs: Date.now() - finishedAt,
-    });
+    const final = await withAppHealth(ctx, input, state, wake);
     return final;
   } finally {
     ctx.live.stop();

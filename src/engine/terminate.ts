@@ -37,7 +37,7 @@ async function stopHook(ctx: SyncContext, state: OperationState, task: SyncTask)
     done || failed ? health?.message || 'Terminated' : 'Terminated',
   );
   try {
-    await withRetry(() => ctx.cluster.removeFinalizer(ref, HOOK_FINALIZER));
+    await withRetry(() => ctx.cluster.removeFinalizer(ref, HOOK_FINALIZER, live));
     if (!done)
       await withRetry(() =>
         ctx.cluster.delete(ref, { propagationPolicy: propagationPolicyOf(ctx.operation) }),

@@ -169,9 +169,10 @@ class KubeCluster implements Cluster {
     return deleted !== undefined;
   }
 
-  async removeFinalizer(ref: ObjectRef, finalizer: string): Promise<void> {
+  async removeFinalizer(ref: ObjectRef, finalizer: string, current?: KubeObject): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const index = (await this.get(ref))?.metadata.finalizers?.indexOf(finalizer) ?? -1;
+      const live = attempt === 0 && current !== undefined ? current : await this.get(ref);
+      const index = live?.metadata.finalizers?.indexOf(finalizer) ?? -1;
       if (index < 0) return;
       try {
         await this.patchOutFinalizer(ref, finalizer, index);

@@ -113,7 +113,7 @@ export class FakeCluster implements Cluster {
     return true;
   }
 
-  async removeFinalizer(ref: ObjectRef, finalizer: string) {
+  async removeFinalizer(ref: ObjectRef, finalizer: string, _current?: KubeObject) {
     const obj = this.objects.get(key(ref));
     if (!obj) return;
     this.update(ref, (o) => {
