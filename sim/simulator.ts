@@ -17,6 +17,7 @@ import { EventRecorder } from './controllers/event-recorder.js';
 import { CONTROLLERS } from './controllers/index.js';
 import { Scheduler } from './controllers/scheduler.js';
 import { buildKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
+import { kubelet } from './kubelet/kubelet.js';
 import { PodLogStore } from './kubelet/pod-log-store.js';
 import { ObjectStore } from './store/object-store.js';
 import { TestHelpers } from './test-helpers.js';
@@ -75,8 +76,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     logger,
     isPinned: (obj) => pinned.has(obj.metadata.uid ?? ''),
   };
-  bootstrapCluster(client);
   for (const controller of CONTROLLERS) controller(ctx);
+  const node = kubelet(ctx);
+  bootstrapCluster(client);
   const watches = new Set<ServerResponse>();
   const requests: RequestRecord[] = [];
   const server = createApiServer({
@@ -97,7 +99,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   logger.info({ url, speed }, 'Kubernetes API simulator listening');
-  const helpers = new TestHelpers(client, ctx, pinned);
+  const helpers = new TestHelpers(client, ctx, pinned, node);
   return Object.assign(helpers, {
     url,
     port,

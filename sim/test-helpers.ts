@@ -11,14 +11,17 @@ import {
   setCondition,
   statusOf,
 } from './controllers/controller-context.js';
+import type { KubeletHandle } from './kubelet/kubelet.js';
 import { isJsonObject, type KubeObject } from './store/kube-object.js';
 
 export class TestHelpers {
   private readonly client: ClusterClient;
   private readonly ctx: ControllerContext;
   private readonly pinned: Set<string>;
+  private readonly node: KubeletHandle;
 
-  constructor(client: ClusterClient, ctx: ControllerContext, pinned: Set<string>) {
+  constructor(client: ClusterClient, ctx: ControllerContext, pinned: Set<string>, node: KubeletHandle) {
+    this.node = node;
     this.client = client;
     this.ctx = ctx;
     this.pinned = pinned;
@@ -82,7 +85,9 @@ export class TestHelpers {
           involvedName === undefined ||
           (isJsonObject(e.involvedObject) && e.involvedObject.name === involvedName),
       )
-      .sort((a, b) => String(a.firstTimestamp).localeCompare(String(b.firstTimestamp)));
+      .sort((a, b) =>
+        String(a.metadata.name).split('.').pop()!.localeCompare(String(b.metadata.name).split('.').pop()!),
+      );
   }
 
   /** A pod's log text (throws the same errors as the HTTP log endpoint). */
@@ -119,6 +124,30 @@ export class TestHelpers {
       };
       check();
     });
+  }
+
+  /** Make a running container of a Pod exit now with `exitCode` (e.g. to make a hook Pod fail). */
+  terminatePod(namespace: string, name: string, exitCode: number, container?: string): boolean {
+    return this.node.terminate(namespace, name, exitCode, container);
+  }
+
+  /** Store CRDs as given (no client-side serialization) and wait until each is Established. */
+  async installCrds(crds: readonly KubeObject[], timeoutMs = 10_000): Promise<void> {
+    for (const crd of crds) this.put(crd);
+    for (const crd of crds) await this.waitForEstablished(crd.metadata.name ?? '', timeoutMs);
+  }
+
+  /** Resolve once the CustomResourceDefinition `name` is Established (its kinds are then served). */
+  async waitForEstablished(name: string, timeoutMs = 10_000): Promise<void> {
+    const ref = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name };
+    await this.waitFor(
+      ref,
+      (crd) =>
+        ((crd?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).some(
+          (c) => c.type === 'Established' && c.status === 'True',
+        ),
+      timeoutMs,
+    );
   }
 
   /** Forget the watch history (an etcd compaction): watches from older resourceVersions get 410 Gone. */

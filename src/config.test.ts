@@ -32,4 +32,11 @@ describe('src/config', () => {
     expect(config.worker).toEqual({ concurrency: 8, lockDurationMs: 5000 });
     expect(config.admin).toEqual({ user: 'admin', password: 'pw' });
   });
+
+  it('treats an empty variable as unset, so REDIS_URL= falls back to the default', () => {
+    const config = loadConfig({ REDIS_URL: '', PORT: '' });
+
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.port).toBe(3000);
+  });
 });

@@ -59,8 +59,15 @@ export interface Config {
  * Parse `env` (default: `process.env`) into a Config.
  * @throws BotError with code `invalid_config` naming every bad variable.
  */
+/** An empty variable (`REDIS_URL=`) means "not set", as shells and compose files commonly write it. */
+function withoutEmptyValues(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+  );
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = EnvSchema.safeParse(withoutEmptyValues(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new BotError('invalid_config', `invalid environment: ${problems}`);

@@ -1,16 +1,9 @@
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../index.js';
-import { failureOf, kubeClients } from '../testing/kube-clients.js';
-import { deploymentManifest } from '../testing/manifests.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../testing/kube-clients.js';
+import { useSimulator } from '../testing/use-simulator.js';
 
-let sim: Simulator;
-let api: ReturnType<typeof kubeClients>;
-beforeAll(async () => {
-  sim = await startSimulator({ speed: 20 });
-  api = kubeClients(sim);
-});
-afterAll(() => sim.stop());
+const cluster = useSimulator({ speed: 20 });
 
 function configMap(
   name: string,
@@ -27,11 +20,11 @@ function configMap(
 
 describe('CRUD', () => {
   it('creates with uid, resourceVersion and creationTimestamp; generateName gets a suffix', async () => {
-    const created = await api.objects.create(configMap('crud-a'));
+    const created = await cluster.api.objects.create(configMap('crud-a'));
     expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(created.metadata?.resourceVersion)).toBeGreaterThan(1000);
     expect(created.metadata?.creationTimestamp).toBeInstanceOf(Date);
-    const generated = await api.objects.create({
+    const generated = await cluster.api.objects.create({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { generateName: 'gen-', namespace: 'default' },
@@ -40,8 +33,8 @@ describe('CRUD', () => {
   });
 
   it('answers AlreadyExists and NotFound in the real Status shape', async () => {
-    await api.objects.create(configMap('crud-dup'));
-    const dup = await failureOf(api.objects.create(configMap('crud-dup')));
+    await cluster.api.objects.create(configMap('crud-dup'));
+    const dup = await failureOf(cluster.api.objects.create(configMap('crud-dup')));
     expect(dup.status).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
@@ -53,7 +46,7 @@ describe('CRUD', () => {
       code: 409,
     });
     const missing = await failureOf(
-      api.objects.read({
+      cluster.api.objects.read({
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'nope', namespace: 'default' },
@@ -69,7 +62,7 @@ describe('CRUD', () => {
 
   it('rejects a namespaced object in a missing namespace with namespaces "x" not found', async () => {
     const result = await failureOf(
-      api.objects.create({ ...configMap('x'), metadata: { name: 'x', namespace: 'ghost' } }),
+      cluster.api.objects.create({ ...configMap('x'), metadata: { name: 'x', namespace: 'ghost' } }),
     );
     expect(result.code).toBe(404);
     expect(result.status).toMatchObject({
@@ -78,7 +71,7 @@ describe('CRUD', () => {
       details: { name: 'ghost', kind: 'namespaces' },
     });
     const ssa = await failureOf(
-      api.objects.patch(
+      cluster.api.objects.patch(
         { ...configMap('y'), metadata: { name: 'y', namespace: 'ghost' } },
         undefined,
         undefined,
@@ -91,33 +84,42 @@ describe('CRUD', () => {
   });
 
   it('PUT with a stale resourceVersion is a 409 Conflict; generation bumps only on spec changes', async () => {
-    const deployment = deploymentManifest('gen');
-    const created = await api.objects.create(deployment as KubernetesObject);
+    // A NetworkPolicy has a generation and no controller writing to it, so nothing else moves its resourceVersion.
+    const policy = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'gen', namespace: 'default' },
+      spec: { podSelector: {} },
+    };
+    const created = await cluster.api.objects.create(policy as KubernetesObject);
     expect(created.metadata?.generation).toBe(1);
-    const labelled = await api.objects.replace({
+    const labelled = await cluster.api.objects.replace({
       ...created,
       metadata: { ...created.metadata, labels: { x: 'y' } },
     });
     expect(labelled.metadata?.generation).toBe(1);
-    const scaled = await api.objects.replace({
+    const changed = await cluster.api.objects.replace({
       ...labelled,
-      spec: { ...deployment.spec, replicas: 2 },
-    });
-    expect(scaled.metadata?.generation).toBe(2);
+      spec: { podSelector: {}, policyTypes: ['Ingress'] },
+    } as KubernetesObject);
+    expect(changed.metadata?.generation).toBe(2);
     const stale = await failureOf(
-      api.objects.replace({ ...created, spec: { ...deployment.spec, replicas: 3 } }),
+      cluster.api.objects.replace({
+        ...created,
+        spec: { podSelector: {}, policyTypes: ['Egress'] },
+      } as KubernetesObject),
     );
     expect(stale.code).toBe(409);
     expect(stale.status.message).toBe(
-      'Operation cannot be fulfilled on deployments.apps "gen": the object has been modified; please apply your changes to the latest version and try again',
+      'Operation cannot be fulfilled on networkpolicies.networking.k8s.io "gen": the object has been modified; please apply your changes to the latest version and try again',
     );
   });
 
   it('lists with label and field selectors, items without apiVersion/kind as the API serializes them', async () => {
-    await api.objects.create(configMap('sel-1', {}, { tier: 'web', env: 'prod' }));
-    await api.objects.create(configMap('sel-2', {}, { tier: 'db', env: 'prod' }));
+    await cluster.api.objects.create(configMap('sel-1', {}, { tier: 'web', env: 'prod' }));
+    await cluster.api.objects.create(configMap('sel-2', {}, { tier: 'db', env: 'prod' }));
     const res = await fetch(
-      `${sim.url}/api/v1/namespaces/default/configmaps?labelSelector=${encodeURIComponent('env=prod,tier in (web,cache)')}`,
+      `${cluster.sim.url}/api/v1/namespaces/default/configmaps?labelSelector=${encodeURIComponent('env=prod,tier in (web,cache)')}`,
     );
     const list = (await res.json()) as {
       kind: string;
@@ -127,7 +129,7 @@ describe('CRUD', () => {
     expect(list.kind).toBe('ConfigMapList');
     expect(list.items.map((i) => i.metadata.name)).toEqual(['sel-1']);
     expect(list.items[0]?.kind).toBeUndefined();
-    const byName = await api.objects.list(
+    const byName = await cluster.api.objects.list(
       'v1',
       'ConfigMap',
       'default',
@@ -137,7 +139,7 @@ describe('CRUD', () => {
       'metadata.name=sel-2',
     );
     expect(byName.items.map((i) => i.metadata?.name)).toEqual(['sel-2']);
-    const notDb = await api.objects.list(
+    const notDb = await cluster.api.objects.list(
       'v1',
       'ConfigMap',
       'default',
@@ -151,40 +153,47 @@ describe('CRUD', () => {
   });
 
   it('dryRun=All validates and answers like a write but persists nothing', async () => {
-    const before = sim.requests.length;
-    const dry = await api.objects.create(configMap('dry'), undefined, 'All');
+    const before = cluster.sim.requests.length;
+    const dry = await cluster.api.objects.create(configMap('dry'), undefined, 'All');
     expect(dry.metadata?.uid).toBeDefined();
     expect(
-      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dry', namespace: 'default' }),
+      cluster.sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dry', namespace: 'default' }),
     ).toBeUndefined();
-    await api.objects.patch(configMap('dry'), undefined, 'All', 'mgr', true, PatchStrategy.ServerSideApply);
+    await cluster.api.objects.patch(
+      configMap('dry'),
+      undefined,
+      'All',
+      'mgr',
+      true,
+      PatchStrategy.ServerSideApply,
+    );
     expect(
-      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dry', namespace: 'default' }),
+      cluster.sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dry', namespace: 'default' }),
     ).toBeUndefined();
-    const invalid = await failureOf(api.objects.create(configMap('Bad_Name'), undefined, 'All'));
+    const invalid = await failureOf(cluster.api.objects.create(configMap('Bad_Name'), undefined, 'All'));
     expect(invalid.code).toBe(422);
-    await api.objects.create(configMap('dry-del'));
-    await api.objects.delete(configMap('dry-del'), undefined, 'All');
+    await cluster.api.objects.create(configMap('dry-del'));
+    await cluster.api.objects.delete(configMap('dry-del'), undefined, 'All');
     expect(
-      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dry-del', namespace: 'default' }),
+      cluster.sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'dry-del', namespace: 'default' }),
     ).toBeDefined();
-    expect(sim.requests.slice(before).filter((r) => r.path.includes('dryRun=All')).length).toBe(4);
+    expect(cluster.sim.requests.slice(before).filter((r) => r.path.includes('dryRun=All')).length).toBe(4);
   });
 
   it('deletes, and a second delete is 404', async () => {
-    await api.objects.create(configMap('del'));
-    await api.objects.delete(configMap('del'));
+    await cluster.api.objects.create(configMap('del'));
+    await cluster.api.objects.delete(configMap('del'));
     expect(
-      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'del', namespace: 'default' }),
+      cluster.sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'del', namespace: 'default' }),
     ).toBeUndefined();
-    expect((await failureOf(api.objects.delete(configMap('del')))).code).toBe(404);
+    expect((await failureOf(cluster.api.objects.delete(configMap('del')))).code).toBe(404);
   });
 });
 
 describe('patches', () => {
   const deploymentPath = '/apis/apps/v1/namespaces/default/deployments/patchme';
   async function patch(contentType: string, body: unknown) {
-    const res = await fetch(`${sim.url}${deploymentPath}`, {
+    const res = await fetch(`${cluster.sim.url}${deploymentPath}`, {
       method: 'PATCH',
       headers: { 'Content-Type': contentType },
       body: JSON.stringify(body),
@@ -199,7 +208,7 @@ describe('patches', () => {
   }
 
   beforeAll(async () => {
-    await api.objects.create({
+    await cluster.api.objects.create({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'patchme', namespace: 'default', labels: { a: '1', b: '2' } },
@@ -279,7 +288,7 @@ describe('patches', () => {
   });
 
   it('answers 415 UnsupportedMediaType for an unknown patch type', async () => {
-    const res = await fetch(`${sim.url}${deploymentPath}`, {
+    const res = await fetch(`${cluster.sim.url}${deploymentPath}`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'text/plain' },
       body: '{}',

@@ -16,6 +16,7 @@ import {
 import type { ObjectStore } from '../store/object-store.js';
 import { applyDefaults } from '../validation/defaults.js';
 import { validateImmutable } from '../validation/immutable-fields.js';
+import { generateJobSelector } from '../validation/job-selector.js';
 import { validateObjectMeta } from '../validation/metadata-validation.js';
 import { validateSpec } from '../validation/spec-validation.js';
 import { apiVersionOf, typeKey } from './resource-type.js';
@@ -65,6 +66,7 @@ export class WritePipeline {
     if (type.subresources.includes('status')) delete obj.status;
     this.assertNamespaceWritable(type, meta.namespace, meta.name ?? '');
     applyDefaults(obj, () => this.allocateIp());
+    if (obj.kind === 'Job' && type.group === 'batch') generateJobSelector(obj);
     this.validate(type, obj);
     return options.dryRun ? obj : this.store.put(typeKey(type), obj);
   }

@@ -1,19 +1,13 @@
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../index.js';
-import { kubeClients, statusOf } from '../testing/kube-clients.js';
+import { describe, expect, it } from 'vitest';
+import { statusOf } from '../testing/kube-clients.js';
 import { deploymentManifest } from '../testing/manifests.js';
+import { useSimulator } from '../testing/use-simulator.js';
 
-let sim: Simulator;
-let api: ReturnType<typeof kubeClients>;
-beforeAll(async () => {
-  sim = await startSimulator({ speed: 20 });
-  api = kubeClients(sim);
-});
-afterAll(() => sim.stop());
+const cluster = useSimulator({ speed: 20 });
 
 const apply = (obj: object, manager: string, force = false): Promise<KubernetesObject> =>
-  api.objects.patch(
+  cluster.api.objects.patch(
     obj as KubernetesObject,
     undefined,
     undefined,
@@ -111,7 +105,9 @@ describe('server-side apply', () => {
     });
     const forced = await apply(deployment('ssa-web', 'nginx:2'), 'other-tool', true);
     expect((forced as ReturnType<typeof deployment>).spec.template.spec.containers[0]?.image).toBe('nginx:2');
-    const owners = (forced.metadata?.managedFields ?? []).map((m) => m.manager);
+    const owners = (forced.metadata?.managedFields ?? [])
+      .map((m) => m.manager)
+      .filter((m) => m !== 'kube-controller-manager');
     expect(owners).toEqual(['wavesync', 'other-tool']);
     const again = await apply(deployment('ssa-web', 'nginx:3'), 'wavesync', true);
     expect((again as ReturnType<typeof deployment>).spec.template.spec.containers[0]?.image).toBe('nginx:3');
@@ -120,13 +116,17 @@ describe('server-side apply', () => {
   it('does not conflict when another manager sets the same value (shared ownership)', async () => {
     await apply(deployment('ssa-shared', 'nginx:1'), 'a');
     const shared = await apply(deployment('ssa-shared', 'nginx:1'), 'b');
-    expect((shared.metadata?.managedFields ?? []).map((m) => m.manager)).toEqual(['a', 'b']);
+    expect(
+      (shared.metadata?.managedFields ?? [])
+        .map((m) => m.manager)
+        .filter((m) => m !== 'kube-controller-manager'),
+    ).toEqual(['a', 'b']);
   });
 
   it('conflicts with an Update manager (kubectl edit style) and keeps controller-set status', async () => {
     await apply(deployment('ssa-upd', 'nginx:1'), 'wavesync');
     const res = await fetch(
-      `${sim.url}/apis/apps/v1/namespaces/default/deployments/ssa-upd?fieldManager=kubectl-edit`,
+      `${cluster.sim.url}/apis/apps/v1/namespaces/default/deployments/ssa-upd?fieldManager=kubectl-edit`,
       {
         method: 'PATCH',
         headers: { 'Content-Type': 'application/merge-patch+json' },
@@ -140,7 +140,7 @@ describe('server-side apply', () => {
   });
 
   it('requires a fieldManager', async () => {
-    const res = await fetch(`${sim.url}/api/v1/namespaces/default/configmaps/nofm`, {
+    const res = await fetch(`${cluster.sim.url}/api/v1/namespaces/default/configmaps/nofm`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/apply-patch+yaml' },
       body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nofm\n',
@@ -152,11 +152,14 @@ describe('server-side apply', () => {
   });
 
   it('accepts YAML bodies as kubectl sends them', async () => {
-    const res = await fetch(`${sim.url}/api/v1/namespaces/default/configmaps/yaml?fieldManager=kubectl`, {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/apply-patch+yaml' },
-      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml\ndata:\n  k: v\n',
-    });
+    const res = await fetch(
+      `${cluster.sim.url}/api/v1/namespaces/default/configmaps/yaml?fieldManager=kubectl`,
+      {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+        body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml\ndata:\n  k: v\n',
+      },
+    );
     expect(res.status).toBe(201);
     expect(((await res.json()) as { data: unknown }).data).toEqual({ k: 'v' });
   });

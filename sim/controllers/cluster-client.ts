@@ -57,9 +57,16 @@ export class ClusterClient {
     );
   }
 
+  /** Replace the object (no resourceVersion precondition: controllers run synchronously, one at a time). */
   update(obj: KubeObject): KubeObject {
     const type = this.typeOf(obj.apiVersion, obj.kind);
-    return this.objects.replace(type, obj.metadata.namespace, obj.metadata.name ?? '', obj, this.options());
+    return this.objects.replace(
+      type,
+      obj.metadata.namespace,
+      obj.metadata.name ?? '',
+      unversioned(obj),
+      this.options(),
+    );
   }
 
   /** Write obj.status through the status subresource (or the main resource for kinds without one). */
@@ -70,7 +77,7 @@ export class ClusterClient {
       type,
       obj.metadata.namespace,
       obj.metadata.name ?? '',
-      obj,
+      unversioned(obj),
       this.options(),
       sub,
     );
@@ -99,4 +106,9 @@ export class ClusterClient {
       warnings: [],
     };
   }
+}
+
+function unversioned(obj: KubeObject): KubeObject {
+  const { resourceVersion: _rv, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }

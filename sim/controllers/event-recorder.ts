@@ -2,7 +2,6 @@
  * Records core/v1 Events the way kubelet and controllers do: one Event per (object, reason, message), with
  * `count` and `lastTimestamp` bumped on repeats. Event names are `<object>.<hex>` as client-go generates them.
  */
-import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../store/kube-object.js';
 import { timestamp } from '../store/kube-object.js';
 import type { ClusterClient } from './cluster-client.js';
@@ -44,7 +43,7 @@ export class EventRecorder {
       client.create({
         apiVersion: 'v1',
         kind: 'Event',
-        metadata: { name: `${obj.metadata.name}.${randomBytes(8).toString('hex')}`, namespace },
+        metadata: { name: `${obj.metadata.name}.${nextSuffix()}`, namespace },
         involvedObject: {
           apiVersion: obj.apiVersion,
           kind: obj.kind,
@@ -67,4 +66,13 @@ export class EventRecorder {
       // The namespace may be terminating; real recorders drop such events too.
     }
   }
+}
+
+let lastNanos = 0n;
+
+/** Hex of the current Unix time in ns, strictly increasing (client-go names Events `<object>.<hex UnixNano>`). */
+function nextSuffix(): string {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  lastNanos = now > lastNanos ? now : lastNanos + 1n;
+  return lastNanos.toString(16);
 }

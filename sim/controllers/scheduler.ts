@@ -13,6 +13,13 @@ export class Scheduler {
     this.speed = speed;
   }
 
+  private readonly startedAt = Date.now();
+
+  /** Simulated seconds since the simulator started (wall time × speed). */
+  now(): number {
+    return ((Date.now() - this.startedAt) * this.speed) / 1000;
+  }
+
   /** Wall-clock milliseconds of `seconds` simulated seconds. */
   ms(seconds: number): number {
     return (seconds * 1000) / this.speed;

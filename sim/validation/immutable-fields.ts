@@ -21,7 +21,10 @@ export function validateImmutable(before: KubeObject, after: KubeObject): Status
   const oldSpec = isJsonObject(before.spec) ? before.spec : {};
   const newSpec = isJsonObject(after.spec) ? after.spec : {};
   for (const field of IMMUTABLE_SPEC_FIELDS[after.kind] ?? []) {
-    if (!jsonEqual(oldSpec[field], newSpec[field])) causes.push(immutable(`spec.${field}`, newSpec[field]));
+    const binding =
+      after.kind === 'PersistentVolumeClaim' && field === 'volumeName' && oldSpec[field] === undefined;
+    if (!binding && !jsonEqual(oldSpec[field], newSpec[field]))
+      causes.push(immutable(`spec.${field}`, newSpec[field]));
   }
   if (
     after.kind === 'Service' &&

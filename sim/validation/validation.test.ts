@@ -1,20 +1,18 @@
 import { type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../index.js';
+import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../testing/fixtures.js';
-import { failureOf, kubeClients } from '../testing/kube-clients.js';
+import { failureOf } from '../testing/kube-clients.js';
 import { deploymentManifest } from '../testing/manifests.js';
+import { useSimulator } from '../testing/use-simulator.js';
 
-let sim: Simulator;
-let api: ReturnType<typeof kubeClients>;
-beforeAll(async () => {
-  sim = await startSimulator({ speed: 20 });
-  api = kubeClients(sim);
-});
-afterAll(() => sim.stop());
+const cluster = useSimulator({ speed: 20 });
 
 async function raw(method: string, path: string, contentType: string, body: string) {
-  const res = await fetch(`${sim.url}${path}`, { method, headers: { 'Content-Type': contentType }, body });
+  const res = await fetch(`${cluster.sim.url}${path}`, {
+    method,
+    headers: { 'Content-Type': contentType },
+    body,
+  });
   return {
     code: res.status,
     warning: res.headers.get('warning'),
@@ -26,7 +24,7 @@ describe('validation', () => {
   it('rejects the failure-during-sync fixture (invalid label value) with 422 Invalid', async () => {
     const [account] = loadFixture('argo-cd-e2e/failure-during-sync/failure-during-sync.yaml');
     const result = await failureOf(
-      api.objects.patch(
+      cluster.api.objects.patch(
         account as KubernetesObject,
         undefined,
         undefined,
@@ -52,13 +50,13 @@ describe('validation', () => {
 
   it('validates names per kind and workload selectors against template labels', async () => {
     const bad = await failureOf(
-      api.objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'Not.Valid' } }),
+      cluster.api.objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'Not.Valid' } }),
     );
     expect(bad.status.message).toContain(
       'Namespace "Not.Valid" is invalid: metadata.name: Invalid value: "Not.Valid": a lowercase RFC 1123 label',
     );
     const mismatch = await failureOf(
-      api.objects.create({
+      cluster.api.objects.create({
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'mm', namespace: 'default' },
@@ -141,7 +139,7 @@ describe('validation', () => {
         },
       };
       const apply = (o: object) =>
-        api.objects.patch(o, undefined, undefined, 'wavesync', true, PatchStrategy.ServerSideApply);
+        cluster.api.objects.patch(o, undefined, undefined, 'wavesync', true, PatchStrategy.ServerSideApply);
       await apply(job);
       await apply(job);
       const changed = structuredClone(job);
@@ -155,11 +153,11 @@ describe('validation', () => {
 
     it('rejects changing a workload selector and data of an immutable ConfigMap', async () => {
       const dep = deploymentManifest('sel', { templateLabels: { v: '1' } });
-      await api.objects.create(dep as KubernetesObject);
+      await cluster.api.objects.create(dep as KubernetesObject);
       const moved = structuredClone(dep);
       moved.spec.selector.matchLabels = { app: 'sel', v: '1' };
       const sel = await failureOf(
-        api.objects.patch(moved, undefined, undefined, 'm', true, PatchStrategy.ServerSideApply),
+        cluster.api.objects.patch(moved, undefined, undefined, 'm', true, PatchStrategy.ServerSideApply),
       );
       expect(sel.status.message).toContain('spec.selector: Invalid value');
       expect(sel.status.message).toContain('field is immutable');
@@ -170,8 +168,8 @@ describe('validation', () => {
         immutable: true,
         data: { a: '1' },
       };
-      await api.objects.create(cm);
-      const edit = await failureOf(api.objects.replace({ ...cm, data: { a: '2' } }));
+      await cluster.api.objects.create(cm);
+      const edit = await failureOf(cluster.api.objects.replace({ ...cm, data: { a: '2' } }));
       expect(edit.code).toBe(422);
       expect(edit.status.message).toBe(
         'ConfigMap "frozen" is invalid: data: Forbidden: field is immutable when `immutable` is set',

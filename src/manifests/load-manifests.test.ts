@@ -99,6 +99,12 @@ describe('src/manifests/load-manifests', () => {
     );
   });
 
+  it('refuses a Helm chart folder with a clear error instead of parsing its templates', async () => {
+    const chart = fixture('argocd-example-apps/helm-guestbook');
+
+    await expect(loadManifests(chart)).rejects.toThrow(`${chart}: is a Helm chart (Chart.yaml)`);
+  });
+
   it('renders a Kustomize directory with a missing renderer as a clear error naming the binaries', async () => {
     await writeFile(path.join(dir, 'kustomization.yaml'), 'resources: [cm.yaml]\n');
     await writeFile(path.join(dir, 'cm.yaml'), cm('k'));

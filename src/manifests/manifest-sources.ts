@@ -1,8 +1,9 @@
 /**
  * Which files and Kustomize directories make up a manifests path, in a deterministic order.
- * A directory holding a kustomization file is a Kustomize source (its files are never read as manifests);
- * otherwise every `*.yaml`, `*.yml` and `*.json` file counts, recursively unless `recurse` is false. Directories
- * whose name starts with `.` (e.g. `.git`) are skipped, and symbolic links to directories are not followed.
+ * A directory holding a kustomization file is a Kustomize source (its files are never read as manifests); a
+ * directory holding `Chart.yaml` is a Helm chart and is refused with a clear error (the Applications layer renders
+ * charts); otherwise every `*.yaml`, `*.yml` and `*.json` file counts, recursively unless `recurse` is false.
+ * Directories whose name starts with `.` (e.g. `.git`) are skipped; symbolic links to directories are not followed.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +38,14 @@ async function walk(dir: string, recurse: boolean, into: ManifestSourceEntry[]):
   const dirents = await readdir(dir, { withFileTypes: true }).catch((error: Error) => {
     throw new ManifestError(dir, undefined, `cannot read: ${error.message}`, { cause: error });
   });
+  if (dirents.some((d) => !d.isDirectory() && d.name === 'Chart.yaml')) {
+    throw new ManifestError(
+      dir,
+      undefined,
+      'is a Helm chart (Chart.yaml): its templates are not plain manifests; render it with `helm template` ' +
+        'and plan the output, or sync the Application that uses it',
+    );
+  }
   if (dirents.some((d) => !d.isDirectory() && KUSTOMIZATION_FILES.includes(d.name))) {
     into.push({ type: 'kustomize', path: dir });
     return;

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../index.js';
+
+const run = promisify(execFile);
+const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+const available = await run(KUBECTL, ['version', '--client']).then(
+  () => true,
+  () => false,
+);
+
+const MANIFESTS = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: compat-settings
+data:
+  GREETING: hello
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: compat-job
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: main
+          image: alpine:3
+          command: ["sh", "-c", "echo $GREETING from kubectl; sleep 3"]
+          envFrom:
+            - configMapRef:
+                name: compat-settings
+`;
+
+let sim: Simulator;
+let dir: string;
+let kubeconfig: string;
+let manifest: string;
+
+async function kubectl(...args: string[]) {
+  return run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 });
+}
+
+// Debian's kubectl (1.32 here; CI installs the kubernetes-client package, kubectl 1.20, when missing).
+describe.skipIf(!available)('kubectl against the simulator', () => {
+  beforeAll(async () => {
+    sim = await startSimulator({ speed: 10 });
+    dir = await mkdtemp(path.join(tmpdir(), 'wavesync-kubectl-'));
+    kubeconfig = path.join(dir, 'kubeconfig');
+    manifest = path.join(dir, 'manifests.yaml');
+    await sim.writeKubeconfig(kubeconfig, { namespace: 'default' });
+    await writeFile(manifest, MANIFESTS);
+  });
+  afterAll(async () => {
+    await sim?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('apply --server-side creates both objects with kubectl as field manager', async () => {
+    const { stdout } = await kubectl('apply', '--server-side', '-f', manifest);
+    expect(stdout).toContain('configmap/compat-settings serverside-applied');
+    expect(stdout).toContain('job.batch/compat-job serverside-applied');
+    const managers = sim.get({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: 'compat-settings',
+      namespace: 'default',
+    })?.metadata.managedFields;
+    expect(managers?.[0]).toMatchObject({ manager: 'kubectl', operation: 'Apply' });
+  });
+
+  it('get -o json returns the stored object', async () => {
+    const { stdout } = await kubectl('get', 'configmap', 'compat-settings', '-o', 'json');
+    const obj = JSON.parse(stdout);
+    expect(obj).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'compat-settings', namespace: 'default' },
+      data: { GREETING: 'hello' },
+    });
+    expect(obj.metadata.uid).toBe(
+      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'compat-settings', namespace: 'default' })
+        ?.metadata.uid,
+    );
+  });
+
+  it('wait --for=condition=complete returns once the Job completed', async () => {
+    const { stdout } = await kubectl('wait', '--for=condition=complete', 'job/compat-job', '--timeout=60s');
+    expect(stdout.trim()).toBe('job.batch/compat-job condition met');
+    const pod = sim
+      .list('v1', 'Pod', 'default')
+      .find((p) => p.metadata.labels?.['job-name'] === 'compat-job');
+    expect(sim.podLog('default', pod?.metadata.name ?? '')).toBe('hello from kubectl\n');
+  });
+
+  it('rejects an unknown field on server-side apply', async () => {
+    const bad = path.join(dir, 'bad.yaml');
+    await writeFile(
+      bad,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: compat-bad\ninvalidKey: nope\n',
+    );
+    const error = await kubectl('apply', '--server-side', '-f', bad).catch((e: { stderr: string }) => e);
+    expect((error as { stderr: string }).stderr).toMatch(/invalidKey/);
+    expect(
+      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'compat-bad', namespace: 'default' }),
+    ).toBeUndefined();
+  });
+
+  it('delete -f removes the objects', async () => {
+    const { stdout } = await kubectl('delete', '-f', manifest);
+    expect(stdout).toContain('configmap "compat-settings" deleted');
+    expect(stdout).toContain('job.batch "compat-job" deleted');
+    expect(
+      sim.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'compat-settings', namespace: 'default' }),
+    ).toBeUndefined();
+    expect(
+      sim.get({ apiVersion: 'batch/v1', kind: 'Job', name: 'compat-job', namespace: 'default' }),
+    ).toBeUndefined();
+  });
+});
