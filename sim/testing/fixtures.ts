@@ -1,23 +1,13 @@
 /**
  * Access to the shared fixtures (../shared/fixtures relative to the repository root) for tests.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { sharedFixturesDir } from '../../test/support/shared-fixtures.js';
 import type { KubeObject } from '../store/kube-object.js';
 
-/** The nearest `shared/fixtures` above the repository (`../shared` from a checkout, `../../shared` from a worktree). */
-function findFixtures(): string {
-  let dir = path.resolve(import.meta.dirname, '../..');
-  for (let i = 0; i < 4; i += 1) {
-    dir = path.dirname(dir);
-    const candidate = path.join(dir, 'shared/fixtures');
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error(`shared/fixtures not found above ${import.meta.dirname}`);
-}
-
-export const FIXTURES = findFixtures();
+export const FIXTURES = sharedFixturesDir();
 
 /** Every non-empty YAML document of a fixture file, e.g. `argo-cd-e2e/hook/pod.yaml`. */
 export function loadFixture(relative: string): KubeObject[] {
