@@ -195,6 +195,9 @@ describe('spec §11 worked examples against the simulator', () => {
     });
     const first = await syncObjects(h, hooks, { namespace });
     const firstUid = live(h, 'batch/v1', 'Job', 'db-migrate', namespace)?.metadata.uid;
+    // §5.1: generated names end in the operation's start in epoch seconds, so two operations started within the
+    // same second rightly share one name. Start the second one in a later second.
+    await untilSecondAfter(first.state.startedAt);
     const second = await syncObjects(h, hooks, { namespace });
 
     expect(first.state.phase).toBe('Succeeded');
@@ -288,3 +291,9 @@ describe('spec §11 worked examples against the simulator', () => {
     expect(live(h, 'v1', 'ConfigMap', 'next', namespace)).toBeUndefined();
   });
 });
+
+/** Resolves once the wall clock is in a later epoch second than `iso`. */
+async function untilSecondAfter(iso: string): Promise<void> {
+  const second = Math.floor(Date.parse(iso) / 1000);
+  while (Math.floor(Date.now() / 1000) <= second) await new Promise((r) => setTimeout(r, 50));
+}
