@@ -8,7 +8,6 @@ import type { Config } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue } from '../queue/index.js';
-import { registerApprovalActions } from '../slack/approval-actions.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
@@ -64,12 +63,10 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       queue,
       catalog: deps.apps.registry,
       logger,
-      approvals: { gate: (request, { header }) => gate.gate(request, { header }) },
+      approvals: gate,
+      // Registers the Approve/Reject listeners and `/sync audit` (one registration: no second decide per click).
+      approvalFlow: wiring.approvals,
     },
-  });
-  registerApprovalActions(slack.app, {
-    approvals: wiring.approvals,
-    onError: (err) => logger.warn({ err }, 'approval click failed'),
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>
     logger.warn({ err }, 'approval expiry failed'),

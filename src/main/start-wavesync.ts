@@ -6,6 +6,7 @@
  * no new HTTP requests, then running syncs saved and handed back to the queue, then connections.
  */
 import type { WebClient } from '@slack/web-api';
+import { assertKnownEnvironments } from '../approvals/index.js';
 import { applicationsFromSettings } from '../apps/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
@@ -60,6 +61,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const settings = await settingsOf(config);
   const apps = await applicationsFromSettings(settings, { env: processEnvironment(), logger });
   logger.info({ applications: apps.registry.names().length, config: settings.file }, 'applications loaded');
+  assertKnownEnvironments(settings, apps.registry.list());
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
   const web = slackWebClient(config, metrics);

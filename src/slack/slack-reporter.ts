@@ -27,7 +27,8 @@ import { isAlarming, type SyncSummary, syncSummaryBlocks } from './messages/sync
 import { waveCompletedBlocks } from './messages/wave-completed-blocks.js';
 import { syncFailStartedBlocks, waveStartedBlocks } from './messages/wave-started-blocks.js';
 import { nextStep, type Step } from './reporter-schedule.js';
-import { type DeliveryLogger, deliver } from './slack-delivery.js';
+import type { DeliveryLogger } from './slack-delivery.js';
+import { ThreadPoster } from './thread-poster.js';
 import { WakeSignal } from './wake-signal.js';
 
 export interface SlackReporterOptions {
@@ -66,6 +67,7 @@ interface PendingReply {
 class ThreadReporter implements SlackReporter {
   private readonly o: Required<Omit<SlackReporterOptions, 'logger'>> & { logger?: DeliveryLogger };
   private readonly callBudget = new CallBudget();
+  private readonly poster: ThreadPoster;
   private readonly replies: PendingReply[] = [];
   private firstReplyAt = 0;
   private header: Omit<SyncHeaderView, 'state'>;
@@ -84,6 +86,7 @@ class ThreadReporter implements SlackReporter {
   constructor(options: SlackReporterOptions) {
     this.o = { pacer: new ChannelPacer(), headerIntervalMs: 1000, coalesceMs: 250, ...options };
     this.header = options.header;
+    this.poster = new ThreadPoster({ ...this.o, budget: this.callBudget });
   }
 
   get calls(): number {
@@ -211,40 +214,14 @@ class ThreadReporter implements SlackReporter {
   }
 
   private async post(replies: PendingReply[], broadcast: boolean): Promise<void> {
-    let hookOutcomes = replies.filter((r) => r.hookOutcome).length;
-    for (const message of coalesceMessages(replies.map((r) => r.message))) {
-      await this.o.pacer.acquire(this.o.target.channel);
-      const result = await deliver(
-        () =>
-          this.o.client.chat.postMessage({
-            channel: this.o.target.channel,
-            thread_ts: this.o.target.threadTs,
-            text: message.text,
-            blocks: message.blocks,
-            reply_broadcast: broadcast,
-          }),
-        { channel: this.o.target.channel, pacer: this.o.pacer, what: 'thread reply', ...this.loggerOpt() },
-      );
-      this.callBudget.spend(result.attempts, hookOutcomes);
-      hookOutcomes = 0;
-    }
+    const hookOutcomes = replies.filter((r) => r.hookOutcome).length;
+    await this.poster.reply(coalesceMessages(replies.map((r) => r.message)), hookOutcomes, broadcast);
   }
 
   private async updateHeader(): Promise<void> {
     this.headerDirtyAt = undefined;
     this.lastHeaderAt = Date.now();
-    const message = syncHeaderBlocks({ ...this.header, state: this.headerState() });
-    const result = await deliver(
-      () =>
-        this.o.client.chat.update({
-          channel: this.o.target.channel,
-          ts: this.o.target.threadTs,
-          text: message.text,
-          blocks: message.blocks,
-        }),
-      { channel: this.o.target.channel, pacer: this.o.pacer, what: 'header update', ...this.loggerOpt() },
-    );
-    this.callBudget.spend(result.attempts);
+    await this.poster.updateHeader(syncHeaderBlocks({ ...this.header, state: this.headerState() }));
   }
 
   private headerState(): SyncHeaderState {
@@ -255,10 +232,6 @@ class ThreadReporter implements SlackReporter {
     }
     const elapsedMs = this.startedAt === undefined ? 0 : Date.now() - this.startedAt;
     return { kind: 'running', elapsedMs, ...(this.wave ? { wave: this.wave } : {}) };
-  }
-
-  private loggerOpt(): { logger?: DeliveryLogger } {
-    return this.o.logger ? { logger: this.o.logger } : {};
   }
 }
 
