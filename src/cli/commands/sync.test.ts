@@ -2,27 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandRun, runCommand } from '../../../test/support/run-command.js';
 import { registerSyncCommand } from './sync.js';
 
 /** Runs `wavesync sync ...args` in process through commander, capturing what it writes. */
-async function sync(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const out = { stdout: '', stderr: '', exitCode: 0 };
-  const program = new Command('wavesync').exitOverride();
-  registerSyncCommand(program, {
-    stdout: (text) => {
-      out.stdout += text;
-    },
-    stderr: (text) => {
-      out.stderr += text;
-    },
-    setExitCode: (code) => {
-      out.exitCode = code;
-    },
-  });
-  await program.parseAsync(['sync', ...args], { from: 'user' });
-  return out;
+async function sync(...args: string[]): Promise<CommandRun> {
+  return runCommand(registerSyncCommand, ['sync', ...args]);
 }
 
 /** A loopback port nothing listens on: bound, then released. */
