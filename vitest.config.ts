@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'test/unit/**/*.test.ts'],
-          testTimeout: 15_000,
+          testTimeout: 60_000, // some unit tests spawn bin/wavesync.js or kubectl: generous under a loaded machine
         },
       },
       {

@@ -7,7 +7,6 @@ import { apiGroup, apiGroupList, apiResourceList, coreApiVersions, SERVER_VERSIO
 import { sendJson, sendStatus } from './http-io.js';
 import {
   OPENAPI_V2_JSON,
-  OPENAPI_V2_PROTOBUF,
   OPENAPI_V2_PROTOBUF_BODY,
   openApiV3GroupVersion,
   openApiV3Root,
@@ -66,7 +65,9 @@ function serveOpenApi(
   if (pathname === '/openapi/v2') {
     if ((req.headers.accept ?? '').includes('protobuf')) {
       res.writeHead(200, {
-        'Content-Type': OPENAPI_V2_PROTOBUF,
+        // kube-openapi answers protobuf as application/octet-stream: the '@' in the requested media type does not
+        // parse as a MIME type, and kubectl 1.20 rejects such a response (mime: unexpected content after media subtype).
+        'Content-Type': 'application/octet-stream',
         'Content-Length': OPENAPI_V2_PROTOBUF_BODY.length,
       });
       res.end(OPENAPI_V2_PROTOBUF_BODY);

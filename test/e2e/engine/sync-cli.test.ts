@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const bin = path.join(root, 'bin/wavesync.js');
+let sim: Simulator;
+let kubeconfig: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ speed: 20 });
+  kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'wavesync-cli-')), 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfig, { namespace: 'default' });
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+function wavesync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [bin, ...args], { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    proc.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
+  it('prints progress per wave and hook as text and exits 0 when the operation Succeeded', async () => {
+    const { code, stdout } = await wavesync(
+      'sync',
+      'examples/rails',
+      '--kubeconfig',
+      kubeconfig,
+      '--app',
+      'rails',
+    );
+
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^Syncing rails at [0-9a-f]{64}: 4 steps$/);
+    expect(lines).toContain('▶ PreSync wave 2 [step 2/4]: Job/db-migrate (default)');
+    expect(lines).toContain('      | == migrating');
+    expect(lines.some((l) => l.startsWith('Succeeded: successfully synced'))).toBe(true);
+    expect(lines).toContain('App health: Healthy');
+  });
+
+  it('prints the final OperationState as JSON and exits 1 when the sync failed (rails without waves)', async () => {
+    const { code, stdout } = await wavesync(
+      'sync',
+      'examples/rails-broken-waves',
+      '--kubeconfig',
+      kubeconfig,
+      '--namespace',
+      'broken-cli',
+      '--sync-option',
+      'CreateNamespace=true',
+      '--hook-start-grace',
+      '1',
+      '--output',
+      'json',
+    );
+
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout) as {
+      phase: string;
+      message: string;
+      resources: {
+        kind: string;
+        name: string;
+        syncPhase: string;
+        wave: number;
+        startedAt?: string;
+        finishedAt?: string;
+      }[];
+      health: { status: string };
+    };
+    expect(result.phase).toBe('Failed');
+    expect(result.message).toContain('CreateContainerConfigError: configmap "rails-env" not found');
+    expect(result.resources.map((r) => `${r.syncPhase}/${r.wave} ${r.kind}/${r.name}`)).toEqual([
+      'PreSync/0 Namespace/broken-cli',
+      'PreSync/0 Job/db-migrate',
+    ]);
+    expect(result.resources[1]?.startedAt).toBeDefined();
+    expect(result.resources[1]?.finishedAt).toBeDefined();
+    expect(result.health.status).toBe('Missing');
+  });
+
+  it('reports a bad kubeconfig on stderr with exit code 1', async () => {
+    const { code, stderr } = await wavesync(
+      'sync',
+      'examples/rails',
+      '--kubeconfig',
+      '/nonexistent/kubeconfig',
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: cannot load \/nonexistent\/kubeconfig/);
+  });
+});
