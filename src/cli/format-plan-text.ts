@@ -3,6 +3,7 @@
  * namespace, name, apiVersion, and for hooks their types and delete policies), then the warnings.
  */
 import type { BuildSyncTasksResult, SyncTask } from '../engine/index.js';
+import { plural } from '../slack/messages/format.js';
 
 /** A readable table grouped by phase and wave, ending with a newline. */
 export function formatPlanText(plan: BuildSyncTasksResult): string {
@@ -47,10 +48,6 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
     .map((cell, c) => (c < widths.length ? cell.padEnd(widths[c]!) : cell))
     .join('  ')
     .trimEnd();
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function countSteps(tasks: readonly SyncTask[]): number {

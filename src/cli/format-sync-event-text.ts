@@ -3,6 +3,7 @@
  * Returns undefined for events that print nothing.
  */
 import type { SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
+import { plural } from '../slack/messages/format.js';
 
 function task(ref: TaskRef): string {
   return `${ref.kind}/${ref.name}${ref.namespace ? ` (${ref.namespace})` : ''}`;
@@ -26,7 +27,7 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
     case 'OperationStarted': {
       const verb = event.resumed ? 'Resuming' : 'Syncing';
       const dry = event.operation.dryRun ? ' (dry run)' : '';
-      return `${verb} ${event.application} at ${event.revision}${dry}: ${event.waves.length} steps`;
+      return `${verb} ${event.application} at ${event.revision}${dry}: ${plural(event.waves.length, 'step')}`;
     }
     case 'WaveStarted':
       return `▶ ${wave(event.wave)}: ${event.tasks.map(task).join(', ')}`;
@@ -45,8 +46,9 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
     case 'WaveCompleted': {
       const unhealthy = event.health.filter((h) => h.health.status !== 'Healthy');
       const health = unhealthy.map((h) => `${task(h.task)} ${h.health.status}`).join(', ');
-      const outcome = event.failed ? `failed: ${event.message}` : 'completed';
-      return `◼ ${wave(event.wave)} ${outcome} in ${seconds(event.durationMs)}${health ? ` (${health})` : ''}`;
+      const took = seconds(event.durationMs);
+      const outcome = event.failed ? `failed after ${took}: ${event.message}` : `completed in ${took}`;
+      return `◼ ${wave(event.wave)} ${outcome}${health ? ` (${health})` : ''}`;
     }
     case 'SyncFailStarted':
       return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;

@@ -10,6 +10,7 @@ import { registerPlanCommand } from './commands/plan.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerWorkerCommand } from './commands/worker.js';
+import { userFacingMessage } from './user-facing-error.js';
 
 /** Build the program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -27,4 +28,13 @@ export function buildProgram(): Command {
   return program;
 }
 
-await buildProgram().parseAsync(process.argv);
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  // An error the user can act on is one line and exit 1 (process.exit: whatever the command opened is dropped,
+  // as an uncaught exception would); a bug keeps its stack trace.
+  const message = userFacingMessage(error);
+  if (message === undefined) throw error;
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(1);
+}

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
-import { runOperation } from '../engine/index.js';
+import { ClusterError, runOperation } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
@@ -38,7 +38,10 @@ export function syncResultJson(state: OperationState): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** Runs the sync of the manifests at `target`; returns the final state. */
+/**
+ * Runs the sync of the manifests at `target`; returns the final state. Throws BotError for bad input and for a
+ * cluster that cannot be reached or refuses the engine's requests (`cluster_error`, the API server's message).
+ */
 export async function syncManifests(
   target: string,
   options: SyncCommandOptions,
@@ -69,5 +72,9 @@ export async function syncManifests(
     reporter: { report: async (event) => onEvent(event) },
     signal,
     options: grace === undefined ? {} : { hookStartGraceMs: grace },
+  }).catch((error: unknown) => {
+    if (!(error instanceof ClusterError)) throw error;
+    const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
+    throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
   });
 }

@@ -12,7 +12,8 @@ export type BotErrorCode =
   | 'sync_already_running'
   | 'not_queued'
   | 'render_failed'
-  | 'revision_not_found';
+  | 'revision_not_found'
+  | 'cluster_error';
 
 /** A user-facing error with a stable code; `message` is safe to show in Slack. */
 export class BotError extends Error {

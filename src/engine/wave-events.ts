@@ -63,6 +63,8 @@ export async function announceCompletedWaves(
   for (const key of ctx.memory.startedWaves) {
     if (ctx.memory.completedWaves.has(key)) continue;
     const waveTasks = tasks.filter((t) => waveKey(t.phase, t.wave) === key && resultOf(state, t));
+    // No results yet (e.g. a BeforeHookCreation hook whose old object is still being deleted): not completed.
+    if (waveTasks.length === 0) continue;
     if (!final && waveTasks.some((t) => taskStateOf(state, t) !== 'completed')) continue;
     ctx.memory.completedWaves.add(key);
     await emitWaveCompleted(ctx, state, waveTasks);

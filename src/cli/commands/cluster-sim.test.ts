@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -44,5 +46,28 @@ describe('wavesync cluster-sim', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  }, 30_000);
+
+  it('when the port is taken, then it exits 1 with one line naming the address, not a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const result = await promisify(execFile)(process.execPath, [
+        BIN,
+        'cluster-sim',
+        '--port',
+        String(port),
+      ]).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
+      expect(result).toEqual({
+        code: 1,
+        stderr: `error: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      });
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   }, 30_000);
 });

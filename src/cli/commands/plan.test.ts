@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandRun, runCommand } from '../../../test/support/run-command.js';
 import { sharedFixturesDir as fixture } from '../../../test/support/shared-fixtures.js';
 import { registerPlanCommand } from './plan.js';
 
@@ -24,22 +24,8 @@ interface JsonTask {
 }
 
 /** Runs `wavesync plan ...args` in process through commander, capturing what it writes. */
-async function plan(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const out = { stdout: '', stderr: '', exitCode: 0 };
-  const program = new Command('wavesync').exitOverride();
-  registerPlanCommand(program, {
-    stdout: (text) => {
-      out.stdout += text;
-    },
-    stderr: (text) => {
-      out.stderr += text;
-    },
-    setExitCode: (code) => {
-      out.exitCode = code;
-    },
-  });
-  await program.parseAsync(['plan', ...args], { from: 'user' });
-  return out;
+async function plan(...args: string[]): Promise<CommandRun> {
+  return runCommand(registerPlanCommand, ['plan', ...args]);
 }
 
 async function planJson(

@@ -77,6 +77,24 @@ describe('runOperation on an in-memory cluster (spec §11)', () => {
     expect(hookFinalizers).toEqual([]);
   });
 
+  it('on a re-sync, every step announced as started is announced as completed, hook steps included', async () => {
+    const cluster = new FakeCluster();
+    controllers(cluster);
+    const targets = [
+      obj('v1', 'ConfigMap', 'cfg', { [HOOK]: 'PreSync', [WAVE]: '1' }),
+      job('migrate', { [HOOK]: 'PreSync', [WAVE]: '2' }),
+      obj('apps/v1', 'Deployment', 'web', {}, { spec: { replicas: 1 } }),
+    ];
+    await run(cluster, targets);
+    const { state, events } = await run(cluster, targets);
+
+    const steps = (type: SyncEvent['type']) =>
+      events.flatMap((e) => (e.type === type && 'wave' in e ? [`${e.wave.phase}/${e.wave.wave}`] : []));
+    expect(state.phase).toBe('Succeeded');
+    expect(steps('WaveStarted')).toEqual(['PreSync/1', 'PreSync/2', 'Sync/0']);
+    expect(steps('WaveCompleted')).toEqual(['PreSync/1', 'PreSync/2', 'Sync/0']);
+  });
+
   it('Ex 3: a failing PreSync Job runs the SyncFail hook and never applies the Sync phase', async () => {
     const cluster = new FakeCluster();
     controllers(cluster);

@@ -1,0 +1,69 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandRun, runCommand } from '../../../test/support/run-command.js';
+import { registerSyncCommand } from './sync.js';
+
+/** Runs `wavesync sync ...args` in process through commander, capturing what it writes. */
+async function sync(...args: string[]): Promise<CommandRun> {
+  return runCommand(registerSyncCommand, ['sync', ...args]);
+}
+
+/** A loopback port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('wavesync sync against an unreachable cluster', () => {
+  let dir: string;
+  let port: number;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'wavesync-sync-cli-'));
+    port = await closedPort();
+    await writeFile(
+      path.join(dir, 'kubeconfig'),
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        `  - name: closed\n    cluster:\n      server: http://127.0.0.1:${port}\n      insecure-skip-tls-verify: true`,
+        'users:',
+        '  - name: closed\n    user:\n      token: t',
+        'contexts:',
+        '  - name: closed\n    context:\n      cluster: closed\n      user: closed',
+        'current-context: closed',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(dir, 'app.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n',
+    );
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fails with one line naming the cluster address and exit code 1, not a stack trace', async () => {
+    const result = await sync(
+      path.join(dir, 'app.yaml'),
+      '--kubeconfig',
+      path.join(dir, 'kubeconfig'),
+      '-n',
+      'default',
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot reach the cluster: .*127\.0\.0\.1:\d+.*ECONNREFUSED/);
+    expect(result.stderr).toContain(`127.0.0.1:${port}`);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+});
