@@ -6,11 +6,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simulatorRunsWorkloads } from './support/simulator-runs-workloads.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-// Skipped only while the simulator cannot run workloads (see support/simulator-runs-workloads.ts).
-const runsWorkloads = await simulatorRunsWorkloads();
 
 function runDemo(): Promise<{ code: number | null; out: string; ms: number }> {
   const started = performance.now();
@@ -34,7 +31,7 @@ function runDemo(): Promise<{ code: number | null; out: string; ms: number }> {
   });
 }
 
-describe.skipIf(!runsWorkloads)('test/e2e/demo-command', () => {
+describe('test/e2e/demo-command', () => {
   it('when a newcomer runs wavesync demo, then every app ends as expected and it exits 0 in under a minute of demo time', async () => {
     const { code, out, ms } = await runDemo();
 

@@ -11,13 +11,8 @@ import { checkOutcomes, threadText } from '../../src/demo/check-outcomes.js';
 import { DEMO_APPS, DEMO_USERS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { hasKustomizeRenderer } from '../../src/demo/has-kustomize-renderer.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
-import { simulatorRunsWorkloads } from './support/simulator-runs-workloads.js';
 
-// Skipped only while the simulator cannot run workloads (hook Jobs never finish, Deployments never become
-// Healthy there, so no sync could complete); the probe makes these tests run as soon as it can.
-const runsWorkloads = await simulatorRunsWorkloads();
-
-describe.skipIf(!runsWorkloads)('test/e2e/sync-processes', () => {
+describe('test/e2e/sync-processes', () => {
   let stack: E2eStack | undefined;
   afterEach(async () => {
     await stack?.close();
