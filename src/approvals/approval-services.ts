@@ -1,6 +1,6 @@
 /**
- * One call for the bot process: the approval flow over Redis with its store, audit log, group cache and plan
- * preview. The worker process needs only `createFailureNotifier` (see docs/approvals.md, "Wiring").
+ * One call for the approval flow over Redis with its store, audit log, group cache and plan preview; the
+ * composition root (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only `createFailureNotifier` (see docs/approvals.md, "Wiring").
  */
 import type { Redis } from 'ioredis';
 import type { ApplicationRenderer } from '../apps/render/render-application.js';
@@ -34,6 +34,8 @@ export interface ApprovalServicesOptions {
   groupCacheTtlMs?: number;
   /** Slack delivery errors after a stored decision. */
   onDeliveryError?(error: unknown): void;
+  /** Clock in epoch ms (default `Date.now`); tests pass a controllable one for expiry and freeze windows. */
+  now?(): number;
 }
 
 export interface ApprovalServices {
@@ -62,7 +64,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
       }),
       queue: options.queue,
       messenger: options.messenger,
-      now: Date.now,
+      now: options.now ?? Date.now,
     },
     options.onDeliveryError,
   );

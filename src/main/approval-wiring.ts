@@ -8,12 +8,8 @@ import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import {
   type Approvals,
-  createApprovalStore,
-  createApprovals,
-  createAuditLog,
+  createApprovalServices,
   createFailureNotifier,
-  createGroupMembership,
-  createSyncPreviewer,
   type FailureNotifier,
 } from '../approvals/index.js';
 import type { ApplicationsFromSettings } from '../apps/index.js';
@@ -48,22 +44,19 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
   const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => deps.logger.debug({ err: err.message }, 'approvals redis error'));
   const messenger = createSlackApprovalMessenger(deps.web);
-  const store = createApprovalStore(redis, { prefix: deps.prefix });
-  const audit = createAuditLog(redis, deps.prefix);
   const findApplication = (name: string) => deps.apps.registry.find(name);
   const onError = (error: unknown) => deps.logger.warn({ err: error }, 'approval flow error');
-  const approvals = createApprovals({
+  const { approvals, store, audit } = createApprovalServices({
+    redis,
+    prefix: deps.prefix,
     settings: deps.settings,
     findApplication,
-    store,
-    audit,
-    groups: createGroupMembership({ list: slackGroupMembers(deps.web) }),
-    preview: createSyncPreviewer({ renderer: deps.apps.renderer }),
+    renderer: deps.apps.renderer,
     queue: deps.queue ?? {
       enqueueSync: () => Promise.reject(new Error('this process does not enqueue (worker)')),
     },
     messenger,
-    now: Date.now,
+    listGroupMembers: slackGroupMembers(deps.web),
   });
   const notifier = createFailureNotifier({
     redis,

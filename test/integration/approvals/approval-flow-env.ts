@@ -11,12 +11,8 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import {
   type Approvals,
-  createApprovalStore,
-  createApprovals,
-  createAuditLog,
+  createApprovalServices,
   createFailureNotifier,
-  createGroupMembership,
-  createSyncPreviewer,
   type FailureNotifier,
 } from '../../../src/approvals/index.js';
 import { createApplicationRenderer } from '../../../src/apps/render/render-application.js';
@@ -143,18 +139,16 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
   const messenger = createSlackApprovalMessenger(web);
   const clock = { now: WEDNESDAY };
   const failNext = { value: false };
-  const store = createApprovalStore(redis, { prefix });
-  const audit = createAuditLog(redis, prefix);
   const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
-  const approvals = createApprovals({
+  const { approvals, store, audit } = createApprovalServices({
+    redis,
+    prefix,
     settings,
     findApplication: (name) => apps.get(name),
-    store,
-    audit,
-    groups: createGroupMembership({ list: slackGroupMembers(web) }),
-    preview: createSyncPreviewer({ renderer: createApplicationRenderer({ baseDir: root }) }),
+    renderer: createApplicationRenderer({ baseDir: root }),
     queue,
     messenger,
+    listGroupMembers: slackGroupMembers(web),
     now: () => clock.now,
   });
   const notifier = createFailureNotifier({
