@@ -14,7 +14,6 @@ import {
 } from './support/engine-harness.js';
 
 let h: Harness;
-let namespaces = 0;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -24,11 +23,9 @@ afterAll(async () => {
   await h.stop();
 });
 
-/** A fresh destination namespace per test, as the Argo CD e2e harness does. */
+/** A fresh destination namespace per test. */
 function freshNamespace(): string {
-  const name = `fixture-${++namespaces}`;
-  h.sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  return name;
+  return h.freshNamespace('fixture');
 }
 
 async function objectsOf(folder: string) {

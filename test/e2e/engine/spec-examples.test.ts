@@ -15,7 +15,6 @@ import {
 } from './support/engine-harness.js';
 
 let h: Harness;
-let namespaces = 0;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -25,10 +24,9 @@ afterAll(async () => {
   await h.stop();
 });
 
+/** A fresh destination namespace per test. */
 function freshNamespace(): string {
-  const name = `spec-${++namespaces}`;
-  h.sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  return name;
+  return h.freshNamespace('spec');
 }
 
 function job(name: string, command: string, annotations: Record<string, string> = {}): KubeObject {

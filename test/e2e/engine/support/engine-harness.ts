@@ -14,6 +14,8 @@ export interface Harness {
   sim: Simulator;
   cluster: Cluster;
   kubeconfig: string;
+  /** Create a new destination namespace `<prefix>-<n>`, one per test, as the Argo CD e2e harness does. */
+  freshNamespace(prefix: string): string;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,16 @@ export async function startHarness(speed = 20): Promise<Harness> {
   const kubeconfig = sim.kubeconfig({ namespace: 'default' });
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
+  let namespaces = 0;
   return {
     sim,
     cluster: createKubeCluster(kc, { watchTimeoutSeconds: 5 }),
     kubeconfig,
+    freshNamespace(prefix) {
+      const name = `${prefix}-${++namespaces}`;
+      sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      return name;
+    },
     stop: () => sim.stop(),
   };
 }
