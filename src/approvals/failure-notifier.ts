@@ -26,6 +26,8 @@ export interface FailureNotifierDeps {
   prefix: string;
   settings: Pick<Settings, 'environments'>;
   findApplication(name: string): Application | undefined;
+  /** The Application of a job's request when it is not a registered one (an App of Apps child); optional. */
+  applicationOfRequest?(request: SyncRequest): Application | undefined;
   store: Pick<ApprovalStore, 'requestIdForJob' | 'get'>;
   audit: AuditLog;
   poster: NotificationPoster;
@@ -44,7 +46,7 @@ const NOTIFIED_TTL_SECONDS = 30 * 86_400;
 export function createFailureNotifier(deps: FailureNotifierDeps): FailureNotifier {
   return {
     reporterFor(job) {
-      const app = deps.findApplication(job.request.application);
+      const app = deps.findApplication(job.request.application) ?? deps.applicationOfRequest?.(job.request);
       const reporter = new NotifyingReporter(
         deps,
         job.jobId,

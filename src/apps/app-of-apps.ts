@@ -87,3 +87,65 @@ export function nextChildSyncStep(
   }
   return { action: 'done' };
 }
+
+/**
+ * Per-parent override of `defaults.appOfApps.gateOnChildHealth`: `wavesync.io/gate-on-child-health: "false"` (or
+ * `"true"`) on the parent Application. Any other value is ignored (the default applies).
+ */
+export const GATE_ON_CHILD_HEALTH_ANNOTATION = 'wavesync.io/gate-on-child-health';
+
+/** Whether the children of `parent` are gated on health: its annotation when set to true/false, else `defaultGate`. */
+export function gateOnChildHealthOf(parent: Pick<Application, 'annotations'>, defaultGate: boolean): boolean {
+  const value = parent.annotations[GATE_ON_CHILD_HEALTH_ANNOTATION]?.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return defaultGate;
+}
+
+/** How one child sync ended (or `Running` while it runs). */
+export interface ChildOutcome extends ChildSyncStatus {
+  /** The operation's message (why it failed). */
+  message: string;
+  /** Operation duration in ms, once ended. */
+  durationMs?: number;
+  /** Health message (e.g. the Degraded reason). */
+  healthMessage?: string;
+}
+
+/** The end of an App of Apps chain, for the parent's thread. */
+export interface AppOfAppsSummary {
+  parent: string;
+  /** Children in the parent's order. */
+  total: number;
+  gateOnHealth: boolean;
+  /** Children whose sync Succeeded and that are Healthy, in order. */
+  healthy: string[];
+  /** Children whose sync ended otherwise (Failed, Error, or not Healthy), in order. */
+  problems: { name: string; outcome: ChildOutcome }[];
+  /** Children never started because the sequence stopped, in order. */
+  notSynced: string[];
+}
+
+/** Summarise a chain from the outcomes of its children (by Application name); `names` in the parent's order. */
+export function summarizeChildSyncs(input: {
+  parent: string;
+  names: readonly string[];
+  outcomes: ReadonlyMap<string, ChildOutcome>;
+  gateOnHealth: boolean;
+}): AppOfAppsSummary {
+  const summary: AppOfAppsSummary = {
+    parent: input.parent,
+    total: input.names.length,
+    gateOnHealth: input.gateOnHealth,
+    healthy: [],
+    problems: [],
+    notSynced: [],
+  };
+  for (const name of input.names) {
+    const outcome = input.outcomes.get(name);
+    if (!outcome) summary.notSynced.push(name);
+    else if (outcome.phase === 'Succeeded' && outcome.health === 'Healthy') summary.healthy.push(name);
+    else summary.problems.push({ name, outcome });
+  }
+  return summary;
+}

@@ -32,6 +32,8 @@ export interface DemoEnvironmentOptions {
   logLevel: Config['logLevel'];
   /** Simulator time factor (default 20: a 30 s migration Job takes 1.5 s). */
   speed?: number;
+  /** wavesync.yaml to use (default examples/wavesync.yaml); tests pass private variants. */
+  configFile?: string;
 }
 
 /** Start the simulator and the fake Slack and build the Config for them. */
@@ -53,7 +55,7 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: slack.apiUrl,
     KUBECONFIG: kubeconfigFile,
-    WAVESYNC_CONFIG: path.join(packageRoot(), 'examples', 'wavesync.yaml'),
+    WAVESYNC_CONFIG: options.configFile ?? path.join(packageRoot(), 'examples', 'wavesync.yaml'),
     WAVESYNC_QUEUE_PREFIX: `wavesync-demo-${randomUUID().slice(0, 8)}`,
     // Every example app syncs at once (they are different Applications), so the demo stays short.
     WAVESYNC_WORKER_CONCURRENCY: '8',

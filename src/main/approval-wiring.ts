@@ -13,6 +13,7 @@ import {
   type FailureNotifier,
 } from '../approvals/index.js';
 import type { ApplicationsFromSettings } from '../apps/index.js';
+import type { Application } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import type { EnqueueResult, SyncRequest } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
@@ -38,6 +39,8 @@ export interface ApprovalWiringDeps {
   /** The producer (bot side); the worker side passes none and only uses the notifier. */
   queue?: { enqueueSync(req: SyncRequest): Promise<EnqueueResult> };
   logger: Logger;
+  /** Resolves App of Apps children (not in the registry) for failure notices; optional. */
+  applicationOfRequest?(request: SyncRequest): Application | undefined;
 }
 
 export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
@@ -63,6 +66,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     prefix: deps.prefix,
     settings: deps.settings,
     findApplication,
+    ...(deps.applicationOfRequest ? { applicationOfRequest: deps.applicationOfRequest } : {}),
     store,
     audit,
     poster: messenger,

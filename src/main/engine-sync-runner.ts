@@ -42,8 +42,11 @@ export interface RunnerLogger {
 }
 
 export interface EngineSyncRunnerDeps<Target, ClusterT> {
-  /** The Application `name`; throws BotError('application_not_found') for an unknown one. */
-  application(name: string): Application;
+  /**
+   * The Application `name` (the request is passed too: an App of Apps child is resolved from it);
+   * throws BotError('application_not_found') for an unknown one.
+   */
+  application(name: string, request: SyncRunnerContext['request']): Application;
   render(app: Application, options: { revision: string | undefined }): Promise<RenderedApplication<Target>>;
   /** The Cluster for the Application's destination (kubeconfig context from wavesync.yaml `clusters:`). */
   clusterFor(app: Application): ClusterT;
@@ -61,7 +64,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
     const logger = deps.logger({ application, operationId: ctx.jobId });
     let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
     try {
-      const app = deps.application(application);
+      const app = deps.application(application, ctx.request);
       // On resume, render the revision the operation already resolved, so the same manifests are applied.
       const revision = ctx.initialState?.syncResult.revision || operation.revision;
       const rendered = await deps.render(app, { revision });

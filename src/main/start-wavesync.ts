@@ -12,7 +12,7 @@ import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import type { Logger } from '../logger.js';
-import type { SyncQueue } from '../queue/index.js';
+import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
@@ -21,6 +21,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
 import { startOpsServer } from './ops-server.js';
 import { packageVersion } from './package-info.js';
+import { createApplicationResolver } from './resolve-application.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
 
@@ -65,6 +66,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
   const web = slackWebClient(config, metrics);
+  const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
   const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
@@ -75,6 +77,13 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       web,
       logger,
       ...(queue ? { queue } : {}),
+      applicationOfRequest: (request: SyncRequest) => {
+        try {
+          return request.appOfApps ? applicationOf(request) : undefined;
+        } catch {
+          return undefined;
+        }
+      },
     });
   // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
   const stops: Stop[] = [async () => ops.close()];

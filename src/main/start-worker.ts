@@ -5,21 +5,27 @@
  */
 
 import type { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
 import type { FailureNotifier } from '../approvals/index.js';
 import type { ApplicationsFromSettings } from '../apps/index.js';
 import type { Config } from '../config.js';
+import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
-import { createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
+import { createSyncQueue, createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
 import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
+import { createSlackAppOfAppsAnnouncer } from '../slack/app-of-apps-announcer.js';
 import { ChannelPacer } from '../slack/channel-pacer.js';
+import { type ChildLineStore, createChildLineReporter } from '../slack/child-line-reporter.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackReporter } from '../slack/slack-reporter.js';
+import { createAppOfAppsDriver } from './app-of-apps-driver.js';
 import { createClusterProvider } from './cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 import type { Metrics } from './metrics.js';
+import { createApplicationResolver } from './resolve-application.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -43,10 +49,12 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
     ...deps.engineOptions,
   };
+  const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
+  const render = (app: Application, { revision }: { revision: string | undefined }) =>
+    apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
   const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createKubeCluster>>({
-    application: (name) => apps.registry.get(name),
-    render: (app, { revision }) =>
-      apps.renderer.renderApplication(app, revision === undefined ? {} : { revision }),
+    application: (_name, request) => applicationOf(request),
+    render,
     clusterFor: createClusterProvider({
       settings,
       kubeconfig: config.kubeconfig,
@@ -55,23 +63,70 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     runOperation: (input) => runOperation({ ...input, options: engineOptions }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });
+  // App of Apps: chain state and child-line ts in Redis, children enqueued through a producer of our own.
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'app of apps redis error'));
+  const producer = createSyncQueue({
+    connection: { url: config.redisUrl },
+    prefix: config.queue.prefix,
+    logger,
+  });
+  const pacer = new ChannelPacer();
+  const lineStore = childLineStore(redis, config.queue.prefix);
+  const lifecycle = createAppOfAppsDriver({
+    queue: producer,
+    redis,
+    prefix: config.queue.prefix,
+    settings,
+    applicationOf,
+    render,
+    ...(deps.web ? { announcer: createSlackAppOfAppsAnnouncer({ client: deps.web, pacer, logger }) } : {}),
+    logger: deps.logger.child({ component: 'app-of-apps' }),
+  });
   const worker = createSyncWorker({
     connection: { url: config.redisUrl },
     prefix: config.queue.prefix,
     runner,
-    reporterFactory: reporterFactory(deps),
+    reporterFactory: reporterFactory(deps, pacer, lineStore),
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
     logger,
+    lifecycle,
   });
   await worker.waitUntilReady();
   logger.info({ prefix: config.queue.prefix, concurrency: config.worker.concurrency }, 'worker ready');
-  return worker;
+  return {
+    ...worker,
+    async close(options) {
+      await worker.close(options);
+      await producer.close();
+      redis.disconnect();
+    },
+  };
 }
 
-/** Per job: metrics, the Slack thread (when the job has a ReportTarget and Slack is configured), notifications. */
-function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
-  const pacer = new ChannelPacer();
+/** Child-line ts by job id, kept as long as job records (7 days). */
+function childLineStore(redis: Redis, prefix: string): ChildLineStore {
+  const key = (jobId: string) => `${prefix}:aoa:line:${jobId}`;
+  return {
+    async get(jobId) {
+      return (await redis.get(key(jobId))) ?? undefined;
+    },
+    async set(jobId, ts) {
+      await redis.set(key(jobId), ts, 'EX', 7 * 24 * 3600);
+    },
+  };
+}
+
+/**
+ * Per job: metrics, the Slack thread (when the job has a ReportTarget and Slack is configured) or, for an App of
+ * Apps child, its line in the parent's thread, and notifications.
+ */
+function reporterFactory(
+  deps: WorkerDeps,
+  pacer: ChannelPacer,
+  lineStore: ChildLineStore,
+): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
   const logger = deps.logger.child({ component: 'slack-reporter' });
   return (job) => {
     const { jobId, request } = job;
@@ -84,6 +139,20 @@ function reporterFactory(deps: WorkerDeps): (job: { jobId: string; request: Sync
           pacer,
           logger,
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
+        }),
+      );
+    }
+    const parentThread = request.appOfApps?.parentTarget;
+    if (deps.web && !request.target && parentThread) {
+      reporters.push(
+        createChildLineReporter({
+          client: deps.web,
+          target: parentThread,
+          jobId,
+          application: request.application,
+          pacer,
+          store: lineStore,
+          logger,
         }),
       );
     }

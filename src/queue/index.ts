@@ -1,13 +1,21 @@
 /** The queue layer's public surface: producer, worker, runner port and the types callers code against. */
 
+export {
+  type AppOfAppsChain,
+  AppOfAppsChainSchema,
+  type AppOfAppsChild,
+  currentChild,
+} from './app-of-apps-chain.js';
 export { type FollowOptions, followJob } from './follow-job.js';
 export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
 export type { JobStreamEntry } from './job-events.js';
+export type { JobLifecycle } from './job-lifecycle.js';
 export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
 export type { QueueLogger, RedisConnectionOptions } from './redis-connections.js';
 export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './redis-keys.js';
 export { createSyncQueue, type SyncJobData, type SyncQueue, type SyncQueueOptions } from './sync-queue.js';
 export type {
+  EnqueueOptions,
   EnqueueResult,
   HistoryEntry,
   JobAhead,

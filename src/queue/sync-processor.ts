@@ -10,6 +10,7 @@ import { isCompleted, type OperationState } from '../domain/index.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AppLine, JobRecord } from './app-line.js';
 import { historyEntry } from './history-entry.js';
+import type { JobLifecycle } from './job-lifecycle.js';
 import { mirrorReporter } from './mirror-reporter.js';
 import { promoteHead } from './promote-head.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
@@ -33,6 +34,8 @@ export interface ProcessorDeps {
   isShuttingDown(): boolean;
   recheckMs: number;
   logger: QueueLogger;
+  /** Hooks around the operation (App of Apps children); none by default. */
+  lifecycle?: JobLifecycle;
 }
 
 /** Marks errors thrown after the outcome was recorded, so they pass through unchanged. */
@@ -110,6 +113,15 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
     if (await deps.redis.exists(deps.keys.cancel(jobId))) controller.abort('cancelled');
     const state = await runOrResume(deps, run, reporter);
     const cancelled = controller.signal.aborted;
+    if (deps.lifecycle?.ended) {
+      // The thread's last words (summary, final header) go out before whatever the hook posts or starts.
+      const closing = reporter;
+      reporter = undefined;
+      await closing.close();
+      await callHook(deps, run.jobId, 'ended', () =>
+        deps.lifecycle!.ended!({ jobId: run.jobId, request: run.request, state, cancelled }),
+      );
+    }
     const status = cancelled ? 'cancelled' : state.phase === 'Succeeded' ? 'completed' : 'failed';
     await endJob(deps, run, status, state, state.message);
     if (status !== 'completed') throw new JobEndedError(state.message);
@@ -124,9 +136,13 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
 }
 
 /** Call the runner with the persisted state, unless that state is already final (finished before a crash). */
-function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
+async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
   const resumed = run.lastState;
-  if (resumed?.finishedAt && isCompleted(resumed.phase)) return Promise.resolve(resumed);
+  if (resumed?.finishedAt && isCompleted(resumed.phase)) return resumed;
+  const { started } = deps.lifecycle ?? {};
+  if (started) {
+    await callHook(deps, run.jobId, 'started', () => started({ jobId: run.jobId, request: run.request }));
+  }
   return deps.runner({
     jobId: run.jobId,
     request: run.request,
@@ -135,6 +151,24 @@ function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Pro
     persist: (s) => persist(deps, run, s),
     signal: run.running.controller.signal,
   });
+}
+
+/** Run a lifecycle hook: transient errors propagate (the job is retried and the hook runs again), others are logged. */
+async function callHook(
+  deps: ProcessorDeps,
+  jobId: string,
+  hook: string,
+  call: () => Promise<void>,
+): Promise<void> {
+  try {
+    await call();
+  } catch (err) {
+    if (isTransientError(err)) throw err;
+    deps.logger.warn(
+      { jobId, hook, err: err instanceof Error ? err.message : String(err) },
+      'job hook failed',
+    );
+  }
 }
 
 async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Promise<void> {

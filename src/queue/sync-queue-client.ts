@@ -68,12 +68,22 @@ export interface HistoryEntry {
   health?: HealthStatus;
 }
 
+/** How to enqueue. */
+export interface EnqueueOptions {
+  /**
+   * Use this job id (a UUID) instead of a random one: enqueueing the same id again is a duplicate for as long as
+   * the job's record is kept (7 days), not only within the requestKey window. App of Apps children use an id
+   * derived from the parent job and the child, so a resumed or retried parent never starts a child twice.
+   */
+  jobId?: string;
+}
+
 export interface SyncQueueClient {
   /**
    * Queue a sync. Resolves with the job id, whether it was a duplicate, and who is ahead.
    * @throws BotError('not_queued') when Redis is unreachable; BotError('invalid_command') for a bad request.
    */
-  enqueueSync(req: SyncRequest): Promise<EnqueueResult>;
+  enqueueSync(req: SyncRequest, options?: EnqueueOptions): Promise<EnqueueResult>;
   /** The application's line: running first, then waiting in order. */
   applicationStatus(application: string): Promise<JobStatus[]>;
   /** Every application's line. */

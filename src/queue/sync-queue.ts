@@ -107,13 +107,16 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
       reader ??= workerConnection(options.connection, logger, 'event-reader');
       return readJobEvents(reader, keys, jobId, afterId, blockMs);
     },
-    async enqueueSync(req) {
+    async enqueueSync(req, enqueueOptions) {
       const request = parseSyncRequest(req);
-      const jobId = randomUUID();
+      const jobId = enqueueOptions?.jobId ?? randomUUID();
       const enqueuedAt = new Date().toISOString();
       let id: string;
+      let known = false;
       try {
-        id = await add(request, jobId, enqueuedAt);
+        // A caller-chosen job id that is already registered is a duplicate even after BullMQ dropped the job.
+        known = enqueueOptions?.jobId !== undefined && (await line.records([jobId]))[0] !== undefined;
+        id = known ? jobId : await add(request, jobId, enqueuedAt);
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         logger.warn({ application: request.application, err: reason }, 'sync not queued');
@@ -123,7 +126,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
           { cause: err },
         );
       }
-      const duplicate = id !== jobId;
+      const duplicate = id !== jobId || known;
       try {
         if (!duplicate) await line.register(jobId, request, enqueuedAt);
         return await enqueueResult(id, request.application, duplicate);

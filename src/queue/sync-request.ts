@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BotError, type SyncOperation } from '../domain/index.js';
 import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
+import { type AppOfAppsChain, AppOfAppsChainSchema } from './app-of-apps-chain.js';
 
 /** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
 export interface SyncRequest {
@@ -13,6 +14,8 @@ export interface SyncRequest {
   initiator: Initiator;
   target: ReportTarget | undefined;
   requestKey: string;
+  /** Set when this is the sync of an App of Apps child: the chain it belongs to (src/queue/app-of-apps-chain.ts). */
+  appOfApps?: AppOfAppsChain;
 }
 
 const OperationSchema = z.object({
@@ -38,6 +41,7 @@ export const SyncRequestSchema = z.object({
   initiator: z.object({ userId: z.string().min(1), userName: z.string() }),
   target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   requestKey: z.string().min(1).max(200),
+  appOfApps: AppOfAppsChainSchema.optional(),
 });
 
 /**
@@ -50,6 +54,6 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, ...rest } = parsed.data;
-  return { ...rest, target };
+  const { target, appOfApps, ...rest } = parsed.data;
+  return { ...rest, target, ...(appOfApps ? { appOfApps } : {}) };
 }

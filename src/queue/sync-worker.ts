@@ -7,6 +7,7 @@ import type { SyncReporter } from '../reporting/sync-reporter.js';
 import { createAppLine } from './app-line.js';
 import { listenForCancels } from './cancel-listener.js';
 import { finishAbandoned } from './finish-abandoned.js';
+import type { JobLifecycle } from './job-lifecycle.js';
 import {
   closeConnection,
   type QueueLogger,
@@ -40,6 +41,8 @@ export interface SyncWorkerOptions {
   /** History entries kept per application (default 50). */
   historyLimit?: number;
   logger?: QueueLogger;
+  /** Hooks around each job's operation (src/queue/job-lifecycle.ts). */
+  lifecycle?: JobLifecycle;
 }
 
 export interface SyncWorker {
@@ -76,6 +79,7 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
     isShuttingDown: () => shuttingDown,
     recheckMs: options.recheckMs ?? 10_000,
     logger,
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
   });
   const lockDuration = options.lockDurationMs ?? 30_000;
   const worker = new Worker<SyncJobData>(queueName, processor, {

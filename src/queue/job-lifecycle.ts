@@ -1,0 +1,23 @@
+/**
+ * JobLifecycle — optional hooks the worker calls around a job's operation, for work that must follow a sync and
+ * survive a crash (App of Apps children: src/main/app-of-apps-driver.ts). Both hooks may run more than once for
+ * one job (a job resumed after its worker died, a transient retry), so they must be idempotent.
+ */
+import type { OperationState } from '../domain/index.js';
+import type { SyncRequest } from './sync-request.js';
+
+export interface JobLifecycle {
+  /** The job has its application's turn and its operation is about to run or resume. */
+  started?(job: { jobId: string; request: SyncRequest }): Promise<void>;
+  /**
+   * The operation reached a final state (also one found persisted on resume) and the job's reporter is closed,
+   * but the job is not yet recorded as ended: if this process dies now, the job is delivered again and the hook
+   * runs again. A transient error (`isTransientError`) retries the job; any other error is logged and ignored.
+   */
+  ended?(job: {
+    jobId: string;
+    request: SyncRequest;
+    state: OperationState;
+    cancelled: boolean;
+  }): Promise<void>;
+}
