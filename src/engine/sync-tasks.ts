@@ -82,7 +82,7 @@ function addResourceTasks(
       tasks.push(newTask(phase, target.wave, target.object, liveObj, target, false));
   }
   for (const liveObj of input.live) {
-    if (paired.has(liveObj)) continue;
+    if (paired.has(liveObj) || isCreatedNamespace(liveObj, input)) continue;
     const traits = hookTraitsOf(liveObj);
     if (traits.hook || traits.skip || !isSelected(input.operation, liveObj)) continue;
     tasks.push(newTask('Sync', syncWaveOf(liveObj), undefined, liveObj, { hookTypes: [] }, false));
@@ -107,6 +107,21 @@ function addHookTasks(
       tasks.push(newTask(phase, target.wave, obj, live.find(obj), target, true));
     }
   }
+}
+
+/**
+ * The destination namespace under `CreateNamespace=true` is never a prune candidate: Argo CD creates it outside the
+ * Application's tracked resources (`CD/controller/sync_namespace.go`, spec §3.1 step 5), so a later sync — or a
+ * resumed one, which no longer plans the Namespace task because the namespace exists — must not delete it.
+ */
+function isCreatedNamespace(liveObj: KubeObject, input: BuildSyncTasksInput): boolean {
+  return (
+    liveObj.kind === 'Namespace' &&
+    liveObj.apiVersion === 'v1' &&
+    liveObj.metadata.name === input.namespace &&
+    input.namespace !== '' &&
+    input.operation.syncOptions.includes('CreateNamespace=true')
+  );
 }
 
 /** The Namespace task of `CreateNamespace=true` (spec §3.1 step 5): PreSync, wave 0, when it is missing. */

@@ -7,7 +7,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { applicationsFromSettings } from '../../../src/apps/index.js';
+import { Redis } from 'ioredis';
+import { type ApplicationsFromSettings, applicationsFromSettings } from '../../../src/apps/index.js';
 import { processEnvironment } from '../../../src/config.js';
 import { targetPresence } from '../../../src/demo/cluster-matches-manifests.js';
 import { type DemoEnvironment, startDemoEnvironment } from '../../../src/demo/demo-environment.js';
@@ -21,7 +22,7 @@ import { loadKubeConfig } from '../../../src/kube/load-kube-config.js';
 import { createLogger } from '../../../src/logger.js';
 import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
 import { createSyncQueue, type HistoryEntry, type SyncQueue } from '../../../src/queue/index.js';
-import { loadSettings } from '../../../src/settings/index.js';
+import { loadSettings, type Settings } from '../../../src/settings/index.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 
@@ -31,6 +32,10 @@ export interface AppOfAppsEnv {
   env: DemoEnvironment;
   serve: RunningWavesync;
   queue: SyncQueue;
+  /** A Redis connection of the test (closed by close()). */
+  redis: Redis;
+  settings: Settings;
+  apps: ApplicationsFromSettings;
   /** `/sync <app>` from `channel` as @pat. */
   sync(application: string, channel: string): Promise<void>;
   /** The header's thread replies as Slack shows them, one message per entry. */
@@ -55,7 +60,9 @@ export async function startAppOfAppsEnv(options: { configFile?: string } = {}): 
   let serve = await start();
   const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix: env.config.queue.prefix });
   const settings = await loadSettings(env.config.configFile ?? '');
-  const { renderer } = await applicationsFromSettings(settings, { env: processEnvironment() });
+  const apps = await applicationsFromSettings(settings, { env: processEnvironment() });
+  const { renderer } = apps;
+  const redis = new Redis(REDIS_URL);
   const cluster = createKubeCluster(loadKubeConfig({ kubeconfig: env.kubeconfigFile }));
   const text = (m: FakeMessage) => (m.blocks.length ? renderBlocksAsText(m.blocks as Block[]) : m.text);
   const harness: AppOfAppsEnv = {
@@ -64,6 +71,9 @@ export async function startAppOfAppsEnv(options: { configFile?: string } = {}): 
       return serve;
     },
     queue,
+    redis,
+    settings,
+    apps,
     async sync(application, channel) {
       const client = new SignedSlackClient(`http://127.0.0.1:${serve.port}`, env.signingSecret);
       const delivery = await client.sendCommand({
@@ -91,6 +101,7 @@ export async function startAppOfAppsEnv(options: { configFile?: string } = {}): 
     },
     async close() {
       await queue.close();
+      redis.disconnect();
       await serve.close({ graceMs: 1000 });
       await removeRedisPrefix(REDIS_URL, env.config.queue.prefix).catch(() => 0);
       await env.close();

@@ -9,8 +9,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseApplicationFile } from '../../../src/apps/index.js';
 import { ALERTS_CHANNEL } from '../../../src/demo/demo-scenario.js';
+import { childJobId, childRequestKey, createAppOfAppsDriver } from '../../../src/main/app-of-apps-driver.js';
+import { createApplicationResolver } from '../../../src/main/resolve-application.js';
 import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeStackFixture } from './app-of-apps-env.js';
 
+const silentLogger = { debug() {}, info() {}, warn() {} };
 const root = path.resolve(import.meta.dirname, '../../..');
 const CHANNEL = 'C0APPS';
 
@@ -138,4 +141,54 @@ describe('App of Apps: children synced after their parent', () => {
     expect(summary).not.toContain('not synced');
     expect(h.replies(CHANNEL).some((r) => r.includes('each after the previous started'))).toBe(true);
   }, 120_000);
+
+  it('when the worker stops between children and a new one starts, and the parent hook runs again, then no child is lost or synced twice', async () => {
+    h = await startAppOfAppsEnv();
+    const names = (await exampleChildren()).map((c) => c.name);
+
+    await h.sync('app-of-apps', CHANNEL);
+    await h.finished(names[1]!, 60_000);
+    await h.restartServe();
+    const entries = [];
+    for (const name of names) entries.push(await h.finished(name, 90_000));
+    const env = h;
+    await env.env.slack.waitFor(
+      () => env.replies(CHANNEL).some((r) => r.includes('App of Apps: 5/5')),
+      15_000,
+    );
+    // A redelivered parent (its hook runs again) and a replayed enqueue of the first child are refused.
+    const [parent] = await h.queue.history('app-of-apps', 1);
+    const job = await h.queue.jobStatus(parent!.jobId);
+    const driver = createAppOfAppsDriver({
+      queue: h.queue,
+      redis: h.redis,
+      prefix: h.env.config.queue.prefix,
+      settings: h.settings,
+      applicationOf: createApplicationResolver({ registry: h.apps.registry, settings: h.settings }),
+      render: (app, { revision }) => h!.apps.renderer.renderApplication(app, revision ? { revision } : {}),
+      logger: silentLogger,
+    });
+    const request = {
+      application: 'app-of-apps',
+      operation: job!.operation,
+      initiator: job!.initiator,
+      target: job!.target,
+      requestKey: 'replayed',
+    };
+    await driver.ended!({ jobId: parent!.jobId, request, state: job!.operationState!, cancelled: false });
+    const again = await h.queue.enqueueSync(
+      { ...request, application: names[0]!, requestKey: childRequestKey(parent!.jobId, names[0]!) },
+      { jobId: childJobId(parent!.jobId, names[0]!) },
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+
+    expect(again).toMatchObject({ duplicate: true, jobId: childJobId(parent!.jobId, names[0]!) });
+    expect(entries.map((e) => [e.application, e.phase])).toEqual(names.map((n) => [n, 'Succeeded']));
+    for (const name of names) expect(await h.queue.history(name)).toHaveLength(1);
+    expect(await h.queue.allStatus()).toEqual([]);
+    const replies = h.replies(CHANNEL);
+    expect(replies.filter((r) => r.startsWith('↳'))).toHaveLength(5);
+    expect(replies.filter((r) => r.includes('App of Apps: syncing'))).toHaveLength(1);
+    expect(replies.filter((r) => r.includes('App of Apps: 5/5'))).toHaveLength(1);
+  }, 180_000);
 });
