@@ -3,9 +3,10 @@
  * thread (the replies the scenario expects, in order, and a final header naming the phase), and the cluster
  * (a Succeeded app's manifests are all live; a Failed app whose PreSync hook failed applied none of them).
  */
-import { applicationsFromSettings } from '../apps/index.js';
+import { applicationFromObject, applicationsFromSettings } from '../apps/index.js';
 import { type Config, processEnvironment } from '../config.js';
-import type { OperationPhase } from '../domain/index.js';
+import type { Application, OperationPhase } from '../domain/index.js';
+import type { SourcedObject } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { loadKubeConfig } from '../kube/load-kube-config.js';
 import { createSyncQueue, type HistoryEntry } from '../queue/index.js';
@@ -55,10 +56,23 @@ export async function checkOutcomes(input: {
         const problems: string[] = [];
         if (!entry) problems.push(`no outcome within ${input.timeoutMs / 1000} s`);
         else if (entry.phase !== app.expected) problems.push(`ended ${entry.phase}: ${entry.message}`);
-        if (entry) problems.push(...(await threadProblems(env, app, entry.phase)));
-        if (app.expectAlert) problems.push(...(await alertProblems(env, app)));
         const application = registry.get(app.application);
         const rendered = await renderer.renderApplication(application);
+        if (app.children) {
+          const children = childApplicationsIn(rendered.targets);
+          problems.push(...(await childProblems(queue.history, app.children, deadline)));
+          for (const child of children) {
+            const childRendered = await renderer.renderApplication(child);
+            const childLive = await targetPresence(
+              cluster,
+              childRendered.targets,
+              child.destination.namespace ?? '',
+            );
+            problems.push(...childLive.problems.map((p) => `${child.name}: ${p}`));
+          }
+        }
+        if (entry) problems.push(...(await threadProblems(env, app, entry.phase)));
+        if (app.expectAlert) problems.push(...(await alertProblems(env, app)));
         const live = await targetPresence(cluster, rendered.targets, application.destination.namespace ?? '');
         if (app.expected === 'Succeeded') problems.push(...live.problems);
         else if (live.present.length > 0)
@@ -78,9 +92,38 @@ export async function checkOutcomes(input: {
   }
 }
 
+/** The child Applications among a parent's rendered objects. */
+function childApplicationsIn(targets: readonly SourcedObject[]): Application[] {
+  return targets
+    .filter((t) => t.object.apiVersion === 'argoproj.io/v1alpha1' && t.object.kind === 'Application')
+    .map((t) => applicationFromObject(t.object, t.source));
+}
+
+/** Every child must have Succeeded and be Healthy, each started after the previous one ended (gated). */
+async function childProblems(
+  history: (application: string, limit?: number) => Promise<HistoryEntry[]>,
+  children: readonly string[],
+  deadline: number,
+): Promise<string[]> {
+  const problems: string[] = [];
+  let previous: HistoryEntry | undefined;
+  for (const child of children) {
+    const entry = await finished(history, { application: child }, deadline);
+    if (!entry) problems.push(`child ${child} did not finish`);
+    else if (entry.phase !== 'Succeeded' || entry.health?.status !== 'Healthy')
+      problems.push(
+        `child ${child} ended ${entry.phase}, ${entry.health?.status ?? 'no health'}: ${entry.message}`,
+      );
+    else if (previous && Date.parse(entry.startedAt) < Date.parse(previous.finishedAt))
+      problems.push(`child ${child} started before ${previous.application} ended`);
+    previous = entry;
+  }
+  return problems;
+}
+
 async function finished(
   history: (application: string, limit?: number) => Promise<HistoryEntry[]>,
-  app: DemoApp,
+  app: Pick<DemoApp, 'application'>,
   deadline: number,
 ): Promise<HistoryEntry | undefined> {
   while (Date.now() < deadline) {
@@ -102,6 +145,15 @@ async function threadProblems(
   const deadline = Date.now() + 15_000;
   while (!root.text.includes(phase) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const problems = root.text.includes(phase) ? [] : [`the header does not say ${phase}: ${root.text}`];
+  // An App of Apps thread ends with the children's summary, posted after the last child.
+  const last = app.expectReplies.at(-1);
+  while (
+    app.children &&
+    last &&
+    !threadText(env.slack, app.channel, root.ts).includes(last) &&
+    Date.now() < deadline
+  )
+    await new Promise((r) => setTimeout(r, 100));
   const replies = threadText(env.slack, app.channel, root.ts);
   let from = 0;
   for (const expected of app.expectReplies) {

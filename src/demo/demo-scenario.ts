@@ -19,6 +19,11 @@ export interface DemoApp {
   needsApproval?: boolean;
   /** A failure notice naming the app must reach the alerts channel. */
   expectAlert?: boolean;
+  /**
+   * An App of Apps parent: these child Applications must each be synced (Succeeded, Healthy) after it, in this
+   * order, with their resources live; `expectReplies` then also covers their lines in the parent's thread.
+   */
+  children?: readonly string[];
 }
 
 /** Where failure notifications go (examples/wavesync.yaml `notifications.channel`). */
@@ -76,6 +81,32 @@ export const DEMO_APPS: readonly DemoApp[] = [
       'production: waits for an approval, which @sam (a second user) grants; then migrate, web, smoke test',
     expectReplies: ['▶ PreSync', '▶ Sync', '▶ PostSync', '🎉 Succeeded'],
     needsApproval: true,
+  },
+  {
+    application: 'app-of-apps',
+    channel: 'C0APPOFAPPS',
+    expected: 'Succeeded',
+    story:
+      'App of Apps (argocd-example-apps `apps`, plain YAML): applies 5 child Applications, then syncs each child in order, each after the previous is Healthy',
+    expectReplies: [
+      '▶ Sync · wave 0',
+      '🎉 Succeeded',
+      'App of Apps: syncing 5 children of app-of-apps in order',
+      '↳ ✅ example.guestbook Succeeded · Healthy',
+      '↳ ✅ example.helm-hooks Succeeded · Healthy',
+      '↳ ✅ example.kustomize-guestbook Succeeded · Healthy',
+      '↳ ✅ example.pre-post-sync Succeeded · Healthy',
+      '↳ ✅ example.sync-waves Succeeded · Healthy',
+      '✅ App of Apps: 5/5 children synced and Healthy',
+    ],
+    needsKustomize: true,
+    children: [
+      'example.guestbook',
+      'example.helm-hooks',
+      'example.kustomize-guestbook',
+      'example.pre-post-sync',
+      'example.sync-waves',
+    ],
   },
   {
     application: 'broken-migration',

@@ -24,6 +24,7 @@ export class ThreadPrinter {
   private seen = 0;
   private seenResponses = 0;
   private readonly headers = new Map<string, string>();
+  private readonly replies = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
   private readonly slack: FakeSlackApi;
@@ -66,15 +67,19 @@ export class ThreadPrinter {
         this.headers.set(`${channel}/${String(call.response.ts)}`, lines[0] ?? '');
         this.line(channel, lines.join('\n'), true);
       } else {
+        this.replies.add(`${channel}/${String(call.response.ts)}`);
         const broadcast = a.reply_broadcast === true || a.reply_broadcast === 'true';
-        this.line(channel, indent(lines, broadcast ? '  ↳ (also sent to the channel) ' : '  ↳ '));
+        // A reply that is itself a sub-thread line (an App of Apps child, `↳ …`) is indented once more.
+        const marker = lines[0]?.startsWith('↳ ') ? '    ' : '  ↳ ';
+        this.line(channel, indent(lines, broadcast ? '  ↳ (also sent to the channel) ' : marker));
       }
     } else if (call.method === 'chat.update') {
       const key = `${channel}/${String(a.ts)}`;
       const first = this.render(a)[0] ?? '';
       if (this.headers.get(key) !== first) {
         this.headers.set(key, first);
-        this.line(channel, `  ⟳ header: ${first}`);
+        // A reply updated in place (an App of Apps child's line) prints as itself; the root is the header.
+        this.line(channel, this.replies.has(key) ? `  ⟳ ${first}` : `  ⟳ header: ${first}`);
       }
     } else if (call.method === 'chat.postEphemeral') {
       const user = this.o.users[String(a.user)] ?? String(a.user);
