@@ -153,7 +153,8 @@ class NotifyingReporter {
   private async context(): Promise<{ approvers: string[]; threadLink?: string }> {
     const requestId = await this.deps.store.requestIdForJob(this.jobId);
     const record = requestId ? await this.deps.store.get(requestId) : undefined;
-    const target = this.request.target;
+    // An App of Apps child has no thread of its own: link its parent's, where its line is.
+    const target = this.request.target ?? this.request.appOfApps?.parentTarget;
     const threadLink = target ? await this.deps.poster.permalink(target).catch(() => undefined) : undefined;
     return { approvers: record?.approvals.map((a) => a.userId) ?? [], ...(threadLink ? { threadLink } : {}) };
   }
