@@ -61,7 +61,9 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const compare = async (app: Application) => {
     const rendered = await apps.renderer.renderApplication(app);
     const live = await listTrackedLiveObjects(clusterFor(app), app.name);
-    return compareApplication(rendered.targets, live, app.destination.namespace ?? 'default').differences;
+    const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
+    const namespace = app.destination.namespace ?? 'default';
+    return compareApplication(rendered.targets, live, namespace, { createNamespace }).differences;
   };
   const detector: DriftDetector = createDriftDetector({
     applications: () => apps.registry.list(),
