@@ -34,15 +34,27 @@ export function outOfSyncTitle(count: number): string {
   return `OutOfSync: ${plural(count, 'resource')} ${count === 1 ? 'differs' : 'differ'}`;
 }
 
-/** `• Deployment/web: spec.replicas changed` lines for the first differences, then `and N more`. */
-export function differenceLines(differences: readonly ResourceDifference[], max = MAX_LISTED): string[] {
-  const lines = differences.slice(0, max).map((d) => {
+/**
+ * `• Deployment/web: spec.replicas changed` lines for the first `max` differences, as many as fit in `budget`
+ * characters (one Slack section), then `…and N more`.
+ */
+export function differenceLines(
+  differences: readonly ResourceDifference[],
+  max = MAX_LISTED,
+  budget = 2500,
+): string[] {
+  const lines: string[] = [];
+  let used = 0;
+  for (const d of differences.slice(0, max)) {
     const what =
       d.reason === 'changed' ? `\`${escapeMrkdwn(truncate(d.path ?? 'fields', 120))}\` changed` : d.reason;
     const where = d.key.namespace ? ` (${escapeMrkdwn(d.key.namespace)})` : '';
-    return `• \`${escapeMrkdwn(truncate(`${d.key.kind}/${d.key.name}`, 200))}\`${where}: ${what}`;
-  });
-  if (differences.length > max) lines.push(`…and ${differences.length - max} more`);
+    const line = `• \`${escapeMrkdwn(truncate(`${d.key.kind}/${d.key.name}`, 120))}\`${where}: ${what}`;
+    if (used + line.length + 1 > budget) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  if (differences.length > lines.length) lines.push(`…and ${differences.length - lines.length} more`);
   return lines;
 }
 
