@@ -52,6 +52,11 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
       const settling = health && !event.failed ? ` (still settling: ${health}; watched after the sync)` : '';
       return `◼ ${wave(event.wave)} ${outcome}${event.failed && health ? ` (${health})` : settling}`;
     }
+    case 'PruneConfirmationRequired':
+      return (
+        `⏸ ${wave(event.wave)} waits for pruning confirmation (Prune=confirm): ${event.tasks.map(task).join(', ')}` +
+        ' — run again with --confirm-prune, or Ctrl-C to terminate'
+      );
     case 'SyncFailStarted':
       return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;
     case 'OperationCompleted':
