@@ -381,19 +381,6 @@ describe('src/engine/sync-tasks', () => {
     ]);
   });
 
-  it('CreateNamespace=true never prunes the destination namespace it created (a later or resumed sync with prune)', () => {
-    const operation = { ...OPERATION, prune: true, syncOptions: ['CreateNamespace=true'] };
-    const live = [obj('v1', 'Namespace', 'app'), obj('v1', 'ConfigMap', 'old', {}, { namespace: 'app' })];
-
-    expect(order([obj('v1', 'Pod', 'p')], { operation, live, namespaceExists: true })).toEqual([
-      'Sync/0 ConfigMap/old (prune)',
-      'Sync/0 Pod/p',
-    ]);
-    expect(order([obj('v1', 'Pod', 'p')], { operation: { ...operation, syncOptions: [] }, live })).toContain(
-      'Sync/0 Namespace/app (prune)',
-    );
-  });
-
   it('CreateNamespace=true adds a PreSync/0 Namespace task unless declared or existing', () => {
     const operation = { ...OPERATION, syncOptions: ['CreateNamespace=true'] };
     const pod = obj('v1', 'Pod', 'p');

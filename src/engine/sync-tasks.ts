@@ -123,21 +123,6 @@ function addHookTasks(
   }
 }
 
-/**
- * The destination namespace under `CreateNamespace=true` is never a prune candidate: Argo CD creates it outside the
- * Application's tracked resources (`CD/controller/sync_namespace.go`, spec §3.1 step 5), so a later sync — or a
- * resumed one, which no longer plans the Namespace task because the namespace exists — must not delete it.
- */
-function isCreatedNamespace(liveObj: KubeObject, input: BuildSyncTasksInput): boolean {
-  return (
-    liveObj.kind === 'Namespace' &&
-    liveObj.apiVersion === 'v1' &&
-    liveObj.metadata.name === input.namespace &&
-    input.namespace !== '' &&
-    input.operation.syncOptions.includes('CreateNamespace=true')
-  );
-}
-
 /** The Namespace task of `CreateNamespace=true` (spec §3.1 step 5): PreSync, wave 0, when it is missing. */
 function addCreateNamespaceTask(tasks: SyncTask[], targets: Target[], input: BuildSyncTasksInput): void {
   const wanted = input.operation.syncOptions.includes('CreateNamespace=true') && input.namespace !== '';
