@@ -35,7 +35,7 @@ describe('App of Apps ordering', () => {
   it('syncs the plain-YAML argocd-example-apps parent: namespace, CRD, then the children by name', async () => {
     const settings = await loadSettings(path.join(EXAMPLES, 'wavesync.yaml'));
     const registry = await createApplicationRegistry(settings);
-    const parent = registry.get('apps');
+    const parent = registry.get('app-of-apps');
     const rendered = await createApplicationRenderer({ baseDir: settings.baseDir }).renderApplication(parent);
 
     const tasks = plan(parent, rendered);

@@ -19,7 +19,7 @@ describe('examples/wavesync.yaml', () => {
     const registry = await createApplicationRegistry(settings);
 
     expect(registry.names()).toEqual([
-      'apps',
+      'app-of-apps',
       'broken-migration',
       'guestbook',
       'payments',
