@@ -15,7 +15,9 @@ export function withTrackingLabel(obj: KubeObject, application: string): KubeObj
 }
 
 /** Every top-level live object labelled for the application, across all namespaces and listable kinds. */
-export async function listTrackedObjects(ctx: SyncContext): Promise<KubeObject[]> {
+export async function listTrackedObjects(
+  ctx: Pick<SyncContext, 'cluster' | 'application'>,
+): Promise<KubeObject[]> {
   const kinds = await ctx.cluster.listKinds();
   const labelSelector = `${TRACKING_LABEL}=${ctx.application}`;
   const lists = await Promise.all(
