@@ -27,6 +27,7 @@ import { Wakeup } from '../engine/wakeup.js';
 import {
   CASCADE_FINALIZERS,
   type DeletionCascade,
+  type DeletionPlan,
   finalizersForCascade,
   type KeptResource,
   nextDeletionStep,
@@ -260,4 +261,18 @@ function taskRefOfKey(key: ResourceKey): TaskRef {
 
 function taskRefOf(obj: KubeObject): TaskRef {
   return taskRefOfKey(resourceKeyOf(obj));
+}
+
+/**
+ * The DeletionPlan of `app` now: its tracked live objects (the `app.kubernetes.io/instance` label, top-level only)
+ * listed through `cluster`, planned with `cascade` (undefined: its own finalizers).
+ * @throws ClusterError when the cluster cannot be listed.
+ */
+export async function planApplicationDeletion(
+  app: Application,
+  cluster: Cluster,
+  cascade: DeletionCascade | undefined,
+): Promise<DeletionPlan> {
+  const live = await listTrackedObjects({ cluster, application: app.name });
+  return planDeletion(app, live, cascade);
 }

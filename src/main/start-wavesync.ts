@@ -17,6 +17,7 @@ import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
 import { countingFetch } from './counting-fetch.js';
+import { createDeletionPlanner } from './deletion-planner.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
 import { startOpsServer } from './ops-server.js';
@@ -103,6 +104,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
     }
     const port = await listen(role, {
       config,
+      settings,
       apps,
       ops,
       logger,
@@ -123,6 +125,7 @@ async function listen(
   role: ProcessRole,
   input: {
     config: Config;
+    settings: Settings;
     apps: Awaited<ReturnType<typeof applicationsFromSettings>>;
     ops: OpsEndpoints;
     logger: Logger;
@@ -147,6 +150,7 @@ async function listen(
     },
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
+    deletions: createDeletionPlanner({ settings: input.settings, config: input.config, apps: input.apps }),
   });
   input.stops.push(() => bot.close());
   return bot.port;

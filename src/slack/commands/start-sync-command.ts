@@ -3,13 +3,16 @@
  * post the header in the channel, enqueue with the header as the report target, then show the queue position.
  * Bad input is answered in the ack and nothing is posted or queued.
  */
+import type { RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { DeletionPlan } from '../../apps/application-deletion.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { EnqueueResult, SyncRequest } from '../ports.js';
-import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
@@ -38,27 +41,52 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     operation: parsed.operation,
     initiator: initiatorOf(command),
   });
-  const header = await postHeader(ctx, base);
-  if (!header) return ctx.recent.release(requestKey);
-  const request: SyncRequest = {
-    application,
-    operation: parsed.operation,
-    initiator: base.initiator,
-    target: { channel: header.channel, threadTs: header.ts },
-    requestKey,
+  const io: SubmitContext = {
+    channel: command.channel_id,
+    client: ctx.client,
+    respond: ctx.respond,
+    deps,
+    release: () => ctx.recent.release(requestKey),
   };
-  if (deps.approvals) {
-    const context = { header: { channel: header.channel, ts: header.ts }, ...reasonOf(parsed) };
-    if ((await deps.approvals.gate(request, context)) === 'pending') return;
+  const request = { application, operation: parsed.operation, initiator: base.initiator, requestKey };
+  await submitRequest(io, base, request, reasonOf(parsed));
+}
+
+/** Where and for whom a request is submitted (a slash command, or a button click such as `/sync delete`'s). */
+export interface SubmitContext {
+  channel: string;
+  client: WebClient;
+  respond: RespondFn;
+  deps: SlackAppDeps;
+  /** Forget the request key (nothing was queued, so the same request may be made again at once). */
+  release(): void;
+}
+
+/**
+ * Post the header in `io.channel`, hand the request to the approval gate (when configured), then enqueue with the
+ * header as the report target and show the queue position. Used by `/sync <app>` and `/sync delete <app>`.
+ */
+export async function submitRequest(
+  io: SubmitContext,
+  base: HeaderBase,
+  request: Omit<SyncRequest, 'target'>,
+  gateContext: { breakGlassReason?: string; deletionPlan?: DeletionPlan },
+): Promise<void> {
+  const header = await postHeader(io, base);
+  if (!header) return io.release();
+  const full: SyncRequest = { ...request, target: { channel: header.channel, threadTs: header.ts } };
+  if (io.deps.approvals) {
+    const context = { header: { channel: header.channel, ts: header.ts }, ...gateContext };
+    if ((await io.deps.approvals.gate(full, context)) === 'pending') return;
   }
   let result: EnqueueResult;
   try {
-    result = await deps.queue.enqueueSync(request);
+    result = await io.deps.queue.enqueueSync(full);
   } catch (err) {
-    ctx.recent.release(requestKey);
-    return notQueued(ctx, header, err);
+    io.release();
+    return notQueued(io, header, err);
   }
-  await showQueued(ctx, header, result);
+  await showQueued(io, header, result);
 }
 
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
@@ -72,8 +100,8 @@ function acceptedText(application: string, op: SyncOperation): string {
   return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
 }
 
-async function postHeader(ctx: CommandContext, base: HeaderBase): Promise<Header | undefined> {
-  const channel = ctx.command.channel_id;
+async function postHeader(ctx: SubmitContext, base: HeaderBase): Promise<Header | undefined> {
+  const channel = ctx.channel;
   const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
   try {
     const posted = await ctx.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
@@ -96,14 +124,14 @@ async function postHeader(ctx: CommandContext, base: HeaderBase): Promise<Header
   }
 }
 
-async function notQueued(ctx: CommandContext, header: Header, err: unknown): Promise<void> {
+async function notQueued(ctx: SubmitContext, header: Header, err: unknown): Promise<void> {
   const reason = err instanceof BotError ? err.message : 'the queue is unavailable';
   ctx.deps.logger?.warn({ application: header.base.application, err }, 'sync not queued');
   await updateHeader(ctx, header, { kind: 'not_queued', reason });
   await ctx.respond(ephemeral(notQueuedBlocks(header.base.application, reason)));
 }
 
-async function showQueued(ctx: CommandContext, header: Header, result: EnqueueResult): Promise<void> {
+async function showQueued(ctx: SubmitContext, header: Header, result: EnqueueResult): Promise<void> {
   if (result.duplicate) {
     const original = await ctx.deps.queue.jobStatus(result.jobId);
     const target = original?.target;
@@ -121,7 +149,7 @@ async function showQueued(ctx: CommandContext, header: Header, result: EnqueueRe
   }
 }
 
-async function updateHeader(ctx: CommandContext, header: Header, state: SyncHeaderState): Promise<void> {
+async function updateHeader(ctx: SubmitContext, header: Header, state: SyncHeaderState): Promise<void> {
   const message = syncHeaderBlocks({ ...header.base, state });
   await ctx.client.chat
     .update({ channel: header.channel, ts: header.ts, text: message.text, blocks: message.blocks })

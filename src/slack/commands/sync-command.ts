@@ -1,5 +1,6 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `audit`,
+ * `delete`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -9,6 +10,7 @@ import { USAGE } from '../messages/help-blocks.js';
 import { appsCommand } from './apps-command.js';
 import { auditSubcommand } from './audit-command.js';
 import { cancelCommand } from './cancel-command.js';
+import { deleteCommand } from './delete-command.js';
 import { type CommandContext, ephemeral } from './command-context.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
@@ -24,6 +26,7 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   cancel: cancelCommand,
   history: historyCommand,
   audit: auditSubcommand,
+  delete: deleteCommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {
