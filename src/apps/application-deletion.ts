@@ -23,6 +23,13 @@ export const CASCADE_FINALIZERS = [
 
 export type PropagationPolicy = 'Foreground' | 'Background';
 
+/**
+ * The Application fields a deletion reads. `destination` (optional): with `CreateNamespace=true` the destination
+ * Namespace wavesync created is kept, as Argo CD never deletes the namespace it auto-created (it does not track it).
+ */
+export type DeletedApplication = Pick<Application, 'name' | 'namespace' | 'finalizers' | 'syncPolicy'> &
+  Partial<Pick<Application, 'destination'>>;
+
 /** An object left in the cluster, and why. */
 export interface KeptResource {
   key: ResourceKey;
@@ -31,6 +38,7 @@ export interface KeptResource {
     | 'CustomResourceDefinition'
     | 'Delete=false'
     | 'helm.sh/resource-policy: keep'
+    | 'CreateNamespace=true'
     | 'the Application itself';
 }
 
@@ -50,7 +58,7 @@ export function cascadesOnDelete(app: Pick<Application, 'finalizers'>): boolean 
  * `deletionConfirmed`: the `Delete=confirm` objects may go (an approval of the deletion was given).
  */
 export function nextDeletionStep(
-  app: Pick<Application, 'name' | 'namespace' | 'finalizers' | 'syncPolicy'>,
+  app: DeletedApplication,
   live: readonly KubeObject[],
   options: { deletionConfirmed?: boolean } = {},
 ): DeletionStep {
@@ -92,10 +100,18 @@ export function nextDeletionStep(
 }
 
 function keepReason(
-  app: Pick<Application, 'name' | 'namespace' | 'syncPolicy'>,
+  app: DeletedApplication,
   obj: KubeObject,
 ): KeptResource['reason'] | undefined {
   const key = resourceKeyOf(obj);
+  if (
+    key.group === '' &&
+    key.kind === 'Namespace' &&
+    key.name === app.destination?.namespace &&
+    app.syncPolicy?.syncOptions?.includes('CreateNamespace=true')
+  ) {
+    return 'CreateNamespace=true';
+  }
   if (key.group === 'apiextensions.k8s.io' && key.kind === 'CustomResourceDefinition')
     return 'CustomResourceDefinition';
   if (
@@ -169,7 +185,7 @@ export interface DeletionPlan {
  * (each delete step removes its wave; `Delete=confirm` objects are listed in `confirm` and planned as confirmed).
  */
 export function planDeletion(
-  app: Pick<Application, 'name' | 'namespace' | 'finalizers' | 'syncPolicy'>,
+  app: DeletedApplication,
   live: readonly KubeObject[],
   cascade?: DeletionCascade,
 ): DeletionPlan {

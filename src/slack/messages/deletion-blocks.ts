@@ -26,6 +26,7 @@ const KEPT_WHY: Readonly<Record<string, string>> = {
   CustomResourceDefinition: 'CustomResourceDefinitions are never deleted with an Application',
   'Delete=false': '`argocd.argoproj.io/sync-options: Delete=false`',
   'helm.sh/resource-policy: keep': '`helm.sh/resource-policy: keep`',
+  'CreateNamespace=true': 'the destination namespace `CreateNamespace=true` created (Argo CD leaves it too)',
   'the Application itself': 'the Application object itself is removed last',
 };
 
