@@ -162,4 +162,12 @@ async function newRequest(
 /** The `revision` of a deletion request (nothing is rendered or applied). */
 export const DELETION_REVISION = 'delete';
 
-const EMPTY_PLAN = { liveKnown: false, create: [], update: [], apply: [], prune: [], pruneSkipped: [], hooks: {} };
+const EMPTY_PLAN = {
+  liveKnown: false,
+  create: [],
+  update: [],
+  apply: [],
+  prune: [],
+  pruneSkipped: [],
+  hooks: {},
+};

@@ -99,10 +99,7 @@ export function nextDeletionStep(
   };
 }
 
-function keepReason(
-  app: DeletedApplication,
-  obj: KubeObject,
-): KeptResource['reason'] | undefined {
+function keepReason(app: DeletedApplication, obj: KubeObject): KeptResource['reason'] | undefined {
   const key = resourceKeyOf(obj);
   if (
     key.group === '' &&
@@ -164,7 +161,9 @@ export function finalizersForCascade(
 /** The effective cascade of deleting an Application with these finalizers. */
 export function cascadeOf(finalizers: readonly string[]): DeletionCascade {
   if (!finalizers.some((f) => CASCADE_FINALIZERS.includes(f))) return 'orphan';
-  return finalizers.includes('resources-finalizer.argocd.argoproj.io/background') ? 'background' : 'foreground';
+  return finalizers.includes('resources-finalizer.argocd.argoproj.io/background')
+    ? 'background'
+    : 'foreground';
 }
 
 /** What deleting an Application would do, for the confirmation and the approval message. */

@@ -11,15 +11,15 @@
  */
 import type { Application } from '../domain/application.js';
 import {
+  formatResourceKey,
   type KubeObject,
   type OperationState,
   type ResourceKey,
   resourceKeyOf,
   type SyncEvent,
   type SyncOperation,
-  type TaskRef,
-  formatResourceKey,
   shortName,
+  type TaskRef,
 } from '../domain/index.js';
 import { type Cluster, isNotFound, refOf, type WatchTarget } from '../engine/cluster.js';
 import { listTrackedObjects } from '../engine/tracked-objects.js';
@@ -121,7 +121,8 @@ class DeletionRun {
         }
         if (step.action === 'wait') {
           this.watch(live.filter((o) => o.metadata.deletionTimestamp !== undefined));
-          if (Date.now() >= deadline) return this.finish('Failed', timeoutMessage(this.input.timeoutMs, step.terminating));
+          if (Date.now() >= deadline)
+            return this.finish('Failed', timeoutMessage(this.input.timeoutMs, step.terminating));
           await this.wakeup.wait(Math.min(this.input.relistMs ?? 2000, deadline - Date.now()), signal);
           continue;
         }

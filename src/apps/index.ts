@@ -1,11 +1,11 @@
 /** Applications as Argo CD manifests: parsing, the registry, git sources, rendering and App of Apps. */
 export * from './app-of-apps.js';
 export * from './application-deletion.js';
-export * from './delete-application.js';
 export * from './application-environment.js';
 export * from './application-registry.js';
 export * from './applications-from-settings.js';
 export * from './closest-names.js';
+export * from './delete-application.js';
 export * from './drift/compare-application.js';
 export * from './drift/drift-detector.js';
 export * from './drift/drift-episodes.js';

@@ -121,7 +121,10 @@ async function runDeletion<Target, ClusterT>(
     logger.warn({ err: messageOf(error) }, 'deletion could not start');
     return reportStartFailure(ctx, error);
   }
-  logger.info({ cascade: deletion.cascade ?? 'finalizers', resumed: ctx.initialState !== undefined }, 'deletion started');
+  logger.info(
+    { cascade: deletion.cascade ?? 'finalizers', resumed: ctx.initialState !== undefined },
+    'deletion started',
+  );
   const state = await deps.deleteApplication({ ...prepared, ctx, deletion });
   logger.info({ phase: state.phase, message: state.message }, 'deletion finished');
   return state;

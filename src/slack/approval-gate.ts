@@ -35,7 +35,9 @@ export function createApprovalGate(
         requestKey: request.requestKey,
         header,
         ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
-        ...(request.deletion && deletionPlan ? { deletion: { request: request.deletion, plan: deletionPlan } } : {}),
+        ...(request.deletion && deletionPlan
+          ? { deletion: { request: request.deletion, plan: deletionPlan } }
+          : {}),
       });
       if (result.kind === 'enqueue') return 'proceed';
       if (result.kind === 'refused') {

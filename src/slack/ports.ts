@@ -45,7 +45,11 @@ export interface ApplicationCatalog {
 export interface ApprovalGate {
   gate(
     request: SyncRequest,
-    context: { header: { channel: string; ts: string }; breakGlassReason?: string; deletionPlan?: DeletionPlan },
+    context: {
+      header: { channel: string; ts: string };
+      breakGlassReason?: string;
+      deletionPlan?: DeletionPlan;
+    },
   ): Promise<'proceed' | 'pending'>;
 }
 

@@ -18,8 +18,8 @@ import {
 import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
-import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
+import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
 import { guardFutureTimestamps } from './future-timestamp-guard.js';

@@ -32,11 +32,20 @@ interface ActionArgs {
 export async function cancelDeletionAction({ action, respond }: ActionArgs): Promise<void> {
   const value = decodeDeletionButtonValue(action.value);
   const app = value ? ` of *${escapeMrkdwn(value.application)}*` : '';
-  await respond({ ...ephemeral(textMessage(`Cancelled: nothing was deleted${app}.`)), replace_original: true });
+  await respond({
+    ...ephemeral(textMessage(`Cancelled: nothing was deleted${app}.`)),
+    replace_original: true,
+  });
 }
 
 /** Delete: re-plan, and submit when the plan is the one shown. */
-export async function confirmDeletionAction({ body, action, respond, client, deps }: ActionArgs): Promise<void> {
+export async function confirmDeletionAction({
+  body,
+  action,
+  respond,
+  client,
+  deps,
+}: ActionArgs): Promise<void> {
   const value = decodeDeletionButtonValue(action.value);
   const channel = body.container?.channel_id ?? body.channel?.id;
   if (!value || !channel) {
@@ -55,15 +64,25 @@ export async function confirmDeletionAction({ body, action, respond, client, dep
     return void (await respond({ ...ephemeral(textMessage(plan)), replace_original: true }));
   }
   if (planHash(plan) !== value.planHash) {
-    const changed = confirmationOf(plan, { application, ...(cascade ? { cascade } : {}), ...(breakGlassReason ? { breakGlassReason } : {}) });
-    const note = textMessage('♻️ The cluster changed since you looked: here is the new plan. Nothing was deleted.');
+    const changed = confirmationOf(plan, {
+      application,
+      ...(cascade ? { cascade } : {}),
+      ...(breakGlassReason ? { breakGlassReason } : {}),
+    });
+    const note = textMessage(
+      '♻️ The cluster changed since you looked: here is the new plan. Nothing was deleted.',
+    );
     return void (await respond({
       ...ephemeral({ text: note.text, blocks: [...note.blocks, ...changed.blocks] }),
       replace_original: true,
     }));
   }
   await respond({
-    ...ephemeral(textMessage(`Got it: deleting *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`)),
+    ...ephemeral(
+      textMessage(
+        `Got it: deleting *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
+      ),
+    ),
     replace_original: true,
   });
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };

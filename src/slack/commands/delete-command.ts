@@ -44,9 +44,7 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
     const problem = 'Deleting Applications is not available: this bot has no cluster access to plan it.';
     return ctx.ack(ephemeral(commandErrorBlocks({ problem })));
   }
-  await ctx.ack(
-    ephemeral(textMessage(`Planning the deletion of *${escapeMrkdwn(parsed.application)}*…`)),
-  );
+  await ctx.ack(ephemeral(textMessage(`Planning the deletion of *${escapeMrkdwn(parsed.application)}*…`)));
   const planned = await planOrExplain(deps, parsed.application, parsed.cascade);
   if (typeof planned === 'string') {
     return void (await ctx.respond(ephemeral(commandErrorBlocks({ problem: planned }))));
@@ -75,7 +73,10 @@ export function confirmationOf(
   plan: DeletionPlan,
   request: Omit<DeletionButtonValue, 'planHash'>,
 ): ReturnType<typeof deletionConfirmationBlocks> {
-  return deletionConfirmationBlocks(plan, encodeDeletionButtonValue({ ...request, planHash: planHash(plan) }));
+  return deletionConfirmationBlocks(
+    plan,
+    encodeDeletionButtonValue({ ...request, planHash: planHash(plan) }),
+  );
 }
 
 /** A short SHA-256 of what the plan deletes and keeps: equal plans hash equal. */
@@ -122,7 +123,9 @@ export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
   const [application, ...rest] = args;
   if (application === undefined) return fail('Which application should I delete?');
   if (application.startsWith('-'))
-    return fail(`Name the application first, then flags: \`/sync delete guestbook ${escapeMrkdwn(application)}\`.`);
+    return fail(
+      `Name the application first, then flags: \`/sync delete guestbook ${escapeMrkdwn(application)}\`.`,
+    );
   let values: { cascade?: string; 'break-glass'?: string };
   let positionals: string[];
   try {
@@ -134,7 +137,9 @@ export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
     }));
   } catch (err) {
     const flag = /'(-[^' ]+)/.exec((err as Error).message)?.[1] ?? '';
-    return fail(`Bad flag \`${escapeMrkdwn(flag)}\`: /sync delete takes --cascade=foreground|background|orphan and --break-glass "reason".`);
+    return fail(
+      `Bad flag \`${escapeMrkdwn(flag)}\`: /sync delete takes --cascade=foreground|background|orphan and --break-glass "reason".`,
+    );
   }
   if (positionals.length > 0)
     return fail(`Unexpected \`${escapeMrkdwn(positionals.join(' '))}\`: /sync delete takes one application.`);

@@ -31,20 +31,27 @@ const KEPT_WHY: Readonly<Record<string, string>> = {
 };
 
 const names = (keys: readonly Pick<ResourceKey, 'kind' | 'name'>[], max = 8) =>
-  listNames(keys.map((k) => escapeMrkdwn(taskName(k))), max);
+  listNames(
+    keys.map((k) => escapeMrkdwn(taskName(k))),
+    max,
+  );
 
 /** The plan's lines (mrkdwn): what goes per wave, what stays and why, and the `Delete=confirm` objects. */
 export function deletionPlanLines(plan: DeletionPlan): string[] {
   const lines: string[] = [];
   if (plan.cascade === 'orphan') {
-    lines.push('Only the Application goes: it has no resources finalizer (`--cascade=orphan`), so its resources stay.');
+    lines.push(
+      'Only the Application goes: it has no resources finalizer (`--cascade=orphan`), so its resources stay.',
+    );
   } else {
     lines.push(
       `Cascade: *${plan.cascade}* (${plan.propagationPolicy ?? (plan.cascade === 'background' ? 'Background' : 'Foreground')} propagation), highest sync wave first, then the Application.`,
     );
     if (plan.waves.length === 0) lines.push('No tracked resources are left to delete.');
     for (const wave of plan.waves) {
-      lines.push(`🗑 wave ${wave.wave} · ${plural(wave.resources.length, 'resource')}: ${names(wave.resources)}`);
+      lines.push(
+        `🗑 wave ${wave.wave} · ${plural(wave.resources.length, 'resource')}: ${names(wave.resources)}`,
+      );
     }
   }
   const byReason = new Map<string, ResourceKey[]>();

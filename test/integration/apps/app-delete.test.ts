@@ -16,7 +16,7 @@ import type { KubeObject } from '../../../src/domain/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { createLogger } from '../../../src/logger.js';
 import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
-import { type Block } from '../../../src/slack/messages/block.js';
+import type { Block } from '../../../src/slack/messages/block.js';
 import {
   DELETE_CANCEL_ACTION_ID,
   DELETE_CONFIRM_ACTION_ID,
@@ -24,7 +24,7 @@ import {
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { SignedSlackClient } from '../../fakes/slack-client.js';
-import { REDIS_URL, testRedis, deleteKeys, uniquePrefix } from '../support/queue-test-env.js';
+import { deleteKeys, REDIS_URL, testRedis, uniquePrefix } from '../support/queue-test-env.js';
 
 const SECRET = 'delete-test-secret';
 const CHANNEL = 'C0DEPLOYS';
@@ -121,7 +121,12 @@ const APPLICATION_CRD: KubeObject = {
   spec: {
     group: 'argoproj.io',
     scope: 'Namespaced',
-    names: { plural: 'applications', singular: 'application', kind: 'Application', listKind: 'ApplicationList' },
+    names: {
+      plural: 'applications',
+      singular: 'application',
+      kind: 'Application',
+      listKind: 'ApplicationList',
+    },
     versions: [
       {
         name: 'v1alpha1',
@@ -217,7 +222,11 @@ async function syncFirst(app: string): Promise<void> {
   const before = slack.channelMessages(CHANNEL).length;
   await command(app, `sync-${app}`);
   await slack.waitFor(
-    () => slack.channelMessages(CHANNEL).slice(before).find((m) => m.text.includes(`${app}`) && m.text.includes('Succeeded')),
+    () =>
+      slack
+        .channelMessages(CHANNEL)
+        .slice(before)
+        .find((m) => m.text.includes(`${app}`) && m.text.includes('Succeeded')),
     60_000,
   );
 }
@@ -250,7 +259,11 @@ async function click(actionId: string, value: string, responseId: string, userId
 
 async function headerAfter(before: number, probe: (text: string) => boolean, timeoutMs = 60_000) {
   return slack.waitFor(
-    () => slack.channelMessages(CHANNEL).slice(before).find((m) => probe(text(m.blocks))),
+    () =>
+      slack
+        .channelMessages(CHANNEL)
+        .slice(before)
+        .find((m) => probe(text(m.blocks))),
     timeoutMs,
   );
 }
@@ -288,7 +301,13 @@ function deletes(namespace: string): string[] {
     .map((r) => r.path.slice(r.path.indexOf(marker) + marker.length));
 }
 
-const EVERYTHING = ['ConfigMap/keep-me', 'ConfigMap/settings', 'Deployment/web', 'Secret/helm-kept', 'Service/web'];
+const EVERYTHING = [
+  'ConfigMap/keep-me',
+  'ConfigMap/settings',
+  'Deployment/web',
+  'Secret/helm-kept',
+  'Service/web',
+];
 const KEPT = ['ConfigMap/keep-me', 'Secret/helm-kept'];
 
 describe('/sync delete', () => {
@@ -296,11 +315,25 @@ describe('/sync delete', () => {
     await cluster.apply(APPLICATION_CRD, { dryRun: false, force: true });
     await syncFirst('shop');
     expect(await live('shop')).toEqual(EVERYTHING);
-    await cluster.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } }, { dryRun: false, force: true });
-    const appRef = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', namespace: 'argocd', name: 'shop' };
-    await waitUntil(async () => (await cluster.discover('argoproj.io/v1alpha1', 'Application')) !== undefined);
     await cluster.apply(
-      { ...appRef, metadata: { name: 'shop', namespace: 'argocd', finalizers: [FOREGROUND] }, spec: { project: 'default' } } as KubeObject,
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } },
+      { dryRun: false, force: true },
+    );
+    const appRef = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      namespace: 'argocd',
+      name: 'shop',
+    };
+    await waitUntil(
+      async () => (await cluster.discover('argoproj.io/v1alpha1', 'Application')) !== undefined,
+    );
+    await cluster.apply(
+      {
+        ...appRef,
+        metadata: { name: 'shop', namespace: 'argocd', finalizers: [FOREGROUND] },
+        spec: { project: 'default' },
+      } as KubeObject,
       { dryRun: false, force: true },
     );
 
@@ -394,11 +427,18 @@ describe('/sync delete', () => {
     expect(await live('shop-prod')).toEqual(EVERYTHING);
 
     await decide(APPROVE_ACTION_ID, value, approval.ts, SAM);
-    await slack.waitFor(() => text(slack.message(CHANNEL, approval.ts)!.blocks).includes('Deleted shop-prod'), 60_000);
+    await slack.waitFor(
+      () => text(slack.message(CHANNEL, approval.ts)!.blocks).includes('Deleted shop-prod'),
+      60_000,
+    );
     expect(await live('shop-prod')).toEqual(KEPT);
     const audit = await redis.xrange(`${prefix}:audit:shop-prod`, '-', '+');
-    const types = audit.map(([, f]) => `${f[f.indexOf('type') + 1]}${f.includes('operation') ? ':delete' : ''}`);
-    expect(types).toEqual(expect.arrayContaining(['requested:delete', 'approved', 'queued:delete', 'outcome:delete']));
+    const types = audit.map(
+      ([, f]) => `${f[f.indexOf('type') + 1]}${f.includes('operation') ? ':delete' : ''}`,
+    );
+    expect(types).toEqual(
+      expect.arrayContaining(['requested:delete', 'approved', 'queued:delete', 'outcome:delete']),
+    );
   });
 
   it('in production a Reject deletes nothing', async () => {
