@@ -21,7 +21,7 @@ import {
   shortName,
   type TaskRef,
 } from '../domain/index.js';
-import { type Cluster, isNotFound, refOf, type WatchTarget } from '../engine/cluster.js';
+import { type Cluster, ClusterError, isNotFound, refOf, type WatchTarget } from '../engine/cluster.js';
 import { listTrackedObjects } from '../engine/tracked-objects.js';
 import { Wakeup } from '../engine/wakeup.js';
 import {
@@ -84,8 +84,26 @@ class DeletionRun {
   }
 
   async execute(): Promise<OperationState> {
-    const { reporter, signal } = this.input;
-    // The planned waves, so the thread knows how many replies to expect.
+    const deadline = Date.now() + this.input.timeoutMs;
+    try {
+      await this.reportStart();
+      return await this.loop(deadline);
+    } catch (error) {
+      // An API refusal (403, 422, …) is the outcome; transient trouble is retried by the queue and resumes.
+      if (!(error instanceof ClusterError) || error.transient) throw error;
+      const done = this.deleted.reduce((n, w) => n + w.resources.length, 0);
+      return this.finish(
+        'Error',
+        `${error.message} (${done} resource${done === 1 ? '' : 's'} deleted before this)`,
+      );
+    } finally {
+      for (const w of this.watches) w.stop();
+    }
+  }
+
+  /** OperationStarted with the planned waves, so the thread knows how many replies to expect. */
+  private async reportStart(): Promise<void> {
+    const { reporter } = this.input;
     const plan = planDeletion(
       this.app,
       await listTrackedObjects({ cluster: this.input.cluster, application: this.app.name }),
@@ -105,38 +123,32 @@ class DeletionRun {
       })),
       resumed: this.input.initialState !== undefined,
     });
-    const deadline = Date.now() + this.input.timeoutMs;
-    try {
-      for (;;) {
-        if (signal?.aborted) return this.finish('Failed', 'Operation terminated');
-        this.wakeup.reset();
-        const live = await listTrackedObjects({ cluster: this.input.cluster, application: this.app.name });
-        const step = this.confirmedStep(live);
-        if (step.action === 'await-confirmation') {
-          const names = step.objects.map(shortName).join(', ');
-          return this.finish(
-            'Failed',
-            `${names} ${step.objects.length === 1 ? 'has' : 'have'} Delete=confirm and ${step.objects.length === 1 ? 'was' : 'were'} not in the confirmed plan; nothing more was deleted. Run /sync delete ${this.app.name} again to confirm.`,
-          );
-        }
-        if (step.action === 'wait') {
-          this.watch(live.filter((o) => o.metadata.deletionTimestamp !== undefined));
-          if (Date.now() >= deadline)
-            return this.finish('Failed', timeoutMessage(this.input.timeoutMs, step.terminating));
-          await this.wakeup.wait(Math.min(this.input.relistMs ?? 2000, deadline - Date.now()), signal);
-          continue;
-        }
-        if (step.action === 'delete') {
-          this.watch(step.objects);
-          await this.deleteWave(step.wave, step.objects, step.propagationPolicy);
-          continue;
-        }
-        await this.reportKept(step.kept);
-        const removed = await this.removeApplicationObject();
-        return this.finish('Succeeded', this.successMessage(step.kept.length, removed));
+  }
+
+  private async loop(deadline: number): Promise<OperationState> {
+    const { signal } = this.input;
+    for (;;) {
+      if (signal?.aborted) return this.finish('Failed', 'Operation terminated');
+      this.wakeup.reset();
+      const live = await listTrackedObjects({ cluster: this.input.cluster, application: this.app.name });
+      const step = this.confirmedStep(live);
+      if (step.action === 'await-confirmation')
+        return this.finish('Failed', unconfirmedMessage(this.app.name, step.objects));
+      if (step.action === 'wait') {
+        this.watch(live.filter((o) => o.metadata.deletionTimestamp !== undefined));
+        if (Date.now() >= deadline)
+          return this.finish('Failed', timeoutMessage(this.input.timeoutMs, step.terminating));
+        await this.wakeup.wait(Math.min(this.input.relistMs ?? 2000, deadline - Date.now()), signal);
+        continue;
       }
-    } finally {
-      for (const w of this.watches) w.stop();
+      if (step.action === 'delete') {
+        this.watch(step.objects);
+        await this.deleteWave(step.wave, step.objects, step.propagationPolicy);
+        continue;
+      }
+      await this.reportKept(step.kept);
+      const removed = await this.removeApplicationObject();
+      return this.finish('Succeeded', this.successMessage(step.kept.length, removed));
     }
   }
 
@@ -235,7 +247,7 @@ class DeletionRun {
     };
   }
 
-  private async finish(phase: 'Succeeded' | 'Failed', message: string): Promise<OperationState> {
+  private async finish(phase: 'Succeeded' | 'Failed' | 'Error', message: string): Promise<OperationState> {
     const state = this.state(phase, message);
     await this.input.persist?.(state);
     await this.input.reporter.report({
@@ -248,6 +260,11 @@ class DeletionRun {
     });
     return state;
   }
+}
+
+function unconfirmedMessage(application: string, objects: readonly ResourceKey[]): string {
+  const one = objects.length === 1;
+  return `${objects.map(shortName).join(', ')} ${one ? 'has' : 'have'} Delete=confirm and ${one ? 'was' : 'were'} not in the confirmed plan; nothing more was deleted. Run /sync delete ${application} again to confirm.`;
 }
 
 function timeoutMessage(timeoutMs: number, terminating: readonly ResourceKey[]): string {

@@ -2,7 +2,7 @@
  * createEngineSyncRunner — adapts the sync engine's `runOperation(...)` to the queue's SyncRunner port: load the
  * Application from the registry → render its manifests at the operation's revision → run the operation against
  * the Cluster of the Application's destination, reporting to the job's reporter, persisting after every step and
- * terminating on the job's AbortSignal.
+ * terminating on the job's AbortSignal. A `/sync delete` job (request.deletion) runs `deleteApplication` instead.
  *
  * A request that cannot start (unknown Application, manifests that do not render, no cluster for the
  * destination) is an outcome the user must see, not a crash: the runner reports `OperationCompleted` with phase
