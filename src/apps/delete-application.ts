@@ -22,7 +22,7 @@ import {
   type TaskRef,
 } from '../domain/index.js';
 import { type Cluster, ClusterError, isNotFound, refOf, type WatchTarget } from '../engine/cluster.js';
-import { listTrackedObjects } from '../engine/tracked-objects.js';
+import { listTrackedLiveObjects } from '../engine/tracked-objects.js';
 import { Wakeup } from '../engine/wakeup.js';
 import {
   CASCADE_FINALIZERS,
@@ -104,10 +104,7 @@ class DeletionRun {
   /** OperationStarted with the planned waves, so the thread knows how many replies to expect. */
   private async reportStart(): Promise<void> {
     const { reporter } = this.input;
-    const plan = planDeletion(
-      this.app,
-      await listTrackedObjects({ cluster: this.input.cluster, application: this.app.name }),
-    );
+    const plan = planDeletion(this.app, await listTrackedLiveObjects(this.input.cluster, this.app.name));
     await reporter.report({
       type: 'OperationStarted',
       at: new Date().toISOString(),
@@ -130,7 +127,7 @@ class DeletionRun {
     for (;;) {
       if (signal?.aborted) return this.finish('Failed', 'Operation terminated');
       this.wakeup.reset();
-      const live = await listTrackedObjects({ cluster: this.input.cluster, application: this.app.name });
+      const live = await listTrackedLiveObjects(this.input.cluster, this.app.name);
       const step = this.confirmedStep(live);
       if (step.action === 'await-confirmation')
         return this.finish('Failed', unconfirmedMessage(this.app.name, step.objects));
@@ -291,6 +288,6 @@ export async function planApplicationDeletion(
   cluster: Cluster,
   cascade: DeletionCascade | undefined,
 ): Promise<DeletionPlan> {
-  const live = await listTrackedObjects({ cluster, application: app.name });
+  const live = await listTrackedLiveObjects(cluster, app.name);
   return planDeletion(app, live, cascade);
 }

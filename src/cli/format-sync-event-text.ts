@@ -48,8 +48,15 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
       const health = unhealthy.map((h) => `${task(h.task)} ${h.health.status}`).join(', ');
       const took = seconds(event.durationMs);
       const outcome = event.failed ? `failed after ${took}: ${event.message}` : `completed in ${took}`;
-      return `◼ ${wave(event.wave)} ${outcome}${health ? ` (${health})` : ''}`;
+      // Only the last step completes with resources not yet Healthy (Argo CD does not await it, spec §4.4a).
+      const settling = health && !event.failed ? ` (still settling: ${health}; watched after the sync)` : '';
+      return `◼ ${wave(event.wave)} ${outcome}${event.failed && health ? ` (${health})` : settling}`;
     }
+    case 'PruneConfirmationRequired':
+      return (
+        `⏸ ${wave(event.wave)} waits for pruning confirmation (Prune=confirm): ${event.tasks.map(task).join(', ')}` +
+        ' — run again with --confirm-prune, or Ctrl-C to terminate'
+      );
     case 'SyncFailStarted':
       return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;
     case 'OperationCompleted':

@@ -21,6 +21,8 @@ export interface SyncCommandOptions {
   syncOption: string[];
   /** Seconds before a hook whose Pod cannot start is failed. */
   hookStartGrace?: string;
+  /** Confirm up front the pruning of `Prune=confirm` objects (else such a wave waits; Ctrl-C ends it). */
+  confirmPrune?: boolean;
 }
 
 /** The JSON document `--output json` prints. */
@@ -71,6 +73,8 @@ export async function syncManifests(
     cluster: createKubeCluster(kc),
     reporter: { report: async (event) => onEvent(event) },
     signal,
+    // Confirmed when the operation asks, so always at or after its start (Argo CD: deletion-approved).
+    ...(options.confirmPrune ? { pruneConfirmation: async () => new Date().toISOString() } : {}),
     options: grace === undefined ? {} : { hookStartGraceMs: grace },
   }).catch((error: unknown) => {
     if (!(error instanceof ClusterError)) throw error;

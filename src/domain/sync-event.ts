@@ -63,6 +63,16 @@ export type SyncEvent =
       failed: boolean;
       message: string;
     }
+  | {
+      /**
+       * A wave's prunes include objects with `Prune=confirm` and nobody has confirmed pruning since the operation
+       * started: the wave waits (spec §4.7 step 2). Emitted once per process when the wait begins.
+       */
+      type: 'PruneConfirmationRequired';
+      at: string;
+      wave: WaveRef;
+      tasks: TaskRef[];
+    }
   | { type: 'SyncFailStarted'; at: string; tasks: TaskRef[] }
   | {
       type: 'OperationCompleted';

@@ -3,11 +3,17 @@
  * an existing object or create a missing one; otherwise server-side apply with field manager `wavesync` and
  * `force=true` (wavesync always applies server-side; `ServerSideApply=true|false` is accepted and changes
  * nothing). `Validate=false` turns field validation off (`fieldValidation=Ignore`) and therefore uses
- * create/replace: server-side apply is always strict about unknown fields in kube-apiserver. Every object gets the tracking label; hooks also get
- * the operation annotation. Transient API errors are retried; the answer is fed into the live cache.
+ * create/replace: server-side apply is always strict about unknown fields in kube-apiserver. `Force=true`
+ * (operation, target or live; spec §4.13 `--force`) deletes and re-creates the object where kubectl's `--force`
+ * does: `replace --force` always deletes first; `apply --force` only when the apply is refused as Conflict (409)
+ * or Invalid (422, e.g. a Job's immutable pod template) — kubectl apply patcher.go deleteAndCreate. In a dry run
+ * such a refusal is accepted as "would be re-created" (the new object is then not validated by the server).
+ * Every object gets the tracking label; hooks also get the operation annotation. Transient API errors are
+ * retried; the answer is fed into the live cache.
  */
 import { type KubeObject, OPERATION_ANNOTATION } from '../domain/index.js';
-import { messageOf, withRetry } from './retry.js';
+import { ClusterError, type ObjectRef } from './cluster.js';
+import { messageOf, type RetryOptions, withRetry } from './retry.js';
 import { objectRefOf, type SyncContext } from './sync-context.js';
 import { hasSyncOption } from './sync-options.js';
 import type { SyncTask } from './sync-task.js';
@@ -42,24 +48,77 @@ export async function applyTask(
   const ref = objectRefOf(ctx, task);
   const validate = !hasSyncOption(ctx.operation, 'Validate=false', task.targetObj);
   const replace = !validate || hasSyncOption(ctx.operation, 'Replace=true', task.targetObj, task.liveObj);
+  const force = hasSyncOption(ctx.operation, 'Force=true', task.targetObj, task.liveObj);
   const onRetry = (error: Error, attempt: number) =>
     ctx.logger.warn({ task: ref, attempt, error: error.message }, 'transient API error, retrying');
+  const recreate = async (): Promise<{ object: KubeObject; verb: string }> => {
+    if (dryRun) return { object: task.liveObj ?? obj, verb: 'would be deleted and re-created (Force=true)' };
+    const object = await deleteAndCreate(ctx, ref, obj, validate, { onRetry });
+    return { object, verb: 'deleted and re-created (Force=true)' };
+  };
   try {
-    let object: KubeObject;
-    let verb: string;
-    if (replace && task.liveObj !== undefined) {
-      object = await withRetry(() => ctx.cluster.replace(obj, { dryRun, validate }), { onRetry });
-      verb = 'replaced';
+    let done: { object: KubeObject; verb: string };
+    if (replace && task.liveObj !== undefined && force) {
+      done = await recreate();
+    } else if (replace && task.liveObj !== undefined) {
+      done = {
+        object: await withRetry(() => ctx.cluster.replace(obj, { dryRun, validate }), { onRetry }),
+        verb: 'replaced',
+      };
     } else if (replace) {
-      object = await withRetry(() => ctx.cluster.create(obj, { dryRun, validate }), { onRetry });
-      verb = 'created';
+      done = {
+        object: await withRetry(() => ctx.cluster.create(obj, { dryRun, validate }), { onRetry }),
+        verb: 'created',
+      };
     } else {
-      object = await withRetry(() => ctx.cluster.apply(obj, { dryRun, validate, force: true }), { onRetry });
-      verb = 'serverside-applied';
+      try {
+        done = {
+          object: await withRetry(() => ctx.cluster.apply(obj, { dryRun, validate, force: true }), {
+            onRetry,
+          }),
+          verb: 'serverside-applied',
+        };
+      } catch (error) {
+        if (!force || task.liveObj === undefined || !isRefusedUpdate(error)) throw error;
+        done = await recreate();
+      }
     }
-    if (!dryRun) ctx.live.put(ref, object);
-    return { ok: true, object, message: verbMessage(task, verb, dryRun) };
+    if (!dryRun) ctx.live.put(ref, done.object);
+    return { ok: true, object: done.object, message: verbMessage(task, done.verb, dryRun) };
   } catch (error) {
     return { ok: false, message: messageOf(error) };
   }
+}
+
+/** An update the API server refused on its merits (Conflict or Invalid), which `--force` answers with re-creation. */
+function isRefusedUpdate(error: unknown): boolean {
+  return error instanceof ClusterError && (error.statusCode === 409 || error.statusCode === 422);
+}
+
+/** How long `Force=true` waits for the deleted object to be gone before creating it again, in ms. */
+const FORCE_DELETE_TIMEOUT_MS = 60_000;
+
+/**
+ * Deletes the live object (Background propagation, as kubectl's `--force` does), waits until the API server no
+ * longer has it (re-read every 100 ms, up to 60 s — kubectl polls the same way), then creates `obj`.
+ * @throws ClusterError from the API; Error naming the object when it is still there after the timeout.
+ */
+async function deleteAndCreate(
+  ctx: SyncContext,
+  ref: ObjectRef,
+  obj: KubeObject,
+  validate: boolean,
+  retry: RetryOptions,
+): Promise<KubeObject> {
+  await withRetry(() => ctx.cluster.delete(ref, { propagationPolicy: 'Background' }), retry);
+  const deadline = Date.now() + FORCE_DELETE_TIMEOUT_MS;
+  while ((await withRetry(() => ctx.cluster.get(ref), retry)) !== undefined) {
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `${ref.kind}/${ref.name} was deleted for Force=true but still exists after ${FORCE_DELETE_TIMEOUT_MS / 1000} s (finalizers?)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return withRetry(() => ctx.cluster.create(obj, { dryRun: false, validate }), retry);
 }

@@ -6,9 +6,14 @@
  */
 import type { OperationState } from '../domain/index.js';
 import { deleteHooksWithPolicy } from './hook-cleanup.js';
+import { unconfirmedPrunes } from './prune-confirmation.js';
 import { runTasks } from './run-tasks.js';
-import { waitingForDeletionMessage, waitingForMessage } from './running-message.js';
-import type { SyncContext } from './sync-context.js';
+import {
+  waitingForConfirmationMessage,
+  waitingForDeletionMessage,
+  waitingForMessage,
+} from './running-message.js';
+import { nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from './sync-context.js';
 import { completeOperation, executeSyncFailPhase } from './sync-fail.js';
 import type { SyncTask } from './sync-task.js';
 import { taskStateOf } from './task-results.js';
@@ -50,6 +55,8 @@ export async function runNextWave(
   state.phase = 'Running';
   state.message = 'one or more tasks are running';
   await announceWaveStarted(ctx, current);
+  const unconfirmed = await unconfirmedPrunes(ctx, state, current);
+  if (unconfirmed.length > 0) return awaitConfirmation(ctx, state, unconfirmed);
   const result = await runTasks(ctx, state, current);
   if (result !== 'failed' && !finalWave && ctx.options.waveDelayMs > 0) await delay(ctx.options.waveDelayMs);
   if (result === 'failed') return onFailure(ctx, state, tasks, current);
@@ -62,4 +69,19 @@ export async function runNextWave(
     return completeOperation(ctx, state, 'Succeeded', 'successfully synced (all tasks run)');
   }
   state.message = waitingForMessage(current.filter((t) => taskStateOf(state, t) === 'running'));
+}
+
+/** The wave prunes nothing and waits (Running) for a confirmation; the wait is announced once per process. */
+async function awaitConfirmation(ctx: SyncContext, state: OperationState, unconfirmed: SyncTask[]) {
+  state.message = waitingForConfirmationMessage(unconfirmed);
+  const { phase, wave } = unconfirmed[0]!;
+  const key = waveKey(phase, wave);
+  if (ctx.memory.confirmationRequested.has(key)) return;
+  ctx.memory.confirmationRequested.add(key);
+  await ctx.emit({
+    type: 'PruneConfirmationRequired',
+    at: nowIso(ctx),
+    wave: waveRefOf(ctx, phase, wave),
+    tasks: unconfirmed.map(taskRefOf),
+  });
 }

@@ -45,6 +45,13 @@ export interface RunOperationInput {
   persist?: (state: OperationState) => Promise<void>;
   /** Abort = terminate the operation. */
   signal?: AbortSignal;
+  /**
+   * When a user last confirmed pruning for this Application (ISO time), or undefined: Argo CD's
+   * `argocd.argoproj.io/deletion-approved` annotation. A wave whose prunes include `Prune=confirm` objects waits
+   * until this is at or after the operation's start (spec §4.7 step 2); asked once per pass while waiting.
+   * Default: never confirmed.
+   */
+  pruneConfirmation?: () => Promise<string | undefined>;
   options?: Partial<EngineOptions>;
   logger?: EngineLogger;
 }
@@ -63,6 +70,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
     logger,
     now: () => new Date(),
     memory: newRunMemory(),
+    pruneConfirmation: input.pruneConfirmation ?? (async () => undefined),
     async emit(event) {
       try {
         await input.reporter.report(event);

@@ -31,3 +31,10 @@ export function waitingForDeletionMessage(tasks: readonly SyncTask[]): string {
   if (first === undefined) return 'one or more tasks are running';
   return `waiting for deletion of ${hook ? 'hook ' : ''}${itemOf(first)}${moreOf(tasks)}`;
 }
+
+/** Message while a wave waits for `Prune=confirm` prunes to be confirmed (Argo CD's "pruning confirmation of"). */
+export function waitingForConfirmationMessage(tasks: readonly SyncTask[]): string {
+  const first = tasks[0];
+  if (first === undefined) return 'one or more tasks are running';
+  return `waiting for pruning confirmation of ${itemOf(first)}${moreOf(tasks)}`;
+}

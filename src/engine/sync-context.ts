@@ -34,6 +34,8 @@ export interface SyncContext {
   emit(event: SyncEvent): Promise<void>;
   now(): Date;
   memory: RunMemory;
+  /** When pruning was last confirmed (ISO time), see RunOperationInput.pruneConfirmation. */
+  pruneConfirmation(): Promise<string | undefined>;
 }
 
 /** Per-process memory, rebuilt after a restart (derived data only). */
@@ -54,6 +56,8 @@ export interface RunMemory {
   trackedObjects: KubeObject[] | undefined;
   /** Set when the last pass applied something, so the next pass runs without waiting for an event. */
   applied: boolean;
+  /** `phase/wave` keys of waves whose PruneConfirmationRequired was emitted. */
+  confirmationRequested: Set<string>;
 }
 
 export function newRunMemory(): RunMemory {
@@ -65,6 +69,7 @@ export function newRunMemory(): RunMemory {
     unmodified: new Set(),
     trackedObjects: undefined,
     applied: false,
+    confirmationRequested: new Set(),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The message of an operation ended by `operationTimeoutMs`: every task it was still waiting for, with its
  * current health, e.g. `Operation terminated: timed out after 30s waiting for apps/Deployment/web (Progressing:
- * Waiting for rollout to finish: 0 of 1 updated replicas are available...)`.
+ * Waiting for rollout to finish: 0 of 1 updated replicas are available...)`; when no task is running, the
+ * operation's own running message (`… waiting for pruning confirmation of /ConfigMap/a`).
  */
 import type { OperationState } from '../domain/index.js';
 import { planPass } from './plan-pass.js';
@@ -21,6 +22,8 @@ export async function timeoutMessage(ctx: SyncContext, state: OperationState): P
       const detail = health ? ` (${health.status}${health.message ? `: ${health.message}` : ''})` : '';
       return `${t.group}/${t.kind}/${t.name}${detail}`;
     });
-  const what = waiting.length > 0 ? ` waiting for ${waiting.join(', ')}` : '';
+  // Nothing running: the wave waits for something else (a deletion, a pruning confirmation) — say what.
+  const otherWait = state.message.startsWith('waiting for') ? ` ${state.message}` : '';
+  const what = waiting.length > 0 ? ` waiting for ${waiting.join(', ')}` : otherWait;
   return `Operation terminated: timed out after ${seconds(ctx.options.operationTimeoutMs)}${what}`;
 }

@@ -80,6 +80,14 @@ export function toClusterError(error: unknown, action: string): ClusterError {
   }
   const code = errorCode(error);
   const name = (error as { name?: unknown } | undefined)?.name;
-  const transient = (code !== undefined && TRANSIENT_NETWORK_CODES.has(code)) || name === 'AbortError';
+  if (name === 'AbortError') {
+    // The adapter's per-request timeout (raw-object-api.ts apiClient) is the only thing that aborts a request.
+    return new ClusterError(
+      `${action}: the API server did not answer within the request timeout (${text})`,
+      { transient: true },
+      { cause: error },
+    );
+  }
+  const transient = code !== undefined && TRANSIENT_NETWORK_CODES.has(code);
   return new ClusterError(`${action}: ${text}`, { transient }, { cause: error });
 }

@@ -20,12 +20,20 @@ import {
 } from '../engine/cluster.js';
 import { toClusterError } from './cluster-errors.js';
 import { watchCollections } from './kube-watch.js';
-import { RawObjectApi, toPlainJson } from './raw-object-api.js';
+import { apiClient, RawObjectApi, toPlainJson } from './raw-object-api.js';
 
 export interface KubeClusterOptions {
   /** Server-side `timeoutSeconds` of each watch request (the watch is then restarted); default 30. */
   watchTimeoutSeconds?: number;
+  /**
+   * Each non-watch request is aborted when the API server has not answered within this many ms, and retried as
+   * a transient error by the engine; default 30 000 (client-node itself never times out).
+   */
+  requestTimeoutMs?: number;
 }
+
+/** Default per-request timeout in ms (KubeClusterOptions.requestTimeoutMs). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 interface ApiResourceEntry {
   name: string;
@@ -84,9 +92,10 @@ class KubeCluster implements Cluster {
 
   constructor(kc: KubeConfig, options: KubeClusterOptions) {
     this.kc = kc;
-    this.api = RawObjectApi.forConfig(kc);
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.apis = kc.makeApiClient(ApisApi);
+    const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.api = RawObjectApi.forConfig(kc, timeoutMs);
+    this.core = apiClient(kc, CoreV1Api, timeoutMs);
+    this.apis = apiClient(kc, ApisApi, timeoutMs);
     this.watchTimeoutSeconds = options.watchTimeoutSeconds ?? 30;
   }
 

@@ -8,13 +8,45 @@
  */
 import {
   type Configuration,
+  createConfiguration,
   type HttpMethod,
   type KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
+  type Middleware,
   RequestContext,
+  ServerConfiguration,
   type V1APIResource,
 } from '@kubernetes/client-node';
+
+/**
+ * A client-node API client for the current context of `kc` (as `kc.makeApiClient` builds it) whose every request
+ * is aborted after `requestTimeoutMs` ms without a complete answer: client-node sets no timeout, so a silent
+ * network (a dropped connection without RST, a stuck proxy) would otherwise hang a sync forever. The abort
+ * surfaces as node-fetch's `AbortError`, which the adapter maps to a transient ClusterError (retried).
+ * @throws Error('No active cluster!') when the kubeconfig has no current cluster, as makeApiClient does.
+ */
+export function apiClient<T>(
+  kc: KubeConfig,
+  Type: new (configuration: Configuration) => T,
+  requestTimeoutMs: number,
+): T {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('No active cluster!');
+  const timeout: Middleware = {
+    pre: async (context) => {
+      context.setSignal(AbortSignal.timeout(requestTimeoutMs));
+      return context;
+    },
+    post: async (response) => response,
+  };
+  const configuration = createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kc },
+    promiseMiddleware: [timeout],
+  });
+  return new Type(configuration);
+}
 
 /** A request context that ignores client-node's serialised body when a raw one was given. */
 class RawBodyRequestContext extends RequestContext {
@@ -44,9 +76,9 @@ export function toPlainJson<T>(value: unknown): T {
 export class RawObjectApi extends KubernetesObjectApi {
   private server = '';
 
-  /** Builds the API for the current context of `kc`. */
-  static forConfig(kc: KubeConfig): RawObjectApi {
-    const api = kc.makeApiClient(RawObjectApi);
+  /** Builds the API for the current context of `kc`; `requestTimeoutMs` bounds each request (see apiClient). */
+  static forConfig(kc: KubeConfig, requestTimeoutMs: number): RawObjectApi {
+    const api = apiClient(kc, RawObjectApi, requestTimeoutMs);
     api.server = kc.getCurrentCluster()?.server ?? '';
     api.setDefaultNamespace(kc);
     return api;

@@ -1,7 +1,7 @@
 /**
- * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands) and the header's Cancel
- * button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events` verifies the v0 signature and
- * rejects stale timestamps; a guard also rejects timestamps more than 5 minutes ahead. Socket Mode when
+ * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands), the header's Cancel
+ * button and the drift notice's Sync button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events`
+ * verifies the v0 signature and rejects stale timestamps; a guard also rejects timestamps more than 5 minutes ahead. Socket Mode when
  * `appToken` is set. Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
  */
 import type { Server } from 'node:http';
@@ -20,10 +20,12 @@ import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
 import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
+import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
 import { guardFutureTimestamps } from './future-timestamp-guard.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
+import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -140,17 +142,24 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps): void 
     },
   );
   app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: DRIFT_SYNC_ACTION_ID },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      await driftSyncAction({ body, action, respond, client, deps, recent });
+    },
+  );
+  app.action<BlockAction<ButtonAction>>(
     { type: 'block_actions', action_id: DELETE_CONFIRM_ACTION_ID },
     async ({ ack, body, action, respond, client }) => {
       await ack();
-      await confirmDeletionAction({ body, action, respond, client, deps });
+      await confirmDeletionAction({ body, action, respond, client, deps, recent });
     },
   );
   app.action<BlockAction<ButtonAction>>(
     { type: 'block_actions', action_id: DELETE_CANCEL_ACTION_ID },
     async ({ ack, body, action, respond, client }) => {
       await ack();
-      await cancelDeletionAction({ body, action, respond, client, deps });
+      await cancelDeletionAction({ body, action, respond, client, deps, recent });
     },
   );
   if (deps.approvalFlow) {

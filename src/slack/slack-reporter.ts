@@ -30,7 +30,11 @@ import {
 } from './messages/sync-header-blocks.js';
 import { isAlarming, type SyncSummary, syncSummaryBlocks } from './messages/sync-summary-blocks.js';
 import { waveCompletedBlocks } from './messages/wave-completed-blocks.js';
-import { syncFailStartedBlocks, waveStartedBlocks } from './messages/wave-started-blocks.js';
+import {
+  pruneConfirmationBlocks,
+  syncFailStartedBlocks,
+  waveStartedBlocks,
+} from './messages/wave-started-blocks.js';
 import { nextStep, type Step } from './reporter-schedule.js';
 import type { DeliveryLogger } from './slack-delivery.js';
 import { ThreadPoster } from './thread-poster.js';
@@ -138,6 +142,11 @@ class ThreadReporter implements SlackReporter {
         return;
       case 'WaveCompleted':
         this.queue(waveCompletedBlocks(event), false);
+        return;
+      case 'PruneConfirmationRequired':
+        // Mandatory like a hook outcome: without it nobody knows the sync waits for them.
+        this.callBudget.addHooks(1);
+        this.queue(pruneConfirmationBlocks(event, this.header.application), true);
         return;
       case 'SyncFailStarted':
         this.callBudget.addHooks(countHooks(event.tasks));

@@ -1,6 +1,7 @@
 /**
  * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
- * [--output text|json] [--app NAME] [--sync-option OPT]... [--hook-start-grace SECONDS]` — run one Argo CD-faithful sync from a terminal with the worker's engine.
+ * [--output text|json] [--app NAME] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]` — run
+ * one Argo CD-faithful sync from a terminal with the worker's engine.
  * Text: progress per wave and hook as it happens. JSON: the final OperationState (phase, message, startedAt,
  * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. Exit code 0
  * only when the operation Succeeded; Ctrl-C terminates the operation (running hooks are stopped).
@@ -32,6 +33,7 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
     .option('--app <name>', 'Application name, the value of the tracking label (default: the path name)')
     .option('--prune', 'delete tracked resources that are no longer in the manifests', false)
     .option('--dry-run', 'validate and server-side dry-run every task, change nothing', false)
+    .option('--confirm-prune', 'confirm pruning of Prune=confirm resources (else their wave waits)', false)
     .option(
       '--sync-option <option>',
       'app-level sync option, e.g. CreateNamespace=true (repeatable)',

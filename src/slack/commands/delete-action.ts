@@ -13,9 +13,9 @@ import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { ephemeral, type SlackAppDeps } from './command-context.js';
 import { confirmationOf, decodeDeletionButtonValue, planHash, planOrExplain } from './delete-command.js';
-import { headerViewOf } from './header-view.js';
+import type { RecentRequests } from './recent-requests.js';
 import { requestKeyOfDeletion } from './request-key.js';
-import { submitRequest } from './start-sync-command.js';
+import { startSync } from './start-sync-command.js';
 
 /** A deletion job's `operation` (unused by the worker; the queue's request shape requires one). */
 const NO_SYNC: SyncOperation = { prune: false, dryRun: false, syncOptions: [] };
@@ -26,6 +26,7 @@ interface ActionArgs {
   respond: RespondFn;
   client: WebClient;
   deps: SlackAppDeps;
+  recent: RecentRequests;
 }
 
 /** Cancel: the confirmation is replaced by a note; nothing was requested. */
@@ -45,6 +46,7 @@ export async function confirmDeletionAction({
   respond,
   client,
   deps,
+  recent,
 }: ActionArgs): Promise<void> {
   const value = decodeDeletionButtonValue(action.value);
   const channel = body.container?.channel_id ?? body.channel?.id;
@@ -86,18 +88,18 @@ export async function confirmDeletionAction({
     replace_original: true,
   });
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-  const deletion = { confirmed: confirmationKeys(plan.confirm), ...(cascade ? { cascade } : {}) };
-  const request = {
-    application,
-    operation: NO_SYNC,
-    initiator,
-    requestKey: requestKeyOfDeletion(body, channel, application, value.planHash),
-    deletion,
-  };
-  const base = headerViewOf(deps.catalog, request);
-  const io = { channel, client, respond, deps, release: () => undefined };
-  await submitRequest(io, base, request, {
-    deletionPlan: plan,
-    ...(breakGlassReason ? { breakGlassReason } : {}),
-  });
+  const requestKey = requestKeyOfDeletion(body, channel, application, value.planHash);
+  if (recent.claim(requestKey)) return; // a double click: the first one is already under way
+  await startSync(
+    { channel, client, respond, deps, recent },
+    {
+      application,
+      operation: NO_SYNC,
+      initiator,
+      requestKey,
+      deletion: { confirmed: confirmationKeys(plan.confirm), ...(cascade ? { cascade } : {}) },
+      deletionPlan: plan,
+      ...(breakGlassReason ? { breakGlassReason } : {}),
+    },
+  );
 }

@@ -3,8 +3,6 @@
  * post the header in the channel, enqueue with the header as the report target, then show the queue position.
  * Bad input is answered in the ack and nothing is posted or queued.
  */
-import type { RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import type { DeletionPlan } from '../../apps/application-deletion.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
@@ -12,7 +10,7 @@ import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-b
 import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { EnqueueResult, SyncRequest } from '../ports.js';
-import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
+import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
@@ -26,81 +24,93 @@ interface Header {
 export async function startSyncCommand(ctx: CommandContext, application: string): Promise<void> {
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
-  const { command, deps } = ctx;
+  const { command } = ctx;
   const requestKey = requestKeyOf(command, application, parsed.operation);
   if (ctx.recent.claim(requestKey)) {
-    return ctx.ack(
-      ephemeral(
-        textMessage(`Already requested: your sync of *${escapeMrkdwn(application)}* is in this channel.`),
-      ),
-    );
+    return ctx.ack(ephemeral(alreadyRequested(application)));
   }
   await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  const base = headerViewOf(deps.catalog, {
-    application,
-    operation: parsed.operation,
-    initiator: initiatorOf(command),
-  });
-  const io: SubmitContext = {
-    channel: command.channel_id,
-    client: ctx.client,
-    respond: ctx.respond,
-    deps,
-    release: () => ctx.recent.release(requestKey),
-  };
-  const request = { application, operation: parsed.operation, initiator: base.initiator, requestKey };
-  await submitRequest(io, base, request, reasonOf(parsed));
+  await startSync(
+    { ...ctx, channel: command.channel_id },
+    {
+      application,
+      operation: parsed.operation,
+      initiator: initiatorOf(command),
+      requestKey,
+      ...reasonOf(parsed),
+    },
+  );
 }
 
-/** Where and for whom a request is submitted (a slash command, or a button click such as `/sync delete`'s). */
-export interface SubmitContext {
+/** Where a sync is being started from: the channel, and how to talk back to the person (ephemeral). */
+export type SyncStartContext = Pick<CommandContext, 'respond' | 'client' | 'deps' | 'recent'> & {
   channel: string;
-  client: WebClient;
-  respond: RespondFn;
-  deps: SlackAppDeps;
-  /** Forget the request key (nothing was queued, so the same request may be made again at once). */
-  release(): void;
+};
+
+/** `Already requested: …` — the answer to a repeat of the same request within the dedup window. */
+export function alreadyRequested(application: string) {
+  return textMessage(`Already requested: your sync of *${escapeMrkdwn(application)}* is in this channel.`);
 }
 
 /**
- * Post the header in `io.channel`, hand the request to the approval gate (when configured), then enqueue with the
- * header as the report target and show the queue position. Used by `/sync <app>` and `/sync delete <app>`.
+ * Post the header in `ctx.channel`, pass the approval gate, enqueue, and show the position — what `/sync <app>`
+ * does once the request is acknowledged (also the drift notice's Sync button, and `/sync delete`'s Delete button:
+ * `deletion` makes it a deletion job, `deletionPlan` is what the approvers see). `input.requestKey` must already be
+ * claimed in `ctx.recent`; it is released when nothing was queued.
  */
-export async function submitRequest(
-  io: SubmitContext,
-  base: HeaderBase,
-  request: Omit<SyncRequest, 'target'>,
-  gateContext: { breakGlassReason?: string; deletionPlan?: DeletionPlan },
+export async function startSync(
+  ctx: SyncStartContext,
+  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
 ): Promise<void> {
-  const header = await postHeader(io, base);
-  if (!header) return io.release();
-  const full: SyncRequest = { ...request, target: { channel: header.channel, threadTs: header.ts } };
-  if (io.deps.approvals) {
-    const context = { header: { channel: header.channel, ts: header.ts }, ...gateContext };
-    if ((await io.deps.approvals.gate(full, context)) === 'pending') return;
+  const { deps } = ctx;
+  const { application, operation, initiator, requestKey, deletion } = input;
+  const base = headerViewOf(deps.catalog, {
+    application,
+    operation,
+    initiator,
+    ...(deletion ? { deletion } : {}),
+  });
+  const header = await postHeader(ctx, base);
+  if (!header) return ctx.recent.release(requestKey);
+  const request: SyncRequest = {
+    application,
+    operation,
+    initiator: base.initiator,
+    target: { channel: header.channel, threadTs: header.ts },
+    requestKey,
+    ...(deletion ? { deletion } : {}),
+  };
+  if (deps.approvals) {
+    const plan = input.deletionPlan;
+    const context = {
+      header: { channel: header.channel, ts: header.ts },
+      ...reasonOf(input),
+      ...(plan ? { deletionPlan: plan } : {}),
+    };
+    if ((await deps.approvals.gate(request, context)) === 'pending') return;
   }
   let result: EnqueueResult;
   try {
-    result = await io.deps.queue.enqueueSync(full);
+    result = await deps.queue.enqueueSync(request);
   } catch (err) {
-    io.release();
-    return notQueued(io, header, err);
+    ctx.recent.release(requestKey);
+    return notQueued(ctx, header, err);
   }
-  await showQueued(io, header, result);
+  await showQueued(ctx, header, result);
 }
 
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
 }
 
-function acceptedText(application: string, op: SyncOperation): string {
+export function acceptedText(application: string, op: SyncOperation): string {
   const selective = op.resources?.length
     ? ' Selective sync: only the named resources, and hooks do not run.'
     : '';
   return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
 }
 
-async function postHeader(ctx: SubmitContext, base: HeaderBase): Promise<Header | undefined> {
+async function postHeader(ctx: SyncStartContext, base: HeaderBase): Promise<Header | undefined> {
   const channel = ctx.channel;
   const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
   try {
@@ -124,14 +134,14 @@ async function postHeader(ctx: SubmitContext, base: HeaderBase): Promise<Header 
   }
 }
 
-async function notQueued(ctx: SubmitContext, header: Header, err: unknown): Promise<void> {
+async function notQueued(ctx: SyncStartContext, header: Header, err: unknown): Promise<void> {
   const reason = err instanceof BotError ? err.message : 'the queue is unavailable';
   ctx.deps.logger?.warn({ application: header.base.application, err }, 'sync not queued');
   await updateHeader(ctx, header, { kind: 'not_queued', reason });
   await ctx.respond(ephemeral(notQueuedBlocks(header.base.application, reason)));
 }
 
-async function showQueued(ctx: SubmitContext, header: Header, result: EnqueueResult): Promise<void> {
+async function showQueued(ctx: SyncStartContext, header: Header, result: EnqueueResult): Promise<void> {
   if (result.duplicate) {
     const original = await ctx.deps.queue.jobStatus(result.jobId);
     const target = original?.target;
@@ -149,7 +159,7 @@ async function showQueued(ctx: SubmitContext, header: Header, result: EnqueueRes
   }
 }
 
-async function updateHeader(ctx: SubmitContext, header: Header, state: SyncHeaderState): Promise<void> {
+async function updateHeader(ctx: SyncStartContext, header: Header, state: SyncHeaderState): Promise<void> {
   const message = syncHeaderBlocks({ ...header.base, state });
   await ctx.client.chat
     .update({ channel: header.channel, ts: header.ts, text: message.text, blocks: message.blocks })

@@ -76,7 +76,26 @@ describe('src/slack/messages (thread replies)', () => {
       health: [],
     });
 
+    const settling = waveCompletedBlocks({
+      type: 'WaveCompleted',
+      at,
+      wave: wave('Sync', 2),
+      durationMs: 100,
+      failed: false,
+      message: '',
+      health: [
+        {
+          task: task('Deployment', 'web'),
+          health: { status: 'Progressing', message: 'Waiting for rollout' },
+        },
+        { task: task('Service', 'web'), health: { status: 'Healthy' } },
+      ],
+    });
+
     expect(text(ok.blocks)).toBe('✓ Sync · wave 0 — Deployment/web Healthy after 18 s');
+    expect(text(settling.blocks)).toBe(
+      '✓ Sync · wave 2 — applied after 0.1 s · still settling: Deployment/web Progressing: Waiting for rollout · 1 Healthy · health is watched after the sync',
+    );
     expect(text(bad.blocks)).toBe('✗ Sync · wave 1 — failed after 4 s: one or more objects failed to apply');
   });
 

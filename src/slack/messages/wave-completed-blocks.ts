@@ -1,5 +1,8 @@
 /**
- * Thread reply for a completed step: `✓ Sync · wave 0 — 3 synced · Deployment/web Healthy after 18 s`.
+ * Thread reply for a completed step: `✓ Sync · wave 0 — Deployment/web Healthy after 18 s`. A step can complete
+ * with resources not yet Healthy — the last step, whose health Argo CD does not await (spec §4.4a) — and then
+ * says so: `✓ Sync · wave 0 — applied after 0.1 s · still settling: Deployment/web Progressing · 1 Healthy ·
+ * health is watched after the sync`, so a ✓ never reads as "Progressing is fine".
  */
 import type { SyncEvent } from '../../domain/index.js';
 import { type SlackMessage, textMessage } from './block.js';
@@ -15,18 +18,18 @@ export function waveCompletedBlocks(event: WaveCompleted): SlackMessage {
   if (event.failed) {
     return textMessage(`${head} — failed ${after}: ${escapeMrkdwn(truncate(event.message, 2000))}`);
   }
-  return textMessage(`${head} — ${healthSummary(event.health)} ${after}`);
-}
-
-function healthSummary(health: WaveCompleted['health']): string {
-  if (health.length === 0) return 'done';
+  const { health } = event;
+  if (health.length === 0) return textMessage(`${head} — done ${after}`);
   const unhealthy = health.filter((h) => h.health.status !== 'Healthy');
   if (unhealthy.length === 0) {
-    return health.length === 1
-      ? `${taskName(health[0]!.task)} Healthy`
-      : `${health.length} resources Healthy`;
+    const healthy =
+      health.length === 1 ? `${taskName(health[0]!.task)} Healthy` : `${health.length} resources Healthy`;
+    return textMessage(`${head} — ${healthy} ${after}`);
   }
   const shown = unhealthy.map((h) => `${taskName(h.task)} ${formatHealth(h.health)}`);
   const healthy = health.length - unhealthy.length;
-  return `${listNames(shown, 3)}${healthy ? ` · ${healthy} Healthy` : ''}`;
+  return textMessage(
+    `${head} — applied ${after} · still settling: ${escapeMrkdwn(truncate(listNames(shown, 3), 2000))}` +
+      `${healthy ? ` · ${healthy} Healthy` : ''} · health is watched after the sync`,
+  );
 }

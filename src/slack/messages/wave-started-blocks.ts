@@ -31,3 +31,17 @@ export function describeTasks(tasks: readonly TaskRef[]): string {
     parts.push(`running ${hooks.length === 1 ? 'hook' : `${hooks.length} hooks:`} ${listNames(hooks)}`);
   return parts.length ? parts.join(' · ') : 'nothing to do';
 }
+
+type PruneConfirmationRequired = Extract<SyncEvent, { type: 'PruneConfirmationRequired' }>;
+
+/**
+ * `⏸ Sync · wave 0 — pruning waits for confirmation (Prune=confirm): ConfigMap/a`: the wave prunes nothing until
+ * someone confirms; the hint names how (`/sync confirm-prune <app>`).
+ */
+export function pruneConfirmationBlocks(event: PruneConfirmationRequired, application: string): SlackMessage {
+  const names = listNames(event.tasks.map(taskName));
+  return textMessage(
+    `⏸ ${event.wave.phase} · wave ${event.wave.wave} — pruning waits for confirmation (Prune=confirm): ${names}. ` +
+      `Confirm with \`/sync confirm-prune ${application}\`.`,
+  );
+}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,5 +105,31 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     );
     expect(code).toBe(1);
     expect(stderr).toMatch(/^error: cannot load \/nonexistent\/kubeconfig/);
+  });
+
+  it('--confirm-prune lets a wave prune its Prune=confirm resources', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-confirm-'));
+    const manifest = path.join(dir, 'confirm.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: keep-until-confirmed',
+        '  annotations:',
+        '    argocd.argoproj.io/sync-options: Prune=confirm',
+        'data: { a: "1" }',
+      ].join('\n'),
+    );
+    const common = ['--kubeconfig', kubeconfig, '--app', 'confirm-cli', '-n', 'default'];
+    expect((await wavesync('sync', manifest, ...common)).code).toBe(0);
+    writeFileSync(manifest, '');
+
+    const { code, stdout } = await wavesync('sync', manifest, ...common, '--prune', '--confirm-prune');
+
+    expect(code).toBe(0);
+    expect(stdout).toContain('✓ ConfigMap/keep-until-confirmed (default): Pruned — pruned');
+    expect(stdout).not.toContain('waits for pruning confirmation');
   });
 });

@@ -49,6 +49,9 @@ export interface SyncRequest {
   operation?: Partial<SyncOperation>;
   options?: Partial<EngineOptions>;
   signal?: AbortSignal;
+  pruneConfirmation?: () => Promise<string | undefined>;
+  /** Called with every event as it is reported (before the next step runs). */
+  onEvent?: (event: SyncEvent) => void;
 }
 
 /** Fast defaults for tests: short grace and health windows (ms of wall time). */
@@ -72,9 +75,15 @@ export async function syncObjects(
     revision: contentRevisionOf(targets),
     operation: { prune: false, dryRun: false, syncOptions: [], ...request.operation },
     cluster: h.cluster,
-    reporter: { report: async (event) => void events.push(event) },
+    reporter: {
+      report: async (event) => {
+        events.push(event);
+        request.onEvent?.(event);
+      },
+    },
     options: { ...TEST_OPTIONS, ...request.options },
     signal: request.signal,
+    ...(request.pruneConfirmation ? { pruneConfirmation: request.pruneConfirmation } : {}),
   });
   return { state, events };
 }

@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+import { ClusterError } from '../../../src/engine/cluster.js';
+import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { failure } from '../../support/failure.js';
+
+/** An API server that accepts connections and reads requests but never answers: a silent network. */
+let silent: Server;
+let silentUrl: string;
+let sim: Simulator;
+
+beforeAll(async () => {
+  silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  sim = await startSimulator({ speed: 20 });
+});
+
+afterAll(async () => {
+  silent.closeAllConnections();
+  await new Promise((resolve) => silent.close(resolve));
+  await sim.stop();
+});
+
+function kubeConfigFor(server: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 'secret-token' }],
+    contexts: [{ name: 'ctx', cluster: 'c', user: 'u', namespace: 'default' }],
+    currentContext: 'ctx',
+  });
+  return kc;
+}
+
+describe('per-request timeout of the client-node adapter', () => {
+  it('when the API server never answers, then each call fails with a transient ClusterError naming the timeout', async () => {
+    const cluster = createKubeCluster(kubeConfigFor(silentUrl), { requestTimeoutMs: 300 });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'x' };
+    for (const attempt of [
+      () => cluster.get(ref),
+      () => cluster.listKinds(),
+      () => cluster.podLogs('default', 'p', { tailLines: 5 }),
+    ]) {
+      const error = await failure(attempt());
+      expect(error).toBeInstanceOf(ClusterError);
+      expect((error as ClusterError).transient).toBe(true);
+      expect((error as ClusterError).message).toMatch(/did not answer within the request timeout/);
+    }
+  });
+
+  it('when the API server answers in time, then the timeout does not get in the way (applies, raw bodies included)', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+    const cluster = createKubeCluster(kc, { requestTimeoutMs: 5000 });
+    const applied = await cluster.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'timely', namespace: 'default' },
+        data: { a: '1' },
+      },
+      { force: true, dryRun: false },
+    );
+    expect(applied.metadata.uid).toBeTruthy();
+    const live = await cluster.get({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'default',
+      name: 'timely',
+    });
+    expect(live?.data).toEqual({ a: '1' });
+  });
+});
