@@ -16,7 +16,7 @@ export interface SlackAppDeps {
   logger?: Logger;
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
-  approvalFlow?: Pick<Approvals, 'decide' | 'audit'>;
+  approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'>;
 }
 
 export interface CommandContext {

@@ -8,6 +8,7 @@ export const USAGE = {
   sync: '/sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME] [--break-glass "reason"]',
   status: '/sync status [app]',
   cancel: '/sync cancel <app>',
+  confirmPrune: '/sync confirm-prune <app>',
   history: '/sync history <app>',
   apps: '/sync apps',
   help: '/sync help',
@@ -27,6 +28,7 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.status}\` — what is running and queued`,
     `\`${USAGE.cancel}\` — cancel the queued or running sync`,
     `\`${USAGE.history}\` — the last syncs and their outcome`,
+    `\`${USAGE.confirmPrune}\` — let a waiting sync prune its \`Prune=confirm\` resources (approvers, in production)`,
     `\`${USAGE.apps}\` — the Applications you can sync`,
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
   ];
