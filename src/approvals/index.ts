@@ -14,6 +14,7 @@ export { type Approvals, type AuditView, createApprovals } from './approvals.js'
 export * from './audit-log.js';
 export * from './authorize-decision.js';
 export * from './authorize-request.js';
+export * from './auto-sync-policy.js';
 export { describeStatus } from './close-approval.js';
 export type { DecisionClick, DecisionResult } from './decide-approval.js';
 export * from './environment-resolver.js';

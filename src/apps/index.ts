@@ -8,6 +8,7 @@ export * from './closest-names.js';
 export * from './drift/compare-application.js';
 export * from './drift/drift-detector.js';
 export * from './drift/drift-episodes.js';
+export * from './drift/redis-drift-state-store.js';
 export * from './git/git-credentials.js';
 export * from './git/git-repository-cache.js';
 export * from './git/resolve-revision.js';

@@ -20,4 +20,5 @@ export * from './sync-phases.js';
 export * from './sync-task.js';
 export * from './sync-tasks.js';
 export * from './sync-waves.js';
+export { listTrackedLiveObjects } from './tracked-objects.js';
 export * from './unique-targets.js';

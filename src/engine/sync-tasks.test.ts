@@ -393,6 +393,21 @@ describe('src/engine/sync-tasks', () => {
     ]);
   });
 
+  it('CreateNamespace=true never prunes the destination Namespace it created, which carries the tracking label', () => {
+    const operation = { ...OPERATION, syncOptions: ['CreateNamespace=true'] };
+    const live = [obj('v1', 'Namespace', 'app'), obj('v1', 'ConfigMap', 'old', {}, { namespace: 'app' })];
+
+    expect(order([obj('v1', 'Pod', 'p')], { operation, live, namespaceExists: true })).toEqual([
+      'Sync/0 ConfigMap/old (prune)',
+      'Sync/0 Pod/p',
+    ]);
+    expect(order([obj('v1', 'Pod', 'p')], { live })).toEqual([
+      'Sync/0 Namespace/app (prune)',
+      'Sync/0 ConfigMap/old (prune)',
+      'Sync/0 Pod/p',
+    ]);
+  });
+
   it('reads PruneLast from the live object sync-options', () => {
     const live = [
       obj('v1', 'ConfigMap', 'last', { [SYNC_OPTIONS]: 'PruneLast=true' }, { namespace: 'app' }),

@@ -82,11 +82,25 @@ function addResourceTasks(
       tasks.push(newTask(phase, target.wave, target.object, liveObj, target, false));
   }
   for (const liveObj of input.live) {
-    if (paired.has(liveObj)) continue;
+    if (paired.has(liveObj) || isCreatedNamespace(liveObj, input)) continue;
     const traits = hookTraitsOf(liveObj);
     if (traits.hook || traits.skip || !isSelected(input.operation, liveObj)) continue;
     tasks.push(newTask('Sync', syncWaveOf(liveObj), undefined, liveObj, { hookTypes: [] }, false));
   }
+}
+
+/**
+ * The destination Namespace a `CreateNamespace=true` sync created (and labelled) is the sync option's, not an
+ * extraneous object: it is never pruned (gitops-engine autoCreateNamespace keeps it out of the prune set; pruning
+ * it would delete every object of the Application).
+ */
+function isCreatedNamespace(liveObj: KubeObject, input: BuildSyncTasksInput): boolean {
+  return (
+    input.operation.syncOptions.includes('CreateNamespace=true') &&
+    liveObj.kind === 'Namespace' &&
+    liveObj.apiVersion === 'v1' &&
+    liveObj.metadata.name === input.namespace
+  );
 }
 
 /** One task per phase of every hook, named per §5.1, with the hook finalizer (§3.1 step 3, §5.3). */

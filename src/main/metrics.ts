@@ -8,6 +8,9 @@
  * - `wavesync_sync_duration_seconds{phase}` histogram: operation duration;
  * - `wavesync_wave_duration_seconds{sync_phase}` histogram: duration of one (phase, wave) step;
  * - `wavesync_slack_api_calls_total{method}` and `wavesync_slack_rate_limited_total{method}` counters;
+ * - `wavesync_drift_checks_total{result}` counter: drift comparisons of Applications with syncPolicy.automated, by
+ *   result (Synced, OutOfSync, Error, Skipped while a sync of the app is queued or running);
+ * - `wavesync_drift_out_of_sync_applications` gauge: Applications whose last comparison was OutOfSync;
  * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -27,6 +30,8 @@ export interface Metrics {
   slackCall(method: string): void;
   /** Count one HTTP 429 from Slack for `method`. */
   slackRateLimited(method: string): void;
+  /** Record one drift comparison of `application` (src/apps/drift). */
+  driftChecked(application: string, result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped'): void;
   /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
   setJobCountsReader(reader: JobCountsReader): void;
 }
@@ -82,6 +87,18 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     labelNames: ['method'],
     registers: [registry],
   });
+  const driftChecks = new Counter({
+    name: 'wavesync_drift_checks_total',
+    help: 'Drift comparisons of Applications with syncPolicy.automated, by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const outOfSync = new Set<string>();
+  const outOfSyncApps = new Gauge({
+    name: 'wavesync_drift_out_of_sync_applications',
+    help: 'Applications whose last drift comparison was OutOfSync',
+    registers: [registry],
+  });
 
   function observe(event: SyncEvent): void {
     if (event.type === 'WaveCompleted') {
@@ -105,6 +122,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     }),
     slackCall: (method) => slackCalls.inc({ method }),
     slackRateLimited: (method) => slackLimited.inc({ method }),
+    driftChecked(application, result) {
+      driftChecks.inc({ result });
+      if (result === 'OutOfSync') outOfSync.add(application);
+      else if (result === 'Synced') outOfSync.delete(application);
+      outOfSyncApps.set(outOfSync.size);
+    },
     setJobCountsReader(reader) {
       readCounts = reader;
     },

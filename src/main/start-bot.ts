@@ -1,7 +1,8 @@
 /**
  * startBot — the Slack half of wavesync: the Bolt app (`/sync`, its Cancel button, and the Approve/Reject buttons
  * of the approval flow) over the sync queue's producer and the Applications registry, with the operator routes
- * (/healthz, /metrics, Bull Board) on the same port. Production syncs go through the approval gate.
+ * (/healthz, /metrics, Bull Board) on the same port. Production syncs go through the approval gate. Drift detection
+ * (its notices' Sync button is registered by the Slack app) runs here too, when the caller passes `drift`.
  */
 import type { ApplicationsFromSettings } from '../apps/index.js';
 import type { Config } from '../config.js';
@@ -11,10 +12,13 @@ import { createSyncQueue } from '../queue/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
+import type { RunningDriftDetection } from './drift-wiring.js';
 import { type OpsRoute, toBoltCustomRoutes } from './ops-routes.js';
 
 export interface RunningBot {
   port: number;
+  /** Drift detection, when `deps.drift` started it. */
+  drift?: RunningDriftDetection;
   close(): Promise<void>;
 }
 
@@ -24,6 +28,8 @@ export interface BotDeps {
   routes: readonly OpsRoute[];
   /** Built over `queue` by the caller (createApprovalWiring with the producer). */
   wiring: (queue: ReturnType<typeof createSyncQueue>) => ApprovalWiring;
+  /** Starts drift detection over the producer (startDriftDetection); none when absent. */
+  drift?: (queue: ReturnType<typeof createSyncQueue>) => RunningDriftDetection | undefined;
   logger: Logger;
   host?: string;
 }
@@ -73,9 +79,12 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   );
   const { port } = await slack.start();
   logger.info({ mode: slack.mode, port }, 'Slack app listening');
+  const drift = deps.drift?.(queue);
   return {
     port: port ?? config.port,
+    ...(drift ? { drift } : {}),
     async close() {
+      await drift?.close();
       stopSweeper();
       await slack
         .stop()

@@ -17,6 +17,7 @@ import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
 import { countingFetch } from './counting-fetch.js';
+import { type RunningDriftDetection, startDriftDetection } from './drift-wiring.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
 import { startOpsServer } from './ops-server.js';
@@ -39,6 +40,8 @@ export interface RunningWavesync {
   /** The HTTP port actually listened on (PORT=0 picks a free one). */
   port: number;
   metrics: Metrics;
+  /** Drift detection (bot and serve roles with a Slack bot token); tick() compares now. */
+  drift?: Pick<RunningDriftDetection, 'tick'>;
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
@@ -101,17 +104,25 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       });
       stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
     }
-    const port = await listen(role, {
+    const { port, drift } = await listen(role, {
       config,
       apps,
       ops,
       logger,
       wiringFor,
+      driftFor: (queue) =>
+        web && startDriftDetection({ config, settings, apps, web, queue, metrics, logger }),
       stops,
       ...(options.host ? { host: options.host } : {}),
     });
     logger.info({ port }, 'wavesync started');
-    return { role, port, metrics, close: async ({ graceMs } = {}) => stopAll(graceMs) };
+    return {
+      role,
+      port,
+      metrics,
+      ...(drift ? { drift } : {}),
+      close: async ({ graceMs } = {}) => stopAll(graceMs),
+    };
   } catch (error) {
     await stopAll(0);
     throw error;
@@ -127,14 +138,15 @@ async function listen(
     ops: OpsEndpoints;
     logger: Logger;
     wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
+    driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
     stops: Stop[];
     host?: string;
   },
-): Promise<number> {
+): Promise<{ port: number; drift?: RunningDriftDetection }> {
   if (role === 'worker') {
     const server = await startOpsServer(input.ops.routes, input.config.port, input.host);
     input.stops.push(() => server.close());
-    return server.port;
+    return { port: server.port };
   }
   const bot = await startBot({
     config: input.config,
@@ -145,11 +157,12 @@ async function listen(
       if (!wiring) throw new BotError('invalid_config', 'SLACK_BOT_TOKEN is not set');
       return wiring;
     },
+    drift: (queue) => input.driftFor(queue),
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
   });
   input.stops.push(() => bot.close());
-  return bot.port;
+  return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };
 }
 
 /** The Web API client the worker (threads, notifications) and the approval flow use; none without a bot token. */

@@ -18,6 +18,7 @@
  *     freezeWindows:
  *       - { name: quarter-end, cron: "0 18 * * 5", durationMinutes: 3840, timezone: UTC }
  *     notifications: { channel: C0ALERTS, mention: [S0ONCALL] }
+ *     autoSync: false                           # selfHeal may sync by itself (default: !requireApproval)
  * ```
  */
 import cronParser from 'cron-parser';
@@ -26,7 +27,7 @@ import { z } from 'zod';
 const nonEmpty = z.string().min(1);
 const userId = z.string().regex(/^[UW][A-Z0-9]+$/, 'must be a Slack user id (U… or W…)');
 const groupId = z.string().regex(/^S[A-Z0-9]+$/, 'must be a Slack user group id (S…)');
-const channelId = z.string().regex(/^[CGD][A-Z0-9]+$/, 'must be a Slack channel id (C…, G… or D…)');
+export const channelId = z.string().regex(/^[CGD][A-Z0-9]+$/, 'must be a Slack channel id (C…, G… or D…)');
 const mentionId = z
   .string()
   .regex(/^([UW][A-Z0-9]+|S[A-Z0-9]+|here|channel)$/, 'must be a user id, a user group id, here or channel');
@@ -107,8 +108,20 @@ export const EnvironmentSchema = z
     allowedRevisions: z.array(revisionRule).default([]),
     freezeWindows: z.array(FreezeWindowSchema).default([]),
     notifications: NotificationsSchema.optional(),
+    /**
+     * May drift detection sync this environment's Applications by itself (`syncPolicy.automated.selfHeal`)?
+     * Default: yes, unless `requireApproval` (an automatic sync would bypass the approval).
+     */
+    autoSync: z.boolean().optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.requireApproval && env.autoSync === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['autoSync'],
+        message: 'cannot be true when requireApproval is true (an automatic sync would bypass the approval)',
+      });
+    }
     const { users, groups } = env.approvers;
     if (env.requireApproval && users.length === 0 && groups.length === 0) {
       ctx.addIssue({

@@ -53,7 +53,7 @@ describe('parseSettings', () => {
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
       appOfApps: { gateOnChildHealth: true },
-      driftDetection: { intervalSeconds: 180 },
+      driftDetection: { intervalSeconds: 180, enabled: true },
     });
     expect(settings.environments).toEqual({});
   });

@@ -12,12 +12,13 @@
  * gitCredentials:                      # matched by URL prefix, longest first
  *   - { url: https://git.example.com/, tokenEnv: GIT_TOKEN }
  * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git }
+ *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
  * environments: {}                     # see environments-schema.ts (approvals)
  * ```
  * Extend by adding keys to `SettingsSchema`'s shape (it is a plain `z.strictObject`).
  */
 import { z } from 'zod';
-import { EnvironmentsSchema } from './environments-schema.js';
+import { channelId, EnvironmentsSchema } from './environments-schema.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -105,6 +106,13 @@ export const DefaultsSchema = z.strictObject({
     .strictObject({
       /** How often Applications with syncPolicy.automated are compared with the cluster, in seconds (Argo CD: 180). */
       intervalSeconds: z.number().int().positive().default(180),
+      /** Set false to turn drift detection off in this installation. */
+      enabled: z.boolean().default(true),
+      /**
+       * Channel for drift notices of Applications without a `wavesync.io/channel` annotation and without an
+       * environment `notifications.channel`; without any, drift is only logged (and self-healed where allowed).
+       */
+      channel: channelId.optional(),
     })
     .prefault({}),
 });

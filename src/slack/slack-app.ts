@@ -1,7 +1,7 @@
 /**
- * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands) and the header's Cancel
- * button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events` verifies the v0 signature and
- * rejects stale timestamps; a guard also rejects timestamps more than 5 minutes ahead. Socket Mode when
+ * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands), the header's Cancel
+ * button and the drift notice's Sync button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events`
+ * verifies the v0 signature and rejects stale timestamps; a guard also rejects timestamps more than 5 minutes ahead. Socket Mode when
  * `appToken` is set. Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
  */
 import type { Server } from 'node:http';
@@ -19,9 +19,11 @@ import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
+import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
 import { guardFutureTimestamps } from './future-timestamp-guard.js';
+import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -135,6 +137,13 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps): void 
     async ({ ack, body, action, respond, client }) => {
       await ack();
       await cancelAction({ body, action, respond, client, deps });
+    },
+  );
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: DRIFT_SYNC_ACTION_ID },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      await driftSyncAction({ body, action, respond, client, deps, recent });
     },
   );
   if (deps.approvalFlow) {

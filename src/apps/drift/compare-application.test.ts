@@ -99,4 +99,18 @@ describe('compareApplication', () => {
         .status,
     ).toBe('Synced');
   });
+
+  it('counts the destination Namespace a CreateNamespace=true sync created as part of the Application', () => {
+    const ns: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop', labels: { 'app.kubernetes.io/instance': 'shop' } },
+    };
+    const targets = [{ object: deployment(2), source }];
+    const lives = [live(deployment(2)), ns];
+    expect(compareApplication(targets, lives, 'shop', { createNamespace: true }).status).toBe('Synced');
+    expect(compareApplication(targets, lives, 'shop').differences.map((d) => d.reason)).toEqual([
+      'extraneous',
+    ]);
+  });
 });

@@ -25,12 +25,15 @@ export interface ApplicationComparison {
 
 /**
  * Compare `targets` (rendered manifests) with `live` (the Application's tracked live objects).
- * `namespace` is the destination namespace given to targets without one.
+ * `namespace` is the destination namespace given to targets without one. With `createNamespace` (the
+ * Application's `CreateNamespace=true` sync option) the destination Namespace the sync created is part of the
+ * Application, not extraneous (Argo CD creates it outside the manifests too, gitops-engine syncNamespace).
  */
 export function compareApplication(
   targets: readonly SourcedObject[],
   live: readonly KubeObject[],
   namespace: string,
+  options: { createNamespace?: boolean } = {},
 ): ApplicationComparison {
   const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
   const matched = new Set<KubeObject>();
@@ -49,10 +52,15 @@ export function compareApplication(
   }
   for (const obj of live) {
     if (matched.has(obj) || !takesPart(obj)) continue;
+    if (options.createNamespace && isNamespace(obj, namespace)) continue;
     if (annotationCsvOf(obj, Annotations.compareOptions).includes('IgnoreExtraneous')) continue;
     differences.push({ key: resourceKeyOf(obj), reason: 'extraneous' });
   }
   return { status: differences.length === 0 ? 'Synced' : 'OutOfSync', differences };
+}
+
+function isNamespace(obj: KubeObject, name: string): boolean {
+  return obj.kind === 'Namespace' && obj.apiVersion === 'v1' && obj.metadata.name === name;
 }
 
 function takesPart(obj: KubeObject): boolean {

@@ -2,86 +2,127 @@
  * The periodic drift check: every interval, each Application with `syncPolicy.automated` is compared with the
  * cluster, and one action per drift episode is handed to `onAction` (notify with a Sync button, self-heal sync, or
  * resolved). Comparing needs the cluster, and acting needs Slack and the queue, so both come in as functions; the
- * episode state goes through `store` (in memory by default; Redis for several workers). Ticks never overlap.
+ * episode state goes through `store` (in memory by default; Redis for several bot replicas, where the store's
+ * atomic transition makes exactly one replica see each episode start). Ticks never overlap: a tick() while one
+ * runs joins it. Argo CD's equivalent is the application controller's periodic reconciliation
+ * (`timeout.reconciliation`, 180 s) with `syncPolicy.automated` (controller/appcontroller.go autoSync).
  */
 import type { Application } from '../../domain/application.js';
 import type { Logger } from '../../logger.js';
 import type { ResourceDifference } from './compare-application.js';
 import { type DriftAction, type DriftState, observeDrift } from './drift-episodes.js';
 
+/** The next state and action for one Application, given its stored state (undefined: never seen). */
+export type DriftTransition = (previous: DriftState | undefined) => {
+  state: DriftState;
+  action: DriftAction;
+};
+
+/** Where episode state lives between ticks. */
 export interface DriftStateStore {
   get(application: string): Promise<DriftState | undefined>;
-  set(application: string, state: DriftState): Promise<void>;
+  /**
+   * Apply `transition` to the stored state atomically and store its result; resolves with the action of the
+   * transition that was stored. When another process changed the state in between, `transition` runs again on
+   * the new state, so two replicas never both start the same episode.
+   */
+  transition(application: string, transition: DriftTransition): Promise<DriftAction>;
 }
+
+/** What one comparison found, for metrics. */
+export type DriftCheckResult = 'Synced' | 'OutOfSync' | 'Error' | 'Skipped';
 
 export interface DriftDetectorDeps {
   applications(): readonly Application[];
   /** The differences between the Application's manifests and the cluster (compareApplication). */
   compare(app: Application): Promise<readonly ResourceDifference[]>;
-  /** Whether the Application's environment allows automatic syncs (default: always). */
+  /** Whether the Application's environment allows automatic syncs now (default: always). */
   autoSyncAllowed?(app: Application): boolean;
+  /**
+   * True while a sync of the Application is queued or running: it is not compared then (its state is in flux),
+   * as Argo CD does not auto-sync an Application with an operation in progress.
+   */
+  syncInProgress?(app: Application): Promise<boolean>;
   onAction(app: Application, action: Exclude<DriftAction, { action: 'none' }>): Promise<void>;
+  /** Called once per Application per tick with what the check found. */
+  onChecked?(app: Application, result: DriftCheckResult): void;
   store?: DriftStateStore;
   now?: () => Date;
   logger?: Pick<Logger, 'warn'>;
 }
 
 export interface DriftDetector {
-  /** Check every automated Application once. */
+  /** Check every automated Application once; resolves when done (joins a tick already running). */
   tick(): Promise<void>;
   /** Tick every `intervalMs` until stop(). */
   start(intervalMs: number): void;
-  stop(): void;
+  /** Stop ticking; resolves once a tick in progress has finished. */
+  stop(): Promise<void>;
 }
 
 /** An in-process DriftStateStore. */
 export function memoryDriftStateStore(): DriftStateStore {
   const states = new Map<string, DriftState>();
-  return { get: async (name) => states.get(name), set: async (name, state) => void states.set(name, state) };
+  return {
+    get: async (name) => states.get(name),
+    async transition(name, transition) {
+      const { state, action } = transition(states.get(name));
+      states.set(name, state);
+      return action;
+    },
+  };
 }
 
 export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
   const store = deps.store ?? memoryDriftStateStore();
   let timer: NodeJS.Timeout | undefined;
-  let busy = false;
+  let running: Promise<void> | undefined;
 
-  const checkOne = async (app: Application) => {
+  const checkOne = async (app: Application): Promise<DriftCheckResult> => {
+    if (await deps.syncInProgress?.(app)) return 'Skipped';
     const differences = await deps.compare(app);
     const selfHeal = Boolean(app.syncPolicy?.automated?.selfHeal) && (deps.autoSyncAllowed?.(app) ?? true);
-    const { state, action } = observeDrift(
-      await store.get(app.name),
-      differences,
-      { selfHeal },
-      deps.now?.() ?? new Date(),
+    const now = deps.now?.() ?? new Date();
+    const action = await store.transition(app.name, (previous) =>
+      observeDrift(previous, differences, { selfHeal }, now),
     );
-    await store.set(app.name, state);
     if (action.action !== 'none') await deps.onAction(app, action);
+    return differences.length === 0 ? 'Synced' : 'OutOfSync';
   };
-  const tick = async () => {
+
+  const tickOnce = async () => {
     for (const app of deps.applications()) {
       if (!app.syncPolicy?.automated) continue;
+      let result: DriftCheckResult;
       try {
-        await checkOne(app);
+        result = await checkOne(app);
       } catch (error) {
+        result = 'Error';
         deps.logger?.warn({ application: app.name, err: error }, 'drift check failed');
       }
+      deps.onChecked?.(app, result);
     }
   };
+
+  const tick = () => {
+    running ??= tickOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
   return {
     tick,
     start(intervalMs) {
       timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        void tick().finally(() => {
-          busy = false;
-        });
+        if (!running) void tick();
       }, intervalMs);
       timer.unref();
     },
-    stop() {
+    async stop() {
       clearInterval(timer);
       timer = undefined;
+      await running;
     },
   };
 }

@@ -1,13 +1,18 @@
 /**
  * The idempotency key of a `/sync <app>` request: the same person asking for the same thing in the same
  * channel and workspace. Slack's re-deliveries (X-Slack-Retry-Num) and double deliveries with a fresh trigger id
- * map to one key; the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
+ * map to one key, and so does a click on a drift notice's Sync button by the same person in the same channel;
+ * the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
  */
 import { createHash } from 'node:crypto';
 import type { SlashCommand } from '@slack/bolt';
 import type { SyncOperation } from '../../domain/index.js';
 
-export function requestKeyOf(command: SlashCommand, application: string, operation: SyncOperation): string {
+export function requestKeyOf(
+  command: Pick<SlashCommand, 'team_id' | 'channel_id' | 'user_id'>,
+  application: string,
+  operation: SyncOperation,
+): string {
   const what = JSON.stringify([
     command.team_id,
     command.channel_id,

@@ -23,32 +23,57 @@ interface Header {
 export async function startSyncCommand(ctx: CommandContext, application: string): Promise<void> {
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
-  const { command, deps } = ctx;
+  const { command } = ctx;
   const requestKey = requestKeyOf(command, application, parsed.operation);
   if (ctx.recent.claim(requestKey)) {
-    return ctx.ack(
-      ephemeral(
-        textMessage(`Already requested: your sync of *${escapeMrkdwn(application)}* is in this channel.`),
-      ),
-    );
+    return ctx.ack(ephemeral(alreadyRequested(application)));
   }
   await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  const base = headerViewOf(deps.catalog, {
-    application,
-    operation: parsed.operation,
-    initiator: initiatorOf(command),
-  });
+  await startSync(
+    { ...ctx, channel: command.channel_id },
+    {
+      application,
+      operation: parsed.operation,
+      initiator: initiatorOf(command),
+      requestKey,
+      ...reasonOf(parsed),
+    },
+  );
+}
+
+/** Where a sync is being started from: the channel, and how to talk back to the person (ephemeral). */
+export type SyncStartContext = Pick<CommandContext, 'respond' | 'client' | 'deps' | 'recent'> & {
+  channel: string;
+};
+
+/** `Already requested: …` — the answer to a repeat of the same request within the dedup window. */
+export function alreadyRequested(application: string) {
+  return textMessage(`Already requested: your sync of *${escapeMrkdwn(application)}* is in this channel.`);
+}
+
+/**
+ * Post the header in `ctx.channel`, pass the approval gate, enqueue, and show the position — what `/sync <app>`
+ * does once the request is acknowledged (also the drift notice's Sync button). `input.requestKey` must already be
+ * claimed in `ctx.recent`; it is released when nothing was queued.
+ */
+export async function startSync(
+  ctx: SyncStartContext,
+  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string },
+): Promise<void> {
+  const { deps } = ctx;
+  const { application, operation, initiator, requestKey } = input;
+  const base = headerViewOf(deps.catalog, { application, operation, initiator });
   const header = await postHeader(ctx, base);
   if (!header) return ctx.recent.release(requestKey);
   const request: SyncRequest = {
     application,
-    operation: parsed.operation,
+    operation,
     initiator: base.initiator,
     target: { channel: header.channel, threadTs: header.ts },
     requestKey,
   };
   if (deps.approvals) {
-    const context = { header: { channel: header.channel, ts: header.ts }, ...reasonOf(parsed) };
+    const context = { header: { channel: header.channel, ts: header.ts }, ...reasonOf(input) };
     if ((await deps.approvals.gate(request, context)) === 'pending') return;
   }
   let result: EnqueueResult;
@@ -65,15 +90,15 @@ function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: s
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
 }
 
-function acceptedText(application: string, op: SyncOperation): string {
+export function acceptedText(application: string, op: SyncOperation): string {
   const selective = op.resources?.length
     ? ' Selective sync: only the named resources, and hooks do not run.'
     : '';
   return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
 }
 
-async function postHeader(ctx: CommandContext, base: HeaderBase): Promise<Header | undefined> {
-  const channel = ctx.command.channel_id;
+async function postHeader(ctx: SyncStartContext, base: HeaderBase): Promise<Header | undefined> {
+  const channel = ctx.channel;
   const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
   try {
     const posted = await ctx.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
@@ -96,14 +121,14 @@ async function postHeader(ctx: CommandContext, base: HeaderBase): Promise<Header
   }
 }
 
-async function notQueued(ctx: CommandContext, header: Header, err: unknown): Promise<void> {
+async function notQueued(ctx: SyncStartContext, header: Header, err: unknown): Promise<void> {
   const reason = err instanceof BotError ? err.message : 'the queue is unavailable';
   ctx.deps.logger?.warn({ application: header.base.application, err }, 'sync not queued');
   await updateHeader(ctx, header, { kind: 'not_queued', reason });
   await ctx.respond(ephemeral(notQueuedBlocks(header.base.application, reason)));
 }
 
-async function showQueued(ctx: CommandContext, header: Header, result: EnqueueResult): Promise<void> {
+async function showQueued(ctx: SyncStartContext, header: Header, result: EnqueueResult): Promise<void> {
   if (result.duplicate) {
     const original = await ctx.deps.queue.jobStatus(result.jobId);
     const target = original?.target;
@@ -121,7 +146,7 @@ async function showQueued(ctx: CommandContext, header: Header, result: EnqueueRe
   }
 }
 
-async function updateHeader(ctx: CommandContext, header: Header, state: SyncHeaderState): Promise<void> {
+async function updateHeader(ctx: SyncStartContext, header: Header, state: SyncHeaderState): Promise<void> {
   const message = syncHeaderBlocks({ ...header.base, state });
   await ctx.client.chat
     .update({ channel: header.channel, ts: header.ts, text: message.text, blocks: message.blocks })

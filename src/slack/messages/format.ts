@@ -59,9 +59,10 @@ export function formatHealth(health: HealthStatus): string {
   return health.message ? `${health.status}: ${escapeMrkdwn(health.message)}` : health.status;
 }
 
-/** A Slack user mention for an id (`<@U123>`). */
+/** A Slack user mention for an id (`<@U123>`); any other initiator id (e.g. `wavesync (selfHeal)`) as text. */
 export function mention(userId: string): string {
-  return `<@${userId}>`;
+  // Not a Slack user id: a system initiator such as `wavesync (selfHeal)`, shown as text.
+  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
 }
 
 /** Join lines into chunks of at most `maxChars`, at most `maxChunks` chunks (the rest is dropped). */

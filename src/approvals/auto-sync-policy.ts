@@ -1,0 +1,39 @@
+/**
+ * Drift detection's environment rules (wavesync.yaml): may an Application be synced automatically
+ * (`syncPolicy.automated.selfHeal`), and where does its drift notice go.
+ *
+ * Automatic syncs: an Application in no environment may self-heal; in an environment, only when it does not
+ * `requireApproval` (an automatic sync would bypass the approval), `autoSync` is not false, and no freeze window
+ * is in force (Argo CD's sync windows block automated syncs the same way). Otherwise drift gets a notice whose
+ * Sync button goes through the normal `/sync` path, approval included.
+ *
+ * Channel: the Application's `wavesync.io/channel` annotation (or label), else its environment's
+ * `notifications.channel`, else `defaults.driftDetection.channel`, else none (drift is only logged).
+ */
+import type { Application } from '../domain/application.js';
+import type { Settings } from '../settings/settings-schema.js';
+import { environmentFor } from './environment-resolver.js';
+import { activeFreeze } from './freeze-windows.js';
+
+/** Annotation (or label) on an Application naming the Slack channel id of its drift notices. */
+export const CHANNEL_ANNOTATION = 'wavesync.io/channel';
+
+type PolicySettings = Pick<Settings, 'environments' | 'defaults'>;
+
+/** Whether drift in `app` may be synced without a person at `now`. @throws BotError for an unknown environment. */
+export function autoSyncAllowed(settings: PolicySettings, app: Application, now: Date): boolean {
+  const env = environmentFor(settings, app);
+  if (!env) return true;
+  if (env.settings.requireApproval || env.settings.autoSync === false) return false;
+  return activeFreeze(env.settings.freezeWindows, now) === undefined;
+}
+
+/** The channel id for `app`'s drift notices, or undefined when none is configured. */
+export function driftChannelOf(settings: PolicySettings, app: Application): string | undefined {
+  return (
+    app.annotations[CHANNEL_ANNOTATION] ??
+    app.labels[CHANNEL_ANNOTATION] ??
+    environmentFor(settings, app)?.settings.notifications?.channel ??
+    settings.defaults.driftDetection.channel
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * startDriftDetection — drift detection in the bot process (roles `bot` and `serve`: the process that has the
+ * Applications and their renderer, Slack, and the queue's producer; a worker-only process does not post). Every
+ * `defaults.driftDetection.intervalSeconds` (default 180 s, Argo CD's reconciliation timeout) each Application
+ * with `syncPolicy.automated` is rendered and compared with its tracked live objects (read through the same
+ * kubeconfig mapping as the worker), skipping Applications with a sync queued or running. The episode state is in
+ * Redis under the queue prefix, with an atomic transition, so several bot replicas post once per episode.
+ */
+import type { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
+import { autoSyncAllowed, driftChannelOf, environmentNameOf } from '../approvals/index.js';
+import {
+  type ApplicationsFromSettings,
+  compareApplication,
+  createDriftDetector,
+  type DriftDetector,
+  redisDriftNoticeRefs,
+  redisDriftStateStore,
+} from '../apps/index.js';
+import type { Config } from '../config.js';
+import type { Application } from '../domain/index.js';
+import { listTrackedLiveObjects } from '../engine/index.js';
+import { createKubeCluster } from '../kube/kube-cluster.js';
+import type { Logger } from '../logger.js';
+import type { SyncQueueClient } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
+import { createDriftNotices } from '../slack/drift-notices.js';
+import { createClusterProvider } from './cluster-provider.js';
+import type { Metrics } from './metrics.js';
+
+export interface DriftDetectionDeps {
+  config: Pick<Config, 'redisUrl' | 'kubeconfig' | 'queue'>;
+  settings: Settings;
+  apps: ApplicationsFromSettings;
+  web: WebClient;
+  queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus'>;
+  metrics?: Pick<Metrics, 'driftChecked'>;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export interface RunningDriftDetection {
+  /** Compare every automated Application now (what the interval does); joins a tick in progress. */
+  tick(): Promise<void>;
+  /** Stop the interval, wait for a tick in progress, close the Redis connection. */
+  close(): Promise<void>;
+}
+
+/** Start the interval (unless `defaults.driftDetection.enabled: false`: then tick() still works, for tests). */
+export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetection {
+  const { settings, apps, config } = deps;
+  const logger = deps.logger.child({ component: 'drift' });
+  const now = deps.now ?? (() => new Date());
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
+  const clusterFor = createClusterProvider({
+    settings,
+    kubeconfig: config.kubeconfig,
+    createCluster: createKubeCluster,
+  });
+  const compare = async (app: Application) => {
+    const rendered = await apps.renderer.renderApplication(app);
+    const live = await listTrackedLiveObjects(clusterFor(app), app.name);
+    const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
+    const namespace = app.destination.namespace ?? 'default';
+    return compareApplication(rendered.targets, live, namespace, { createNamespace }).differences;
+  };
+  const detector: DriftDetector = createDriftDetector({
+    applications: () => apps.registry.list(),
+    compare,
+    autoSyncAllowed: (app) => autoSyncAllowed(settings, app, now()),
+    syncInProgress: async (app) => (await deps.queue.applicationStatus(app.name)).length > 0,
+    onAction: createDriftNotices({
+      client: deps.web,
+      catalog: apps.registry,
+      queue: deps.queue,
+      refs: redisDriftNoticeRefs(redis, config.queue.prefix),
+      channelOf: (app) => driftChannelOf(settings, app),
+      whyNotAutomatic: (app) => whyNotAutomatic(settings, app, now()),
+      logger,
+    }),
+    onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
+    store: redisDriftStateStore(redis, config.queue.prefix),
+    now,
+    logger,
+  });
+  const { intervalSeconds, enabled } = settings.defaults.driftDetection;
+  if (enabled) detector.start(intervalSeconds * 1000);
+  logger.info({ intervalSeconds, enabled }, 'drift detection ready');
+  return {
+    tick: () => detector.tick(),
+    async close() {
+      await detector.stop();
+      redis.disconnect();
+    },
+  };
+}
+
+/** The notice's reason line: why drift in `app` waits for a person. */
+function whyNotAutomatic(settings: Settings, app: Application, now: Date): string | undefined {
+  if (!app.syncPolicy?.automated?.selfHeal) return 'selfHeal is off';
+  if (autoSyncAllowed(settings, app, now)) return undefined;
+  const env = environmentNameOf(settings, app);
+  const rules = env === undefined ? undefined : settings.environments[env];
+  if (rules?.requireApproval) return `selfHeal not allowed: ${env} requires approval`;
+  if (rules?.autoSync === false) return `selfHeal not allowed: ${env} has autoSync: false`;
+  return `selfHeal paused: ${env} is in a freeze window`;
+}

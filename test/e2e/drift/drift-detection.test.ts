@@ -1,0 +1,316 @@
+/**
+ * Drift detection end to end (issue 9), through the composition root: `startWavesync('serve')` (bot + worker) and
+ * a second `startWavesync('bot')` replica — two drift detectors sharing the real Redis under one queue prefix —
+ * with the real BullMQ queue, the Kubernetes API simulator over HTTP (client-node), and the fake Slack Web API
+ * with signed requests. Drift is made out of band through client-node; each test calls the detectors' tick()
+ * directly (the interval is an hour), so nothing sleeps on a timer.
+ */
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
+import { loadConfig } from '../../../src/config.js';
+import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
+import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
+import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
+import { createLogger } from '../../../src/logger.js';
+import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
+import { createSyncQueue, type SyncQueue } from '../../../src/queue/index.js';
+import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
+import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { waitFor } from '../../integration/support/queue-test-env.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const examples = path.resolve(import.meta.dirname, '../../../examples');
+const CHANNELS = { shop: 'C0SHOP', heal: 'C0HEAL', prod: 'C0PROD', broken: 'C0BROKEN' } as const;
+type AppName = keyof typeof CHANNELS;
+
+const SETTINGS = `
+applications:
+  - directory: applications
+defaults:
+  healthTimeoutSeconds: 15
+  driftDetection: { intervalSeconds: 3600 }
+environments:
+  production:
+    requireApproval: true
+    approvers: { users: [U0SAM] }
+  staging: {}
+`;
+
+function application(
+  name: AppName,
+  environment: string,
+  automated: string,
+  sourcePath = 'manifests/guestbook',
+) {
+  return `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: ${name}
+  namespace: argocd
+  labels: { wavesync.io/environment: ${environment} }
+  annotations: { wavesync.io/channel: ${CHANNELS[name]} }
+spec:
+  project: default
+  source: { repoURL: "", path: ${sourcePath} }
+  destination: { server: https://kubernetes.default.svc, namespace: ${name} }
+  syncPolicy:
+    automated: ${automated}
+    syncOptions: [CreateNamespace=true]
+`;
+}
+
+let sim: Simulator;
+let slack: FakeSlackApi;
+let serve: RunningWavesync;
+let replica: RunningWavesync;
+let queue: SyncQueue;
+let serveClient: SignedSlackClient;
+let replicaClient: SignedSlackClient;
+let apps: AppsV1Api;
+let core: CoreV1Api;
+let dir: string;
+const prefix = `wavesync-drift-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  sim = await startSimulator({ speed: 20 });
+  slack = await FakeSlackApi.start({
+    postIntervalMs: 1,
+    burst: 1000,
+    users: [
+      { id: 'U0PAT', name: 'pat' },
+      { id: 'U0SAM', name: 'sam' },
+    ],
+  });
+  dir = await mkdtemp(path.join(tmpdir(), 'wavesync-drift-'));
+  await cp(path.join(examples, 'manifests/guestbook'), path.join(dir, 'manifests/guestbook'), {
+    recursive: true,
+  });
+  await mkdir(path.join(dir, 'applications'));
+  await writeFile(path.join(dir, 'wavesync.yaml'), SETTINGS);
+  const manifests: [AppName, string][] = [
+    ['shop', application('shop', 'staging', '{}')],
+    ['heal', application('heal', 'staging', '{ prune: true, selfHeal: true }')],
+    ['prod', application('prod', 'production', '{ prune: true, selfHeal: true }')],
+    ['broken', application('broken', 'staging', '{ selfHeal: true }', 'manifests/missing')],
+  ];
+  for (const [name, yaml] of manifests) await writeFile(path.join(dir, 'applications', `${name}.yaml`), yaml);
+  const kubeconfigFile = path.join(dir, 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfigFile);
+  const secret = randomUUID();
+  const config = loadConfig({
+    REDIS_URL,
+    PORT: '0',
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_API_URL: slack.apiUrl,
+    KUBECONFIG: kubeconfigFile,
+    WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
+    WAVESYNC_QUEUE_PREFIX: prefix,
+  });
+  const logger = createLogger({ level: 'silent' });
+  serve = await startWavesync('serve', { config, logger, host: '127.0.0.1' });
+  replica = await startWavesync('bot', { config, logger, host: '127.0.0.1' });
+  serveClient = new SignedSlackClient(`http://127.0.0.1:${serve.port}`, secret);
+  replicaClient = new SignedSlackClient(`http://127.0.0.1:${replica.port}`, secret);
+  queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
+  // The producer does not queue commands while connecting: wait until it answers.
+  await waitFor(
+    () =>
+      queue.allStatus().then(
+        () => true,
+        () => false,
+      ),
+    10_000,
+    'the queue connection',
+  );
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfigFile);
+  apps = kc.makeApiClient(AppsV1Api);
+  core = kc.makeApiClient(CoreV1Api);
+  // Every app but the broken one starts in sync.
+  for (const name of ['shop', 'heal', 'prod'] as const) await syncAndWait(name);
+}, 120_000);
+
+afterAll(async () => {
+  await queue?.close();
+  await replica?.close({ graceMs: 1000 });
+  await serve?.close({ graceMs: 1000 });
+  await slack?.close();
+  await sim?.stop();
+  await removeRedisPrefix(REDIS_URL, prefix);
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Sync `name` through the queue (no Slack thread) and wait until it finished. */
+async function syncAndWait(name: AppName): Promise<void> {
+  const before = (await queue.history(name)).length;
+  await queue.enqueueSync({
+    application: name,
+    operation: { prune: false, dryRun: false, syncOptions: [] },
+    initiator: { userId: 'U0PAT', userName: 'pat' },
+    target: undefined,
+    requestKey: `setup-${randomUUID()}`,
+  });
+  await finishedSyncs(name, before + 1);
+}
+
+/** Wait until `name` has `count` finished syncs and none queued; resolves with the history, newest first. */
+function finishedSyncs(name: AppName, count: number) {
+  return waitFor(
+    async () => {
+      const [history, line] = await Promise.all([queue.history(name), queue.applicationStatus(name)]);
+      return history.length >= count && line.length === 0 && history;
+    },
+    60_000,
+    `${count} finished syncs of ${name}`,
+  );
+}
+
+/** Both replicas' detectors, `times` rounds, each round concurrently (they race on the Redis episode state). */
+async function tickBoth(times = 3): Promise<void> {
+  for (let i = 0; i < times; i++) await Promise.all([serve.drift!.tick(), replica.drift!.tick()]);
+}
+
+const roots = (name: AppName) => slack.channelMessages(CHANNELS[name]).filter((m) => !m.threadTs);
+
+type BlockJson = { type: string; elements?: { value?: string; action_id?: string }[] };
+function buttons(name: AppName, ts: string) {
+  const blocks = slack.message(CHANNELS[name], ts)?.blocks as BlockJson[] | undefined;
+  return (blocks ?? []).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
+}
+function messageText(name: AppName, ts: string): string {
+  const blocks = slack.message(CHANNELS[name], ts)?.blocks as Parameters<typeof renderBlocksAsText>[0];
+  return renderBlocksAsText(blocks ?? []);
+}
+
+async function scale(name: AppName, replicas: number): Promise<void> {
+  const current = await apps.readNamespacedDeployment({ name: 'guestbook-ui', namespace: name });
+  current.spec!.replicas = replicas;
+  await apps.replaceNamespacedDeployment({ name: 'guestbook-ui', namespace: name, body: current });
+}
+
+async function liveReplicas(name: AppName): Promise<number | undefined> {
+  return (await apps.readNamespacedDeployment({ name: 'guestbook-ui', namespace: name })).spec?.replicas;
+}
+
+function clickSync(client: SignedSlackClient, name: AppName, ts: string) {
+  return client.sendBlockAction({
+    actionId: DRIFT_SYNC_ACTION_ID,
+    userId: 'U0PAT',
+    userName: 'pat',
+    channelId: CHANNELS[name],
+    messageTs: ts,
+    value: name,
+    responseUrl: slack.responseUrl(CHANNELS[name]),
+  });
+}
+
+describe('test/e2e/drift/drift-detection', () => {
+  it('when an app is in sync, then ticks post nothing; a broken app is reported in metrics and does not block the others', async () => {
+    await tickBoth(2);
+
+    expect(roots('shop')).toEqual([]);
+    expect(roots('heal')).toEqual([]);
+    expect(roots('prod')).toEqual([]);
+    const metrics = (await serve.metrics.render()).body;
+    expect(metrics).toMatch(/wavesync_drift_checks_total\{result="Error"\} [1-9]/);
+    expect(metrics).toMatch(/wavesync_drift_checks_total\{result="Synced"\} [1-9]/);
+    expect(metrics).toMatch(/wavesync_drift_out_of_sync_applications 0/);
+  });
+
+  it('when a Deployment is scaled out of band, then one notice with a Sync button is posted across ticks of two replicas; Sync runs /sync as the clicker and the notice turns "back in sync"', async () => {
+    const before = (await queue.history('shop')).length;
+    await scale('shop', 3);
+
+    await tickBoth(3);
+
+    const [notice, ...more] = roots('shop');
+    expect(more).toEqual([]);
+    expect(notice).toBeDefined();
+    const text = messageText('shop', notice!.ts);
+    expect(text).toContain('OutOfSync: 1 resource differs');
+    expect(text).toContain('Deployment/guestbook-ui');
+    expect(text).toContain('spec.replicas changed');
+    expect(buttons('shop', notice!.ts)).toEqual([
+      expect.objectContaining({ action_id: DRIFT_SYNC_ACTION_ID, value: 'shop' }),
+    ]);
+    expect((await serve.metrics.render()).body).toMatch(/wavesync_drift_out_of_sync_applications 1/);
+
+    // Two clicks, one on each replica: one sync (the same request key as `/sync shop` by @pat in this channel).
+    const clicks = await Promise.all([
+      clickSync(serveClient, 'shop', notice!.ts),
+      clickSync(replicaClient, 'shop', notice!.ts),
+    ]);
+    expect(clicks.map((c) => c.status)).toEqual([200, 200]);
+    const [synced] = await finishedSyncs('shop', before + 1);
+    expect(synced?.initiator).toEqual({ userId: 'U0PAT', userName: 'pat' });
+    expect(synced?.phase).toBe('Succeeded');
+    expect(await liveReplicas('shop')).toBe(1);
+
+    await tickBoth(2);
+
+    expect((await queue.history('shop')).length).toBe(before + 1);
+    const headers = roots('shop').filter((m) => m.ts !== notice!.ts);
+    expect(headers.length).toBeGreaterThanOrEqual(1);
+    expect(headers.map((h) => messageText('shop', h.ts)).join('\n')).toContain('/sync shop');
+    expect(messageText('shop', notice!.ts)).toContain('back in sync');
+    expect(buttons('shop', notice!.ts)).toEqual([]);
+    expect(slack.calls('chat.update').some((c) => c.args.ts === notice!.ts)).toBe(true);
+    expect((await serve.metrics.render()).body).toMatch(/wavesync_drift_out_of_sync_applications 0/);
+  });
+
+  it('when an app with selfHeal drifts in an environment that allows it, then one sync by wavesync (selfHeal) is queued per episode, pruning the extra object, and the cluster is back in sync', async () => {
+    const before = (await queue.history('heal')).length;
+    await scale('heal', 4);
+    await core.createNamespacedConfigMap({
+      namespace: 'heal',
+      body: {
+        metadata: { name: 'stray', labels: { 'app.kubernetes.io/instance': 'heal' } },
+        data: { a: '1' },
+      },
+    });
+
+    await tickBoth(3);
+    const history = await finishedSyncs('heal', before + 1);
+    await tickBoth(2);
+
+    expect((await queue.history('heal')).length).toBe(before + 1);
+    expect(history[0]).toMatchObject({ initiator: { userName: 'wavesync (selfHeal)' }, phase: 'Succeeded' });
+    expect(await liveReplicas('heal')).toBe(1);
+    await expect(core.readNamespacedConfigMap({ name: 'stray', namespace: 'heal' })).rejects.toThrow();
+    const [header, ...more] = roots('heal');
+    expect(more).toEqual([]);
+    expect(messageText('heal', header!.ts)).toContain('wavesync (selfHeal)');
+    const thread = slack.thread(CHANNELS.heal, header!.ts).map((m) => m.text);
+    expect(thread[0]).toContain('Self-heal: OutOfSync: 2 resources differ');
+  });
+
+  it('when a production app with selfHeal drifts, then it is not synced automatically: a notice whose Sync button asks for approval', async () => {
+    const before = (await queue.history('prod')).length;
+    await scale('prod', 2);
+
+    await tickBoth(3);
+
+    expect((await queue.history('prod')).length).toBe(before);
+    expect(await queue.applicationStatus('prod')).toEqual([]);
+    const [notice, ...more] = roots('prod');
+    expect(more).toEqual([]);
+    expect(messageText('prod', notice!.ts)).toContain('selfHeal not allowed: production requires approval');
+
+    await clickSync(serveClient, 'prod', notice!.ts);
+    const approval = await slack.waitFor(
+      () => roots('prod').find((m) => buttons('prod', m.ts).some((b) => b.action_id === APPROVE_ACTION_ID)),
+      10_000,
+    );
+
+    expect(approval.ts).not.toBe(notice!.ts);
+    expect(await queue.applicationStatus('prod')).toEqual([]);
+    expect(await liveReplicas('prod')).toBe(2);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ResourceDifference } from '../../../src/apps/drift/compare-application.js';
+import { observeDrift } from '../../../src/apps/drift/drift-episodes.js';
+import {
+  redisDriftNoticeRefs,
+  redisDriftStateStore,
+} from '../../../src/apps/drift/redis-drift-state-store.js';
+import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
+
+const redis = testRedis();
+const prefix = uniquePrefix();
+afterEach(() => deleteKeys(redis, prefix));
+afterAll(() => redis.quit());
+
+const drift: ResourceDifference[] = [
+  {
+    key: { group: 'apps', kind: 'Deployment', namespace: 'shop', name: 'web' },
+    reason: 'changed',
+    path: 'spec.replicas',
+  },
+];
+
+describe('test/integration/drift/redis-drift-state-store', () => {
+  it('when eight stores on their own connections start the same episode at once, then exactly one gets the notify action', async () => {
+    const connections = Array.from({ length: 8 }, () => testRedis());
+    const stores = connections.map((c) => redisDriftStateStore(c, prefix));
+    const now = new Date('2026-11-30T02:00:00Z');
+
+    const actions = await Promise.all(
+      stores.map((s) =>
+        s.transition('shop', (previous) => observeDrift(previous, drift, { selfHeal: false }, now)),
+      ),
+    );
+    const resolved = await Promise.all(
+      stores.map((s) =>
+        s.transition('shop', (previous) => observeDrift(previous, [], { selfHeal: false }, now)),
+      ),
+    );
+    const stored = await stores[0]!.get('shop');
+    await Promise.all(connections.map((c) => c.quit()));
+
+    expect(actions.map((a) => a.action).sort()).toEqual([
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'notify',
+    ]);
+    expect(resolved.filter((a) => a.action === 'resolved')).toHaveLength(1);
+    expect(stored).toEqual({ selfHealAttempts: 0 });
+  });
+
+  it('when a notice is taken, then it is gone for every other taker', async () => {
+    const refs = redisDriftNoticeRefs(redis, prefix);
+    await refs.save('shop', { channel: 'C0SHOP', ts: '1.000001', differences: drift });
+
+    const taken = await Promise.all([refs.take('shop'), refs.take('shop')]);
+
+    expect(taken.filter(Boolean)).toEqual([{ channel: 'C0SHOP', ts: '1.000001', differences: drift }]);
+  });
+});
