@@ -4,8 +4,10 @@
  * `defaults.driftDetection.intervalSeconds` (default 180 s, Argo CD's reconciliation timeout) each Application
  * with `syncPolicy.automated` is rendered and compared with its tracked live objects (read through the same
  * kubeconfig mapping as the worker), skipping Applications with a sync queued or running. The episode state is in
- * Redis under the queue prefix, with an atomic transition, so several bot replicas post once per episode.
+ * Redis under the queue prefix, with an atomic transition, so several bot replicas post once per episode; a lease
+ * (SET NX PX) lets one replica compare per interval, sparing the cluster the others' comparisons.
  */
+import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { autoSyncAllowed, driftChannelOf, environmentNameOf } from '../approvals/index.js';
@@ -14,6 +16,7 @@ import {
   compareApplication,
   createDriftDetector,
   type DriftDetector,
+  redisDriftLease,
   redisDriftNoticeRefs,
   redisDriftStateStore,
 } from '../apps/index.js';
@@ -40,8 +43,10 @@ export interface DriftDetectionDeps {
 }
 
 export interface RunningDriftDetection {
-  /** Compare every automated Application now (what the interval does); joins a tick in progress. */
+  /** Compare every automated Application now; joins a tick in progress. */
   tick(): Promise<void>;
+  /** What each interval does: tick() only if this replica takes the interval's lease. */
+  tickIfLeader(): Promise<boolean>;
   /** Stop the interval, wait for a tick in progress, close the Redis connection. */
   close(): Promise<void>;
 }
@@ -81,6 +86,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     }),
     onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
     store: redisDriftStateStore(redis, config.queue.prefix),
+    lease: redisDriftLease(redis, config.queue.prefix, randomUUID()),
     now,
     logger,
   });
@@ -89,6 +95,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   logger.info({ intervalSeconds, enabled }, 'drift detection ready');
   return {
     tick: () => detector.tick(),
+    tickIfLeader: () => detector.tickIfLeader(intervalSeconds * 1000),
     async close() {
       await detector.stop();
       redis.disconnect();

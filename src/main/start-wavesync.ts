@@ -41,7 +41,7 @@ export interface RunningWavesync {
   port: number;
   metrics: Metrics;
   /** Drift detection (bot and serve roles with a Slack bot token); tick() compares now. */
-  drift?: Pick<RunningDriftDetection, 'tick'>;
+  drift?: Pick<RunningDriftDetection, 'tick' | 'tickIfLeader'>;
   close(options?: { graceMs?: number }): Promise<void>;
 }
 

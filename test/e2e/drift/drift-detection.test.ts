@@ -313,4 +313,20 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(await queue.applicationStatus('prod')).toEqual([]);
     expect(await liveReplicas('prod')).toBe(2);
   });
+
+  it('when both replicas reach an interval, then only the one holding the lease compares', async () => {
+    const checks = async () => {
+      const body = (await serve.metrics.render()).body + (await replica.metrics.render()).body;
+      return [...body.matchAll(/wavesync_drift_checks_total\{result="\w+"\} (\d+)/g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    };
+    const before = await checks();
+
+    const ticked = await Promise.all([serve.drift!.tickIfLeader(), replica.drift!.tickIfLeader()]);
+
+    expect(ticked.filter(Boolean)).toHaveLength(1);
+    expect(await checks()).toBe(before + 4);
+  });
 });
