@@ -16,7 +16,8 @@ export type AuditEventType =
   | 'invalidated'
   | 'queued'
   | 'not-queued'
-  | 'outcome';
+  | 'outcome'
+  | 'prune-confirmed';
 
 export interface AuditEntry {
   type: AuditEventType;

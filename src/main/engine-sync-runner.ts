@@ -32,6 +32,7 @@ export type RunOperation<Target, ClusterT> = (input: {
   initialState?: OperationState;
   persist?: (state: OperationState) => Promise<void>;
   signal?: AbortSignal;
+  pruneConfirmation?: () => Promise<string | undefined>;
   logger?: RunnerLogger;
 }) => Promise<OperationState>;
 
@@ -97,6 +98,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
       ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
       persist: (s) => ctx.persist(s),
       signal: ctx.signal,
+      pruneConfirmation: () => ctx.pruneConfirmation(),
       logger,
     });
     logger.info({ phase: state.phase, message: state.message }, 'operation finished');

@@ -16,7 +16,7 @@ export interface SlackAppDeps {
   logger?: Logger;
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
-  approvalFlow?: Pick<Approvals, 'decide' | 'audit'>;
+  approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'>;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
 }
