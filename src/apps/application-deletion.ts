@@ -177,6 +177,8 @@ export interface DeletionPlan {
   kept: KeptResource[];
   /** `Delete=confirm` objects: deleting them needs this confirmation (or the approval) to cover them. */
   confirm: ResourceKey[];
+  /** PreDelete / PostDelete hooks that run (only when the deletion cascades). */
+  hooks: { preDelete: ResourceKey[]; postDelete: ResourceKey[] };
 }
 
 /**
@@ -187,9 +189,11 @@ export function planDeletion(
   app: DeletedApplication,
   live: readonly KubeObject[],
   cascade?: DeletionCascade,
+  hooks: { preDelete: readonly KubeObject[]; postDelete: readonly KubeObject[] } = NO_HOOKS,
 ): DeletionPlan {
   const finalizers = finalizersForCascade(app, cascade);
   const effective = { ...app, finalizers };
+  const cascades = cascadeOf(finalizers) !== 'orphan';
   const plan: DeletionPlan = {
     application: app.name,
     cascade: cascadeOf(finalizers),
@@ -197,6 +201,10 @@ export function planDeletion(
     waves: [],
     kept: [],
     confirm: [],
+    hooks: {
+      preDelete: cascades ? hooks.preDelete.map(resourceKeyOf) : [],
+      postDelete: cascades ? hooks.postDelete.map(resourceKeyOf) : [],
+    },
   };
   // Terminating objects are already going: plan as if they were gone.
   let remaining = live.filter((o) => o.metadata.deletionTimestamp === undefined);
@@ -216,6 +224,8 @@ export function planDeletion(
     remaining = remaining.filter((o) => !gone.has(o));
   }
 }
+
+const NO_HOOKS = { preDelete: [], postDelete: [] };
 
 /** `group/Kind/namespace/name` of each key, sorted: the identity of a confirmation, for comparing plans. */
 export function confirmationKeys(keys: readonly ResourceKey[]): string[] {

@@ -7,10 +7,12 @@
  * first, as the controller does once the resources are gone). Without a resources finalizer only the Application
  * goes. Progress is reported as SyncEvents (OperationStarted, ResourcesDeleted per wave, ResourcesKept,
  * OperationCompleted); the state is persisted after every step, and a resumed run simply re-lists and carries on.
- * PreDelete/PostDelete hooks are not run.
+ * With a cascade, the Application's PreDelete hooks run first (each must become Healthy) and its PostDelete hooks
+ * once the resources are gone, before the Application object is removed (spec §9.2 steps 1 and 3).
  */
 import type { Application } from '../domain/application.js';
 import {
+  BotError,
   formatResourceKey,
   type KubeObject,
   type OperationState,
@@ -22,10 +24,12 @@ import {
   type TaskRef,
 } from '../domain/index.js';
 import { type Cluster, ClusterError, isNotFound, refOf, type WatchTarget } from '../engine/cluster.js';
-import { listTrackedLiveObjects } from '../engine/tracked-objects.js';
+import { getResourceHealth, hasDeletePolicy } from '../engine/index.js';
+import { listTrackedLiveObjects, withTrackingLabel } from '../engine/tracked-objects.js';
 import { Wakeup } from '../engine/wakeup.js';
 import {
   CASCADE_FINALIZERS,
+  cascadeOf,
   type DeletionCascade,
   type DeletionPlan,
   finalizersForCascade,
@@ -33,6 +37,7 @@ import {
   nextDeletionStep,
   planDeletion,
 } from './application-deletion.js';
+import type { DeletionHooks, DeletionHookType } from './deletion-hooks.js';
 
 export interface DeleteApplicationInput {
   app: Application;
@@ -53,6 +58,11 @@ export interface DeleteApplicationInput {
   timeoutMs: number;
   /** Fallback re-list interval while waiting, in ms (watch events wake it earlier); default 2000. */
   relistMs?: number;
+  /**
+   * The Application's PreDelete/PostDelete hooks (from its rendered manifests); called only when the deletion
+   * cascades. A BotError (manifests that do not render) ends the deletion with phase Error before anything goes.
+   */
+  hooks?(): Promise<DeletionHooks>;
 }
 
 /** The Application object's own apiVersion/kind (argoproj.io). */
@@ -76,6 +86,7 @@ class DeletionRun {
   private readonly wakeup = new Wakeup();
   private watched = new Set<string>();
   private watches: { stop(): void }[] = [];
+  private hooks: DeletionHooks = { preDelete: [], postDelete: [] };
 
   constructor(input: DeleteApplicationInput) {
     this.input = input;
@@ -87,9 +98,14 @@ class DeletionRun {
     const deadline = Date.now() + this.input.timeoutMs;
     try {
       await this.reportStart();
+      if (this.cascades() && this.input.hooks) this.hooks = await this.input.hooks();
+      const failed = await this.runHooks('PreDelete', this.hooks.preDelete, deadline);
+      if (failed) return await this.finish('Failed', `${failed}; nothing was deleted.`);
       return await this.loop(deadline);
     } catch (error) {
-      // An API refusal (403, 422, …) is the outcome; transient trouble is retried by the queue and resumes.
+      // An API refusal (403, 422, …) or manifests that do not render are the outcome; transient trouble is
+      // retried by the queue and resumes.
+      if (error instanceof BotError) return this.finish('Error', error.message);
       if (!(error instanceof ClusterError) || error.transient) throw error;
       const done = this.deleted.reduce((n, w) => n + w.resources.length, 0);
       return this.finish(
@@ -144,8 +160,94 @@ class DeletionRun {
         continue;
       }
       await this.reportKept(step.kept);
+      if (this.cascades()) {
+        const failed = await this.runHooks('PostDelete', this.hooks.postDelete, deadline);
+        if (failed) return this.finish('Failed', `${failed}; the Application was not removed.`);
+      }
       const removed = await this.removeApplicationObject();
       return this.finish('Succeeded', this.successMessage(step.kept.length, removed));
+    }
+  }
+
+  private cascades(): boolean {
+    return this.app.finalizers.some((f) => CASCADE_FINALIZERS.includes(f));
+  }
+
+  /**
+   * Create `hooks` (tracking-labelled; an existing copy with BeforeHookCreation — the default — is deleted
+   * first), wait until every one is Healthy (or has no health), then delete those with HookSucceeded. A Degraded
+   * hook (its HookFailed ones deleted) or the deadline ends it: resolves with the failure, else undefined.
+   */
+  private async runHooks(
+    type: DeletionHookType,
+    hooks: readonly KubeObject[],
+    deadline: number,
+  ): Promise<string | undefined> {
+    if (hooks.length === 0) return undefined;
+    const { cluster } = this.input;
+    const labelled = hooks.map((h) => withTrackingLabel(h, this.app.name));
+    this.watch(labelled);
+    for (const hook of labelled) {
+      const ref = refOf(hook);
+      if ((await cluster.get(ref)) && hasDeletePolicy(hook, 'BeforeHookCreation')) {
+        await cluster.delete(ref, { propagationPolicy: 'Foreground' });
+        const gone = await this.waitFor(async () => (await cluster.get(ref)) === undefined, deadline);
+        if (!gone)
+          return `${type} hook ${shortName(resourceKeyOf(hook))}: its previous copy is still terminating`;
+      }
+      await cluster.apply(hook, { dryRun: false, force: true });
+    }
+    const pending = new Set(labelled);
+    let failure: string | undefined;
+    const settled = await this.waitFor(async () => {
+      for (const hook of [...pending]) {
+        const live = await cluster.get(refOf(hook));
+        const health = live ? getResourceHealth(live) : { status: 'Missing' as const, message: 'not found' };
+        if (health === undefined || health.status === 'Healthy') {
+          pending.delete(hook);
+          await this.hookFinished(type, hook, 'Succeeded', '');
+        } else if (health.status === 'Degraded' || health.status === 'Missing') {
+          pending.delete(hook);
+          failure = `${type} hook ${shortName(resourceKeyOf(hook))} failed: ${health.message ?? health.status}`;
+          await this.hookFinished(type, hook, 'Failed', health.message ?? health.status);
+        }
+      }
+      return pending.size === 0;
+    }, deadline);
+    if (!settled) {
+      const names = [...pending].map((h) => shortName(resourceKeyOf(h))).join(', ');
+      return `Timed out after ${Math.round(this.input.timeoutMs / 1000)}s waiting for ${type} hook${pending.size === 1 ? '' : 's'} ${names}`;
+    }
+    return failure;
+  }
+
+  private async hookFinished(
+    type: DeletionHookType,
+    hook: KubeObject,
+    hookPhase: 'Succeeded' | 'Failed',
+    message: string,
+  ): Promise<void> {
+    const policy = hookPhase === 'Succeeded' ? 'HookSucceeded' : 'HookFailed';
+    if (hasDeletePolicy(hook, policy)) {
+      await this.input.cluster.delete(refOf(hook), { propagationPolicy: 'Foreground' });
+    }
+    await this.input.reporter.report({
+      type: 'DeletionHookFinished',
+      at: new Date().toISOString(),
+      hookType: type,
+      task: { ...resourceKeyOf(hook), isHook: true, isPrune: false },
+      hookPhase,
+      message,
+    });
+  }
+
+  /** Re-check `done` on every watch event (or every relist interval) until it holds or the deadline passes. */
+  private async waitFor(done: () => Promise<boolean>, deadline: number): Promise<boolean> {
+    for (;;) {
+      this.wakeup.reset();
+      if (await done()) return true;
+      if (Date.now() >= deadline || this.input.signal?.aborted) return false;
+      await this.wakeup.wait(Math.min(this.input.relistMs ?? 2000, deadline - Date.now()), this.input.signal);
     }
   }
 
@@ -212,7 +314,7 @@ class DeletionRun {
   private successMessage(keptCount: number, removed: boolean): string {
     const count = this.deleted.reduce((n, w) => n + w.resources.length, 0);
     const parts = [
-      this.app.finalizers.some((f) => CASCADE_FINALIZERS.includes(f))
+      this.cascades()
         ? `${count} resource${count === 1 ? '' : 's'} deleted in ${this.deleted.length} wave${this.deleted.length === 1 ? '' : 's'}`
         : 'no resources deleted (no resources finalizer: they are orphaned)',
       ...(keptCount > 0 ? [`${keptCount} kept`] : []),
@@ -280,14 +382,17 @@ function taskRefOf(obj: KubeObject): TaskRef {
 
 /**
  * The DeletionPlan of `app` now: its tracked live objects (the `app.kubernetes.io/instance` label, top-level only)
- * listed through `cluster`, planned with `cascade` (undefined: its own finalizers).
+ * listed through `cluster`, planned with `cascade` (undefined: its own finalizers), and its PreDelete/PostDelete
+ * `hooks` when the deletion cascades.
  * @throws ClusterError when the cluster cannot be listed.
  */
 export async function planApplicationDeletion(
   app: Application,
   cluster: Cluster,
   cascade: DeletionCascade | undefined,
+  hooks?: () => Promise<DeletionHooks>,
 ): Promise<DeletionPlan> {
   const live = await listTrackedLiveObjects(cluster, app.name);
-  return planDeletion(app, live, cascade);
+  const cascades = cascadeOf(finalizersForCascade(app, cascade)) !== 'orphan';
+  return planDeletion(app, live, cascade, cascades && hooks ? await hooks() : undefined);
 }

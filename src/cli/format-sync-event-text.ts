@@ -63,6 +63,8 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
       return `${event.phase}: ${event.message} (${seconds(event.durationMs)})`;
     case 'ResourcesDeleted':
       return `🗑 wave ${event.syncWave}: deleted ${event.resources.map(task).join(', ')} (${event.propagationPolicy})`;
+    case 'DeletionHookFinished':
+      return `  ${event.hookPhase === 'Succeeded' ? '✓' : '✗'} ${event.hookType} hook ${task(event.task)} ${event.hookPhase}${event.message ? ` — ${event.message}` : ''}`;
     case 'ResourcesKept':
       return `kept ${event.kept.map((k) => `${task(k.task)} (${k.reason})`).join(', ')}`;
     case 'HealthAssessed': {

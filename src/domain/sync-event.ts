@@ -104,6 +104,15 @@ export type SyncEvent =
       resources: TaskRef[];
     }
   | {
+      /** Deleting an Application: a PreDelete / PostDelete hook finished (Healthy, or Degraded / timed out). */
+      type: 'DeletionHookFinished';
+      at: string;
+      hookType: 'PreDelete' | 'PostDelete';
+      task: TaskRef;
+      hookPhase: 'Succeeded' | 'Failed';
+      message: string;
+    }
+  | {
       /** Deleting an Application: what stays in the cluster, and why (`Delete=false`, `helm.sh/resource-policy: keep`, …). */
       type: 'ResourcesKept';
       at: string;

@@ -3,7 +3,11 @@
  * the same kubeconfig mapping the worker uses (wavesync.yaml `clusters:`), and the plan from its tracked live
  * objects (src/apps planApplicationDeletion). The bot reads the cluster only here (list); the worker deletes.
  */
-import { type ApplicationsFromSettings, planApplicationDeletion } from '../apps/index.js';
+import {
+  type ApplicationsFromSettings,
+  planApplicationDeletion,
+  renderedDeletionHooks,
+} from '../apps/index.js';
 import type { Config } from '../config.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Settings } from '../settings/index.js';
@@ -23,7 +27,9 @@ export function createDeletionPlanner(deps: {
   return {
     async plan(application, cascade) {
       const app = deps.apps.registry.get(application);
-      return planApplicationDeletion(app, clusterFor(app), cascade);
+      return planApplicationDeletion(app, clusterFor(app), cascade, () =>
+        renderedDeletionHooks(deps.apps, app),
+      );
     },
   };
 }

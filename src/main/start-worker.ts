@@ -6,7 +6,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { FailureNotifier } from '../approvals/index.js';
-import { type ApplicationsFromSettings, deleteApplication } from '../apps/index.js';
+import { type ApplicationsFromSettings, deleteApplication, renderedDeletionHooks } from '../apps/index.js';
 import type { Config } from '../config.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
@@ -65,6 +65,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
         signal: ctx.signal,
         timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
+        hooks: () => renderedDeletionHooks(apps, app),
       }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });

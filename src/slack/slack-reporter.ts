@@ -18,6 +18,7 @@ import type { SlackMessage } from './messages/block.js';
 import { textMessage } from './messages/block.js';
 import { coalesceMessages } from './messages/coalesce-messages.js';
 import {
+  deletionHookBlocks,
   deletionSummaryBlocks,
   resourcesDeletedBlocks,
   resourcesKeptBlocks,
@@ -172,6 +173,9 @@ class ThreadReporter implements SlackReporter {
         return;
       case 'ResourcesKept':
         this.queue(resourcesKeptBlocks(event), false);
+        return;
+      case 'DeletionHookFinished':
+        this.queue(deletionHookBlocks(event), true);
         return;
       default:
         return; // ResourceApplied and HookStarted are summarised by the wave and hook replies

@@ -87,6 +87,8 @@ export function planHash(plan: DeletionPlan): string {
     plan.waves.map((w) => [w.wave, confirmationKeys(w.resources)]),
     confirmationKeys(plan.kept.map((k) => k.key)),
     confirmationKeys(plan.confirm),
+    confirmationKeys(plan.hooks.preDelete),
+    confirmationKeys(plan.hooks.postDelete),
   ]);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }

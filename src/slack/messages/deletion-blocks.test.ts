@@ -5,6 +5,7 @@ import { deleteCommandTextOf } from '../commands/header-view.js';
 import {
   DELETE_CONFIRM_ACTION_ID,
   deletionConfirmationBlocks,
+  deletionPlanLines,
   deletionSummaryBlocks,
   resourcesDeletedBlocks,
   resourcesKeptBlocks,
@@ -102,5 +103,22 @@ describe('src/slack/messages/deletion-blocks (rendered as the demo prints them)'
     expect(renderBlocksAsText(failed.blocks)).toMatch(/^❌ Deleting shop Failed after 1:01 · Timed out$/);
     expect(renderBlocksAsText(header.blocks)).toContain('🗑 Deleting shop → production');
     expect(renderBlocksAsText(header.blocks)).toContain('/sync delete shop --cascade=background');
+  });
+
+  it('the plan names the PreDelete and PostDelete hooks around the waves (only when cascading)', () => {
+    const job = (name: string): KubeObject => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name } });
+    const app = { name: 'shop', namespace: 'argocd', finalizers: ['resources-finalizer.argocd.argoproj.io'] };
+    const hooks = { preDelete: [job('backup')], postDelete: [job('notify')] };
+
+    const lines = deletionPlanLines(planDeletion(app, [cm('cfg')], undefined, hooks));
+    const orphan = deletionPlanLines(planDeletion(app, [cm('cfg')], 'orphan', hooks));
+
+    expect(lines).toEqual([
+      'Cascade: *foreground* (Foreground propagation), highest sync wave first, then the Application.',
+      '🪝 PreDelete hooks first: Job/backup',
+      '🗑 wave 0 · 1 resource: ConfigMap/cfg',
+      '🪝 PostDelete hooks last: Job/notify',
+    ]);
+    expect(orphan.join('\n')).not.toContain('hooks');
   });
 });

@@ -47,12 +47,16 @@ export function deletionPlanLines(plan: DeletionPlan): string[] {
     lines.push(
       `Cascade: *${plan.cascade}* (${plan.propagationPolicy ?? (plan.cascade === 'background' ? 'Background' : 'Foreground')} propagation), highest sync wave first, then the Application.`,
     );
+    if (plan.hooks.preDelete.length > 0)
+      lines.push(`🪝 PreDelete hooks first: ${names(plan.hooks.preDelete)}`);
     if (plan.waves.length === 0) lines.push('No tracked resources are left to delete.');
     for (const wave of plan.waves) {
       lines.push(
         `🗑 wave ${wave.wave} · ${plural(wave.resources.length, 'resource')}: ${names(wave.resources)}`,
       );
     }
+    if (plan.hooks.postDelete.length > 0)
+      lines.push(`🪝 PostDelete hooks last: ${names(plan.hooks.postDelete)}`);
   }
   const byReason = new Map<string, ResourceKey[]>();
   for (const k of plan.kept) byReason.set(k.reason, [...(byReason.get(k.reason) ?? []), k.key]);
@@ -84,6 +88,15 @@ export function deletionConfirmationBlocks(plan: DeletionPlan, buttonValue: stri
 
 type ResourcesDeleted = Extract<SyncEvent, { type: 'ResourcesDeleted' }>;
 type ResourcesKept = Extract<SyncEvent, { type: 'ResourcesKept' }>;
+type DeletionHookFinished = Extract<SyncEvent, { type: 'DeletionHookFinished' }>;
+
+/** `🪝 PreDelete hook Job/backup Succeeded` or `✗ PostDelete hook Job/notify Failed: <message>`. */
+export function deletionHookBlocks(event: DeletionHookFinished): SlackMessage {
+  const head = `${event.hookType} hook ${escapeMrkdwn(taskName(event.task))}`;
+  return event.hookPhase === 'Succeeded'
+    ? textMessage(`🪝 ${head} Succeeded`)
+    : textMessage(`✗ ${head} Failed: ${escapeMrkdwn(truncate(event.message, 2000))}`);
+}
 
 /** `🗑 wave 2 · 3 resources deleted: Deployment/web, … (Foreground)`. */
 export function resourcesDeletedBlocks(event: ResourcesDeleted): SlackMessage {

@@ -6,6 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { deleteApplication } from '../../../src/apps/delete-application.js';
+import { deletionHooksOf } from '../../../src/apps/deletion-hooks.js';
 import type { Application, KubeObject, SyncEvent } from '../../../src/domain/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 
@@ -55,9 +56,37 @@ async function configMap(appName: string, name: string, meta: Partial<KubeObject
 
 const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name });
 
+function hookJob(name: string, hook: string, command: string, policy?: string): KubeObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name,
+      annotations: {
+        'argocd.argoproj.io/hook': hook,
+        ...(policy ? { 'argocd.argoproj.io/hook-delete-policy': policy } : {}),
+      },
+    },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          containers: [{ name: 'run', image: 'busybox', command: ['sh', '-c', command] }],
+        },
+      },
+    },
+  };
+}
+
 function run(
   application: Application,
-  options: { confirmed?: string[]; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: {
+    confirmed?: string[];
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    hooks?: { preDelete: KubeObject[]; postDelete: KubeObject[] };
+  } = {},
 ) {
   const events: SyncEvent[] = [];
   const states: string[] = [];
@@ -72,6 +101,12 @@ function run(
     ...(options.signal ? { signal: options.signal } : {}),
     timeoutMs: options.timeoutMs ?? 10_000,
     relistMs: 200,
+    ...(options.hooks
+      ? {
+          hooks: async () =>
+            deletionHooksOf([...options.hooks!.preDelete, ...options.hooks!.postDelete], 'default'),
+        }
+      : {}),
   });
   return { result, events, states };
 }
@@ -118,5 +153,47 @@ describe('deleteApplication against the simulator', () => {
 
     expect(state).toMatchObject({ phase: 'Failed', message: 'Operation terminated' });
     await cluster.removeFinalizer(ref('stuck'), 'example.com/hold');
+  });
+
+  it('runs PreDelete hooks before any resource goes and PostDelete hooks after, honouring HookSucceeded', async () => {
+    await configMap('hooked', 'cfg');
+    const pre = hookJob('backup', 'PreDelete', 'echo backing up; sleep 2', 'HookSucceeded');
+    const post = hookJob('notify', 'PostDelete', 'echo done');
+
+    const { result, events } = run(app('hooked'), { hooks: { preDelete: [pre], postDelete: [post] } });
+    const state = await result;
+
+    expect(state.phase).toBe('Succeeded');
+    const story = events.map((e) =>
+      e.type === 'DeletionHookFinished'
+        ? `${e.hookType} ${e.task.name} ${e.hookPhase}`
+        : e.type === 'ResourcesDeleted'
+          ? `deleted ${e.resources.map((r) => r.name).join(',')}`
+          : e.type,
+    );
+    expect(story).toEqual([
+      'OperationStarted',
+      'PreDelete backup Succeeded',
+      'deleted cfg',
+      'PostDelete notify Succeeded',
+      'OperationCompleted',
+    ]);
+    const jobs = (name: string) => ({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name });
+    expect(await cluster.get(jobs('backup'))).toBeUndefined(); // HookSucceeded
+    expect((await cluster.get(jobs('notify')))?.metadata.labels).toMatchObject({
+      'app.kubernetes.io/instance': 'hooked',
+    }); // BeforeHookCreation (the default) leaves it until the next run
+    expect(await cluster.get(ref('cfg'))).toBeUndefined();
+  });
+
+  it('a failing PreDelete hook stops the deletion before anything is deleted', async () => {
+    await configMap('prefail', 'precious');
+    const pre = hookJob('check', 'PreDelete', 'echo refusing; exit 3');
+
+    const state = await run(app('prefail'), { hooks: { preDelete: [pre], postDelete: [] } }).result;
+
+    expect(state.phase).toBe('Failed');
+    expect(state.message).toMatch(/^PreDelete hook Job\/check failed: .*; nothing was deleted\.$/);
+    expect(await cluster.get(ref('precious'))).toBeDefined();
   });
 });
