@@ -11,6 +11,7 @@ export const USAGE = {
   confirmPrune: '/sync confirm-prune <app>',
   history: '/sync history <app>',
   apps: '/sync apps',
+  delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
 } as const;
 
@@ -30,6 +31,8 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.history}\` — the last syncs and their outcome`,
     `\`${USAGE.confirmPrune}\` — let a waiting sync prune its \`Prune=confirm\` resources (approvers, in production)`,
     `\`${USAGE.apps}\` — the Applications you can sync`,
+    `\`${USAGE.delete}\` — delete an Application: shows the plan (per wave, what is kept and why) with Delete/Cancel; ` +
+      'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
   ];
   const text = lines.join('\n');
