@@ -6,7 +6,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { FailureNotifier } from '../approvals/index.js';
-import type { ApplicationsFromSettings } from '../apps/index.js';
+import { type ApplicationsFromSettings, deleteApplication } from '../apps/index.js';
 import type { Config } from '../config.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
@@ -53,6 +53,19 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       createCluster: createKubeCluster,
     }),
     runOperation: (input) => runOperation({ ...input, options: engineOptions }),
+    deleteApplication: ({ app, cluster, ctx, deletion }) =>
+      deleteApplication({
+        app,
+        cascade: deletion.cascade,
+        confirmed: deletion.confirmed,
+        operation: ctx.request.operation,
+        cluster,
+        reporter: ctx.reporter,
+        persist: (s) => ctx.persist(s),
+        ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
+        signal: ctx.signal,
+        timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
+      }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });
   const worker = createSyncWorker({

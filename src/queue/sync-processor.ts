@@ -12,6 +12,7 @@ import type { AppLine, JobRecord } from './app-line.js';
 import { historyEntry } from './history-entry.js';
 import { mirrorReporter } from './mirror-reporter.js';
 import { promoteHead } from './promote-head.js';
+import { pruneConfirmedAt } from './prune-confirmation.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
 import type { QueueLogger } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
@@ -134,6 +135,7 @@ function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Pro
     reporter,
     persist: (s) => persist(deps, run, s),
     signal: run.running.controller.signal,
+    pruneConfirmation: () => pruneConfirmedAt(deps.redis, deps.keys, run.request.application),
   });
 }
 

@@ -13,6 +13,19 @@ export interface SyncRequest {
   initiator: Initiator;
   target: ReportTarget | undefined;
   requestKey: string;
+  /**
+   * Present when this job deletes the Application (`/sync delete <app>`) instead of syncing it; it runs in the
+   * same per-application line, so it never overlaps a sync of that app. `operation` is then unused.
+   */
+  deletion?: DeletionRequest;
+}
+
+/** What `/sync delete` asks for (see src/apps/delete-application.ts). */
+export interface DeletionRequest {
+  /** `--cascade`; absent = follow the Application's finalizers. */
+  cascade?: 'foreground' | 'background' | 'orphan';
+  /** `group/Kind/namespace/name` of the `Delete=confirm` objects the confirmation or approval covered. */
+  confirmed: string[];
 }
 
 const OperationSchema = z.object({
@@ -38,6 +51,12 @@ export const SyncRequestSchema = z.object({
   initiator: z.object({ userId: z.string().min(1), userName: z.string() }),
   target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   requestKey: z.string().min(1).max(200),
+  deletion: z
+    .object({
+      cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
+      confirmed: z.array(z.string().min(1)),
+    })
+    .optional(),
 });
 
 /**
@@ -50,6 +69,10 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, ...rest } = parsed.data;
-  return { ...rest, target };
+  const { target, deletion, ...rest } = parsed.data;
+  return { ...rest, target, ...(deletion ? { deletion: deletionOf(deletion) } : {}) };
+}
+
+function deletionOf(value: { cascade?: DeletionRequest['cascade']; confirmed: string[] }): DeletionRequest {
+  return { confirmed: value.confirmed, ...(value.cascade ? { cascade: value.cascade } : {}) };
 }
