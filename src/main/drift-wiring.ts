@@ -63,9 +63,13 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     kubeconfig: config.kubeconfig,
     createCluster: createKubeCluster,
   });
+  // Applications whose last render was empty while live objects remain (read by the policy right after compare).
+  const wouldWipeOut = new Set<string>();
   const compare = async (app: Application) => {
     const rendered = await apps.renderer.renderApplication(app);
     const live = await listTrackedLiveObjects(clusterFor(app), app.name);
+    if (rendered.targets.length === 0 && live.length > 0) wouldWipeOut.add(app.name);
+    else wouldWipeOut.delete(app.name);
     const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
     const namespace = app.destination.namespace ?? 'default';
     return compareApplication(rendered.targets, live, namespace, { createNamespace }).differences;
@@ -73,7 +77,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const detector: DriftDetector = createDriftDetector({
     applications: () => apps.registry.list(),
     compare,
-    autoSyncAllowed: (app) => autoSyncAllowed(settings, app, now()),
+    autoSyncAllowed: (app) => !refusesEmpty(app, wouldWipeOut) && autoSyncAllowed(settings, app, now()),
     syncInProgress: async (app) => (await deps.queue.applicationStatus(app.name)).length > 0,
     onAction: createDriftNotices({
       client: deps.web,
@@ -81,7 +85,10 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
       queue: deps.queue,
       refs: redisDriftNoticeRefs(redis, config.queue.prefix),
       channelOf: (app) => driftChannelOf(settings, app),
-      whyNotAutomatic: (app) => whyNotAutomatic(settings, app, now()),
+      whyNotAutomatic: (app) =>
+        refusesEmpty(app, wouldWipeOut)
+          ? 'selfHeal refused: the manifests are empty and prune would delete everything (automated.allowEmpty)'
+          : whyNotAutomatic(settings, app, now()),
       logger,
     }),
     onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
@@ -101,6 +108,16 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
       redis.disconnect();
     },
   };
+}
+
+/**
+ * Argo CD's automated-sync safety net (controller/appcontroller.go autoSync, "auto-sync will wipe out all
+ * resources"): with `automated.prune` and without `automated.allowEmpty`, an Application whose manifests render
+ * nothing while live objects remain is not synced automatically.
+ */
+function refusesEmpty(app: Application, wouldWipeOut: ReadonlySet<string>): boolean {
+  const automated = app.syncPolicy?.automated;
+  return automated?.prune === true && automated.allowEmpty !== true && wouldWipeOut.has(app.name);
 }
 
 /** The notice's reason line: why drift in `app` waits for a person. */
