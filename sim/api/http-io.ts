@@ -3,7 +3,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { badRequest, type StatusError } from './status-error.js';
+import { badRequest, StatusError } from './status-error.js';
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -23,7 +23,20 @@ export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
+/**
+ * Decode a request body. JSON, and YAML for apply patches; a body in Kubernetes protobuf or CBOR (what kubectl and
+ * client-go send for built-in kinds when they can) is answered 415 Unsupported Media Type, as kube-apiserver does
+ * for a type it cannot decode — client-go then retries the request as JSON.
+ * @throws StatusError 415 for protobuf/CBOR, 400 for a body that does not parse.
+ */
 export function decodeBody(text: string, contentType: string): unknown {
+  if (contentType.includes('protobuf') || contentType.includes('cbor')) {
+    throw new StatusError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/apply-patch+yaml (got ${contentType})`,
+    );
+  }
   if (text.trim() === '') return undefined;
   try {
     return contentType.endsWith('yaml') ? parseYaml(text) : JSON.parse(text);

@@ -115,6 +115,20 @@ describe('CRUD', () => {
     );
   });
 
+  it('answers a protobuf or CBOR body (kubectl create namespace) with 415 UnsupportedMediaType and stores nothing', async () => {
+    for (const contentType of ['application/vnd.kubernetes.protobuf', 'application/cbor']) {
+      const res = await fetch(`${cluster.sim.url}/api/v1/namespaces`, {
+        method: 'POST',
+        headers: { 'Content-Type': contentType },
+        body: Buffer.concat([Buffer.from('k8s\0'), Buffer.from([0x0a, 0x0f, 0x0a, 0x02, 0x76, 0x31])]),
+      });
+      const status = (await res.json()) as { kind: string; reason: string; code: number; message: string };
+      expect(res.status).toBe(415);
+      expect(status).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+      expect(status.message).toContain(contentType);
+    }
+  });
+
   it('lists with label and field selectors, items without apiVersion/kind as the API serializes them', async () => {
     await cluster.api.objects.create(configMap('sel-1', {}, { tier: 'web', env: 'prod' }));
     await cluster.api.objects.create(configMap('sel-2', {}, { tier: 'db', env: 'prod' }));

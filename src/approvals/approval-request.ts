@@ -4,7 +4,9 @@
  * something that changed since the request is refused and the request invalidated.
  */
 import { createHash } from 'node:crypto';
+import type { DeletionPlan } from '../apps/application-deletion.js';
 import type { SyncOperation } from '../domain/index.js';
+import type { DeletionRequest } from '../queue/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { Principals } from '../settings/environments-schema.js';
 import type { PlanSummary } from './plan-summary.js';
@@ -46,6 +48,14 @@ export interface ApprovalRequest {
   expiresAt: string;
   plan: PlanSummary;
   breakGlass?: BreakGlass;
+  /** Present when the request deletes the Application (`/sync delete`): what is asked and the plan shown. */
+  deletion?: DeletionApproval;
+}
+
+/** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */
+export interface DeletionApproval {
+  request: DeletionRequest;
+  plan: DeletionPlan;
 }
 
 export interface Approval {
@@ -68,9 +78,19 @@ export interface ApprovalRecord {
   jobId?: string;
 }
 
-/** SHA-256 hex of what would be synced; key order fixed so equal inputs always hash equal. */
-export function bindingOf(application: string, revision: string, operation: SyncOperation): string {
+/**
+ * SHA-256 hex of what would be synced (or, with `deletion`, deleted); key order fixed so equal inputs always hash
+ * equal.
+ */
+export function bindingOf(
+  application: string,
+  revision: string,
+  operation: SyncOperation,
+  deletion?: DeletionRequest,
+): string {
+  const deleting = deletion ? [['delete', deletion.cascade ?? '', [...deletion.confirmed].sort()]] : [];
   const canonical = JSON.stringify([
+    ...deleting,
     application,
     revision,
     operation.revision ?? null,

@@ -13,6 +13,8 @@ import { resilientMessenger } from './resilient-messenger.js';
 
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
 
+export type PruneConfirmationAuthorization = { allowed: true } | { allowed: false; reason: string };
+
 export interface Approvals {
   /** Policy check before enqueueing; posts the approval request when the environment needs one. */
   requestSync(ctx: SyncRequestContext): Promise<RequestSyncResult>;
@@ -24,6 +26,16 @@ export interface Approvals {
   startExpirySweeper(intervalMs?: number, onError?: (error: unknown) => void): () => void;
   /** The audit log of `application`, newest first, for its environment's approvers. */
   audit(application: string, userId: string, limit?: number): Promise<AuditView>;
+  /**
+   * May `userId` confirm pruning of `application`'s `Prune=confirm` resources? In an environment that requires
+   * approval only its approvers may (pruning is the destructive half of a sync); elsewhere anyone who may sync.
+   * An allowed confirmation is written to the audit log (`prune-confirmed`) before the caller records it.
+   */
+  authorizePruneConfirmation(
+    application: string,
+    userId: string,
+    channel: string,
+  ): Promise<PruneConfirmationAuthorization>;
 }
 
 /**
@@ -66,6 +78,29 @@ export function createApprovals(
         };
       }
       return { allowed: true, records: await deps.audit.read(application, limit) };
+    },
+    async authorizePruneConfirmation(application, userId, channel) {
+      const app = deps.findApplication(application);
+      if (!app) return { allowed: false, reason: `No application named "${application}".` };
+      const env = environmentFor(deps.settings, app);
+      if (env?.settings.requireApproval) {
+        const approvers = env.settings.approvers;
+        const approver = await isPrincipal(approvers, userId, deps.groups.isMemberOfAny).catch(() => false);
+        if (!approver) {
+          return {
+            allowed: false,
+            reason: `${application} is in ${env.name}: only ${describePrincipals(approvers)} may confirm pruning.`,
+          };
+        }
+      }
+      await deps.audit.append({
+        type: 'prune-confirmed',
+        application,
+        userId,
+        channel,
+        ...(env ? { environment: env.name } : {}),
+      });
+      return { allowed: true };
     },
   };
 }

@@ -16,7 +16,8 @@ export type AuditEventType =
   | 'invalidated'
   | 'queued'
   | 'not-queued'
-  | 'outcome';
+  | 'outcome'
+  | 'prune-confirmed';
 
 export interface AuditEntry {
   type: AuditEventType;
@@ -36,6 +37,8 @@ export interface AuditEntry {
   breakGlass?: string;
   /** Outcome phase (Succeeded, Failed, Error). */
   phase?: string;
+  /** `delete` for `/sync delete` requests and jobs; absent for syncs. */
+  operation?: 'delete';
 }
 
 /** An entry as read back: its stream id and ISO-8601 time (from the id). */

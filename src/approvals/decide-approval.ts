@@ -84,6 +84,8 @@ async function changedSinceRequest(deps: ApprovalDeps, record: ApprovalRecord): 
   const { request } = record;
   const app = deps.findApplication(request.application);
   if (!app) return `Application ${request.application} no longer exists.`;
+  // A deletion binds no revision; the worker re-checks the Delete=confirm objects against the confirmed plan.
+  if (request.deletion) return undefined;
   const preview = await deps.preview(app, request.operation);
   if (bindingOf(app.name, preview.revision, request.operation) === request.binding) return undefined;
   return `What would be synced changed since the request (revision ${short(request.revision)} → ${short(preview.revision)}); the request is invalidated.`;

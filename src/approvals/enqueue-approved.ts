@@ -21,12 +21,20 @@ export async function enqueueApproved(
       initiator: request.requester,
       target: message ? { channel: message.channel, threadTs: message.ts } : undefined,
       requestKey: `approval-${request.id}`,
+      ...(request.deletion ? { deletion: request.deletion.request } : {}),
     });
     await deps.store.recordJob(request.id, queued.jobId);
     if (message) {
-      await deps.messenger.replyInThread(message, `✅ Approved by ${approvers} — sync queued.`);
+      const what = request.deletion ? 'deletion' : 'sync';
+      await deps.messenger.replyInThread(message, `✅ Approved by ${approvers} — ${what} queued.`);
     }
-    await deps.audit.append({ ...base, type: 'queued', jobId: queued.jobId, revision: request.revision });
+    await deps.audit.append({
+      ...base,
+      type: 'queued',
+      jobId: queued.jobId,
+      revision: request.revision,
+      ...(request.deletion ? { operation: 'delete' as const } : {}),
+    });
     return { jobId: queued.jobId };
   } catch (error) {
     const reason = error instanceof BotError ? error.message : 'the queue is unreachable';

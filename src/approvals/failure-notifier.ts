@@ -107,6 +107,8 @@ class NotifyingReporter {
   /** After a good sync: "recovered" once, if the Application's last notice was a failure. */
   async finish(): Promise<void> {
     const channel = this.env?.settings.notifications?.channel;
+    // "recovered" is about syncs; a deletion leaves the failing mark for the next good sync to clear.
+    if (this.request.deletion) return;
     if (!this.env || !channel || this.state?.phase !== 'Succeeded' || this.degraded) return;
     if ((await this.deps.redis.getdel(this.failingKey())) === null) return;
     const { threadLink } = await this.context();
@@ -168,6 +170,7 @@ class NotifyingReporter {
       phase,
       reason: message,
       revision: this.revision,
+      ...(this.request.deletion ? { operation: 'delete' as const } : {}),
       ...(this.env ? { environment: this.env.name } : {}),
       ...(target ? { channel: target.channel, messageTs: target.threadTs } : {}),
     });

@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { Application, SyncOperation } from '../domain/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { ApprovalDeps } from './approval-deps.js';
-import { type ApprovalRequest, type BreakGlass, bindingOf, type MessageRef } from './approval-request.js';
+import {
+  type ApprovalRequest,
+  type BreakGlass,
+  bindingOf,
+  type DeletionApproval,
+  type MessageRef,
+} from './approval-request.js';
 import { authorizeRequest, type RefusalCode } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
 
@@ -21,6 +27,8 @@ export interface SyncRequestContext {
   requestKey: string;
   /** The sync's header, already posted by the command: it becomes the approval message (else one is posted). */
   header?: MessageRef;
+  /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
+  deletion?: DeletionApproval;
 }
 
 export type RequestSyncResult =
@@ -62,6 +70,7 @@ export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): 
     environment: env.name,
     userId: ctx.initiator.userId,
     channel: ctx.channel,
+    ...(ctx.deletion ? { operation: 'delete' as const } : {}),
   };
   if (!decision.allowed) {
     await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
@@ -112,6 +121,7 @@ async function postApprovalRequest(
     requestId: request.id,
     revision: request.revision,
     breakGlass: breakGlass?.reason,
+    ...(ctx.deletion ? { operation: 'delete' as const } : {}),
   });
   return { kind: 'approval-posted', requestId: request.id, message };
 }
@@ -124,7 +134,10 @@ async function newRequest(
   id: string,
   breakGlass: BreakGlass | undefined,
 ): Promise<ApprovalRequest> {
-  const preview = await deps.preview(app, ctx.operation);
+  // A deletion renders nothing: its plan comes from the live objects the requester confirmed.
+  const preview = ctx.deletion
+    ? { revision: DELETION_REVISION, plan: EMPTY_PLAN }
+    : await deps.preview(app, ctx.operation);
   const now = deps.now();
   return {
     id,
@@ -133,7 +146,7 @@ async function newRequest(
     operation: ctx.operation,
     revision: preview.revision,
     revisionName: revisionNameOf(app, ctx.operation),
-    binding: bindingOf(app.name, preview.revision, ctx.operation),
+    binding: bindingOf(app.name, preview.revision, ctx.operation, ctx.deletion?.request),
     requester: ctx.initiator,
     channel: ctx.channel,
     approvers: env.settings.approvers,
@@ -142,5 +155,19 @@ async function newRequest(
     expiresAt: new Date(now + env.settings.approvalExpiryMinutes * 60_000).toISOString(),
     plan: preview.plan,
     ...(breakGlass ? { breakGlass } : {}),
+    ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
   };
 }
+
+/** The `revision` of a deletion request (nothing is rendered or applied). */
+export const DELETION_REVISION = 'delete';
+
+const EMPTY_PLAN = {
+  liveKnown: false,
+  create: [],
+  update: [],
+  apply: [],
+  prune: [],
+  pruneSkipped: [],
+  hooks: {},
+};

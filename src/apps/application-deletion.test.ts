@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../domain/resource.js';
-import { nextDeletionStep } from './application-deletion.js';
+import {
+  cascadeOf,
+  confirmationKeys,
+  finalizersForCascade,
+  nextDeletionStep,
+  planDeletion,
+} from './application-deletion.js';
 
 const FOREGROUND = 'resources-finalizer.argocd.argoproj.io';
 const BACKGROUND = 'resources-finalizer.argocd.argoproj.io/background';
@@ -124,5 +130,58 @@ describe('nextDeletionStep', () => {
       action: 'delete',
       wave: 0,
     });
+  });
+});
+
+describe('finalizersForCascade', () => {
+  it('follows the Application without --cascade, and sets or removes the resources finalizer as Argo CD does', () => {
+    const own = app(['example.com/other', BACKGROUND]);
+
+    expect(finalizersForCascade(own, undefined)).toEqual(['example.com/other', BACKGROUND]);
+    expect(finalizersForCascade(own, 'foreground')).toEqual(['example.com/other', FOREGROUND]);
+    expect(finalizersForCascade(own, 'orphan')).toEqual(['example.com/other']);
+    expect(cascadeOf(finalizersForCascade(app([]), 'background'))).toBe('background');
+    expect(cascadeOf(['resources-finalizer.argocd.argoproj.io/foreground'])).toBe('foreground');
+  });
+});
+
+describe('planDeletion', () => {
+  const live = [
+    obj('ConfigMap', 'config', wave(-1)),
+    obj('Deployment', 'web', {}, 'apps/v1'),
+    obj('PersistentVolumeClaim', 'data', { 'argocd.argoproj.io/sync-options': 'Delete=confirm' }),
+    obj('Secret', 'kept', { 'helm.sh/resource-policy': 'keep' }),
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+    {
+      ...obj('Service', 'going'),
+      metadata: { name: 'going', namespace: 'shop', deletionTimestamp: '2026-11-29T00:00:00Z' },
+    },
+  ];
+  const shop = {
+    ...app([FOREGROUND], ['CreateNamespace=true']),
+    destination: { namespace: 'shop' },
+  };
+
+  it('lists the waves in deletion order, what is kept and why, and the Delete=confirm objects', () => {
+    const plan = planDeletion(shop, live);
+
+    expect(plan.cascade).toBe('foreground');
+    expect(plan.propagationPolicy).toBe('Foreground');
+    expect(plan.waves.map((w) => [w.wave, w.resources.map((k) => k.name)])).toEqual([
+      [0, ['web', 'data']],
+      [-1, ['config']],
+    ]);
+    expect(plan.kept.map((k) => `${k.key.kind}/${k.key.name}:${k.reason}`)).toEqual([
+      'Secret/kept:helm.sh/resource-policy: keep',
+      'Namespace/shop:CreateNamespace=true',
+    ]);
+    expect(confirmationKeys(plan.confirm)).toEqual(['/PersistentVolumeClaim/shop/data']);
+  });
+
+  it('with --cascade=orphan plans no waves and keeps everything as orphaned', () => {
+    const plan = planDeletion(shop, live, 'orphan');
+
+    expect(plan).toMatchObject({ cascade: 'orphan', waves: [], confirm: [] });
+    expect(plan.kept.every((k) => k.reason === 'orphaned')).toBe(true);
   });
 });

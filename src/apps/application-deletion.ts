@@ -11,16 +11,24 @@
 
 import { Annotations } from '../domain/annotations.js';
 import type { Application } from '../domain/application.js';
-import { type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
+import { formatResourceKey, type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
 import { annotationCsvOf, syncWaveOf } from '../engine/index.js';
 
-const CASCADE_FINALIZERS = [
+/** The finalizers that make deleting an Application cascade to its resources (Argo CD `ResourcesFinalizerName` and its policy variants). */
+export const CASCADE_FINALIZERS = [
   'resources-finalizer.argocd.argoproj.io',
   'resources-finalizer.argocd.argoproj.io/foreground',
   'resources-finalizer.argocd.argoproj.io/background',
 ];
 
 export type PropagationPolicy = 'Foreground' | 'Background';
+
+/**
+ * The Application fields a deletion reads. `destination` (optional): with `CreateNamespace=true` the destination
+ * Namespace wavesync created is kept, as Argo CD never deletes the namespace it auto-created (it does not track it).
+ */
+export type DeletedApplication = Pick<Application, 'name' | 'namespace' | 'finalizers' | 'syncPolicy'> &
+  Partial<Pick<Application, 'destination'>>;
 
 /** An object left in the cluster, and why. */
 export interface KeptResource {
@@ -30,6 +38,7 @@ export interface KeptResource {
     | 'CustomResourceDefinition'
     | 'Delete=false'
     | 'helm.sh/resource-policy: keep'
+    | 'CreateNamespace=true'
     | 'the Application itself';
 }
 
@@ -49,7 +58,7 @@ export function cascadesOnDelete(app: Pick<Application, 'finalizers'>): boolean 
  * `deletionConfirmed`: the `Delete=confirm` objects may go (an approval of the deletion was given).
  */
 export function nextDeletionStep(
-  app: Pick<Application, 'name' | 'namespace' | 'finalizers' | 'syncPolicy'>,
+  app: DeletedApplication,
   live: readonly KubeObject[],
   options: { deletionConfirmed?: boolean } = {},
 ): DeletionStep {
@@ -90,11 +99,16 @@ export function nextDeletionStep(
   };
 }
 
-function keepReason(
-  app: Pick<Application, 'name' | 'namespace' | 'syncPolicy'>,
-  obj: KubeObject,
-): KeptResource['reason'] | undefined {
+function keepReason(app: DeletedApplication, obj: KubeObject): KeptResource['reason'] | undefined {
   const key = resourceKeyOf(obj);
+  if (
+    key.group === '' &&
+    key.kind === 'Namespace' &&
+    key.name === app.destination?.namespace &&
+    app.syncPolicy?.syncOptions?.includes('CreateNamespace=true')
+  ) {
+    return 'CreateNamespace=true';
+  }
   if (key.group === 'apiextensions.k8s.io' && key.kind === 'CustomResourceDefinition')
     return 'CustomResourceDefinition';
   if (
@@ -116,4 +130,104 @@ function deleteOption(app: Pick<Application, 'syncPolicy'>, obj: KubeObject): st
   const fromObject = annotationCsvOf(obj, Annotations.syncOptions).find((o) => o.startsWith('Delete='));
   const fromApp = app.syncPolicy?.syncOptions?.find((o) => o.startsWith('Delete='));
   return (fromObject ?? fromApp)?.slice('Delete='.length);
+}
+
+/**
+ * How a deletion treats the Application's resources, as `argocd app delete --cascade --propagation-policy` sets it:
+ * `foreground` / `background` (cascade with that propagation policy) or `orphan` (`--cascade=false`: only the
+ * Application goes). Undefined = what the Application's own finalizers say (deleting it with kubectl).
+ */
+export type DeletionCascade = 'foreground' | 'background' | 'orphan';
+
+/**
+ * The finalizers the Application is deleted with: its own, or — when `cascade` is given — the ones Argo CD's API
+ * server sets before deleting (server/application/application.go Delete: `SetCascadedDeletion(policyFinalizer)`
+ * for cascade, `UnSetCascadedDeletion()` for `--cascade=false`).
+ */
+export function finalizersForCascade(
+  app: Pick<Application, 'finalizers'>,
+  cascade: DeletionCascade | undefined,
+): string[] {
+  if (cascade === undefined) return app.finalizers;
+  const others = app.finalizers.filter((f) => !CASCADE_FINALIZERS.includes(f));
+  if (cascade === 'orphan') return others;
+  const finalizer =
+    cascade === 'background'
+      ? 'resources-finalizer.argocd.argoproj.io/background'
+      : 'resources-finalizer.argocd.argoproj.io';
+  return [...others, finalizer];
+}
+
+/** The effective cascade of deleting an Application with these finalizers. */
+export function cascadeOf(finalizers: readonly string[]): DeletionCascade {
+  if (!finalizers.some((f) => CASCADE_FINALIZERS.includes(f))) return 'orphan';
+  return finalizers.includes('resources-finalizer.argocd.argoproj.io/background')
+    ? 'background'
+    : 'foreground';
+}
+
+/** What deleting an Application would do, for the confirmation and the approval message. */
+export interface DeletionPlan {
+  application: string;
+  cascade: DeletionCascade;
+  propagationPolicy: PropagationPolicy | undefined;
+  /** Waves in deletion order (highest sync wave first), each with the objects it deletes. */
+  waves: { wave: number; resources: ResourceKey[] }[];
+  /** Objects left in the cluster, and why. */
+  kept: KeptResource[];
+  /** `Delete=confirm` objects: deleting them needs this confirmation (or the approval) to cover them. */
+  confirm: ResourceKey[];
+  /** PreDelete / PostDelete hooks that run (only when the deletion cascades). */
+  hooks: { preDelete: ResourceKey[]; postDelete: ResourceKey[] };
+}
+
+/**
+ * Plan the deletion of `app` over its tracked `live` objects by running `nextDeletionStep` to the end on a copy
+ * (each delete step removes its wave; `Delete=confirm` objects are listed in `confirm` and planned as confirmed).
+ */
+export function planDeletion(
+  app: DeletedApplication,
+  live: readonly KubeObject[],
+  cascade?: DeletionCascade,
+  hooks: { preDelete: readonly KubeObject[]; postDelete: readonly KubeObject[] } = NO_HOOKS,
+): DeletionPlan {
+  const finalizers = finalizersForCascade(app, cascade);
+  const effective = { ...app, finalizers };
+  const cascades = cascadeOf(finalizers) !== 'orphan';
+  const plan: DeletionPlan = {
+    application: app.name,
+    cascade: cascadeOf(finalizers),
+    propagationPolicy: undefined,
+    waves: [],
+    kept: [],
+    confirm: [],
+    hooks: {
+      preDelete: cascades ? hooks.preDelete.map(resourceKeyOf) : [],
+      postDelete: cascades ? hooks.postDelete.map(resourceKeyOf) : [],
+    },
+  };
+  // Terminating objects are already going: plan as if they were gone.
+  let remaining = live.filter((o) => o.metadata.deletionTimestamp === undefined);
+  for (;;) {
+    const step = nextDeletionStep(effective, remaining, { deletionConfirmed: plan.confirm.length > 0 });
+    if (step.action === 'await-confirmation') {
+      plan.confirm = step.objects;
+      continue;
+    }
+    if (step.action !== 'delete') {
+      if (step.action === 'remove-application') plan.kept = step.kept;
+      return plan;
+    }
+    plan.propagationPolicy = step.propagationPolicy;
+    plan.waves.push({ wave: step.wave, resources: step.objects.map(resourceKeyOf) });
+    const gone = new Set(step.objects);
+    remaining = remaining.filter((o) => !gone.has(o));
+  }
+}
+
+const NO_HOOKS = { preDelete: [], postDelete: [] };
+
+/** `group/Kind/namespace/name` of each key, sorted: the identity of a confirmation, for comparing plans. */
+export function confirmationKeys(keys: readonly ResourceKey[]): string[] {
+  return keys.map(formatResourceKey).sort();
 }

@@ -5,6 +5,8 @@ export * from './application-environment.js';
 export * from './application-registry.js';
 export * from './applications-from-settings.js';
 export * from './closest-names.js';
+export * from './delete-application.js';
+export * from './deletion-hooks.js';
 export * from './drift/compare-application.js';
 export * from './drift/drift-detector.js';
 export * from './drift/drift-episodes.js';

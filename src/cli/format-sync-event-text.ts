@@ -61,6 +61,12 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
       return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;
     case 'OperationCompleted':
       return `${event.phase}: ${event.message} (${seconds(event.durationMs)})`;
+    case 'ResourcesDeleted':
+      return `🗑 wave ${event.syncWave}: deleted ${event.resources.map(task).join(', ')} (${event.propagationPolicy})`;
+    case 'DeletionHookFinished':
+      return `  ${event.hookPhase === 'Succeeded' ? '✓' : '✗'} ${event.hookType} hook ${task(event.task)} ${event.hookPhase}${event.message ? ` — ${event.message}` : ''}`;
+    case 'ResourcesKept':
+      return `kept ${event.kept.map((k) => `${task(k.task)} (${k.reason})`).join(', ')}`;
     case 'HealthAssessed': {
       const detail = event.health.message ? ` — ${event.health.message}` : '';
       return `App health: ${event.health.status}${detail}`;

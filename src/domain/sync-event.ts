@@ -91,6 +91,32 @@ export type SyncEvent =
       afterMs: number;
       /** Resources that are not Healthy, with their health. */
       unhealthy: { task: TaskRef; health: HealthStatus }[];
+    }
+  | {
+      /**
+       * Deleting an Application (`/sync delete`): one sync wave's resources were deleted, highest wave first
+       * (Argo CD controller/sort_delete.go), with this propagation policy.
+       */
+      type: 'ResourcesDeleted';
+      at: string;
+      syncWave: SyncWave;
+      propagationPolicy: 'Foreground' | 'Background';
+      resources: TaskRef[];
+    }
+  | {
+      /** Deleting an Application: a PreDelete / PostDelete hook finished (Healthy, or Degraded / timed out). */
+      type: 'DeletionHookFinished';
+      at: string;
+      hookType: 'PreDelete' | 'PostDelete';
+      task: TaskRef;
+      hookPhase: 'Succeeded' | 'Failed';
+      message: string;
+    }
+  | {
+      /** Deleting an Application: what stays in the cluster, and why (`Delete=false`, `helm.sh/resource-policy: keep`, …). */
+      type: 'ResourcesKept';
+      at: string;
+      kept: { task: TaskRef; reason: string }[];
     };
 
 export type SyncEventType = SyncEvent['type'];

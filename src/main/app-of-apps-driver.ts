@@ -269,7 +269,8 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
         const outcomes = await recordOutcome(chain, child.name, outcome, true);
         await advance(chain, outcomes, child.name, request.initiator);
       }
-      if (!cancelled && state.phase === 'Succeeded' && !request.operation.dryRun) {
+      // A `/sync delete` job (request.deletion) deletes the parent; it syncs no children.
+      if (!cancelled && state.phase === 'Succeeded' && !request.operation.dryRun && !request.deletion) {
         await startChildren(jobId, request, state);
       }
     },

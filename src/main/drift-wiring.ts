@@ -4,8 +4,10 @@
  * `defaults.driftDetection.intervalSeconds` (default 180 s, Argo CD's reconciliation timeout) each Application
  * with `syncPolicy.automated` is rendered and compared with its tracked live objects (read through the same
  * kubeconfig mapping as the worker), skipping Applications with a sync queued or running. The episode state is in
- * Redis under the queue prefix, with an atomic transition, so several bot replicas post once per episode.
+ * Redis under the queue prefix, with an atomic transition, so several bot replicas post once per episode; a lease
+ * (SET NX PX) lets one replica compare per interval, sparing the cluster the others' comparisons.
  */
+import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { autoSyncAllowed, driftChannelOf, environmentNameOf } from '../approvals/index.js';
@@ -14,6 +16,7 @@ import {
   compareApplication,
   createDriftDetector,
   type DriftDetector,
+  redisDriftLease,
   redisDriftNoticeRefs,
   redisDriftStateStore,
 } from '../apps/index.js';
@@ -40,8 +43,10 @@ export interface DriftDetectionDeps {
 }
 
 export interface RunningDriftDetection {
-  /** Compare every automated Application now (what the interval does); joins a tick in progress. */
+  /** Compare every automated Application now; joins a tick in progress. */
   tick(): Promise<void>;
+  /** What each interval does: tick() only if this replica takes the interval's lease. */
+  tickIfLeader(): Promise<boolean>;
   /** Stop the interval, wait for a tick in progress, close the Redis connection. */
   close(): Promise<void>;
 }
@@ -58,9 +63,13 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     kubeconfig: config.kubeconfig,
     createCluster: createKubeCluster,
   });
+  // Applications whose last render was empty while live objects remain (read by the policy right after compare).
+  const wouldWipeOut = new Set<string>();
   const compare = async (app: Application) => {
     const rendered = await apps.renderer.renderApplication(app);
     const live = await listTrackedLiveObjects(clusterFor(app), app.name);
+    if (rendered.targets.length === 0 && live.length > 0) wouldWipeOut.add(app.name);
+    else wouldWipeOut.delete(app.name);
     const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
     const namespace = app.destination.namespace ?? 'default';
     return compareApplication(rendered.targets, live, namespace, { createNamespace }).differences;
@@ -68,7 +77,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const detector: DriftDetector = createDriftDetector({
     applications: () => apps.registry.list(),
     compare,
-    autoSyncAllowed: (app) => autoSyncAllowed(settings, app, now()),
+    autoSyncAllowed: (app) => !refusesEmpty(app, wouldWipeOut) && autoSyncAllowed(settings, app, now()),
     syncInProgress: async (app) => (await deps.queue.applicationStatus(app.name)).length > 0,
     onAction: createDriftNotices({
       client: deps.web,
@@ -76,11 +85,15 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
       queue: deps.queue,
       refs: redisDriftNoticeRefs(redis, config.queue.prefix),
       channelOf: (app) => driftChannelOf(settings, app),
-      whyNotAutomatic: (app) => whyNotAutomatic(settings, app, now()),
+      whyNotAutomatic: (app) =>
+        refusesEmpty(app, wouldWipeOut)
+          ? 'selfHeal refused: the manifests are empty and prune would delete everything (automated.allowEmpty)'
+          : whyNotAutomatic(settings, app, now()),
       logger,
     }),
     onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
     store: redisDriftStateStore(redis, config.queue.prefix),
+    lease: redisDriftLease(redis, config.queue.prefix, randomUUID()),
     now,
     logger,
   });
@@ -89,11 +102,22 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   logger.info({ intervalSeconds, enabled }, 'drift detection ready');
   return {
     tick: () => detector.tick(),
+    tickIfLeader: () => detector.tickIfLeader(intervalSeconds * 1000),
     async close() {
       await detector.stop();
       redis.disconnect();
     },
   };
+}
+
+/**
+ * Argo CD's automated-sync safety net (controller/appcontroller.go autoSync, "auto-sync will wipe out all
+ * resources"): with `automated.prune` and without `automated.allowEmpty`, an Application whose manifests render
+ * nothing while live objects remain is not synced automatically.
+ */
+function refusesEmpty(app: Application, wouldWipeOut: ReadonlySet<string>): boolean {
+  const automated = app.syncPolicy?.automated;
+  return automated?.prune === true && automated.allowEmpty !== true && wouldWipeOut.has(app.name);
 }
 
 /** The notice's reason line: why drift in `app` waits for a person. */

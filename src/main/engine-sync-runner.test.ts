@@ -33,6 +33,7 @@ function context(initialState?: OperationState) {
     reporter: { report: async (e) => void events.push(e), close: async () => {} },
     persist: async (s) => void persisted.push(s),
     signal: new AbortController().signal,
+    pruneConfirmation: async () => undefined,
   };
   return { ctx, events, persisted };
 }

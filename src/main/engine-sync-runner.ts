@@ -2,7 +2,7 @@
  * createEngineSyncRunner — adapts the sync engine's `runOperation(...)` to the queue's SyncRunner port: load the
  * Application from the registry → render its manifests at the operation's revision → run the operation against
  * the Cluster of the Application's destination, reporting to the job's reporter, persisting after every step and
- * terminating on the job's AbortSignal.
+ * terminating on the job's AbortSignal. A `/sync delete` job (request.deletion) runs `deleteApplication` instead.
  *
  * A request that cannot start (unknown Application, manifests that do not render, no cluster for the
  * destination) is an outcome the user must see, not a crash: the runner reports `OperationCompleted` with phase
@@ -10,7 +10,7 @@
  * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
  */
 import type { Application, OperationState, SyncEvent, SyncOperation } from '../domain/index.js';
-import type { SyncRunner, SyncRunnerContext } from '../queue/index.js';
+import type { DeletionRequest, SyncRunner, SyncRunnerContext } from '../queue/index.js';
 import { isTransientError } from '../queue/index.js';
 
 /** The desired objects of an Application at a revision, and the revision they were resolved to. */
@@ -32,6 +32,7 @@ export type RunOperation<Target, ClusterT> = (input: {
   initialState?: OperationState;
   persist?: (state: OperationState) => Promise<void>;
   signal?: AbortSignal;
+  pruneConfirmation?: () => Promise<string | undefined>;
   logger?: RunnerLogger;
 }) => Promise<OperationState>;
 
@@ -53,6 +54,16 @@ export interface EngineSyncRunnerDeps<Target, ClusterT> {
   runOperation: RunOperation<Target, ClusterT>;
   /** Per-job logger (child of the root with `{ application, operationId }`). */
   logger(fields: { application: string; operationId: string }): RunnerLogger;
+  /**
+   * Runs a `/sync delete` job (request.deletion) against the Application's cluster (src/apps deleteApplication);
+   * without it such jobs end with phase Error.
+   */
+  deleteApplication?(input: {
+    app: Application;
+    cluster: ClusterT;
+    ctx: SyncRunnerContext;
+    deletion: DeletionRequest;
+  }): Promise<OperationState>;
 }
 
 /** Build the SyncRunner. */
@@ -62,6 +73,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
   return async (ctx) => {
     const { application, operation } = ctx.request;
     const logger = deps.logger({ application, operationId: ctx.jobId });
+    if (ctx.request.deletion) return runDeletion(deps, ctx, ctx.request.deletion, logger);
     let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
     try {
       const app = deps.application(application, ctx.request);
@@ -89,11 +101,38 @@ export function createEngineSyncRunner<Target, ClusterT>(
       ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
       persist: (s) => ctx.persist(s),
       signal: ctx.signal,
+      pruneConfirmation: () => ctx.pruneConfirmation(),
       logger,
     });
     logger.info({ phase: state.phase, message: state.message }, 'operation finished');
     return state;
   };
+}
+
+/** A `/sync delete` job: the Application and its cluster, then the deletion (start failures end in Error). */
+async function runDeletion<Target, ClusterT>(
+  deps: EngineSyncRunnerDeps<Target, ClusterT>,
+  ctx: SyncRunnerContext,
+  deletion: DeletionRequest,
+  logger: RunnerLogger,
+): Promise<OperationState> {
+  let prepared: { app: Application; cluster: ClusterT };
+  try {
+    if (!deps.deleteApplication) throw new Error('this worker cannot delete Applications');
+    const app = deps.application(ctx.request.application, ctx.request);
+    prepared = { app, cluster: deps.clusterFor(app) };
+  } catch (error) {
+    if (isTransientError(error)) throw error;
+    logger.warn({ err: messageOf(error) }, 'deletion could not start');
+    return reportStartFailure(ctx, error);
+  }
+  logger.info(
+    { cascade: deletion.cascade ?? 'finalizers', resumed: ctx.initialState !== undefined },
+    'deletion started',
+  );
+  const state = await deps.deleteApplication({ ...prepared, ctx, deletion });
+  logger.info({ phase: state.phase, message: state.message }, 'deletion finished');
+  return state;
 }
 
 /**

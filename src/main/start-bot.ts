@@ -10,6 +10,7 @@ import { BotError } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue } from '../queue/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
+import type { DeletionPlanner } from '../slack/ports.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import type { RunningDriftDetection } from './drift-wiring.js';
@@ -32,6 +33,8 @@ export interface BotDeps {
   drift?: (queue: ReturnType<typeof createSyncQueue>) => RunningDriftDetection | undefined;
   logger: Logger;
   host?: string;
+  /** Plans `/sync delete` from the cluster (the Application's tracked objects); omitted → deleting is unavailable. */
+  deletions?: DeletionPlanner;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -72,6 +75,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       approvals: gate,
       // Registers the Approve/Reject listeners and `/sync audit` (one registration: no second decide per click).
       approvalFlow: wiring.approvals,
+      ...(deps.deletions ? { deletions: deps.deletions } : {}),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>

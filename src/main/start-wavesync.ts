@@ -17,6 +17,7 @@ import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
 import { countingFetch } from './counting-fetch.js';
+import { createDeletionPlanner } from './deletion-planner.js';
 import { type RunningDriftDetection, startDriftDetection } from './drift-wiring.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
@@ -42,7 +43,7 @@ export interface RunningWavesync {
   port: number;
   metrics: Metrics;
   /** Drift detection (bot and serve roles with a Slack bot token); tick() compares now. */
-  drift?: Pick<RunningDriftDetection, 'tick'>;
+  drift?: Pick<RunningDriftDetection, 'tick' | 'tickIfLeader'>;
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
@@ -115,6 +116,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
     }
     const { port, drift } = await listen(role, {
       config,
+      settings,
       apps,
       ops,
       logger,
@@ -143,6 +145,7 @@ async function listen(
   role: ProcessRole,
   input: {
     config: Config;
+    settings: Settings;
     apps: Awaited<ReturnType<typeof applicationsFromSettings>>;
     ops: OpsEndpoints;
     logger: Logger;
@@ -169,6 +172,7 @@ async function listen(
     drift: (queue) => input.driftFor(queue),
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
+    deletions: createDeletionPlanner({ settings: input.settings, config: input.config, apps: input.apps }),
   });
   input.stops.push(() => bot.close());
   return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };

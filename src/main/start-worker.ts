@@ -7,7 +7,7 @@
 import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import type { FailureNotifier } from '../approvals/index.js';
-import type { ApplicationsFromSettings } from '../apps/index.js';
+import { type ApplicationsFromSettings, deleteApplication, renderedDeletionHooks } from '../apps/index.js';
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
@@ -61,6 +61,20 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       createCluster: createKubeCluster,
     }),
     runOperation: (input) => runOperation({ ...input, options: engineOptions }),
+    deleteApplication: ({ app, cluster, ctx, deletion }) =>
+      deleteApplication({
+        app,
+        cascade: deletion.cascade,
+        confirmed: deletion.confirmed,
+        operation: ctx.request.operation,
+        cluster,
+        reporter: ctx.reporter,
+        persist: (s) => ctx.persist(s),
+        ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
+        signal: ctx.signal,
+        timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
+        hooks: () => renderedDeletionHooks(apps, app),
+      }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });
   // App of Apps: chain state and child-line ts in Redis, children enqueued through a producer of our own.

@@ -23,6 +23,6 @@ export type {
   JobStatus,
   SyncQueueClient,
 } from './sync-queue-client.js';
-export { parseSyncRequest, type SyncRequest } from './sync-request.js';
+export { type DeletionRequest, parseSyncRequest, type SyncRequest } from './sync-request.js';
 export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker, type SyncWorkerOptions } from './sync-worker.js';

@@ -26,6 +26,11 @@ export interface SyncKeys {
   events(jobId: string): string;
   /** Pub/sub channel on which cancel requests for running jobs are announced (message: job id). */
   cancelChannel: string;
+  /**
+   * STRING: JSON `{ at, by }` of the last pruning confirmation of an application (`/sync confirm-prune`), Argo
+   * CD's `argocd.argoproj.io/deletion-approved` annotation: it counts for operations started at or before `at`.
+   */
+  pruneConfirmed(application: string): string;
 }
 
 /** Build the key names for one queue. */
@@ -39,5 +44,6 @@ export function syncKeys(prefix: string = DEFAULT_PREFIX, queueName: string = SY
     history: (application) => `${base}:history:${application}`,
     events: (jobId) => `${base}:events:${jobId}`,
     cancelChannel: `${base}:cancel`,
+    pruneConfirmed: (application) => `${base}:prune-confirmed:${application}`,
   };
 }

@@ -13,6 +13,7 @@ import { historyEntry } from './history-entry.js';
 import type { JobLifecycle } from './job-lifecycle.js';
 import { mirrorReporter } from './mirror-reporter.js';
 import { promoteHead } from './promote-head.js';
+import { pruneConfirmedAt } from './prune-confirmation.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
 import type { QueueLogger } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
@@ -150,6 +151,7 @@ async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter
     reporter,
     persist: (s) => persist(deps, run, s),
     signal: run.running.controller.signal,
+    pruneConfirmation: () => pruneConfirmedAt(deps.redis, deps.keys, run.request.application),
   });
 }
 

@@ -99,6 +99,14 @@ export interface SyncQueueClient {
     by: Initiator,
     jobId?: string,
   ): Promise<{ cancelled: 'waiting' | 'running' | 'none'; jobId?: string }>;
+  /**
+   * Confirm pruning of the application's `Prune=confirm` resources now (Argo CD: the `deletion-approved`
+   * annotation): a running operation of the application that waits for it goes on at its next pass (≤ the
+   * engine's poll interval). Resolves with the confirmation time (ISO-8601). Authorization is the caller's.
+   */
+  confirmPrune(application: string, by: Initiator): Promise<string>;
+  /** The application's last pruning confirmation time (ISO-8601), or undefined. */
+  pruneConfirmedAt(application: string): Promise<string | undefined>;
   /** Last `limit` (default 10) finished operations of the application, newest first. */
   history(application: string, limit?: number): Promise<HistoryEntry[]>;
   close(): Promise<void>;

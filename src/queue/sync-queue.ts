@@ -11,6 +11,7 @@ import { createAppLine } from './app-line.js';
 import { type JobStreamEntry, readJobEvents } from './job-events.js';
 import { aheadOf, toJobStatus } from './job-status.js';
 import { promoteHead } from './promote-head.js';
+import { confirmPrune, pruneConfirmedAt } from './prune-confirmation.js';
 import {
   closeConnection,
   producerConnection,
@@ -158,6 +159,8 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
       }
       return outcome === 'none' ? { cancelled: 'none' } : { cancelled: outcome, jobId: target };
     },
+    confirmPrune: (application, by) => confirmPrune(redis, keys, application, by),
+    pruneConfirmedAt: (application) => pruneConfirmedAt(redis, keys, application),
     history: (application, limit = 10) => line.history(application, limit),
     async close() {
       await queue.close().catch(() => undefined);

@@ -18,6 +18,17 @@ describe('src/queue/sync-request parseSyncRequest', () => {
     expect('target' in parsed).toBe(true);
   });
 
+  it('carries a /sync delete request (cascade, confirmed objects) and rejects an unknown cascade', () => {
+    const deletion = { cascade: 'background', confirmed: ['/PersistentVolumeClaim/shop/data'] };
+    const parsed = parseSyncRequest(JSON.parse(JSON.stringify({ ...valid, deletion })));
+
+    expect(parsed.deletion).toEqual(deletion);
+    expect(parseSyncRequest(valid)).not.toHaveProperty('deletion');
+    expect(() => parseSyncRequest({ ...valid, deletion: { ...deletion, cascade: 'sideways' } })).toThrow(
+      /deletion\.cascade/,
+    );
+  });
+
   it('names every bad field in one BotError', () => {
     const bad = {
       ...valid,

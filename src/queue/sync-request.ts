@@ -16,6 +16,19 @@ export interface SyncRequest {
   requestKey: string;
   /** Set when this is the sync of an App of Apps child: the chain it belongs to (src/queue/app-of-apps-chain.ts). */
   appOfApps?: AppOfAppsChain;
+  /**
+   * Present when this job deletes the Application (`/sync delete <app>`) instead of syncing it; it runs in the
+   * same per-application line, so it never overlaps a sync of that app. `operation` is then unused.
+   */
+  deletion?: DeletionRequest;
+}
+
+/** What `/sync delete` asks for (see src/apps/delete-application.ts). */
+export interface DeletionRequest {
+  /** `--cascade`; absent = follow the Application's finalizers. */
+  cascade?: 'foreground' | 'background' | 'orphan';
+  /** `group/Kind/namespace/name` of the `Delete=confirm` objects the confirmation or approval covered. */
+  confirmed: string[];
 }
 
 const OperationSchema = z.object({
@@ -42,6 +55,12 @@ export const SyncRequestSchema = z.object({
   target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   requestKey: z.string().min(1).max(200),
   appOfApps: AppOfAppsChainSchema.optional(),
+  deletion: z
+    .object({
+      cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
+      confirmed: z.array(z.string().min(1)),
+    })
+    .optional(),
 });
 
 /**
@@ -54,6 +73,15 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, appOfApps, ...rest } = parsed.data;
-  return { ...rest, target, ...(appOfApps ? { appOfApps } : {}) };
+  const { target, deletion, appOfApps, ...rest } = parsed.data;
+  return {
+    ...rest,
+    target,
+    ...(deletion ? { deletion: deletionOf(deletion) } : {}),
+    ...(appOfApps ? { appOfApps } : {}),
+  };
+}
+
+function deletionOf(value: { cascade?: DeletionRequest['cascade']; confirmed: string[] }): DeletionRequest {
+  return { confirmed: value.confirmed, ...(value.cascade ? { cascade: value.cascade } : {}) };
 }

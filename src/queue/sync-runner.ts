@@ -22,6 +22,8 @@ export interface SyncRunnerContext {
   persist(state: OperationState): Promise<void>;
   /** Aborted when someone cancels the running job: terminate the operation (`Operation terminated`). */
   signal: AbortSignal;
+  /** The application's last pruning confirmation (ISO-8601) or undefined; for the engine's `Prune=confirm` wait. */
+  pruneConfirmation(): Promise<string | undefined>;
 }
 
 /**

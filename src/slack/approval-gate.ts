@@ -5,6 +5,7 @@
  * queues once approved) or the request was refused, the header says why and the requester got an ephemeral note.
  */
 import type { Approvals, MessageRef } from '../approvals/index.js';
+import type { DeletionPlan } from '../apps/application-deletion.js';
 import type { SyncRequest } from '../queue/index.js';
 import type { SlackApprovalMessenger } from './slack-approval-messenger.js';
 
@@ -12,6 +13,8 @@ export interface ApprovalGateContext {
   header: MessageRef;
   /** `--break-glass "reason"` when given. */
   breakGlassReason?: string;
+  /** `/sync delete`: the plan the requester confirmed, shown to the approvers. */
+  deletionPlan?: DeletionPlan;
 }
 
 export interface SlackApprovalGate {
@@ -23,7 +26,7 @@ export function createApprovalGate(
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
-    async gate(request, { header, breakGlassReason }) {
+    async gate(request, { header, breakGlassReason, deletionPlan }) {
       const result = await approvals.requestSync({
         application: request.application,
         operation: request.operation,
@@ -32,6 +35,9 @@ export function createApprovalGate(
         requestKey: request.requestKey,
         header,
         ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
+        ...(request.deletion && deletionPlan
+          ? { deletion: { request: request.deletion, plan: deletionPlan } }
+          : {}),
       });
       if (result.kind === 'enqueue') return 'proceed';
       if (result.kind === 'refused') {

@@ -3,6 +3,7 @@
  * Applications (structurally the apps registry's `names()`/`describe()`), plus the optional approval gate.
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
+import type { DeletionCascade, DeletionPlan } from '../apps/application-deletion.js';
 import type { ApplicationDestination, ApplicationSource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 
@@ -44,6 +45,19 @@ export interface ApplicationCatalog {
 export interface ApprovalGate {
   gate(
     request: SyncRequest,
-    context: { header: { channel: string; ts: string }; breakGlassReason?: string },
+    context: {
+      header: { channel: string; ts: string };
+      breakGlassReason?: string;
+      deletionPlan?: DeletionPlan;
+    },
   ): Promise<'proceed' | 'pending'>;
+}
+
+/**
+ * What `/sync delete` shows before anything is queued: the plan of deleting an Application from its tracked live
+ * objects (the composition root lists them through the Application's cluster).
+ */
+export interface DeletionPlanner {
+  /** @throws BotError / ClusterError when the cluster cannot be read (the command says so; nothing is queued). */
+  plan(application: string, cascade: DeletionCascade | undefined): Promise<DeletionPlan>;
 }

@@ -19,10 +19,12 @@ import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
+import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
 import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
 import { guardFutureTimestamps } from './future-timestamp-guard.js';
+import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 
@@ -144,6 +146,20 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps): void 
     async ({ ack, body, action, respond, client }) => {
       await ack();
       await driftSyncAction({ body, action, respond, client, deps, recent });
+    },
+  );
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: DELETE_CONFIRM_ACTION_ID },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      await confirmDeletionAction({ body, action, respond, client, deps, recent });
+    },
+  );
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: DELETE_CANCEL_ACTION_ID },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      await cancelDeletionAction({ body, action, respond, client, deps, recent });
     },
   );
   if (deps.approvalFlow) {

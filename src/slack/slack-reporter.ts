@@ -17,6 +17,12 @@ import { ChannelPacer } from './channel-pacer.js';
 import type { SlackMessage } from './messages/block.js';
 import { textMessage } from './messages/block.js';
 import { coalesceMessages } from './messages/coalesce-messages.js';
+import {
+  deletionHookBlocks,
+  deletionSummaryBlocks,
+  resourcesDeletedBlocks,
+  resourcesKeptBlocks,
+} from './messages/deletion-blocks.js';
 import { hookOutcomeBlocks } from './messages/hook-outcome-blocks.js';
 import {
   type SyncHeaderState,
@@ -118,7 +124,9 @@ class ThreadReporter implements SlackReporter {
     const now = Date.now();
     switch (event.type) {
       case 'OperationStarted':
-        this.callBudget.plan(event.waves.length, countHooks(event.waves.flatMap((w) => w.tasks)));
+        // A deletion replies once per wave, once for what is kept, and updates the header per wave.
+        if (this.header.deletion) this.callBudget.plan(event.waves.length * 2 + 1, 0);
+        else this.callBudget.plan(event.waves.length, countHooks(event.waves.flatMap((w) => w.tasks)));
         this.startedAt = Date.parse(event.at);
         this.header = { ...this.header, revision: event.revision };
         this.markHeader(now);
@@ -152,10 +160,22 @@ class ThreadReporter implements SlackReporter {
           durationMs: event.durationMs,
           state: event.state,
         };
+        // A deletion assesses no health afterwards: its summary is ready now.
+        if (this.header.deletion) this.summaryReady = true;
         return;
       case 'HealthAssessed':
         this.health = { health: event.health, afterMs: event.afterMs, unhealthy: event.unhealthy };
         this.summaryReady = this.summary !== undefined;
+        return;
+      case 'ResourcesDeleted':
+        this.markHeader(now);
+        this.queue(resourcesDeletedBlocks(event), false);
+        return;
+      case 'ResourcesKept':
+        this.queue(resourcesKeptBlocks(event), false);
+        return;
+      case 'DeletionHookFinished':
+        this.queue(deletionHookBlocks(event), true);
         return;
       default:
         return; // ResourceApplied and HookStarted are summarised by the wave and hook replies
@@ -212,7 +232,9 @@ class ThreadReporter implements SlackReporter {
     if (kind === 'replies') return this.post(taken, false);
     const summary: SyncSummary = { ...this.summary!, ...(this.health ? { health: this.health } : {}) };
     const alarming = isAlarming(summary);
-    const message = syncSummaryBlocks(summary);
+    const message = this.header.deletion
+      ? deletionSummaryBlocks({ ...summary, application: this.header.application })
+      : syncSummaryBlocks(summary);
     this.summaryPosted = true;
     this.headerDirtyAt = Date.now();
     if (alarming) {

@@ -16,6 +16,8 @@ import type {
 export class InMemorySyncQueue implements SyncQueueClient {
   readonly requests: SyncRequest[] = [];
   readonly cancels: { application: string; by: Initiator; jobId?: string }[] = [];
+  /** Pruning confirmations by application: time and who. */
+  readonly pruneConfirmations = new Map<string, { at: string; by: Initiator }>();
   private readonly jobs: JobStatus[] = [];
   private readonly keys = new Map<string, { jobId: string; at: number }>();
   private readonly past: HistoryEntry[] = [];
@@ -94,6 +96,17 @@ export class InMemorySyncQueue implements SyncQueueClient {
     const was = job.state === 'active' ? 'running' : 'waiting';
     job.state = 'cancelled';
     return { cancelled: was, jobId: job.jobId };
+  }
+
+  async confirmPrune(application: string, by: Initiator): Promise<string> {
+    this.check();
+    const at = new Date().toISOString();
+    this.pruneConfirmations.set(application, { at, by });
+    return at;
+  }
+
+  async pruneConfirmedAt(application: string): Promise<string | undefined> {
+    return this.pruneConfirmations.get(application)?.at;
   }
 
   async history(application: string, limit = 10): Promise<HistoryEntry[]> {

@@ -86,4 +86,24 @@ describe('createDriftDetector', () => {
 
     expect(compared).toBe(3);
   });
+
+  it('acts again at the next tick when the action failed (Slack or the queue was down)', async () => {
+    const attempts: string[] = [];
+    let down = true;
+    const detector = createDriftDetector({
+      applications: () => [app('a', {})],
+      compare: async () => drift,
+      onAction: async (a, action) => {
+        attempts.push(`${a.name}:${action.action}:${down ? 'failed' : 'posted'}`);
+        if (down) throw new Error('slack down');
+      },
+    });
+
+    await detector.tick();
+    down = false;
+    await detector.tick();
+    await detector.tick();
+
+    expect(attempts).toEqual(['a:notify:failed', 'a:notify:posted']);
+  });
 });

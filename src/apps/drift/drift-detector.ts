@@ -47,6 +47,11 @@ export interface DriftDetectorDeps {
   /** Called once per Application per tick with what the check found. */
   onChecked?(app: Application, result: DriftCheckResult): void;
   store?: DriftStateStore;
+  /**
+   * Interval ticks only: take the lease for this interval (true) or leave it to another replica (false), so one
+   * of several bot replicas compares per interval. tick() called directly always compares.
+   */
+  lease?(ttlMs: number): Promise<boolean>;
   now?: () => Date;
   logger?: Pick<Logger, 'warn'>;
 }
@@ -54,6 +59,8 @@ export interface DriftDetectorDeps {
 export interface DriftDetector {
   /** Check every automated Application once; resolves when done (joins a tick already running). */
   tick(): Promise<void>;
+  /** What each interval does: tick() if the lease (when configured) is ours for `intervalMs`; resolves with whether it ticked. */
+  tickIfLeader(intervalMs: number): Promise<boolean>;
   /** Tick every `intervalMs` until stop(). */
   start(intervalMs: number): void;
   /** Stop ticking; resolves once a tick in progress has finished. */
@@ -73,6 +80,8 @@ export function memoryDriftStateStore(): DriftStateStore {
   };
 }
 
+const NONE: DriftAction = { action: 'none' };
+
 export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
   const store = deps.store ?? memoryDriftStateStore();
   let timer: NodeJS.Timeout | undefined;
@@ -83,10 +92,24 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
     const differences = await deps.compare(app);
     const selfHeal = Boolean(app.syncPolicy?.automated?.selfHeal) && (deps.autoSyncAllowed?.(app) ?? true);
     const now = deps.now?.() ?? new Date();
-    const action = await store.transition(app.name, (previous) =>
-      observeDrift(previous, differences, { selfHeal }, now),
-    );
-    if (action.action !== 'none') await deps.onAction(app, action);
+    let before: DriftState | undefined;
+    const action = await store.transition(app.name, (previous) => {
+      before = previous;
+      return observeDrift(previous, differences, { selfHeal }, now);
+    });
+    if (action.action !== 'none') {
+      try {
+        await deps.onAction(app, action);
+      } catch (error) {
+        // Not told (Slack down) or not queued (Redis down): forget the episode's start so the next tick acts again.
+        if (action.action !== 'resolved')
+          await store.transition(app.name, () => ({
+            state: before ?? { selfHealAttempts: 0 },
+            action: NONE,
+          }));
+        throw error;
+      }
+    }
     return differences.length === 0 ? 'Synced' : 'OutOfSync';
   };
 
@@ -111,11 +134,22 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
     return running;
   };
 
+  // The lease lasts most of an interval, so it is free again when the next interval's first timer fires.
+  const tickIfLeader = async (intervalMs: number) => {
+    if (running) return false;
+    const leader = deps.lease ? await deps.lease(Math.max(1, Math.floor(intervalMs * 0.8))) : true;
+    if (leader) await tick();
+    return leader;
+  };
+
   return {
     tick,
+    tickIfLeader,
     start(intervalMs) {
       timer = setInterval(() => {
-        if (!running) void tick();
+        tickIfLeader(intervalMs).catch((error: unknown) =>
+          deps.logger?.warn({ err: error }, 'drift tick failed'),
+        );
       }, intervalMs);
       timer.unref();
     },

@@ -83,3 +83,15 @@ export function redisDriftNoticeRefs(redis: Redis, prefix: string): DriftNoticeR
     },
   };
 }
+
+/**
+ * The interval lease of drift detection: SET NX PX on `<prefix>:drift:lease`, so one bot replica compares per
+ * interval (the others skip it). Resolves true when this caller took it for `ttlMs` milliseconds.
+ */
+export function redisDriftLease(
+  redis: Redis,
+  prefix: string,
+  holder: string,
+): (ttlMs: number) => Promise<boolean> {
+  return async (ttlMs) => (await redis.set(`${prefix}:drift:lease`, holder, 'PX', ttlMs, 'NX')) === 'OK';
+}

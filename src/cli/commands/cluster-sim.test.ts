@@ -25,11 +25,21 @@ describe('wavesync cluster-sim', () => {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
+      // Start-up compiles the CLI with tsx: seconds on an idle machine, much longer on a loaded one (the test
+      // timeout is 60 s). A process that exits instead fails at once with what it printed.
+      const timer = setTimeout(() => reject(new Error(`no URL printed within 50 s: ${out}${err}`)), 50_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`cluster-sim exited with ${code} before printing a URL: ${out}${err}`));
+      });
       child.stdout.on('data', () => {
         const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (match?.[1]) {

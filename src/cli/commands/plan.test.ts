@@ -245,3 +245,48 @@ describe('src/cli/commands/plan', () => {
     expect(bad.stderr).toContain('missing.yaml: cannot read');
   });
 });
+
+describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /sync renders it)', () => {
+  const config = path.resolve(import.meta.dirname, '../../../examples/wavesync.yaml');
+
+  it('plans examples/applications/rails.yaml: its source folder, destination namespace and CreateNamespace=true', async () => {
+    const { stdout, stderr, exitCode } = await plan('--app', 'rails', '--config', config, '--output', 'json');
+    expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
+    const document = JSON.parse(stdout) as {
+      application: { name: string; environment: string; namespace: string; revision: string };
+      tasks: JsonTask[];
+    };
+
+    expect(document.application).toMatchObject({ name: 'rails', environment: 'staging', namespace: 'rails' });
+    expect(document.application.revision).toMatch(/^[0-9a-f]{12}$/);
+    expect(steps(document.tasks)).toEqual([
+      'PreSync/0 Namespace/rails',
+      'PreSync/1 ConfigMap/rails-env',
+      'PreSync/2 Job/db-migrate',
+      'Sync/0 Service/web',
+      'Sync/0 Deployment/web',
+      'Sync/0 Ingress/web',
+      'PostSync/0 Job/smoke-test',
+    ]);
+    expect(document.tasks.filter((t) => t.kind !== 'Namespace').every((t) => t.namespace === 'rails')).toBe(
+      true,
+    );
+  });
+
+  it('prints the Application, environment and revision above the text plan', async () => {
+    const { stdout, exitCode } = await plan('--app', 'rails', '--config', config);
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^rails → staging · namespace rails · revision [0-9a-f]{12}$/);
+    expect(stdout).toContain('7 tasks in 5 steps.');
+  });
+
+  it('names an unknown Application with "Did you mean", and refuses a path together with --app', async () => {
+    const unknown = await plan('--app', 'raills', '--config', config);
+    expect(unknown).toMatchObject({ stdout: '', exitCode: 1 });
+    expect(unknown.stderr).toBe('error: No application named "raills". Did you mean rails?\n');
+
+    const both = await plan('examples/rails', '--app', 'rails', '--config', config);
+    expect(both).toMatchObject({ stdout: '', exitCode: 1 });
+    expect(both.stderr).toMatch(/give a path or --app, not both/);
+  });
+});

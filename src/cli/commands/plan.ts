@@ -1,14 +1,20 @@
 /**
  * `wavesync plan <dir|file> [--output text|json] [--namespace NS]` — print the sync plan of some manifests, in
- * Argo CD's execution order, with no cluster, Redis or Slack. The plan assumes nothing is live (no prune tasks);
- * generateName hooks are named from the manifests' content hash and the current time, as a real sync would name
- * them from its revision and start time. Bad input → exit code 1, the error (file:line: problem) on stderr,
+ * Argo CD's execution order, with no cluster, Redis or Slack. `wavesync plan --app NAME [--config F]
+ * [--revision REV]` plans an Application of wavesync.yaml instead: its source rendered exactly as the worker
+ * renders it for `/sync NAME` (git checkout at the revision, Helm/Kustomize, directory options), with its
+ * destination namespace and sync options. The plan assumes nothing is live (no prune tasks); generateName hooks
+ * are named from the revision and the current time, as a real sync would name them from its start time. Bad
+ * input → exit code 1, the error (file:line: problem, or the unknown Application with "Did you mean") on stderr,
  * nothing on stdout.
  */
 import { type Command, Option } from 'commander';
+import { applicationsFromSettings, environmentOf } from '../../apps/index.js';
+import { loadConfig, processEnvironment } from '../../config.js';
 import { BotError } from '../../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks } from '../../engine/index.js';
 import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
+import { loadSettings } from '../../settings/index.js';
 import { formatPlanJson } from '../format-plan-json.js';
 import { formatPlanText } from '../format-plan-text.js';
 
@@ -16,6 +22,103 @@ export interface PlanOptions {
   output: 'text' | 'json';
   /** The Application's destination namespace, given to objects without one ('' = none). */
   namespace: string;
+  /** Plan this Application of wavesync.yaml instead of a path. */
+  app?: string;
+  /** wavesync.yaml (default: $WAVESYNC_CONFIG). */
+  config?: string;
+  /** With `--app`: branch, tag or SHA instead of the Application's targetRevision. */
+  revision?: string;
+}
+
+/** The plan of an Application, and what it was rendered as. */
+export interface ApplicationPlan extends BuildSyncTasksResult {
+  application: string;
+  environment: string | undefined;
+  namespace: string;
+  /** Resolved revision: git SHA, or the content hash of a local folder. */
+  revision: string;
+}
+
+/**
+ * The plan of the Application `name` from the wavesync.yaml at `options.config` (else $WAVESYNC_CONFIG), rendered
+ * as the worker renders it (src/main/start-worker.ts), with its destination namespace and sync options.
+ * @throws BotError invalid_config (no wavesync.yaml named, or an invalid one), application_not_found (with "Did
+ * you mean"), and the renderer's errors (invalid_manifest with file and line, a missing helm/kustomize binary,
+ * git failures).
+ */
+export async function planApplication(
+  name: string,
+  options: Pick<PlanOptions, 'config' | 'revision'>,
+): Promise<ApplicationPlan> {
+  const file = options.config ?? loadConfig().configFile;
+  if (file === undefined) {
+    throw new BotError(
+      'invalid_config',
+      '--app needs wavesync.yaml: pass --config <file> or set WAVESYNC_CONFIG (see examples/wavesync.yaml)',
+    );
+  }
+  const settings = await loadSettings(file);
+  const { registry, renderer } = await applicationsFromSettings(settings, { env: processEnvironment() });
+  const app = registry.get(name);
+  const rendered = await renderer.renderApplication(
+    app,
+    options.revision === undefined ? {} : { revision: options.revision },
+  );
+  const namespace = app.destination.namespace ?? 'default';
+  const plan = buildSyncTasks({
+    targets: rendered.targets,
+    live: [],
+    namespace,
+    revision: rendered.revision,
+    startedAt: new Date().toISOString(),
+    operation: { prune: false, dryRun: true, syncOptions: app.syncPolicy?.syncOptions ?? [] },
+  });
+  return {
+    application: app.name,
+    environment: environmentOf(app),
+    namespace,
+    revision: rendered.revision,
+    tasks: plan.tasks,
+    warnings: [...rendered.warnings, ...plan.warnings],
+  };
+}
+
+/** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */
+function applicationHeader(plan: ApplicationPlan): string {
+  const environment = plan.environment ? ` → ${plan.environment}` : '';
+  return `${plan.application}${environment} · namespace ${plan.namespace} · revision ${plan.revision.slice(0, 12)}\n\n`;
+}
+
+async function printPlan(target: string | undefined, options: PlanOptions, io: CommandIo): Promise<void> {
+  if (options.app !== undefined) {
+    if (target !== undefined) {
+      throw new BotError(
+        'invalid_command',
+        `give a path or --app, not both (got ${target} and --app ${options.app})`,
+      );
+    }
+    const plan = await planApplication(options.app, options);
+    if (options.output === 'json') {
+      const { application, environment, namespace, revision } = plan;
+      const document = JSON.parse(formatPlanJson(plan)) as object;
+      const withApp = { application: { name: application, environment, namespace, revision }, ...document };
+      io.stdout(`${JSON.stringify(withApp, null, 2)}\n`);
+    } else {
+      io.stdout(applicationHeader(plan) + formatPlanText(plan));
+    }
+    return;
+  }
+  if (target === undefined) {
+    throw new BotError(
+      'invalid_command',
+      'name what to plan: a manifest path, or --app <name> with wavesync.yaml',
+    );
+  }
+  if (options.revision !== undefined) {
+    throw new BotError('invalid_command', '--revision needs --app (a path is planned as it is on disk)');
+  }
+  const plan = await planManifests(target, options);
+  io.stdout(options.output === 'json' ? formatPlanJson(plan) : formatPlanText(plan));
 }
 
 /** Where the command writes; tests pass their own. */
@@ -56,17 +159,22 @@ export function registerPlanCommand(program: Command, io: CommandIo = processIo)
     .description(
       'print the sync plan of manifests: every task in execution order (phase → wave → kind → name)',
     )
-    .argument('<path>', 'a manifest file, a directory of manifests, or a Kustomize directory')
+    .argument('[path]', 'a manifest file, a directory of manifests, or a Kustomize directory')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .option(
       '-n, --namespace <namespace>',
       "destination namespace for objects without one (the Application's)",
       '',
     )
-    .action(async (target: string, options: PlanOptions) => {
+    .option(
+      '--app <name>',
+      'plan this Application of wavesync.yaml as /sync would render it (instead of a path)',
+    )
+    .option('--config <file>', 'wavesync.yaml for --app (default: $WAVESYNC_CONFIG)')
+    .option('--revision <rev>', "with --app: branch, tag or SHA instead of the Application's targetRevision")
+    .action(async (target: string | undefined, options: PlanOptions) => {
       try {
-        const plan = await planManifests(target, options);
-        io.stdout(options.output === 'json' ? formatPlanJson(plan) : formatPlanText(plan));
+        await printPlan(target, options, io);
       } catch (error) {
         if (!(error instanceof BotError)) throw error;
         io.stderr(`error: ${error.message}\n`);

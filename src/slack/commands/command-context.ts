@@ -7,7 +7,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Approvals } from '../../approvals/index.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../messages/block.js';
-import type { ApplicationCatalog, ApprovalGate, SyncQueueClient } from '../ports.js';
+import type { ApplicationCatalog, ApprovalGate, DeletionPlanner, SyncQueueClient } from '../ports.js';
 import type { RecentRequests } from './recent-requests.js';
 
 export interface SlackAppDeps {
@@ -16,7 +16,9 @@ export interface SlackAppDeps {
   logger?: Logger;
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
-  approvalFlow?: Pick<Approvals, 'decide' | 'audit'>;
+  approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'>;
+  /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
+  deletions?: DeletionPlanner;
 }
 
 export interface CommandContext {

@@ -3,6 +3,7 @@
  * cancel paths and the worker's reporter all draw the same header.
  */
 import type { SyncOperation } from '../../domain/index.js';
+import type { DeletionRequest } from '../../queue/index.js';
 import type { Initiator } from '../../reporting/sync-reporter.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
@@ -13,12 +14,28 @@ export type HeaderBase = Omit<SyncHeaderView, 'state'>;
 /** The header of a sync of `application` with `operation`, requested by `initiator`. */
 export function headerViewOf(
   catalog: ApplicationCatalog,
-  job: { application: string; operation: SyncOperation; initiator: Initiator; jobId?: string },
+  job: {
+    application: string;
+    operation: SyncOperation;
+    initiator: Initiator;
+    jobId?: string;
+    deletion?: DeletionRequest;
+  },
 ): HeaderBase {
   const summary = catalog.describe(job.application);
   const destination = summary
     ? (summary.environment ?? formatDestination(summary.destination))
     : 'unknown destination';
+  if (job.deletion) {
+    return {
+      application: job.application,
+      destination,
+      initiator: job.initiator,
+      commandText: deleteCommandTextOf(job.application, job.deletion),
+      deletion: true,
+      ...(job.jobId ? { jobId: job.jobId } : {}),
+    };
+  }
   const note = noteOf(job.operation);
   return {
     application: job.application,
@@ -40,6 +57,11 @@ export function commandTextOf(application: string, op: SyncOperation): string {
   for (const r of op.resources ?? [])
     words.push('--resource', `${r.group}:${r.kind}:${r.namespace ? `${r.namespace}/` : ''}${r.name}`);
   return words.join(' ');
+}
+
+/** `/sync delete guestbook --cascade=background`. */
+export function deleteCommandTextOf(application: string, deletion: Pick<DeletionRequest, 'cascade'>): string {
+  return `/sync delete ${application}${deletion.cascade ? ` --cascade=${deletion.cascade}` : ''}`;
 }
 
 /** What the header should say about a special operation (selective sync runs no hooks, as in Argo CD). */

@@ -5,7 +5,7 @@
  * the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
  */
 import { createHash } from 'node:crypto';
-import type { SlashCommand } from '@slack/bolt';
+import type { BlockAction, SlashCommand } from '@slack/bolt';
 import type { SyncOperation } from '../../domain/index.js';
 
 export function requestKeyOf(
@@ -28,4 +28,18 @@ function normalized(op: SyncOperation): unknown {
     .map((r) => `${r.group}:${r.kind}:${r.namespace ?? ''}/${r.name}`)
     .sort();
   return [op.revision ?? '', op.prune, op.dryRun, resources];
+}
+
+/**
+ * The idempotency key of a `/sync delete` confirmation click: the same person confirming the same plan of the same
+ * Application in the same channel (a double click queues one deletion).
+ */
+export function requestKeyOfDeletion(
+  body: Pick<BlockAction, 'user' | 'team'>,
+  channel: string,
+  application: string,
+  planHash: string,
+): string {
+  const what = JSON.stringify([body.team?.id ?? '', channel, body.user.id, 'delete', application, planHash]);
+  return `slack-delete:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
 }

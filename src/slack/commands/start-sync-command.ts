@@ -3,6 +3,7 @@
  * post the header in the channel, enqueue with the header as the report target, then show the queue position.
  * Bad input is answered in the ack and nothing is posted or queued.
  */
+import type { DeletionPlan } from '../../apps/application-deletion.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
@@ -53,16 +54,22 @@ export function alreadyRequested(application: string) {
 
 /**
  * Post the header in `ctx.channel`, pass the approval gate, enqueue, and show the position — what `/sync <app>`
- * does once the request is acknowledged (also the drift notice's Sync button). `input.requestKey` must already be
+ * does once the request is acknowledged (also the drift notice's Sync button, and `/sync delete`'s Delete button:
+ * `deletion` makes it a deletion job, `deletionPlan` is what the approvers see). `input.requestKey` must already be
  * claimed in `ctx.recent`; it is released when nothing was queued.
  */
 export async function startSync(
   ctx: SyncStartContext,
-  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string },
+  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
 ): Promise<void> {
   const { deps } = ctx;
-  const { application, operation, initiator, requestKey } = input;
-  const base = headerViewOf(deps.catalog, { application, operation, initiator });
+  const { application, operation, initiator, requestKey, deletion } = input;
+  const base = headerViewOf(deps.catalog, {
+    application,
+    operation,
+    initiator,
+    ...(deletion ? { deletion } : {}),
+  });
   const header = await postHeader(ctx, base);
   if (!header) return ctx.recent.release(requestKey);
   const request: SyncRequest = {
@@ -71,9 +78,15 @@ export async function startSync(
     initiator: base.initiator,
     target: { channel: header.channel, threadTs: header.ts },
     requestKey,
+    ...(deletion ? { deletion } : {}),
   };
   if (deps.approvals) {
-    const context = { header: { channel: header.channel, ts: header.ts }, ...reasonOf(input) };
+    const plan = input.deletionPlan;
+    const context = {
+      header: { channel: header.channel, ts: header.ts },
+      ...reasonOf(input),
+      ...(plan ? { deletionPlan: plan } : {}),
+    };
     if ((await deps.approvals.gate(request, context)) === 'pending') return;
   }
   let result: EnqueueResult;

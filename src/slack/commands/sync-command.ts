@@ -1,5 +1,6 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `audit`,
+ * `confirm-prune`, `delete`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -10,6 +11,8 @@ import { appsCommand } from './apps-command.js';
 import { auditSubcommand } from './audit-command.js';
 import { cancelCommand } from './cancel-command.js';
 import { type CommandContext, ephemeral } from './command-context.js';
+import { confirmPruneCommand } from './confirm-prune-command.js';
+import { deleteCommand } from './delete-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
@@ -24,6 +27,8 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   cancel: cancelCommand,
   history: historyCommand,
   audit: auditSubcommand,
+  delete: deleteCommand,
+  'confirm-prune': confirmPruneCommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {

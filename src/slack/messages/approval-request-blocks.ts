@@ -20,7 +20,9 @@ import {
   REJECT_ACTION_ID,
 } from '../../approvals/index.js';
 import type { SyncPhase } from '../../domain/index.js';
+import { deleteCommandTextOf } from '../commands/header-view.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
+import { deletionPlanLines } from './deletion-blocks.js';
 import { escapeMrkdwn, listNames, mention, truncate } from './format.js';
 
 const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
@@ -28,9 +30,13 @@ const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
 /** The approval message for the record's current status. */
 export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
   const { request } = record;
-  const title = `${statusIcon(record)} *${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
-  const revision = `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
-  const lines = [title, revision, ...planLines(request.plan)];
+  const what = request.deletion ? '🗑 Delete ' : '';
+  const title = `${statusIcon(record)} ${what}*${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
+  const revision = request.deletion
+    ? `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(deleteCommandTextOf(request.application, request.deletion.request))}\``
+    : `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
+  const plan = request.deletion ? deletionPlanLines(request.deletion.plan) : planLines(request.plan);
+  const lines = [title, revision, ...plan];
   if (request.breakGlass) {
     lines.push(
       `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,

@@ -8,8 +8,10 @@ export const USAGE = {
   sync: '/sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME] [--break-glass "reason"]',
   status: '/sync status [app]',
   cancel: '/sync cancel <app>',
+  confirmPrune: '/sync confirm-prune <app>',
   history: '/sync history <app>',
   apps: '/sync apps',
+  delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
 } as const;
 
@@ -27,7 +29,10 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.status}\` — what is running and queued`,
     `\`${USAGE.cancel}\` — cancel the queued or running sync`,
     `\`${USAGE.history}\` — the last syncs and their outcome`,
+    `\`${USAGE.confirmPrune}\` — let a waiting sync prune its \`Prune=confirm\` resources (approvers, in production)`,
     `\`${USAGE.apps}\` — the Applications you can sync`,
+    `\`${USAGE.delete}\` — delete an Application: shows the plan (per wave, what is kept and why) with Delete/Cancel; ` +
+      'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
   ];
   const text = lines.join('\n');

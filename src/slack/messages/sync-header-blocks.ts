@@ -39,12 +39,16 @@ export interface SyncHeaderView {
   jobId?: string;
   /** Extra context, e.g. `selective sync: hooks do not run`. */
   note?: string;
+  /** The job deletes the Application (`/sync delete`): the title reads `🗑 Deleting app` / `🗑 Deleted app`. */
+  deletion?: boolean;
   state: SyncHeaderState;
 }
 
 /** Header blocks: one status line, one context line (revision · who · command), and a Cancel button while live. */
 export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
-  const title = `${stateIcon(view.state)} *${escapeMrkdwn(view.application)}* → ${escapeMrkdwn(view.destination)}`;
+  const title = view.deletion
+    ? deletionTitle(view)
+    : `${stateIcon(view.state)} *${escapeMrkdwn(view.application)}* → ${escapeMrkdwn(view.destination)}`;
   const line = [title, ...stateParts(view.state)].join('  ·  ');
   const revision = view.revision ? `revision \`${escapeMrkdwn(shortRevision(view.revision))}\` · ` : '';
   const note = view.note ? ` · ${escapeMrkdwn(view.note)}` : '';
@@ -54,6 +58,15 @@ export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
     view.state.kind === 'queued' || view.state.kind === 'running' || view.state.kind === 'received';
   if (live && view.jobId) blocks.push(actions(button(CANCEL_ACTION_ID, 'Cancel', view.jobId, 'danger')));
   return { text: plainFallback(line), blocks };
+}
+
+/** `🗑 Deleting *app* → production`, `🗑 Deleted *app* → production` or `❌ Deleting *app* → production`. */
+function deletionTitle(view: SyncHeaderView): string {
+  const { state } = view;
+  const done = state.kind === 'completed' && state.phase === 'Succeeded';
+  const failed = (state.kind === 'completed' && !done) || state.kind === 'not_queued';
+  const icon = failed ? '❌' : state.kind === 'cancelled' ? '🚫' : '🗑';
+  return `${icon} ${done ? 'Deleted' : 'Deleting'} *${escapeMrkdwn(view.application)}* → ${escapeMrkdwn(view.destination)}`;
 }
 
 function stateIcon(state: SyncHeaderState): string {

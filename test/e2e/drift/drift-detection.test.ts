@@ -26,7 +26,13 @@ import { waitFor } from '../../integration/support/queue-test-env.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const examples = path.resolve(import.meta.dirname, '../../../examples');
-const CHANNELS = { shop: 'C0SHOP', heal: 'C0HEAL', prod: 'C0PROD', broken: 'C0BROKEN' } as const;
+const CHANNELS = {
+  shop: 'C0SHOP',
+  heal: 'C0HEAL',
+  prod: 'C0PROD',
+  broken: 'C0BROKEN',
+  empty: 'C0EMPTY',
+} as const;
 type AppName = keyof typeof CHANNELS;
 
 const SETTINGS = `
@@ -98,7 +104,9 @@ beforeAll(async () => {
     ['heal', application('heal', 'staging', '{ prune: true, selfHeal: true }')],
     ['prod', application('prod', 'production', '{ prune: true, selfHeal: true }')],
     ['broken', application('broken', 'staging', '{ selfHeal: true }', 'manifests/missing')],
+    ['empty', application('empty', 'staging', '{ prune: true, selfHeal: true }', 'manifests/empty')],
   ];
+  await mkdir(path.join(dir, 'manifests/empty'));
   for (const [name, yaml] of manifests) await writeFile(path.join(dir, 'applications', `${name}.yaml`), yaml);
   const kubeconfigFile = path.join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfigFile);
@@ -312,5 +320,42 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(approval.ts).not.toBe(notice!.ts);
     expect(await queue.applicationStatus('prod')).toEqual([]);
     expect(await liveReplicas('prod')).toBe(2);
+  });
+
+  it('when both replicas reach an interval, then only the one holding the lease compares', async () => {
+    const checks = async () => {
+      const body = (await serve.metrics.render()).body + (await replica.metrics.render()).body;
+      return [...body.matchAll(/wavesync_drift_checks_total\{result="\w+"\} (\d+)/g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    };
+    const before = await checks();
+
+    const ticked = await Promise.all([serve.drift!.tickIfLeader(), replica.drift!.tickIfLeader()]);
+
+    expect(ticked.filter(Boolean)).toHaveLength(1);
+    expect(await checks()).toBe(before + Object.keys(CHANNELS).length);
+  });
+
+  it('when an app with prune and selfHeal renders nothing while its objects remain, then it is not synced automatically (allowEmpty)', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'empty' } } });
+    await core.createNamespacedConfigMap({
+      namespace: 'empty',
+      body: {
+        metadata: { name: 'kept', labels: { 'app.kubernetes.io/instance': 'empty' } },
+        data: { a: '1' },
+      },
+    });
+
+    await tickBoth(2);
+
+    expect(await queue.history('empty')).toEqual([]);
+    expect(await queue.applicationStatus('empty')).toEqual([]);
+    const [notice, ...more] = roots('empty');
+    expect(more).toEqual([]);
+    expect(messageText('empty', notice!.ts)).toContain('selfHeal refused: the manifests are empty');
+    expect(messageText('empty', notice!.ts)).toContain('ConfigMap/kept');
+    await expect(core.readNamespacedConfigMap({ name: 'kept', namespace: 'empty' })).resolves.toBeDefined();
   });
 });

@@ -117,10 +117,13 @@ describe('argo-cd e2e fixtures through the simulator', () => {
     const { state } = await syncFolder(h, sharedFixturesDir('argo-cd-e2e/hook'), { namespace });
 
     expect(state.phase).toBe('Succeeded');
-    expect(results(state)).toEqual([
-      ['hook', 'Sync', 'Synced', 'Succeeded'],
-      ['pod', 'Sync', 'Synced', 'Running'],
-    ]);
+    // `pod` is a plain resource of the final wave: its hookPhase is Running unless a pass saw its container
+    // finish before the hook did (spec §4.12: final-wave results are not re-evaluated) — a race in Argo CD too.
+    const [hook, pod] = results(state);
+    expect(hook).toEqual(['hook', 'Sync', 'Synced', 'Succeeded']);
+    expect(pod?.slice(0, 3)).toEqual(['pod', 'Sync', 'Synced']);
+    expect(['Running', 'Succeeded']).toContain(pod?.[3]);
+    expect(results(state)).toHaveLength(2);
     expect(live(h, 'v1', 'Pod', 'hook', namespace)?.metadata.finalizers ?? []).toEqual([]);
   });
 

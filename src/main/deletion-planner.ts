@@ -1,0 +1,35 @@
+/**
+ * createDeletionPlanner — the bot's `/sync delete` planner: the Application from the registry, its cluster through
+ * the same kubeconfig mapping the worker uses (wavesync.yaml `clusters:`), and the plan from its tracked live
+ * objects (src/apps planApplicationDeletion). The bot reads the cluster only here (list); the worker deletes.
+ */
+import {
+  type ApplicationsFromSettings,
+  planApplicationDeletion,
+  renderedDeletionHooks,
+} from '../apps/index.js';
+import type { Config } from '../config.js';
+import { createKubeCluster } from '../kube/kube-cluster.js';
+import type { Settings } from '../settings/index.js';
+import type { DeletionPlanner } from '../slack/ports.js';
+import { createClusterProvider } from './cluster-provider.js';
+
+export function createDeletionPlanner(deps: {
+  settings: Settings;
+  config: Pick<Config, 'kubeconfig'>;
+  apps: ApplicationsFromSettings;
+}): DeletionPlanner {
+  const clusterFor = createClusterProvider({
+    settings: deps.settings,
+    kubeconfig: deps.config.kubeconfig,
+    createCluster: createKubeCluster,
+  });
+  return {
+    async plan(application, cascade) {
+      const app = deps.apps.registry.get(application);
+      return planApplicationDeletion(app, clusterFor(app), cascade, () =>
+        renderedDeletionHooks(deps.apps, app),
+      );
+    },
+  };
+}

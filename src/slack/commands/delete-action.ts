@@ -1,0 +1,105 @@
+/**
+ * The Delete / Cancel buttons of `/sync delete`'s ephemeral confirmation. The clicking user (the signed payload's
+ * `user`, never the button value) becomes the requester; the value names the Application, the cascade and the
+ * hash of the plan that was shown. Delete re-plans: a different plan is shown again (nothing is queued); the same
+ * plan is submitted like a sync — header in the channel, the approval gate (with the plan for the approvers), then
+ * the queue — with the plan's `Delete=confirm` objects as confirmed.
+ */
+import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { confirmationKeys } from '../../apps/application-deletion.js';
+import type { SyncOperation } from '../../domain/index.js';
+import { textMessage } from '../messages/block.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { ephemeral, type SlackAppDeps } from './command-context.js';
+import { confirmationOf, decodeDeletionButtonValue, planHash, planOrExplain } from './delete-command.js';
+import type { RecentRequests } from './recent-requests.js';
+import { requestKeyOfDeletion } from './request-key.js';
+import { startSync } from './start-sync-command.js';
+
+/** A deletion job's `operation` (unused by the worker; the queue's request shape requires one). */
+const NO_SYNC: SyncOperation = { prune: false, dryRun: false, syncOptions: [] };
+
+interface ActionArgs {
+  body: BlockAction;
+  action: ButtonAction;
+  respond: RespondFn;
+  client: WebClient;
+  deps: SlackAppDeps;
+  recent: RecentRequests;
+}
+
+/** Cancel: the confirmation is replaced by a note; nothing was requested. */
+export async function cancelDeletionAction({ action, respond }: ActionArgs): Promise<void> {
+  const value = decodeDeletionButtonValue(action.value);
+  const app = value ? ` of *${escapeMrkdwn(value.application)}*` : '';
+  await respond({
+    ...ephemeral(textMessage(`Cancelled: nothing was deleted${app}.`)),
+    replace_original: true,
+  });
+}
+
+/** Delete: re-plan, and submit when the plan is the one shown. */
+export async function confirmDeletionAction({
+  body,
+  action,
+  respond,
+  client,
+  deps,
+  recent,
+}: ActionArgs): Promise<void> {
+  const value = decodeDeletionButtonValue(action.value);
+  const channel = body.container?.channel_id ?? body.channel?.id;
+  if (!value || !channel) {
+    return void (await respond({
+      ...ephemeral(textMessage('This button does not belong to a wavesync deletion; nothing was deleted.')),
+      replace_original: false,
+    }));
+  }
+  const { application, cascade, breakGlassReason } = value;
+  if (!deps.catalog.describe(application)) {
+    const text = `No application named "${escapeMrkdwn(application)}" any more; nothing was deleted.`;
+    return void (await respond({ ...ephemeral(textMessage(text)), replace_original: true }));
+  }
+  const plan = await planOrExplain(deps, application, cascade);
+  if (typeof plan === 'string') {
+    return void (await respond({ ...ephemeral(textMessage(plan)), replace_original: true }));
+  }
+  if (planHash(plan) !== value.planHash) {
+    const changed = confirmationOf(plan, {
+      application,
+      ...(cascade ? { cascade } : {}),
+      ...(breakGlassReason ? { breakGlassReason } : {}),
+    });
+    const note = textMessage(
+      '♻️ The cluster changed since you looked: here is the new plan. Nothing was deleted.',
+    );
+    return void (await respond({
+      ...ephemeral({ text: note.text, blocks: [...note.blocks, ...changed.blocks] }),
+      replace_original: true,
+    }));
+  }
+  await respond({
+    ...ephemeral(
+      textMessage(
+        `Got it: deleting *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
+      ),
+    ),
+    replace_original: true,
+  });
+  const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
+  const requestKey = requestKeyOfDeletion(body, channel, application, value.planHash);
+  if (recent.claim(requestKey)) return; // a double click: the first one is already under way
+  await startSync(
+    { channel, client, respond, deps, recent },
+    {
+      application,
+      operation: NO_SYNC,
+      initiator,
+      requestKey,
+      deletion: { confirmed: confirmationKeys(plan.confirm), ...(cascade ? { cascade } : {}) },
+      deletionPlan: plan,
+      ...(breakGlassReason ? { breakGlassReason } : {}),
+    },
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * `/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]` — delete an Application
+ * and (with a resources finalizer) its resources, as `argocd app delete` does. Nothing happens at once: the
+ * requester gets an ephemeral plan (what goes per wave, what is kept and why, the `Delete=confirm` objects) with
+ * Delete / Cancel. Delete (./delete-action.ts) re-plans — a plan that changed is shown again instead — then posts
+ * the header and goes through the approval gate like a sync (production needs a second user's Approve; freeze
+ * windows refuse; the audit log records it) before the job is queued in the Application's line.
+ *
+ * `--cascade` mirrors Argo CD's CLI (`--cascade` + `--propagation-policy`): `foreground` / `background` set that
+ * resources finalizer before deleting, `orphan` removes it (only the Application goes). Without the flag the
+ * Application's own finalizers decide, as when it is deleted with kubectl.
+ */
+import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import type { DeletionCascade, DeletionPlan } from '../../apps/application-deletion.js';
+import { confirmationKeys } from '../../apps/application-deletion.js';
+import { BotError } from '../../domain/index.js';
+import { textMessage } from '../messages/block.js';
+import { type CommandProblem, commandErrorBlocks } from '../messages/command-error-blocks.js';
+import { deletionConfirmationBlocks } from '../messages/deletion-blocks.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { USAGE } from '../messages/help-blocks.js';
+import { type CommandContext, ephemeral, type SlackAppDeps } from './command-context.js';
+import { unknownApplicationBlocks } from './unknown-application.js';
+
+const CASCADES: readonly DeletionCascade[] = ['foreground', 'background', 'orphan'];
+
+/** What the confirmation's buttons carry: the request, and a hash of the plan the requester saw. */
+export interface DeletionButtonValue {
+  application: string;
+  cascade?: DeletionCascade;
+  breakGlassReason?: string;
+  planHash: string;
+}
+
+export async function deleteCommand(ctx: CommandContext): Promise<void> {
+  const parsed = parseDeleteArgs(ctx.args);
+  if ('problem' in parsed) return ctx.ack(ephemeral(commandErrorBlocks(parsed)));
+  const { deps } = ctx;
+  if (!deps.catalog.describe(parsed.application)) {
+    return ctx.ack(ephemeral(unknownApplicationBlocks(deps.catalog, parsed.application, USAGE.delete)));
+  }
+  if (!deps.deletions) {
+    const problem = 'Deleting Applications is not available: this bot has no cluster access to plan it.';
+    return ctx.ack(ephemeral(commandErrorBlocks({ problem })));
+  }
+  await ctx.ack(ephemeral(textMessage(`Planning the deletion of *${escapeMrkdwn(parsed.application)}*…`)));
+  const planned = await planOrExplain(deps, parsed.application, parsed.cascade);
+  if (typeof planned === 'string') {
+    return void (await ctx.respond(ephemeral(commandErrorBlocks({ problem: planned }))));
+  }
+  await ctx.respond(ephemeral(confirmationOf(planned, parsed)));
+}
+
+/** The plan, or a sentence saying why it could not be made. */
+export async function planOrExplain(
+  deps: Pick<SlackAppDeps, 'deletions' | 'logger'>,
+  application: string,
+  cascade: DeletionCascade | undefined,
+): Promise<DeletionPlan | string> {
+  try {
+    if (!deps.deletions) throw new BotError('invalid_config', 'this bot has no cluster access');
+    return await deps.deletions.plan(application, cascade);
+  } catch (err) {
+    deps.logger?.warn({ application, err }, 'could not plan a deletion');
+    const reason = err instanceof Error ? err.message : String(err);
+    return `Could not plan the deletion of *${escapeMrkdwn(application)}*: ${escapeMrkdwn(reason)}. Nothing was deleted.`;
+  }
+}
+
+/** The ephemeral confirmation of `plan` for this request. */
+export function confirmationOf(
+  plan: DeletionPlan,
+  request: Omit<DeletionButtonValue, 'planHash'>,
+): ReturnType<typeof deletionConfirmationBlocks> {
+  return deletionConfirmationBlocks(
+    plan,
+    encodeDeletionButtonValue({ ...request, planHash: planHash(plan) }),
+  );
+}
+
+/** A short SHA-256 of what the plan deletes and keeps: equal plans hash equal. */
+export function planHash(plan: DeletionPlan): string {
+  const canonical = JSON.stringify([
+    plan.application,
+    plan.cascade,
+    plan.waves.map((w) => [w.wave, confirmationKeys(w.resources)]),
+    confirmationKeys(plan.kept.map((k) => k.key)),
+    confirmationKeys(plan.confirm),
+    confirmationKeys(plan.hooks.preDelete),
+    confirmationKeys(plan.hooks.postDelete),
+  ]);
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+}
+
+export function encodeDeletionButtonValue(value: DeletionButtonValue): string {
+  return JSON.stringify(value);
+}
+
+/** The button's value, or undefined when it is not one of ours (values are untrusted). */
+export function decodeDeletionButtonValue(raw: string | undefined): DeletionButtonValue | undefined {
+  try {
+    const v = JSON.parse(raw ?? '') as Partial<DeletionButtonValue>;
+    if (typeof v.application !== 'string' || typeof v.planHash !== 'string') return undefined;
+    if (v.cascade !== undefined && !CASCADES.includes(v.cascade)) return undefined;
+    if (v.breakGlassReason !== undefined && typeof v.breakGlassReason !== 'string') return undefined;
+    return {
+      application: v.application,
+      planHash: v.planHash,
+      ...(v.cascade ? { cascade: v.cascade } : {}),
+      ...(v.breakGlassReason ? { breakGlassReason: v.breakGlassReason } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+type ParsedDelete =
+  | { application: string; cascade?: DeletionCascade; breakGlassReason?: string }
+  | CommandProblem;
+
+/** `<app> [--cascade=foreground|background|orphan] [--break-glass "reason"]`. */
+export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
+  const fail = (problem: string): CommandProblem => ({ problem, usage: USAGE.delete });
+  const [application, ...rest] = args;
+  if (application === undefined) return fail('Which application should I delete?');
+  if (application.startsWith('-'))
+    return fail(
+      `Name the application first, then flags: \`/sync delete guestbook ${escapeMrkdwn(application)}\`.`,
+    );
+  let values: { cascade?: string; 'break-glass'?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: rest,
+      options: { cascade: { type: 'string' }, 'break-glass': { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (err) {
+    const flag = /'(-[^' ]+)/.exec((err as Error).message)?.[1] ?? '';
+    return fail(
+      `Bad flag \`${escapeMrkdwn(flag)}\`: /sync delete takes --cascade=foreground|background|orphan and --break-glass "reason".`,
+    );
+  }
+  if (positionals.length > 0)
+    return fail(`Unexpected \`${escapeMrkdwn(positionals.join(' '))}\`: /sync delete takes one application.`);
+  const cascade = values.cascade;
+  if (cascade !== undefined && !CASCADES.includes(cascade as DeletionCascade)) {
+    return fail(`--cascade must be foreground, background or orphan (not \`${escapeMrkdwn(cascade)}\`).`);
+  }
+  const reason = values['break-glass']?.trim();
+  if (values['break-glass'] !== undefined && !reason)
+    return fail('--break-glass needs a reason, e.g. `--break-glass "INC-42 cleanup"`.');
+  return {
+    application,
+    ...(cascade ? { cascade: cascade as DeletionCascade } : {}),
+    ...(reason ? { breakGlassReason: reason } : {}),
+  };
+}

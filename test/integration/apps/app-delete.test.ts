@@ -1,0 +1,493 @@
+/**
+ * `/sync delete <app>` end to end, in one process as `wavesync serve` runs it (startWavesync): signed slash
+ * commands and button clicks through Bolt's HTTP receiver, the fake Slack Web API, the real queue and worker on
+ * Redis (BullMQ, unique prefix), and @kubernetes/client-node over HTTP to the Kubernetes API simulator. Each test
+ * first syncs its Application through `/sync`, so the cluster holds what a real sync leaves, then deletes it.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/approvals/index.js';
+import { loadConfig } from '../../../src/config.js';
+import type { KubeObject } from '../../../src/domain/index.js';
+import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { createLogger } from '../../../src/logger.js';
+import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
+import type { Block } from '../../../src/slack/messages/block.js';
+import {
+  DELETE_CANCEL_ACTION_ID,
+  DELETE_CONFIRM_ACTION_ID,
+} from '../../../src/slack/messages/deletion-blocks.js';
+import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { SignedSlackClient } from '../../fakes/slack-client.js';
+import { deleteKeys, REDIS_URL, testRedis, uniquePrefix } from '../support/queue-test-env.js';
+
+const SECRET = 'delete-test-secret';
+const CHANNEL = 'C0DEPLOYS';
+const PAT = 'U0PAT';
+const SAM = 'U0SAM';
+const FOREGROUND = 'resources-finalizer.argocd.argoproj.io';
+const BACKGROUND = 'resources-finalizer.argocd.argoproj.io/background';
+
+const MANIFESTS = `
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  annotations: { argocd.argoproj.io/sync-wave: "-1" }
+data: { mode: demo }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: keep-me
+  annotations: { argocd.argoproj.io/sync-options: Delete=false }
+data: { precious: "yes" }
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: helm-kept
+  annotations: { helm.sh/resource-policy: keep }
+stringData: { password: hunter2 }
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec: { containers: [{ name: web, image: nginx:1.27 }] }
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  annotations: { argocd.argoproj.io/sync-wave: "1" }
+spec:
+  selector: { app: web }
+  ports: [{ port: 80 }]
+`;
+
+function applicationYaml(name: string, environment: string, finalizers: string[]): string {
+  return [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: Application',
+    'metadata:',
+    `  name: ${name}`,
+    '  namespace: argocd',
+    `  labels: { wavesync.io/environment: ${environment} }`,
+    `  finalizers: [${finalizers.map((f) => JSON.stringify(f)).join(', ')}]`,
+    'spec:',
+    '  project: default',
+    '  source: { repoURL: "", path: manifests/shop }',
+    `  destination: { server: https://kubernetes.default.svc, namespace: ${name} }`,
+    '  syncPolicy: { syncOptions: [CreateNamespace=true] }',
+    '',
+  ].join('\n');
+}
+
+const SETTINGS = `
+applications:
+  - directory: applications
+defaults:
+  healthTimeoutSeconds: 20
+environments:
+  production:
+    requireApproval: true
+    approvers: { users: [${SAM}] }
+  staging: {}
+`;
+
+const APPS: Record<string, { environment: string; finalizers: string[] }> = {
+  shop: { environment: 'staging', finalizers: [FOREGROUND] },
+  'shop-bg': { environment: 'staging', finalizers: [BACKGROUND] },
+  'shop-orphan': { environment: 'staging', finalizers: [] },
+  'shop-prod': { environment: 'production', finalizers: [FOREGROUND] },
+  'shop-rejected': { environment: 'production', finalizers: [FOREGROUND] },
+  'shop-cancel': { environment: 'staging', finalizers: [FOREGROUND] },
+};
+
+const APPLICATION_CRD: KubeObject = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'applications.argoproj.io' },
+  spec: {
+    group: 'argoproj.io',
+    scope: 'Namespaced',
+    names: {
+      plural: 'applications',
+      singular: 'application',
+      kind: 'Application',
+      listKind: 'ApplicationList',
+    },
+    versions: [
+      {
+        name: 'v1alpha1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
+  },
+};
+
+let sim: Simulator;
+let slack: FakeSlackApi;
+let bot: SignedSlackClient;
+let wavesync: RunningWavesync;
+let dir: string;
+let prefix: string;
+const redis = testRedis();
+let cluster: ReturnType<typeof createKubeCluster>;
+
+beforeAll(async () => {
+  sim = await startSimulator({ speed: 20 });
+  slack = await FakeSlackApi.start({ postIntervalMs: 1, burst: 1000 });
+  dir = await mkdtemp(path.join(tmpdir(), 'wavesync-delete-'));
+  await mkdir(path.join(dir, 'applications'));
+  await mkdir(path.join(dir, 'manifests', 'shop'), { recursive: true });
+  await writeFile(path.join(dir, 'manifests', 'shop', 'shop.yaml'), MANIFESTS);
+  for (const [name, app] of Object.entries(APPS)) {
+    await writeFile(
+      path.join(dir, 'applications', `${name}.yaml`),
+      applicationYaml(name, app.environment, app.finalizers),
+    );
+  }
+  await writeFile(path.join(dir, 'wavesync.yaml'), SETTINGS);
+  await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+  cluster = createKubeCluster(kc);
+  prefix = uniquePrefix();
+  const config = loadConfig({
+    REDIS_URL,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    KUBECONFIG: path.join(dir, 'kubeconfig'),
+    WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
+    WAVESYNC_QUEUE_PREFIX: prefix,
+    WAVESYNC_WORKER_CONCURRENCY: '4',
+  });
+  wavesync = await startWavesync('serve', {
+    config,
+    logger: createLogger({ level: 'silent' }),
+    host: '127.0.0.1',
+  });
+  bot = new SignedSlackClient(`http://127.0.0.1:${wavesync.port}`, SECRET);
+});
+
+afterAll(async () => {
+  await wavesync?.close({ graceMs: 1000 });
+  await slack?.close();
+  await sim?.stop();
+  await deleteKeys(redis, prefix);
+  await redis.quit();
+  await rm(dir, { recursive: true, force: true });
+});
+
+type ButtonJson = { action_id?: string; value?: string };
+
+function buttons(blocks: unknown): ButtonJson[] {
+  return ((blocks ?? []) as { type: string; elements?: ButtonJson[] }[])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => b.elements ?? []);
+}
+
+const text = (blocks: unknown) => renderBlocksAsText(blocks as Block[]);
+
+/** `/sync <text>` as @pat; resolves with the ack's JSON. */
+async function command(commandText: string, responseId: string, userId = PAT) {
+  const delivery = await bot.sendCommand({
+    text: commandText,
+    userId,
+    channelId: CHANNEL,
+    responseUrl: slack.responseUrl(responseId),
+  });
+  expect(delivery.status).toBe(200);
+  return delivery.json;
+}
+
+/** Sync `app` through `/sync` and wait until its header says Succeeded. */
+async function syncFirst(app: string): Promise<void> {
+  const before = slack.channelMessages(CHANNEL).length;
+  await command(app, `sync-${app}`);
+  await slack.waitFor(
+    () =>
+      slack
+        .channelMessages(CHANNEL)
+        .slice(before)
+        .find((m) => m.text.includes(`${app}`) && m.text.includes('Succeeded')),
+    60_000,
+  );
+}
+
+/** `/sync delete <args>`; resolves with the confirmation (its text and the Delete button's value). */
+async function requestDeletion(args: string, responseId: string) {
+  await command(`delete ${args}`, responseId);
+  const post = await slack.waitFor(
+    () => slack.responseUrlPosts(responseId).find((p) => buttons(p.body.blocks).length > 0),
+    20_000,
+  );
+  const confirm = buttons(post.body.blocks).find((b) => b.action_id === DELETE_CONFIRM_ACTION_ID)!;
+  return { text: text(post.body.blocks), value: confirm.value! };
+}
+
+/** Click a button of the confirmation as `userId`; resolves with the header the click posted (when any). */
+async function click(actionId: string, value: string, responseId: string, userId = PAT) {
+  const before = slack.channelMessages(CHANNEL).length;
+  const delivery = await bot.sendBlockAction({
+    actionId,
+    value,
+    userId,
+    channelId: CHANNEL,
+    messageTs: '1700000000.000100',
+    responseUrl: slack.responseUrl(responseId),
+  });
+  expect(delivery.status).toBe(200);
+  return before;
+}
+
+async function headerAfter(before: number, probe: (text: string) => boolean, timeoutMs = 60_000) {
+  return slack.waitFor(
+    () =>
+      slack
+        .channelMessages(CHANNEL)
+        .slice(before)
+        .find((m) => probe(text(m.blocks))),
+    timeoutMs,
+  );
+}
+
+function threadText(ts: string): string {
+  return slack
+    .thread(CHANNEL, ts)
+    .map((m) => text(m.blocks))
+    .join('\n');
+}
+
+async function live(namespace: string): Promise<string[]> {
+  const kinds = [
+    ['v1', 'ConfigMap'],
+    ['v1', 'Secret'],
+    ['v1', 'Service'],
+    ['apps/v1', 'Deployment'],
+  ] as const;
+  const lists = await Promise.all(
+    kinds.map(([apiVersion, kind]) =>
+      cluster.list({ apiVersion, kind, namespace, labelSelector: `app.kubernetes.io/instance=${namespace}` }),
+    ),
+  );
+  return lists
+    .flat()
+    .map((o) => `${o.kind}/${o.metadata.name}`)
+    .sort();
+}
+
+/** `DELETE` requests the simulator served for `namespace`, in order, as `kind-plural/name?query`. */
+function deletes(namespace: string): string[] {
+  const marker = `/namespaces/${namespace}/`;
+  return sim.requests
+    .filter((r) => r.method === 'DELETE' && r.path.includes(marker))
+    .map((r) => r.path.slice(r.path.indexOf(marker) + marker.length));
+}
+
+const EVERYTHING = [
+  'ConfigMap/keep-me',
+  'ConfigMap/settings',
+  'Deployment/web',
+  'Secret/helm-kept',
+  'Service/web',
+];
+const KEPT = ['ConfigMap/keep-me', 'Secret/helm-kept'];
+
+describe('/sync delete', () => {
+  it('with the foreground finalizer deletes wave 1, then 0, then -1 with Foreground propagation, keeps Delete=false and helm keep, then removes the Application object', async () => {
+    await cluster.apply(APPLICATION_CRD, { dryRun: false, force: true });
+    await syncFirst('shop');
+    expect(await live('shop')).toEqual(EVERYTHING);
+    await cluster.apply(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } },
+      { dryRun: false, force: true },
+    );
+    const appRef = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      namespace: 'argocd',
+      name: 'shop',
+    };
+    await waitUntil(
+      async () => (await cluster.discover('argoproj.io/v1alpha1', 'Application')) !== undefined,
+    );
+    await cluster.apply(
+      {
+        ...appRef,
+        metadata: { name: 'shop', namespace: 'argocd', finalizers: [FOREGROUND] },
+        spec: { project: 'default' },
+      } as KubeObject,
+      { dryRun: false, force: true },
+    );
+
+    const confirmation = await requestDeletion('shop', 'del-shop');
+
+    expect(confirmation.text).toContain('Delete shop?');
+    expect(confirmation.text).toContain('🗑 wave 1 · 1 resource: Service/web');
+    expect(confirmation.text).toContain('🗑 wave 0 · 1 resource: Deployment/web');
+    expect(confirmation.text).toContain('🗑 wave -1 · 1 resource: ConfigMap/settings');
+    expect(confirmation.text).toMatch(/kept · ConfigMap\/keep-me — .*Delete=false/);
+    expect(confirmation.text).toMatch(/kept · Secret\/helm-kept — .*helm.sh\/resource-policy: keep/);
+    expect(deletes('shop')).toEqual([]);
+
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-shop');
+    const header = await headerAfter(before, (t) => t.includes('Deleted shop'));
+
+    expect(await live('shop')).toEqual(KEPT);
+    expect(deletes('shop')).toEqual([
+      'services/web?propagationPolicy=Foreground',
+      'deployments/web?propagationPolicy=Foreground',
+      'configmaps/settings?propagationPolicy=Foreground',
+    ]);
+    expect(await cluster.get(appRef)).toBeUndefined();
+    await slack.waitFor(() => threadText(header.ts).includes('🗑 Deleted shop'), 10_000);
+    const thread = threadText(header.ts);
+    expect(thread).toContain('🗑 wave 1 · 1 resource deleted: Service/web (Foreground)');
+    expect(thread).toContain('🗑 wave 0 · 1 resource deleted: Deployment/web (Foreground)');
+    expect(thread).toContain('🗑 wave -1 · 1 resource deleted: ConfigMap/settings (Foreground)');
+    expect(thread).toMatch(/kept · ConfigMap\/keep-me — .*Delete=false/);
+    expect(thread).toContain('Application object removed from the cluster');
+    expect(thread).toContain('stays in the wavesync.yaml registry');
+    expect(thread.indexOf('wave 1 ·')).toBeLessThan(thread.indexOf('wave 0 ·'));
+  });
+
+  it('with the /background finalizer deletes with Background propagation', async () => {
+    await syncFirst('shop-bg');
+
+    const confirmation = await requestDeletion('shop-bg', 'del-bg');
+    expect(confirmation.text).toContain('Cascade: background (Background propagation)');
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-bg');
+    await headerAfter(before, (t) => t.includes('Deleted shop-bg'));
+
+    expect(await live('shop-bg')).toEqual(KEPT);
+    expect(deletes('shop-bg')).toEqual([
+      'services/web?propagationPolicy=Background',
+      'deployments/web?propagationPolicy=Background',
+      'configmaps/settings?propagationPolicy=Background',
+    ]);
+  });
+
+  it('without a resources finalizer removes only the Application: every resource stays and is reported as orphaned', async () => {
+    await syncFirst('shop-orphan');
+
+    const confirmation = await requestDeletion('shop-orphan', 'del-orphan');
+    expect(confirmation.text).toContain('Only the Application goes');
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-orphan');
+    const header = await headerAfter(before, (t) => t.includes('Deleted shop-orphan'));
+
+    expect(await live('shop-orphan')).toEqual(EVERYTHING);
+    expect(deletes('shop-orphan')).toEqual([]);
+    await slack.waitFor(() => threadText(header.ts).includes('🗑 Deleted shop-orphan'), 10_000);
+    expect(threadText(header.ts)).toMatch(/kept · .*Deployment\/web.* — orphaned/);
+  });
+
+  it('Cancel deletes nothing and queues nothing', async () => {
+    await syncFirst('shop-cancel');
+    const confirmation = await requestDeletion('shop-cancel --cascade=background', 'del-cancel');
+
+    const before = await click(DELETE_CANCEL_ACTION_ID, confirmation.value, 'del-cancel');
+
+    const cancelled = await slack.waitFor(() =>
+      slack.responseUrlPosts('del-cancel').find((p) => text(p.body.blocks).includes('Cancelled')),
+    );
+    expect(cancelled.body.replace_original).toBe(true);
+    expect(slack.channelMessages(CHANNEL).slice(before)).toEqual([]);
+    expect(await live('shop-cancel')).toEqual(EVERYTHING);
+  });
+
+  it('in production waits for approval: the requester cannot approve, a second user’s Approve runs it', async () => {
+    await syncFirstApproved('shop-prod');
+    const confirmation = await requestDeletion('shop-prod', 'del-prod');
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-prod');
+    const approval = await headerAfter(before, (t) => t.includes('needs approval') && t.includes('Delete'));
+    expect(text(approval.blocks)).toContain('🗑 wave 1 · 1 resource: Service/web');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await live('shop-prod')).toEqual(EVERYTHING);
+
+    const value = buttons(approval.blocks).find((b) => b.action_id === APPROVE_ACTION_ID)!.value!;
+    await decide(APPROVE_ACTION_ID, value, approval.ts, PAT);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await live('shop-prod')).toEqual(EVERYTHING);
+
+    await decide(APPROVE_ACTION_ID, value, approval.ts, SAM);
+    await slack.waitFor(
+      () => text(slack.message(CHANNEL, approval.ts)!.blocks).includes('Deleted shop-prod'),
+      60_000,
+    );
+    expect(await live('shop-prod')).toEqual(KEPT);
+    const audit = await redis.xrange(`${prefix}:audit:shop-prod`, '-', '+');
+    const types = audit.map(
+      ([, f]) => `${f[f.indexOf('type') + 1]}${f.includes('operation') ? ':delete' : ''}`,
+    );
+    expect(types).toEqual(
+      expect.arrayContaining(['requested:delete', 'approved', 'queued:delete', 'outcome:delete']),
+    );
+  });
+
+  it('in production a Reject deletes nothing', async () => {
+    await syncFirstApproved('shop-rejected');
+    const confirmation = await requestDeletion('shop-rejected', 'del-rej');
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-rej');
+    const approval = await headerAfter(before, (t) => t.includes('needs approval'));
+
+    const value = buttons(approval.blocks).find((b) => b.action_id === REJECT_ACTION_ID)!.value!;
+    await decide(REJECT_ACTION_ID, value, approval.ts, SAM);
+
+    await slack.waitFor(() => text(slack.message(CHANNEL, approval.ts)!.blocks).includes('Rejected'), 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await live('shop-rejected')).toEqual(EVERYTHING);
+    expect(deletes('shop-rejected')).toEqual([]);
+  });
+
+  it('an unknown application gets "Did you mean" and nothing is planned or queued', async () => {
+    const before = slack.channelMessages(CHANNEL).length;
+
+    const ack = await command('delete shpo', 'del-unknown');
+
+    expect(text(ack?.blocks)).toContain('No application named "shpo"');
+    expect(text(ack?.blocks)).toContain('Did you mean');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(slack.responseUrlPosts('del-unknown')).toEqual([]);
+    expect(slack.channelMessages(CHANNEL).slice(before)).toEqual([]);
+  });
+});
+
+/** Production syncs need approval too: request, and approve as @sam. */
+async function syncFirstApproved(app: string): Promise<void> {
+  const before = slack.channelMessages(CHANNEL).length;
+  await command(app, `sync-${app}`);
+  const approval = await headerAfter(before, (t) => t.includes('needs approval'));
+  const value = buttons(approval.blocks).find((b) => b.action_id === APPROVE_ACTION_ID)!.value!;
+  await decide(APPROVE_ACTION_ID, value, approval.ts, SAM);
+  await slack.waitFor(() => slack.message(CHANNEL, approval.ts)!.text.includes('Succeeded'), 60_000);
+}
+
+async function decide(actionId: string, value: string, messageTs: string, userId: string): Promise<void> {
+  const delivery = await bot.sendBlockAction({ actionId, value, userId, channelId: CHANNEL, messageTs });
+  expect(delivery.status).toBe(200);
+}
+
+async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('waitUntil timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

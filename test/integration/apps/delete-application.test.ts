@@ -1,0 +1,199 @@
+/**
+ * deleteApplication over real @kubernetes/client-node against the simulator: the bounded wait for terminating
+ * objects (and its message), `Delete=confirm` objects covered or not by the confirmation, and termination.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+import { deleteApplication } from '../../../src/apps/delete-application.js';
+import { deletionHooksOf } from '../../../src/apps/deletion-hooks.js';
+import type { Application, KubeObject, SyncEvent } from '../../../src/domain/index.js';
+import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+
+let sim: Simulator;
+let cluster: ReturnType<typeof createKubeCluster>;
+
+beforeAll(async () => {
+  sim = await startSimulator({ speed: 20 });
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+  cluster = createKubeCluster(kc, { watchTimeoutSeconds: 2 });
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+function app(name: string): Application {
+  return {
+    name,
+    namespace: 'argocd',
+    project: 'default',
+    source: { repoURL: '' },
+    destination: { namespace: 'default' },
+    finalizers: ['resources-finalizer.argocd.argoproj.io'],
+    labels: {},
+    annotations: {},
+    manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
+    origin: 'test',
+  };
+}
+
+async function configMap(appName: string, name: string, meta: Partial<KubeObject['metadata']> = {}) {
+  const obj: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name,
+      namespace: 'default',
+      labels: { 'app.kubernetes.io/instance': appName },
+      ...meta,
+    },
+    data: { k: 'v' },
+  };
+  await cluster.apply(obj, { dryRun: false, force: true });
+}
+
+const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name });
+
+function hookJob(name: string, hook: string, command: string, policy?: string): KubeObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name,
+      annotations: {
+        'argocd.argoproj.io/hook': hook,
+        ...(policy ? { 'argocd.argoproj.io/hook-delete-policy': policy } : {}),
+      },
+    },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          containers: [{ name: 'run', image: 'busybox', command: ['sh', '-c', command] }],
+        },
+      },
+    },
+  };
+}
+
+function run(
+  application: Application,
+  options: {
+    confirmed?: string[];
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    hooks?: { preDelete: KubeObject[]; postDelete: KubeObject[] };
+  } = {},
+) {
+  const events: SyncEvent[] = [];
+  const states: string[] = [];
+  const result = deleteApplication({
+    app: application,
+    cascade: undefined,
+    confirmed: options.confirmed ?? [],
+    operation: { prune: false, dryRun: false, syncOptions: [] },
+    cluster,
+    reporter: { report: async (e) => void events.push(e) },
+    persist: async (s) => void states.push(s.phase),
+    ...(options.signal ? { signal: options.signal } : {}),
+    timeoutMs: options.timeoutMs ?? 10_000,
+    relistMs: 200,
+    ...(options.hooks
+      ? {
+          hooks: async () =>
+            deletionHooksOf([...options.hooks!.preDelete, ...options.hooks!.postDelete], 'default'),
+        }
+      : {}),
+  });
+  return { result, events, states };
+}
+
+describe('deleteApplication against the simulator', () => {
+  it('gives up after the timeout naming what is still terminating, and does not remove the Application', async () => {
+    await configMap('held', 'held', { finalizers: ['example.com/hold'] });
+    await configMap('held', 'early', { annotations: { 'argocd.argoproj.io/sync-wave': '-1' } });
+
+    const started = Date.now();
+    const { result, states } = run(app('held'), { timeoutMs: 1500 });
+    const state = await result;
+
+    expect(state.phase).toBe('Failed');
+    expect(state.message).toContain('Timed out after 2s waiting for ConfigMap/held to finish terminating');
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(await cluster.get(ref('early'))).toBeDefined(); // the next wave never started
+    expect(states.at(-1)).toBe('Failed');
+    await cluster.removeFinalizer(ref('held'), 'example.com/hold');
+  });
+
+  it('deletes a Delete=confirm object only when the confirmation covered it', async () => {
+    const confirm = { annotations: { 'argocd.argoproj.io/sync-options': 'Delete=confirm' } };
+    await configMap('careful', 'data', confirm);
+
+    const refused = await run(app('careful')).result;
+    expect(refused.phase).toBe('Failed');
+    expect(refused.message).toContain('ConfigMap/data has Delete=confirm and was not in the confirmed plan');
+    expect(await cluster.get(ref('data'))).toBeDefined();
+
+    const { result, events } = run(app('careful'), { confirmed: ['/ConfigMap/default/data'] });
+    expect((await result).phase).toBe('Succeeded');
+    expect(await cluster.get(ref('data'))).toBeUndefined();
+    expect(events.map((e) => e.type)).toEqual(['OperationStarted', 'ResourcesDeleted', 'OperationCompleted']);
+  });
+
+  it('stops between steps when aborted (Operation terminated)', async () => {
+    await configMap('stopped', 'stuck', { finalizers: ['example.com/hold'] });
+    const controller = new AbortController();
+
+    const { result } = run(app('stopped'), { signal: controller.signal, timeoutMs: 30_000 });
+    setTimeout(() => controller.abort(), 300);
+    const state = await result;
+
+    expect(state).toMatchObject({ phase: 'Failed', message: 'Operation terminated' });
+    await cluster.removeFinalizer(ref('stuck'), 'example.com/hold');
+  });
+
+  it('runs PreDelete hooks before any resource goes and PostDelete hooks after, honouring HookSucceeded', async () => {
+    await configMap('hooked', 'cfg');
+    const pre = hookJob('backup', 'PreDelete', 'echo backing up; sleep 2', 'HookSucceeded');
+    const post = hookJob('notify', 'PostDelete', 'echo done');
+
+    const { result, events } = run(app('hooked'), { hooks: { preDelete: [pre], postDelete: [post] } });
+    const state = await result;
+
+    expect(state.phase).toBe('Succeeded');
+    const story = events.map((e) =>
+      e.type === 'DeletionHookFinished'
+        ? `${e.hookType} ${e.task.name} ${e.hookPhase}`
+        : e.type === 'ResourcesDeleted'
+          ? `deleted ${e.resources.map((r) => r.name).join(',')}`
+          : e.type,
+    );
+    expect(story).toEqual([
+      'OperationStarted',
+      'PreDelete backup Succeeded',
+      'deleted cfg',
+      'PostDelete notify Succeeded',
+      'OperationCompleted',
+    ]);
+    const jobs = (name: string) => ({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name });
+    expect(await cluster.get(jobs('backup'))).toBeUndefined(); // HookSucceeded
+    expect((await cluster.get(jobs('notify')))?.metadata.labels).toMatchObject({
+      'app.kubernetes.io/instance': 'hooked',
+    }); // BeforeHookCreation (the default) leaves it until the next run
+    expect(await cluster.get(ref('cfg'))).toBeUndefined();
+  });
+
+  it('a failing PreDelete hook stops the deletion before anything is deleted', async () => {
+    await configMap('prefail', 'precious');
+    const pre = hookJob('check', 'PreDelete', 'echo refusing; exit 3');
+
+    const state = await run(app('prefail'), { hooks: { preDelete: [pre], postDelete: [] } }).result;
+
+    expect(state.phase).toBe('Failed');
+    expect(state.message).toMatch(/^PreDelete hook Job\/check failed: .*; nothing was deleted\.$/);
+    expect(await cluster.get(ref('precious'))).toBeDefined();
+  });
+});
