@@ -101,3 +101,8 @@ export function bindingOf(
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
+
+/** The command that asks again for what `request` asked: `/sync delete <app>` for a deletion, else `/sync <app>`. */
+export function rerunCommandOf(request: Pick<ApprovalRequest, 'application' | 'deletion'>): string {
+  return request.deletion ? `/sync delete ${request.application}` : `/sync ${request.application}`;
+}

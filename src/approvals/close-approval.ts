@@ -4,7 +4,7 @@
  * audit entry written once, by whoever won.
  */
 import type { ApprovalDeps } from './approval-deps.js';
-import type { ApprovalRecord } from './approval-request.js';
+import { type ApprovalRecord, rerunCommandOf } from './approval-request.js';
 import { mentionOf } from './principal-mentions.js';
 
 /**
@@ -74,9 +74,9 @@ export function describeStatus(record: ApprovalRecord): string {
     case 'rejected':
       return `This request was rejected${by}.`;
     case 'expired':
-      return `This request expired. Run /sync ${record.request.application} again.`;
+      return `This request expired. Run ${rerunCommandOf(record.request)} again.`;
     case 'invalidated':
-      return `This request was invalidated: ${record.note ?? 'what would be synced changed'}. Run /sync ${record.request.application} again.`;
+      return `This request was invalidated: ${record.note ?? 'what would be synced changed'}. Run ${rerunCommandOf(record.request)} again.`;
     default:
       return 'This request is still waiting for approval.';
   }

@@ -7,7 +7,7 @@
 
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';
-import { type ApprovalRecord, bindingOf, type MessageRef } from './approval-request.js';
+import { type ApprovalRecord, bindingOf, type MessageRef, rerunCommandOf } from './approval-request.js';
 import { authorizeDecision, type Decision } from './authorize-decision.js';
 import { describeStatus, expireRecord, invalidateRecord } from './close-approval.js';
 import { enqueueApproved } from './enqueue-approved.js';
@@ -36,7 +36,7 @@ export async function decideApproval(deps: ApprovalDeps, click: DecisionClick): 
   if (record.status !== 'pending') return refuse(deps, click, describeStatus(record), record);
   if (deps.now() >= Date.parse(request.expiresAt)) {
     await expireRecord(deps, record);
-    return refuse(deps, click, `This request expired. Run /sync ${request.application} again.`, record);
+    return refuse(deps, click, `This request expired. Run ${rerunCommandOf(request)} again.`, record);
   }
   const env = deps.settings.environments[request.environment];
   if (!env) return refuse(deps, click, `Environment ${request.environment} is no longer configured.`, record);
@@ -55,7 +55,7 @@ export async function decideApproval(deps: ApprovalDeps, click: DecisionClick): 
     const changed = await changedSinceRequest(deps, record);
     if (changed) {
       await invalidateRecord(deps, record, changed);
-      return refuse(deps, click, `${changed} Run /sync ${request.application} again.`, record);
+      return refuse(deps, click, `${changed} Run ${rerunCommandOf(request)} again.`, record);
     }
   }
   return applyDecision(deps, record, click);
@@ -126,7 +126,7 @@ async function applyDecision(
       return refuse(deps, click, 'You already approved this request; another approver is needed.', fresh);
     case 'expired':
       await expireRecord(deps, fresh, true);
-      return refuse(deps, click, `This request expired. Run /sync ${request.application} again.`, fresh);
+      return refuse(deps, click, `This request expired. Run ${rerunCommandOf(request)} again.`, fresh);
     default:
       return refuse(deps, click, describeStatus(fresh), fresh);
   }

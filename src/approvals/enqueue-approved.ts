@@ -4,7 +4,7 @@
  */
 import { BotError } from '../domain/errors.js';
 import type { ApprovalDeps } from './approval-deps.js';
-import type { ApprovalRecord } from './approval-request.js';
+import { type ApprovalRecord, rerunCommandOf } from './approval-request.js';
 import { mentionOf } from './principal-mentions.js';
 
 export async function enqueueApproved(
@@ -43,7 +43,7 @@ export async function enqueueApproved(
       await deps.messenger.updateApproval({ ...record, note: `approved but not queued: ${reason}`, message });
       await deps.messenger.replyInThread(
         message,
-        `⚠️ Approved by ${approvers}, but not queued: ${reason}. Run /sync ${request.application} again.`,
+        `⚠️ Approved by ${approvers}, but not queued: ${reason}. Run ${rerunCommandOf(request)} again.`,
       );
     }
     await deps.audit.append({ ...base, type: 'not-queued', reason });

@@ -35,6 +35,13 @@ describe('parseDeleteArgs', () => {
     expect(parseDeleteArgs(['shop', '--break-glass', ' '])).toMatchObject({
       problem: expect.stringContaining('needs a reason'),
     });
+    // The reason travels in the Delete button's value (Slack: ≤ 2000 characters).
+    expect(parseDeleteArgs(['shop', '--break-glass', 'x'.repeat(301)])).toMatchObject({
+      problem: 'The --break-glass reason is 301 characters; keep it to 300 (a ticket and a sentence).',
+    });
+    expect(parseDeleteArgs(['shop', '--break-glass', 'x'.repeat(300)])).toMatchObject({
+      breakGlassReason: 'x'.repeat(300),
+    });
   });
 });
 

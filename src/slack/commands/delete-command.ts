@@ -21,6 +21,7 @@ import { deletionConfirmationBlocks } from '../messages/deletion-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, type SlackAppDeps } from './command-context.js';
+import { breakGlassReasonOf } from './parse-sync-args.js';
 import { unknownApplicationBlocks } from './unknown-application.js';
 
 const CASCADES: readonly DeletionCascade[] = ['foreground', 'background', 'orphan'];
@@ -149,9 +150,8 @@ export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
   if (cascade !== undefined && !CASCADES.includes(cascade as DeletionCascade)) {
     return fail(`--cascade must be foreground, background or orphan (not \`${escapeMrkdwn(cascade)}\`).`);
   }
-  const reason = values['break-glass']?.trim();
-  if (values['break-glass'] !== undefined && !reason)
-    return fail('--break-glass needs a reason, e.g. `--break-glass "INC-42 cleanup"`.');
+  const reason = breakGlassReasonOf(values['break-glass'], 'INC-42 cleanup');
+  if (typeof reason === 'object') return fail(reason.problem);
   return {
     application,
     ...(cascade ? { cascade: cascade as DeletionCascade } : {}),

@@ -32,6 +32,7 @@ describe('src/slack/commands/parse-sync-args', () => {
 
   it.each([
     ['--break-glass ""', '--break-glass needs a reason'],
+    [`--break-glass ${'y'.repeat(301)}`, 'The --break-glass reason is 301 characters; keep it to 300'],
     ['--revision "a b"', 'is not a branch, tag or commit'],
     ['--revision -x', '--revision needs a value'],
     ['--resource apps:Deployment', 'Bad --resource'],

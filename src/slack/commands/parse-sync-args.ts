@@ -81,10 +81,34 @@ export function parseSyncArgs(args: readonly string[]): ParsedSync {
     ...(values.revision !== undefined ? { revision: values.revision } : {}),
     ...(resources.length ? { resources } : {}),
   };
-  const reason = values['break-glass']?.trim();
-  if (values['break-glass'] !== undefined && !reason)
-    return fail('--break-glass needs a reason, e.g. `--break-glass "hotfix for INC-42"`.');
+  const reason = breakGlassReasonOf(values['break-glass'], 'hotfix for INC-42');
+  if (typeof reason === 'object') return fail(reason.problem);
   return { ok: true, operation, ...(reason ? { breakGlassReason: reason } : {}) };
+}
+
+/**
+ * Longest `--break-glass` reason, in characters. The reason travels in button values (Slack: ≤ 2000 characters
+ * per value), the approval message and the audit log; a ticket reference and a sentence fit easily.
+ */
+export const MAX_BREAK_GLASS_REASON = 300;
+
+/**
+ * The trimmed `--break-glass` value: undefined when the flag is absent, else the reason, or a problem for an
+ * empty or over-long reason (`example` shows the form in the message).
+ */
+export function breakGlassReasonOf(
+  raw: string | undefined,
+  example: string,
+): string | undefined | { problem: string } {
+  if (raw === undefined) return undefined;
+  const reason = raw.trim();
+  if (!reason) return { problem: `--break-glass needs a reason, e.g. \`--break-glass "${example}"\`.` };
+  if (reason.length > MAX_BREAK_GLASS_REASON) {
+    return {
+      problem: `The --break-glass reason is ${reason.length} characters; keep it to ${MAX_BREAK_GLASS_REASON} (a ticket and a sentence).`,
+    };
+  }
+  return reason;
 }
 
 /** `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form); undefined if malformed. */

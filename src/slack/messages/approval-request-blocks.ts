@@ -18,6 +18,7 @@ import {
   mentionOf,
   type PlanSummary,
   REJECT_ACTION_ID,
+  rerunCommandOf,
 } from '../../approvals/index.js';
 import type { SyncPhase } from '../../domain/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
@@ -101,7 +102,7 @@ function statusIcon(record: ApprovalRecord): string {
 
 function statusText(record: ApprovalRecord): string {
   const at = record.decidedAt === undefined ? '' : ` at ${clock(record.decidedAt)}`;
-  const app = escapeMrkdwn(record.request.application);
+  const rerun = escapeMrkdwn(rerunCommandOf(record.request));
   switch (record.status) {
     case 'pending':
       return 'needs approval';
@@ -110,9 +111,9 @@ function statusText(record: ApprovalRecord): string {
     case 'rejected':
       return `Rejected by ${record.decidedBy ? mentionOf(record.decidedBy) : 'an approver'}${at}`;
     case 'expired':
-      return `Expired — run /sync ${app} again`;
+      return `Expired — run ${rerun} again`;
     case 'invalidated':
-      return `Invalidated — run /sync ${app} again`;
+      return `Invalidated — run ${rerun} again`;
   }
 }
 

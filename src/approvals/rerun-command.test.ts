@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { rerunCommandOf } from './approval-request.js';
+
+describe('rerunCommandOf: what an expired, invalidated or unqueued request tells the user to run again', () => {
+  it('is /sync <app> for a sync and /sync delete <app> for a deletion', () => {
+    expect(rerunCommandOf({ application: 'shop' })).toBe('/sync shop');
+    const deletion = { request: { cascade: 'foreground' }, plan: {} } as unknown as NonNullable<
+      Parameters<typeof rerunCommandOf>[0]['deletion']
+    >;
+    expect(rerunCommandOf({ application: 'shop', deletion })).toBe('/sync delete shop');
+  });
+});
