@@ -29,6 +29,12 @@ describe('parseDeleteArgs', () => {
     expect(parseDeleteArgs(['shop', '--prune'])).toMatchObject({
       problem: expect.stringContaining('Bad flag `--prune`'),
     });
+    expect(parseDeleteArgs(['shop', '--cascade=orphan', '--cascade', 'foreground'])).toMatchObject({
+      problem: '--cascade is given 2 times (`orphan`, `foreground`): give it once.',
+    });
+    expect(parseDeleteArgs(['shop', '--break-glass', 'a', '--break-glass=b'])).toMatchObject({
+      problem: expect.stringContaining('--break-glass is given 2 times'),
+    });
     expect(parseDeleteArgs(['shop', 'web'])).toMatchObject({
       problem: expect.stringContaining('Unexpected `web`'),
     });

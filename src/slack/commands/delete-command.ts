@@ -120,7 +120,10 @@ type ParsedDelete =
   | { application: string; cascade?: DeletionCascade; breakGlassReason?: string }
   | CommandProblem;
 
-/** `<app> [--cascade=foreground|background|orphan] [--break-glass "reason"]`. */
+/**
+ * `<app> [--cascade=foreground|background|orphan] [--break-glass "reason"]`. Both flags take their value after `=`
+ * or as the next word (`--cascade foreground`); a flag given twice is refused (which one was meant is a guess).
+ */
 export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
   const fail = (problem: string): CommandProblem => ({ problem, usage: USAGE.delete });
   const [application, ...rest] = args;
@@ -129,12 +132,15 @@ export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
     return fail(
       `Name the application first, then flags: \`/sync delete guestbook ${escapeMrkdwn(application)}\`.`,
     );
-  let values: { cascade?: string; 'break-glass'?: string };
+  let values: { cascade?: string[]; 'break-glass'?: string[] };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: rest,
-      options: { cascade: { type: 'string' }, 'break-glass': { type: 'string' } },
+      options: {
+        cascade: { type: 'string', multiple: true },
+        'break-glass': { type: 'string', multiple: true },
+      },
       allowPositionals: true,
       strict: true,
     }));
@@ -146,11 +152,18 @@ export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
   }
   if (positionals.length > 0)
     return fail(`Unexpected \`${escapeMrkdwn(positionals.join(' '))}\`: /sync delete takes one application.`);
-  const cascade = values.cascade;
+  for (const flag of ['cascade', 'break-glass'] as const) {
+    const given = values[flag] ?? [];
+    if (given.length > 1)
+      return fail(
+        `--${flag} is given ${given.length} times (${given.map((v) => `\`${escapeMrkdwn(v)}\``).join(', ')}): give it once.`,
+      );
+  }
+  const cascade = values.cascade?.[0];
   if (cascade !== undefined && !CASCADES.includes(cascade as DeletionCascade)) {
     return fail(`--cascade must be foreground, background or orphan (not \`${escapeMrkdwn(cascade)}\`).`);
   }
-  const reason = breakGlassReasonOf(values['break-glass'], 'INC-42 cleanup');
+  const reason = breakGlassReasonOf(values['break-glass']?.[0], 'INC-42 cleanup');
   if (typeof reason === 'object') return fail(reason.problem);
   return {
     application,
