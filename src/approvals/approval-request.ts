@@ -88,7 +88,9 @@ export function bindingOf(
   operation: SyncOperation,
   deletion?: DeletionRequest,
 ): string {
-  const deleting = deletion ? [['delete', deletion.cascade ?? '', [...deletion.confirmed].sort()]] : [];
+  const deleting = deletion
+    ? [['delete', deletion.cascade ?? '', [...deletion.confirmed].sort(), deletion.planHash]]
+    : [];
   const canonical = JSON.stringify([
     ...deleting,
     application,

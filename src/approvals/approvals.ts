@@ -8,7 +8,12 @@ import { expireDue } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
 import { environmentFor } from './environment-resolver.js';
 import { describePrincipals, isPrincipal } from './principal-mentions.js';
-import { type RequestSyncResult, requestSync, type SyncRequestContext } from './request-sync.js';
+import {
+  checkRequest,
+  type RequestSyncResult,
+  requestSync,
+  type SyncRequestContext,
+} from './request-sync.js';
 import { resilientMessenger } from './resilient-messenger.js';
 
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
@@ -18,6 +23,14 @@ export type PruneConfirmationAuthorization = { allowed: true } | { allowed: fals
 export interface Approvals {
   /** Policy check before enqueueing; posts the approval request when the environment needs one. */
   requestSync(ctx: SyncRequestContext): Promise<RequestSyncResult>;
+  /**
+   * The same policy check as requestSync (who may request, channels, revisions, freeze windows), with no side
+   * effects: nothing is posted or audited. `reason` is the text requestSync would refuse with. Used to refuse before
+   * showing anything (e.g. `/sync delete`'s plan); requestSync still decides when the request is made.
+   */
+  checkRequest(
+    ctx: Pick<SyncRequestContext, 'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'>,
+  ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
   /** One Approve/Reject click (ephemeral explanations are sent by the flow itself). */
   decide(click: DecisionClick): Promise<DecisionResult>;
   /** Expire due requests now; resolves with how many were expired. */
@@ -49,6 +62,13 @@ export function createApprovals(
   const deps: ApprovalDeps = { ...given, messenger: resilientMessenger(given.messenger, onDeliveryError) };
   return {
     requestSync: (ctx) => requestSync(deps, ctx),
+    async checkRequest(ctx) {
+      const checked = await checkRequest(deps, ctx);
+      if (checked.kind === 'unknown')
+        return { allowed: false, reason: `No application named "${ctx.application}".` };
+      if (checked.kind === 'open' || checked.decision.allowed) return { allowed: true };
+      return { allowed: false, reason: checked.decision.reason };
+    },
     decide: (click) => decideApproval(deps, click),
     expireDue: () => expireDue(deps),
     startExpirySweeper(intervalMs = 15_000, onError = () => undefined) {

@@ -13,7 +13,7 @@ import {
   type DeletionApproval,
   type MessageRef,
 } from './approval-request.js';
-import { authorizeRequest, type RefusalCode } from './authorize-request.js';
+import { authorizeRequest, type RefusalCode, type RequestDecision } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
 
 export interface SyncRequestContext {
@@ -42,16 +42,23 @@ export function revisionNameOf(app: Application, operation: SyncOperation): stri
   return operation.revision ?? app.source.targetRevision ?? 'HEAD';
 }
 
-export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
+/**
+ * The environment's request policy for `ctx` (authorizeRequest: channels, requesters, revisions, freeze windows with
+ * break-glass), without side effects: what requestSync would refuse, before anything is posted or audited.
+ * `app`/`env` undefined: unknown application / no environment (then anything goes).
+ */
+export async function checkRequest(
+  deps: Pick<ApprovalDeps, 'findApplication' | 'settings' | 'groups' | 'now'>,
+  ctx: Pick<SyncRequestContext, 'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'>,
+): Promise<
+  | { kind: 'unknown' }
+  | { kind: 'open'; app: Application }
+  | { kind: 'decided'; app: Application; env: ResolvedEnvironment; decision: RequestDecision }
+> {
   const app = deps.findApplication(ctx.application);
-  if (!app)
-    return {
-      kind: 'refused',
-      code: 'unknown_application',
-      reason: `No application named "${ctx.application}".`,
-    };
+  if (!app) return { kind: 'unknown' };
   const env = environmentFor(deps.settings, app);
-  if (!env) return { kind: 'enqueue' };
+  if (!env) return { kind: 'open', app };
   const decision = await authorizeRequest(
     env.settings,
     {
@@ -65,6 +72,19 @@ export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): 
     },
     deps.groups.isMemberOfAny,
   );
+  return { kind: 'decided', app, env, decision };
+}
+
+export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
+  const checked = await checkRequest(deps, ctx);
+  if (checked.kind === 'unknown')
+    return {
+      kind: 'refused',
+      code: 'unknown_application',
+      reason: `No application named "${ctx.application}".`,
+    };
+  if (checked.kind === 'open') return { kind: 'enqueue' };
+  const { app, env, decision } = checked;
   const base = {
     application: app.name,
     environment: env.name,

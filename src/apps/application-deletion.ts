@@ -9,6 +9,7 @@
  * PreDelete/PostDelete hooks are not handled here.
  */
 
+import { createHash } from 'node:crypto';
 import { Annotations } from '../domain/annotations.js';
 import type { Application } from '../domain/application.js';
 import { formatResourceKey, type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
@@ -230,4 +231,22 @@ const NO_HOOKS = { preDelete: [], postDelete: [] };
 /** `group/Kind/namespace/name` of each key, sorted: the identity of a confirmation, for comparing plans. */
 export function confirmationKeys(keys: readonly ResourceKey[]): string[] {
   return keys.map(formatResourceKey).sort();
+}
+
+/**
+ * A short SHA-256 (32 hex characters) of what the plan deletes and keeps: equal plans hash equal. The confirmation
+ * carries it (the Delete button, then the queued DeletionRequest), so the click and the worker can tell that the
+ * plan they make now is the one the requester (and approvers) saw.
+ */
+export function planHash(plan: DeletionPlan): string {
+  const canonical = JSON.stringify([
+    plan.application,
+    plan.cascade,
+    plan.waves.map((w) => [w.wave, confirmationKeys(w.resources)]),
+    confirmationKeys(plan.kept.map((k) => k.key)),
+    confirmationKeys(plan.confirm),
+    confirmationKeys(plan.hooks.preDelete),
+    confirmationKeys(plan.hooks.postDelete),
+  ]);
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }

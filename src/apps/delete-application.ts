@@ -36,6 +36,7 @@ import {
   type KeptResource,
   nextDeletionStep,
   planDeletion,
+  planHash,
 } from './application-deletion.js';
 import type { DeletionHooks, DeletionHookType } from './deletion-hooks.js';
 
@@ -45,6 +46,12 @@ export interface DeleteApplicationInput {
   cascade: DeletionCascade | undefined;
   /** `confirmationKeys` of the `Delete=confirm` objects the confirmation (or approval) covered. */
   confirmed: readonly string[];
+  /**
+   * `planHash` of the plan the requester confirmed (and approvers approved). When given, a fresh run (not a resume)
+   * re-plans before doing anything and ends with phase Error, nothing deleted, when the plan's hash differs — the
+   * cluster changed since (e.g. a sync queued ahead of this job created or removed objects).
+   */
+  planHash?: string;
   /** The job's operation, recorded in the OperationState. */
   operation: SyncOperation;
   cluster: Cluster;
@@ -97,8 +104,11 @@ class DeletionRun {
   async execute(): Promise<OperationState> {
     const deadline = Date.now() + this.input.timeoutMs;
     try {
-      await this.reportStart();
+      const live = await listTrackedLiveObjects(this.input.cluster, this.app.name);
       if (this.cascades() && this.input.hooks) this.hooks = await this.input.hooks();
+      const refused = this.input.initialState ? undefined : this.checkPlan(live);
+      if (refused) return await this.finish(refused.phase, refused.message);
+      await this.reportStart(live);
       const failed = await this.runHooks('PreDelete', this.hooks.preDelete, deadline);
       if (failed) return await this.finish('Failed', `${failed}; nothing was deleted.`);
       return await this.loop(deadline);
@@ -117,10 +127,32 @@ class DeletionRun {
     }
   }
 
+  /**
+   * Before anything runs: the plan now must be the one confirmed (its hash), and every `Delete=confirm` object in
+   * it must be confirmed — else nothing is deleted (not even a PreDelete hook created). Undefined when it may run.
+   */
+  private checkPlan(live: readonly KubeObject[]): { phase: 'Failed' | 'Error'; message: string } | undefined {
+    const plan = planDeletion(this.input.app, live, this.input.cascade, this.hooks);
+    const name = this.app.name;
+    if (this.input.planHash !== undefined && planHash(plan) !== this.input.planHash) {
+      const now = plan.waves.flatMap((w) => w.resources);
+      const would =
+        now.length > 0 ? `it would now delete ${listKeys(now)}` : 'it would now delete no resources';
+      return {
+        phase: 'Error',
+        message: `The cluster changed since the plan was confirmed (${would}); nothing was deleted. Run /sync delete ${name} again to see the new plan.`,
+      };
+    }
+    const confirmed = new Set(this.input.confirmed);
+    const unconfirmed = plan.confirm.filter((k) => !confirmed.has(formatResourceKey(k)));
+    if (unconfirmed.length > 0) return { phase: 'Failed', message: unconfirmedMessage(name, unconfirmed) };
+    return undefined;
+  }
+
   /** OperationStarted with the planned waves, so the thread knows how many replies to expect. */
-  private async reportStart(): Promise<void> {
+  private async reportStart(live: readonly KubeObject[]): Promise<void> {
     const { reporter } = this.input;
-    const plan = planDeletion(this.app, await listTrackedLiveObjects(this.input.cluster, this.app.name));
+    const plan = planDeletion(this.app, live);
     await reporter.report({
       type: 'OperationStarted',
       at: new Date().toISOString(),
@@ -364,6 +396,11 @@ class DeletionRun {
 function unconfirmedMessage(application: string, objects: readonly ResourceKey[]): string {
   const one = objects.length === 1;
   return `${objects.map(shortName).join(', ')} ${one ? 'has' : 'have'} Delete=confirm and ${one ? 'was' : 'were'} not in the confirmed plan; nothing more was deleted. Run /sync delete ${application} again to confirm.`;
+}
+
+function listKeys(keys: readonly ResourceKey[]): string {
+  const names = keys.slice(0, 5).map(shortName).join(', ');
+  return keys.length > 5 ? `${names} and ${keys.length - 5} more` : names;
 }
 
 function timeoutMessage(timeoutMs: number, terminating: readonly ResourceKey[]): string {

@@ -66,6 +66,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         app,
         cascade: deletion.cascade,
         confirmed: deletion.confirmed,
+        planHash: deletion.planHash,
         operation: ctx.request.operation,
         cluster,
         reporter: ctx.reporter,

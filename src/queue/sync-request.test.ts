@@ -18,8 +18,12 @@ describe('src/queue/sync-request parseSyncRequest', () => {
     expect('target' in parsed).toBe(true);
   });
 
-  it('carries a /sync delete request (cascade, confirmed objects) and rejects an unknown cascade', () => {
-    const deletion = { cascade: 'background', confirmed: ['/PersistentVolumeClaim/shop/data'] };
+  it('carries a /sync delete request (cascade, confirmed objects, plan hash) and rejects an unknown cascade or a missing hash', () => {
+    const deletion = {
+      cascade: 'background',
+      confirmed: ['/PersistentVolumeClaim/shop/data'],
+      planHash: '0123456789abcdef0123456789abcdef',
+    };
     const parsed = parseSyncRequest(JSON.parse(JSON.stringify({ ...valid, deletion })));
 
     expect(parsed.deletion).toEqual(deletion);
@@ -27,6 +31,8 @@ describe('src/queue/sync-request parseSyncRequest', () => {
     expect(() => parseSyncRequest({ ...valid, deletion: { ...deletion, cascade: 'sideways' } })).toThrow(
       /deletion\.cascade/,
     );
+    const { planHash: _hash, ...unhashed } = deletion;
+    expect(() => parseSyncRequest({ ...valid, deletion: unhashed })).toThrow(/deletion\.planHash/);
   });
 
   it('names every bad field in one BotError', () => {

@@ -29,6 +29,11 @@ export interface DeletionRequest {
   cascade?: 'foreground' | 'background' | 'orphan';
   /** `group/Kind/namespace/name` of the `Delete=confirm` objects the confirmation or approval covered. */
   confirmed: string[];
+  /**
+   * `planHash` (src/apps/application-deletion.ts) of the plan the requester confirmed (and approvers approved): the
+   * worker re-plans when the job starts and deletes nothing when the plan's hash differs.
+   */
+  planHash: string;
 }
 
 const OperationSchema = z.object({
@@ -59,6 +64,7 @@ export const SyncRequestSchema = z.object({
     .object({
       cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
       confirmed: z.array(z.string().min(1)),
+      planHash: z.string().regex(/^[0-9a-f]{32}$/, 'must be a deletion plan hash'),
     })
     .optional(),
 });
@@ -82,6 +88,12 @@ export function parseSyncRequest(value: unknown): SyncRequest {
   };
 }
 
-function deletionOf(value: { cascade?: DeletionRequest['cascade']; confirmed: string[] }): DeletionRequest {
-  return { confirmed: value.confirmed, ...(value.cascade ? { cascade: value.cascade } : {}) };
+function deletionOf(
+  value: Omit<DeletionRequest, 'cascade'> & Pick<Partial<DeletionRequest>, 'cascade'>,
+): DeletionRequest {
+  return {
+    confirmed: value.confirmed,
+    planHash: value.planHash,
+    ...(value.cascade ? { cascade: value.cascade } : {}),
+  };
 }

@@ -7,6 +7,7 @@
 import type { Approvals, MessageRef } from '../approvals/index.js';
 import type { DeletionPlan } from '../apps/application-deletion.js';
 import type { SyncRequest } from '../queue/index.js';
+import type { RequestPolicyQuery } from './ports.js';
 import type { SlackApprovalMessenger } from './slack-approval-messenger.js';
 
 export interface ApprovalGateContext {
@@ -19,13 +20,19 @@ export interface ApprovalGateContext {
 
 export interface SlackApprovalGate {
   gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending'>;
+  /** The refusal text the gate would give this request now (no side effects), or undefined. */
+  refusal(request: RequestPolicyQuery): Promise<string | undefined>;
 }
 
 export function createApprovalGate(
-  approvals: Pick<Approvals, 'requestSync'>,
+  approvals: Pick<Approvals, 'requestSync' | 'checkRequest'>,
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
+    async refusal(request) {
+      const checked = await approvals.checkRequest(request);
+      return checked.allowed ? undefined : checked.reason;
+    },
     async gate(request, { header, breakGlassReason, deletionPlan }) {
       const result = await approvals.requestSync({
         application: request.application,

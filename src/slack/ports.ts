@@ -51,7 +51,19 @@ export interface ApprovalGate {
       deletionPlan?: DeletionPlan;
     },
   ): Promise<'proceed' | 'pending'>;
+  /**
+   * The environment's request policy (who may request, channels, freeze windows, `--break-glass`) for this user,
+   * checked before anything is shown — no header, no audit entry. Resolves with the refusal text `/sync` would
+   * give, or undefined when the request may go on (gate() still decides when it is made).
+   */
+  refusal?(request: RequestPolicyQuery): Promise<string | undefined>;
 }
+
+/** What a request-policy check looks at: the Application, the operation, who asks, where, and `--break-glass`. */
+export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' | 'initiator'> & {
+  channel: string;
+  breakGlassReason?: string;
+};
 
 /**
  * What `/sync delete` shows before anything is queued: the plan of deleting an Application from its tracked live

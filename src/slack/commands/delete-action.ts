@@ -3,22 +3,20 @@
  * `user`, never the button value) becomes the requester; the value names the Application, the cascade and the
  * hash of the plan that was shown. Delete re-plans: a different plan is shown again (nothing is queued); the same
  * plan is submitted like a sync — header in the channel, the approval gate (with the plan for the approvers), then
- * the queue — with the plan's `Delete=confirm` objects as confirmed.
+ * the queue — with the `Delete=confirm` objects the confirmation named as confirmed, and the plan's hash (the worker
+ * re-plans when the job starts and runs nothing when the plan changed meanwhile).
  */
 import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { confirmationKeys } from '../../apps/application-deletion.js';
-import type { SyncOperation } from '../../domain/index.js';
+import { confirmationKeys, planHash } from '../../apps/application-deletion.js';
 import { textMessage } from '../messages/block.js';
+import { deletionPlanView } from '../messages/deletion-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { ephemeral, type SlackAppDeps } from './command-context.js';
-import { confirmationOf, decodeDeletionButtonValue, planHash, planOrExplain } from './delete-command.js';
+import { confirmationOf, decodeDeletionButtonValue, NO_SYNC, planOrExplain } from './delete-command.js';
 import type { RecentRequests } from './recent-requests.js';
 import { requestKeyOfDeletion } from './request-key.js';
 import { startSync } from './start-sync-command.js';
-
-/** A deletion job's `operation` (unused by the worker; the queue's request shape requires one). */
-const NO_SYNC: SyncOperation = { prune: false, dryRun: false, syncOptions: [] };
 
 interface ActionArgs {
   body: BlockAction;
@@ -97,7 +95,12 @@ export async function confirmDeletionAction({
       operation: NO_SYNC,
       initiator,
       requestKey,
-      deletion: { confirmed: confirmationKeys(plan.confirm), ...(cascade ? { cascade } : {}) },
+      // Only the Delete=confirm objects the confirmation named count as confirmed; the worker runs this plan only.
+      deletion: {
+        confirmed: confirmationKeys(deletionPlanView(plan).confirmShown),
+        planHash: value.planHash,
+        ...(cascade ? { cascade } : {}),
+      },
       deletionPlan: plan,
       ...(breakGlassReason ? { breakGlassReason } : {}),
     },

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planDeletion } from '../../apps/application-deletion.js';
-import {
-  decodeDeletionButtonValue,
-  encodeDeletionButtonValue,
-  parseDeleteArgs,
-  planHash,
-} from './delete-command.js';
+import { planDeletion, planHash } from '../../apps/application-deletion.js';
+import { decodeDeletionButtonValue, encodeDeletionButtonValue, parseDeleteArgs } from './delete-command.js';
 
 describe('parseDeleteArgs', () => {
   it('reads the application, --cascade (either form) and --break-glass', () => {

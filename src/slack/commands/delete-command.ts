@@ -10,21 +10,23 @@
  * resources finalizer before deleting, `orphan` removes it (only the Application goes). Without the flag the
  * Application's own finalizers decide, as when it is deleted with kubectl.
  */
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { DeletionCascade, DeletionPlan } from '../../apps/application-deletion.js';
-import { confirmationKeys } from '../../apps/application-deletion.js';
-import { BotError } from '../../domain/index.js';
+import { planHash } from '../../apps/application-deletion.js';
+import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { type CommandProblem, commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { deletionConfirmationBlocks } from '../messages/deletion-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
-import { type CommandContext, ephemeral, type SlackAppDeps } from './command-context.js';
+import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { breakGlassReasonOf } from './parse-sync-args.js';
 import { unknownApplicationBlocks } from './unknown-application.js';
 
 const CASCADES: readonly DeletionCascade[] = ['foreground', 'background', 'orphan'];
+
+/** A deletion job's `operation` (unused by the worker; the queue's request shape requires one). */
+export const NO_SYNC: SyncOperation = { prune: false, dryRun: false, syncOptions: [] };
 
 /** What the confirmation's buttons carry: the request, and a hash of the plan the requester saw. */
 export interface DeletionButtonValue {
@@ -46,6 +48,15 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
     return ctx.ack(ephemeral(commandErrorBlocks({ problem })));
   }
   await ctx.ack(ephemeral(textMessage(`Planning the deletion of *${escapeMrkdwn(parsed.application)}*…`)));
+  // The same request policy the Delete click goes through: who may not delete sees no plan and no button.
+  const refusal = await deps.approvals?.refusal?.({
+    application: parsed.application,
+    operation: NO_SYNC,
+    initiator: initiatorOf(ctx.command),
+    channel: ctx.command.channel_id,
+    ...(parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {}),
+  });
+  if (refusal !== undefined) return void (await ctx.respond(ephemeral(textMessage(refusal))));
   const planned = await planOrExplain(deps, parsed.application, parsed.cascade);
   if (typeof planned === 'string') {
     return void (await ctx.respond(ephemeral(commandErrorBlocks({ problem: planned }))));
@@ -78,20 +89,6 @@ export function confirmationOf(
     plan,
     encodeDeletionButtonValue({ ...request, planHash: planHash(plan) }),
   );
-}
-
-/** A short SHA-256 of what the plan deletes and keeps: equal plans hash equal. */
-export function planHash(plan: DeletionPlan): string {
-  const canonical = JSON.stringify([
-    plan.application,
-    plan.cascade,
-    plan.waves.map((w) => [w.wave, confirmationKeys(w.resources)]),
-    confirmationKeys(plan.kept.map((k) => k.key)),
-    confirmationKeys(plan.confirm),
-    confirmationKeys(plan.hooks.preDelete),
-    confirmationKeys(plan.hooks.postDelete),
-  ]);
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }
 
 export function encodeDeletionButtonValue(value: DeletionButtonValue): string {

@@ -23,7 +23,7 @@ import {
 import type { SyncPhase } from '../../domain/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
-import { deletionPlanLines } from './deletion-blocks.js';
+import { deletionPlanView } from './deletion-blocks.js';
 import { escapeMrkdwn, listNames, mention, truncate } from './format.js';
 
 const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
@@ -36,17 +36,25 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
   const revision = request.deletion
     ? `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(deleteCommandTextOf(request.application, request.deletion.request))}\``
     : `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
-  const plan = request.deletion ? deletionPlanLines(request.deletion.plan) : planLines(request.plan);
-  const lines = [title, revision, ...plan];
-  if (request.breakGlass) {
-    lines.push(
-      `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,
+  const breakGlass = request.breakGlass
+    ? [
+        `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,
+      ]
+    : [];
+  const blocks: Block[] = [];
+  if (request.deletion) {
+    // The waves are shortened to fit; what is kept and the Delete=confirm objects always get sections of their own.
+    const head = truncate([title, revision, ...breakGlass].join('\n'), 1500);
+    const view = deletionPlanView(request.deletion.plan, head.length + 1);
+    blocks.push(section(`${head}\n${view.waves}`));
+    if (view.kept) blocks.push(section(view.kept));
+    if (view.confirm) blocks.push(section(view.confirm));
+  } else {
+    blocks.push(
+      section(truncate([title, revision, ...planLines(request.plan), ...breakGlass].join('\n'), 3000)),
     );
   }
-  const blocks: Block[] = [
-    section(truncate(lines.join('\n'), 3000)),
-    context(truncate(footer(record), 3000)),
-  ];
+  blocks.push(context(truncate(footer(record), 3000)));
   if (record.status === 'pending') {
     const value = encodeApprovalButtonValue({ requestId: request.id, application: request.application });
     blocks.push(

@@ -6,6 +6,7 @@ import {
   DELETE_CONFIRM_ACTION_ID,
   deletionConfirmationBlocks,
   deletionPlanLines,
+  deletionPlanView,
   deletionSummaryBlocks,
   resourcesDeletedBlocks,
   resourcesKeptBlocks,
@@ -120,5 +121,29 @@ describe('src/slack/messages/deletion-blocks (rendered as the demo prints them)'
       '🪝 PostDelete hooks last: Job/notify',
     ]);
     expect(orphan.join('\n')).not.toContain('hooks');
+  });
+
+  it('names only the Delete=confirm objects that fit, and only those count as shown (confirmShown)', () => {
+    const confirm = { 'argocd.argoproj.io/sync-options': 'Delete=confirm' };
+    const many = Array.from({ length: 60 }, (_, i) => cm(`careful-${'x'.repeat(60)}-${i}`, confirm));
+    const plan = planDeletion(
+      { name: 'shop', namespace: 'argocd', finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+      many,
+    );
+
+    const view = deletionPlanView(plan);
+
+    expect(view.confirm!.length).toBeLessThanOrEqual(3000);
+    expect(view.confirmShown.length).toBeGreaterThan(0);
+    expect(view.confirmShown.length).toBeLessThan(60);
+    for (const key of view.confirmShown)
+      expect(view.confirm).toContain(`ConfigMap/${key.name},`.slice(0, -1));
+    const hidden = 60 - view.confirmShown.length;
+    expect(view.confirm).toContain(
+      `and ${hidden} more — confirming deletes the listed ones only; the ${hidden} not listed stay unconfirmed`,
+    );
+    const message = deletionConfirmationBlocks(plan, 'v');
+    for (const block of message.blocks as { type: string; text?: { text: string } }[])
+      if (block.type === 'section') expect(block.text!.text.length).toBeLessThanOrEqual(3000);
   });
 });

@@ -75,7 +75,48 @@ spec:
   ports: [{ port: 80 }]
 `;
 
-function applicationYaml(name: string, environment: string, finalizers: string[]): string {
+/** 80 ConfigMaps over 40 waves (long names: the plan is far over one Slack section), a Delete=confirm and a Delete=false one. */
+const BIG_MANIFESTS = [
+  ...Array.from({ length: 80 }, (_, i) =>
+    [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      `  name: big-configuration-map-number-${String(i).padStart(2, '0')}`,
+      `  annotations: { argocd.argoproj.io/sync-wave: "${Math.floor(i / 2)}" }`,
+      'data: { k: v }',
+    ].join('\n'),
+  ),
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: zz-confirm-me\n  annotations: { argocd.argoproj.io/sync-options: Delete=confirm }\ndata: { k: v }',
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: zz-keep\n  annotations: { argocd.argoproj.io/sync-options: Delete=false }\ndata: { k: v }',
+].join('\n---\n');
+
+/** A slow PreSync hook Job, then ConfigMap `one`: while the hook runs, only Job/slow is live. */
+const BUSY_MANIFESTS = `
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: slow
+  annotations: { argocd.argoproj.io/hook: PreSync }
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{ name: run, image: busybox, command: [sh, -c, "sleep 100"] }]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: one }
+data: { k: v }
+`;
+
+function applicationYaml(
+  name: string,
+  environment: string,
+  finalizers: string[],
+  manifests = 'shop',
+): string {
   return [
     'apiVersion: argoproj.io/v1alpha1',
     'kind: Application',
@@ -86,7 +127,7 @@ function applicationYaml(name: string, environment: string, finalizers: string[]
     `  finalizers: [${finalizers.map((f) => JSON.stringify(f)).join(', ')}]`,
     'spec:',
     '  project: default',
-    '  source: { repoURL: "", path: manifests/shop }',
+    `  source: { repoURL: "", path: manifests/${manifests} }`,
     `  destination: { server: https://kubernetes.default.svc, namespace: ${name} }`,
     '  syncPolicy: { syncOptions: [CreateNamespace=true] }',
     '',
@@ -103,9 +144,21 @@ environments:
     requireApproval: true
     approvers: { users: [${SAM}] }
   staging: {}
+  restricted:
+    requesters: { users: [${SAM}] }
+  elsewhere:
+    channels: [C0OTHER]
+  frozen:
+    freezeWindows:
+      - { name: always, cron: "* * * * *", durationMinutes: 10 }
 `;
 
-const APPS: Record<string, { environment: string; finalizers: string[] }> = {
+const APPS: Record<string, { environment: string; finalizers: string[]; manifests?: string }> = {
+  'big-prod': { environment: 'production', finalizers: [FOREGROUND], manifests: 'big' },
+  busy: { environment: 'staging', finalizers: [FOREGROUND], manifests: 'busy' },
+  guarded: { environment: 'restricted', finalizers: [FOREGROUND] },
+  'elsewhere-app': { environment: 'elsewhere', finalizers: [FOREGROUND] },
+  'frozen-app': { environment: 'frozen', finalizers: [FOREGROUND] },
   shop: { environment: 'staging', finalizers: [FOREGROUND] },
   'shop-bg': { environment: 'staging', finalizers: [BACKGROUND] },
   'shop-orphan': { environment: 'staging', finalizers: [] },
@@ -154,10 +207,14 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'applications'));
   await mkdir(path.join(dir, 'manifests', 'shop'), { recursive: true });
   await writeFile(path.join(dir, 'manifests', 'shop', 'shop.yaml'), MANIFESTS);
+  await mkdir(path.join(dir, 'manifests', 'big'));
+  await writeFile(path.join(dir, 'manifests', 'big', 'big.yaml'), BIG_MANIFESTS);
+  await mkdir(path.join(dir, 'manifests', 'busy'));
+  await writeFile(path.join(dir, 'manifests', 'busy', 'busy.yaml'), BUSY_MANIFESTS);
   for (const [name, app] of Object.entries(APPS)) {
     await writeFile(
       path.join(dir, 'applications', `${name}.yaml`),
-      applicationYaml(name, app.environment, app.finalizers),
+      applicationYaml(name, app.environment, app.finalizers, app.manifests),
     );
   }
   await writeFile(path.join(dir, 'wavesync.yaml'), SETTINGS);
@@ -239,7 +296,7 @@ async function requestDeletion(args: string, responseId: string) {
     20_000,
   );
   const confirm = buttons(post.body.blocks).find((b) => b.action_id === DELETE_CONFIRM_ACTION_ID)!;
-  return { text: text(post.body.blocks), value: confirm.value! };
+  return { text: text(post.body.blocks), value: confirm.value!, blocks: post.body.blocks as Block[] };
 }
 
 /** Click a button of the confirmation as `userId`; resolves with the header the click posted (when any). */
@@ -468,6 +525,98 @@ describe('/sync delete', () => {
     expect(slack.channelMessages(CHANNEL).slice(before)).toEqual([]);
   });
 });
+
+describe('/sync delete: big plans, a changed cluster, and who may delete', () => {
+  it('a big plan shortens the waves but always shows what is kept and the Delete=confirm objects, in the confirmation and the approval message', async () => {
+    await syncFirstApproved('big-prod');
+    expect(await live('big-prod')).toHaveLength(82);
+
+    const confirmation = await requestDeletion('big-prod', 'del-big');
+    expectWithinSlackLimits(confirmation.blocks);
+    expect(confirmation.text).toContain('⚠️ Delete=confirm: ConfigMap/zz-confirm-me');
+    expect(confirmation.text).toMatch(/kept · ConfigMap\/zz-keep — .*Delete=false/);
+    expect(confirmation.text).toMatch(/… and \d+ more resources in \d+ waves/);
+    expect(confirmation.text).toContain('🗑 wave 39 · 2 resources');
+
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-big');
+    const approval = await headerAfter(before, (t) => t.includes('needs approval') && t.includes('big-prod'));
+    const approvalText = text(approval.blocks);
+    expectWithinSlackLimits(approval.blocks as Block[]);
+    expect(approvalText).toContain('⚠️ Delete=confirm: ConfigMap/zz-confirm-me');
+    expect(approvalText).toMatch(/kept · ConfigMap\/zz-keep — .*Delete=false/);
+    expect(approvalText).toMatch(/… and \d+ more resources in \d+ waves/);
+
+    const value = buttons(approval.blocks).find((b) => b.action_id === APPROVE_ACTION_ID)!.value!;
+    await decide(APPROVE_ACTION_ID, value, approval.ts, SAM);
+    await slack.waitFor(
+      () => text(slack.message(CHANNEL, approval.ts)!.blocks).includes('Deleted big-prod'),
+      60_000,
+    );
+    expect(await live('big-prod')).toEqual(['ConfigMap/zz-keep']);
+  });
+
+  it('runs only the plan that was confirmed: a deletion queued behind a sync that changed the cluster ends in Error and deletes nothing', async () => {
+    const job = { apiVersion: 'batch/v1', kind: 'Job', namespace: 'busy', name: 'slow' };
+    await command('busy', 'sync-busy');
+    await waitUntil(async () => (await cluster.get(job)) !== undefined, 20_000);
+
+    const confirmation = await requestDeletion('busy', 'del-busy');
+    expect(confirmation.text).toContain('🗑 wave 0 · 1 resource: Job/slow');
+    expect(await live('busy')).toEqual([]); // ConfigMap/one comes after the hook
+    const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-busy');
+    const header = await headerAfter(before, (t) => t.includes('busy') && t.includes('Error'));
+
+    await slack.waitFor(() => threadText(header.ts).includes('❌ Deleting busy Error'), 10_000);
+    expect(threadText(header.ts)).toContain(
+      'The cluster changed since the plan was confirmed (it would now delete ConfigMap/one, Job/slow); nothing was deleted. Run /sync delete busy again to see the new plan.',
+    );
+    expect(await live('busy')).toEqual(['ConfigMap/one']);
+    expect(await cluster.get(job)).toBeDefined();
+    expect(deletes('busy')).toEqual([]);
+  });
+
+  it.each([
+    ['guarded', 'Only @U0SAM may sync guarded (restricted).'],
+    ['elsewhere-app', 'elsewhere-app (elsewhere) can only be synced from #C0OTHER.'],
+    ['frozen-app', 'Sync of frozen-app is frozen until'],
+  ])(
+    'shows %s neither plan nor Delete button when the request policy refuses it (%s)',
+    async (app, refusal) => {
+      const before = slack.channelMessages(CHANNEL).length;
+      const auditBefore = await redis.xlen(`${prefix}:audit:${app}`);
+
+      await command(`delete ${app}`, `del-refused-${app}`);
+
+      const post = await slack.waitFor(
+        () =>
+          slack
+            .responseUrlPosts(`del-refused-${app}`)
+            .find((p) => JSON.stringify(p.body).includes(refusal.slice(0, 20))),
+        10_000,
+      );
+      expect(text(post.body.blocks)).toContain(refusal);
+      await new Promise((r) => setTimeout(r, 300));
+      const posts = slack.responseUrlPosts(`del-refused-${app}`);
+      expect(posts.flatMap((p) => buttons(p.body.blocks))).toEqual([]);
+      expect(posts.map((p) => text(p.body.blocks)).join('\n')).not.toContain('Cascade:');
+      expect(slack.channelMessages(CHANNEL).slice(before)).toEqual([]);
+      expect(await redis.xlen(`${prefix}:audit:${app}`)).toBe(auditBefore);
+    },
+  );
+
+  it('a freeze lets the plan through with --break-glass "reason"', async () => {
+    const confirmation = await requestDeletion('frozen-app --break-glass "INC-9 cleanup"', 'del-frozen-bg');
+    expect(confirmation.text).toContain('Delete frozen-app?');
+  });
+});
+
+/** Slack's limits: ≤ 50 blocks, ≤ 3000 characters in a section's text. */
+function expectWithinSlackLimits(blocks: readonly Block[]): void {
+  expect(blocks.length).toBeLessThanOrEqual(50);
+  for (const block of blocks as { type: string; text?: { text: string } }[]) {
+    if (block.type === 'section') expect(block.text!.text.length).toBeLessThanOrEqual(3000);
+  }
+}
 
 /** Production syncs need approval too: request, and approve as @sam. */
 async function syncFirstApproved(app: string): Promise<void> {

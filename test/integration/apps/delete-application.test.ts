@@ -5,6 +5,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
+import { planDeletion, planHash } from '../../../src/apps/application-deletion.js';
 import { deleteApplication } from '../../../src/apps/delete-application.js';
 import { deletionHooksOf } from '../../../src/apps/deletion-hooks.js';
 import type { Application, KubeObject, SyncEvent } from '../../../src/domain/index.js';
@@ -86,6 +87,7 @@ function run(
     timeoutMs?: number;
     signal?: AbortSignal;
     hooks?: { preDelete: KubeObject[]; postDelete: KubeObject[] };
+    planHash?: string;
   } = {},
 ) {
   const events: SyncEvent[] = [];
@@ -94,6 +96,7 @@ function run(
     app: application,
     cascade: undefined,
     confirmed: options.confirmed ?? [],
+    ...(options.planHash ? { planHash: options.planHash } : {}),
     operation: { prune: false, dryRun: false, syncOptions: [] },
     cluster,
     reporter: { report: async (e) => void events.push(e) },
@@ -195,5 +198,46 @@ describe('deleteApplication against the simulator', () => {
     expect(state.phase).toBe('Failed');
     expect(state.message).toMatch(/^PreDelete hook Job\/check failed: .*; nothing was deleted\.$/);
     expect(await cluster.get(ref('precious'))).toBeDefined();
+  });
+
+  it('an unconfirmed Delete=confirm object stops the deletion before a PreDelete hook is created', async () => {
+    const confirm = { annotations: { 'argocd.argoproj.io/sync-options': 'Delete=confirm' } };
+    await configMap('unshown', 'plain');
+    await configMap('unshown', 'hidden', confirm);
+    const pre = hookJob('unshown-backup', 'PreDelete', 'echo backing up');
+
+    const { result, events } = run(app('unshown'), { hooks: { preDelete: [pre], postDelete: [] } });
+    const state = await result;
+
+    expect(state.phase).toBe('Failed');
+    expect(state.message).toContain('ConfigMap/hidden has Delete=confirm and was not in the confirmed plan');
+    expect(events.map((e) => e.type)).toEqual(['OperationCompleted']);
+    const job = { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'unshown-backup' };
+    expect(await cluster.get(job)).toBeUndefined();
+    expect(await cluster.get(ref('plain'))).toBeDefined();
+  });
+
+  it('runs only the confirmed plan: another plan hash ends it with Error before anything is deleted', async () => {
+    await configMap('replanned', 'first');
+    const live = (name: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'default', labels: { 'app.kubernetes.io/instance': 'replanned' } },
+    });
+    const confirmedHash = planHash(planDeletion(app('replanned'), [live('first')]));
+    await configMap('replanned', 'second'); // the cluster changes after the confirmation
+
+    const changed = await run(app('replanned'), { planHash: confirmedHash }).result;
+    expect(changed.phase).toBe('Error');
+    expect(changed.message).toBe(
+      'The cluster changed since the plan was confirmed (it would now delete ConfigMap/first, ConfigMap/second); nothing was deleted. Run /sync delete replanned again to see the new plan.',
+    );
+    expect(await cluster.get(ref('first'))).toBeDefined();
+    expect(await cluster.get(ref('second'))).toBeDefined();
+
+    const current = planHash(planDeletion(app('replanned'), [live('first'), live('second')]));
+    const same = await run(app('replanned'), { planHash: current }).result;
+    expect(same.phase).toBe('Succeeded');
+    expect(await cluster.get(ref('second'))).toBeUndefined();
   });
 });
