@@ -200,14 +200,9 @@ export function resourcesDeletedBlocks(event: ResourcesDeleted): SlackMessage {
   );
 }
 
-/** `📌 kept · ConfigMap/settings — Delete=false`, one line per reason. */
+/** `📌 kept · ConfigMap/settings — Delete=false`, one line per reason (each names as many objects as fit). */
 export function resourcesKeptBlocks(event: ResourcesKept): SlackMessage {
-  const byReason = new Map<string, ResourceKey[]>();
-  for (const k of event.kept) byReason.set(k.reason, [...(byReason.get(k.reason) ?? []), k.task]);
-  const lines = [...byReason].map(
-    ([reason, keys]) => `📌 kept · ${names(keys)} — ${KEPT_WHY[reason] ?? escapeMrkdwn(reason)}`,
-  );
-  return textMessage(truncate(lines.join('\n'), 2900));
+  return textMessage(keptText(event.kept.map((k) => ({ key: k.task, reason: k.reason }))) ?? '');
 }
 
 /** The final reply of a deletion. */
