@@ -107,23 +107,15 @@ function wavesText(plan: DeletionPlan, budget: number): string {
     const count = rest.reduce((n, w) => n + w.resources.length, 0);
     return `… and ${plural(count, 'more resource', 'more resources')} in ${plural(rest.length, 'wave')}`;
   };
-  let shown = waveLines.length;
-  while (
-    shown > 0 &&
-    size([
-      ...head,
-      ...waveLines.slice(0, shown),
-      ...(shown < waveLines.length ? [more(shown)] : []),
-      ...tail,
-    ]) > budget
-  )
-    shown--;
-  const lines = [
+  const withWaves = (shown: number) => [
     ...head,
     ...waveLines.slice(0, shown),
     ...(shown < waveLines.length ? [more(shown)] : []),
     ...tail,
   ];
+  let shown = waveLines.length;
+  while (shown > 0 && size(withWaves(shown)) > budget) shown--;
+  const lines = withWaves(shown);
   return truncate(lines.join('\n'), budget);
 }
 
