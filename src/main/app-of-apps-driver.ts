@@ -16,7 +16,6 @@
  * Children inherit the parent's authorization: the parent's request was authorized (and approved where its
  * environment requires it) and each child runs with the parent's initiator, without a second approval.
  */
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { environmentNameOf } from '../approvals/index.js';
 import {
@@ -29,6 +28,7 @@ import {
 } from '../apps/index.js';
 import { type Application, BotError, isCompleted, type OperationState } from '../domain/index.js';
 import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
+import { derivedJobId } from '../queue/derived-job-id.js';
 import {
   type AppOfAppsChain,
   currentChild,
@@ -68,9 +68,7 @@ const RETAIN_SECONDS = 7 * 24 * 3600;
  * name, so enqueueing it twice is refused.
  */
 export function childJobId(parentJobId: string, child: string): string {
-  const h = createHash('sha256').update(`${parentJobId}\n${child}`).digest('hex');
-  const variant = ((Number.parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return derivedJobId(parentJobId, child);
 }
 
 /** The requestKey of a chain's child. */
