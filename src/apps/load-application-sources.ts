@@ -90,10 +90,12 @@ async function readEntry(
     );
   }
   if (entry.cluster !== undefined) {
-    if (!deps.clusterApplications) {
-      throw new BotError('invalid_config', 'applications: a cluster source needs a Kubernetes connection');
-    }
     const where = `cluster:${entry.cluster.context ?? 'current'}/${entry.cluster.namespace}`;
+    if (!deps.clusterApplications) {
+      // A caller that reads only files (a test, a tool): like an unreachable cluster, no Applications from it.
+      deps.logger?.warn({ source: where }, 'no Kubernetes connection to list Applications; skipped');
+      return [];
+    }
     let objects: KubeObject[];
     try {
       objects = await deps.clusterApplications({
