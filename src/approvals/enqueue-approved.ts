@@ -77,7 +77,7 @@ export async function enqueueStranded(deps: ApprovalDeps): Promise<number> {
   let queued = 0;
   for (const id of await deps.store.awaitingEnqueue(deps.now() - STRANDED_AFTER_MS)) {
     const record = await deps.store.get(id);
-    if (!record || record.status !== 'approved' || record.jobId || record.note) {
+    if (record?.status !== 'approved' || record.jobId || record.note) {
       await deps.store.doneEnqueueing(id);
       continue;
     }

@@ -63,7 +63,7 @@ describe('an approval stored by a bot that stopped before queueing it (stranded)
       actionId: APPROVE_ACTION_ID,
       userId: 'U0SAM',
       messageTs: ts,
-      value: (env.slack.message(DEPLOYS, ts)?.blocks as BlockJson[])
+      value: ((env.slack.message(DEPLOYS, ts)?.blocks ?? []) as BlockJson[])
         .find((b) => b.type === 'actions')
         ?.elements?.find((e) => e.action_id === APPROVE_ACTION_ID)?.value,
       channelId: DEPLOYS,
