@@ -22,6 +22,7 @@ import {
   type ChildApplication,
   type ChildOutcome,
   childApplicationsOf,
+  childRefusal,
   gateOnChildHealthOf,
   nextChildSyncStep,
   summarizeChildSyncs,
@@ -58,6 +59,8 @@ export interface AppOfAppsDriverDeps {
   ): Promise<{ targets: SourcedObject[]; revision: string }>;
   /** Posts in the parent's thread; absent without Slack. */
   announcer?: AppOfAppsAnnouncer;
+  /** A registered Application by name (the registry's `find`), to refuse children that would overwrite one. */
+  registered(name: string): Application | undefined;
   logger: RunnerLogger;
 }
 
@@ -214,6 +217,23 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
     }
     if (children.length === 0) return;
     const environment = environmentNameOf(deps.settings, parent);
+    const refusals = children.flatMap((c) => {
+      const why = childRefusal(c.application, {
+        parent: parent.name,
+        parentEnvironment: environment,
+        childEnvironment: environmentNameOf(deps.settings, c.application),
+        registered: deps.registered(c.application.name),
+      });
+      return why ? [why] : [];
+    });
+    if (refusals.length > 0) {
+      // The whole chain stops: syncing the other children out of order would break the parent's wave order.
+      const reason = `refused: ${refusals.join('; ')}`;
+      deps.logger.warn({ parent: parent.name, refusals }, 'App of Apps children not synced');
+      if (target && (await once(jobId, 'announced')))
+        await deps.announcer?.childrenNotSynced(target, parent.name, reason);
+      return;
+    }
     const chain: AppOfAppsChain = {
       parent: parent.name,
       parentJobId: jobId,
