@@ -5,7 +5,7 @@
 import { closestNames } from '../../apps/closest-names.js';
 import type { SlackMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
-import { escapeMrkdwn } from '../messages/format.js';
+import { escapeMrkdwn, truncate } from '../messages/format.js';
 import type { ApplicationCatalog } from '../ports.js';
 
 /** Whether the catalog knows `name`, reading the Applications again once (catalog.refresh) when it does not. */
@@ -22,7 +22,7 @@ export function unknownApplicationBlocks(
 ): SlackMessage {
   const suggestion = closestNames(name, catalog.names(), 1)[0];
   return commandErrorBlocks({
-    problem: `No application named "${escapeMrkdwn(name)}".`,
+    problem: `No application named "${escapeMrkdwn(truncate(name, 100))}".`,
     hint: '`/sync apps` lists them.',
     usage,
     ...(suggestion ? { suggestion } : {}),
