@@ -45,10 +45,14 @@ export interface ApprovalStore {
   invalidate(id: string, note: string, now: number): Promise<boolean>;
   /** Ids of pending requests whose expiry is at or before `now`. */
   dueForExpiry(now: number): Promise<string[]>;
-  /** Remember the job an approved request queued (also for job → request look-ups). */
+  /** Remember the job an approved request queued (also for job → request look-ups); it leaves the to-enqueue set. */
   recordJob(id: string, jobId: string): Promise<void>;
-  /** Remember why an approved request was not queued. */
+  /** Remember why an approved request was not queued; it leaves the to-enqueue set. */
   recordNote(id: string, note: string): Promise<void>;
+  /** Ids of approved requests approved at or before `before` (ms) whose job is not recorded yet. */
+  awaitingEnqueue(before: number): Promise<string[]>;
+  /** Take `id` out of the to-enqueue set (nothing left to do for it). */
+  doneEnqueueing(id: string): Promise<void>;
   requestIdForJob(jobId: string): Promise<string | undefined>;
 }
 
@@ -66,6 +70,7 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
   const base = `${options.prefix}:approvals`;
   const requestKey = (id: string) => `${base}:request:${id}`;
   const expiries = `${base}:expiries`;
+  const toEnqueue = `${base}:to-enqueue`;
   const jobKey = (jobId: string) => `${base}:job:${jobId}`;
   const retention = options.retentionMs ?? 7 * 24 * 3_600_000;
   const keepUntil = (expiresAt: number) => expiresAt + retention;
@@ -108,7 +113,7 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
       const reply = (await runScript(
         redis,
         DECIDE,
-        [requestKey(id), expiries],
+        [requestKey(id), expiries, toEnqueue],
         [userId, decision, now, id],
       )) as string[];
       return outcomeOf(reply);
@@ -128,10 +133,15 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
         .multi()
         .hset(requestKey(id), 'jobId', jobId)
         .set(jobKey(jobId), id, 'PX', Math.max(ttl, 1))
+        .zrem(toEnqueue, id)
         .exec();
     },
     async recordNote(id, note) {
-      await redis.hset(requestKey(id), 'note', note);
+      await redis.multi().hset(requestKey(id), 'note', note).zrem(toEnqueue, id).exec();
+    },
+    awaitingEnqueue: (before) => redis.zrangebyscore(toEnqueue, '-inf', before),
+    async doneEnqueueing(id) {
+      await redis.zrem(toEnqueue, id);
     },
     async requestIdForJob(jobId) {
       return (await redis.get(jobKey(jobId))) ?? undefined;
