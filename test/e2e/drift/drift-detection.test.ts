@@ -32,6 +32,7 @@ const CHANNELS = {
   prod: 'C0PROD',
   broken: 'C0BROKEN',
   empty: 'C0EMPTY',
+  fresh: 'C0FRESH',
 } as const;
 type AppName = keyof typeof CHANNELS;
 
@@ -105,6 +106,7 @@ beforeAll(async () => {
     ['prod', application('prod', 'production', '{ prune: true, selfHeal: true }')],
     ['broken', application('broken', 'staging', '{ selfHeal: true }', 'manifests/missing')],
     ['empty', application('empty', 'staging', '{ prune: true, selfHeal: true }', 'manifests/empty')],
+    ['fresh', application('fresh', 'production', '{ prune: true, selfHeal: true }')],
   ];
   await mkdir(path.join(dir, 'manifests/empty'));
   for (const [name, yaml] of manifests) await writeFile(path.join(dir, 'applications', `${name}.yaml`), yaml);
@@ -141,8 +143,9 @@ beforeAll(async () => {
   kc.loadFromFile(kubeconfigFile);
   apps = kc.makeApiClient(AppsV1Api);
   core = kc.makeApiClient(CoreV1Api);
-  // Every app but the broken one starts in sync.
-  for (const name of ['shop', 'heal', 'prod'] as const) await syncAndWait(name);
+  // Every app but `fresh` has been synced once (drift detection leaves never-synced apps alone); all but the
+  // broken one (its sync fails: the manifests do not render) are in sync.
+  for (const name of ['shop', 'heal', 'prod', 'broken', 'empty'] as const) await syncAndWait(name);
 }, 120_000);
 
 afterAll(async () => {
@@ -205,6 +208,25 @@ async function scale(name: AppName, replicas: number): Promise<void> {
 
 async function liveReplicas(name: AppName): Promise<number | undefined> {
   return (await apps.readNamespacedDeployment({ name: 'guestbook-ui', namespace: name })).spec?.replicas;
+}
+
+/** `/sync <name>` by `userId` in the app's channel (production: an approval request); resolves with its header. */
+async function requestProdSync(name: AppName, userId: 'U0PAT' | 'U0SAM') {
+  const before = new Set(roots(name).map((m) => m.ts));
+  await serveClient.sendCommand({
+    text: name,
+    userId,
+    userName: userId === 'U0PAT' ? 'pat' : 'sam',
+    channelId: CHANNELS[name],
+    responseUrl: slack.responseUrl(CHANNELS[name]),
+  });
+  return slack.waitFor(
+    () =>
+      roots(name).find(
+        (m) => !before.has(m.ts) && buttons(name, m.ts).some((b) => b.action_id === APPROVE_ACTION_ID),
+      ),
+    10_000,
+  );
 }
 
 function clickSync(client: SignedSlackClient, name: AppName, ts: string) {
@@ -322,6 +344,37 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(await liveReplicas('prod')).toBe(2);
   });
 
+  it('when a production app has never been synced, or its sync waits for approval, then it is not compared and no notice is posted', async () => {
+    // Never synced: nothing of it is live, so a comparison would find every resource missing.
+    await tickBoth(2);
+
+    expect(roots('fresh')).toEqual([]);
+    expect(await queue.history('fresh')).toEqual([]);
+    expect((await serve.metrics.render()).body).toMatch(/wavesync_drift_checks_total\{result="Skipped"\} [1-9]/);
+
+    // Its first sync waits for approval: still nothing but the approval request.
+    const approval = await requestProdSync('fresh', 'U0PAT');
+    await tickBoth(2);
+    expect(roots('fresh').map((m) => m.ts)).toEqual([approval.ts]);
+
+    // Approved and synced, then drifted while a second sync waits for approval: no notice either.
+    const value = buttons('fresh', approval.ts).find((b) => b.action_id === APPROVE_ACTION_ID)!.value;
+    await serveClient.sendBlockAction({
+      actionId: APPROVE_ACTION_ID,
+      userId: 'U0SAM',
+      userName: 'sam',
+      channelId: CHANNELS.fresh,
+      messageTs: approval.ts,
+      ...(value === undefined ? {} : { value }),
+    });
+    await finishedSyncs('fresh', 1);
+    await scale('fresh', 3);
+    const second = await requestProdSync('fresh', 'U0SAM');
+    await tickBoth(2);
+    expect(roots('fresh').map((m) => m.ts)).toEqual([approval.ts, second.ts]);
+    expect(roots('fresh').map((m) => messageText('fresh', m.ts)).join('\n')).not.toContain('OutOfSync');
+  });
+
   it('when both replicas reach an interval, then only the one holding the lease compares', async () => {
     const checks = async () => {
       const body = (await serve.metrics.render()).body + (await replica.metrics.render()).body;
@@ -339,7 +392,7 @@ describe('test/e2e/drift/drift-detection', () => {
   });
 
   it('when an app with prune and selfHeal renders nothing while its objects remain, then it is not synced automatically (allowEmpty)', async () => {
-    await core.createNamespace({ body: { metadata: { name: 'empty' } } });
+    await core.createNamespace({ body: { metadata: { name: 'empty' } } }).catch(() => undefined);
     await core.createNamespacedConfigMap({
       namespace: 'empty',
       body: {
@@ -350,7 +403,7 @@ describe('test/e2e/drift/drift-detection', () => {
 
     await tickBoth(2);
 
-    expect(await queue.history('empty')).toEqual([]);
+    expect(await queue.history('empty')).toHaveLength(1);
     expect(await queue.applicationStatus('empty')).toEqual([]);
     const [notice, ...more] = roots('empty');
     expect(more).toEqual([]);
