@@ -350,7 +350,9 @@ describe('test/e2e/drift/drift-detection', () => {
 
     expect(roots('fresh')).toEqual([]);
     expect(await queue.history('fresh')).toEqual([]);
-    expect((await serve.metrics.render()).body).toMatch(/wavesync_drift_checks_total\{result="Skipped"\} [1-9]/);
+    expect((await serve.metrics.render()).body).toMatch(
+      /wavesync_drift_checks_total\{result="Skipped"\} [1-9]/,
+    );
 
     // Its first sync waits for approval: still nothing but the approval request.
     const approval = await requestProdSync('fresh', 'U0PAT');
@@ -372,7 +374,11 @@ describe('test/e2e/drift/drift-detection', () => {
     const second = await requestProdSync('fresh', 'U0SAM');
     await tickBoth(2);
     expect(roots('fresh').map((m) => m.ts)).toEqual([approval.ts, second.ts]);
-    expect(roots('fresh').map((m) => messageText('fresh', m.ts)).join('\n')).not.toContain('OutOfSync');
+    expect(
+      roots('fresh')
+        .map((m) => messageText('fresh', m.ts))
+        .join('\n'),
+    ).not.toContain('OutOfSync');
   });
 
   it('when both replicas reach an interval, then only the one holding the lease compares', async () => {
