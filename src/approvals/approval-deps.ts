@@ -1,6 +1,6 @@
 /** What the approval flow needs; the composition root builds it once (see docs/approvals.md). */
 import type { Application } from '../domain/application.js';
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { EnqueueOptions, EnqueueResult, SyncRequest } from '../queue/index.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { ApprovalMessenger } from './approval-messenger.js';
 import type { ApprovalStore } from './approval-store.js';
@@ -16,7 +16,7 @@ export interface ApprovalDeps {
   audit: AuditLog;
   groups: GroupMembership;
   preview: SyncPreviewer;
-  queue: { enqueueSync(req: SyncRequest): Promise<EnqueueResult> };
+  queue: { enqueueSync(req: SyncRequest, options?: EnqueueOptions): Promise<EnqueueResult> };
   messenger: ApprovalMessenger;
   /** Clock in ms (tests move it to expire requests). */
   now(): number;

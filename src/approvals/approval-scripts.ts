@@ -6,7 +6,9 @@
 import { luaScript } from '../queue/lua-script.js';
 
 /**
- * DECIDE(userId, decision, now, requestId); the count needed is the hash's `required` →
+ * DECIDE(userId, decision, now, requestId); KEYS[3] = the to-enqueue sorted set (an approved request enters it at
+ * `now` in the same step, and leaves it once its job or the reason it was not queued is recorded, so a bot that
+ * dies in between leaves it for the sweeper); the count needed is the hash's `required` →
  * {'missing'} | {'decided', status} | {'expired'} | {'already-approved'} | {'rejected'} |
  * {'recorded', approvalsJson} | {'approved', approvalsJson}
  */
@@ -35,6 +37,7 @@ redis.call('HSET', KEYS[1], 'approvals', json)
 if #approvals >= tonumber(redis.call('HGET', KEYS[1], 'required')) then
   redis.call('HSET', KEYS[1], 'status', 'approved', 'decidedBy', ARGV[1], 'decidedAt', ARGV[3])
   redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZADD', KEYS[3], now, ARGV[4])
   return {'approved', json}
 end
 return {'recorded', json}

@@ -50,10 +50,14 @@ export interface ApprovalStore {
    * invalidated; a request past its expiry counts until the sweeper expires it). Reads the pending set.
    */
   hasPending(application: string): Promise<boolean>;
-  /** Remember the job an approved request queued (also for job → request look-ups). */
+  /** Remember the job an approved request queued (also for job → request look-ups); it leaves the to-enqueue set. */
   recordJob(id: string, jobId: string): Promise<void>;
-  /** Remember why an approved request was not queued. */
+  /** Remember why an approved request was not queued; it leaves the to-enqueue set. */
   recordNote(id: string, note: string): Promise<void>;
+  /** Ids of approved requests approved at or before `before` (ms) whose job is not recorded yet. */
+  awaitingEnqueue(before: number): Promise<string[]>;
+  /** Take `id` out of the to-enqueue set (nothing left to do for it). */
+  doneEnqueueing(id: string): Promise<void>;
   requestIdForJob(jobId: string): Promise<string | undefined>;
 }
 
@@ -71,6 +75,7 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
   const base = `${options.prefix}:approvals`;
   const requestKey = (id: string) => `${base}:request:${id}`;
   const expiries = `${base}:expiries`;
+  const toEnqueue = `${base}:to-enqueue`;
   const jobKey = (jobId: string) => `${base}:job:${jobId}`;
   const retention = options.retentionMs ?? 7 * 24 * 3_600_000;
   const keepUntil = (expiresAt: number) => expiresAt + retention;
@@ -113,7 +118,7 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
       const reply = (await runScript(
         redis,
         DECIDE,
-        [requestKey(id), expiries],
+        [requestKey(id), expiries, toEnqueue],
         [userId, decision, now, id],
       )) as string[];
       return outcomeOf(reply);
@@ -144,10 +149,15 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
         .multi()
         .hset(requestKey(id), 'jobId', jobId)
         .set(jobKey(jobId), id, 'PX', Math.max(ttl, 1))
+        .zrem(toEnqueue, id)
         .exec();
     },
     async recordNote(id, note) {
-      await redis.hset(requestKey(id), 'note', note);
+      await redis.multi().hset(requestKey(id), 'note', note).zrem(toEnqueue, id).exec();
+    },
+    awaitingEnqueue: (before) => redis.zrangebyscore(toEnqueue, '-inf', before),
+    async doneEnqueueing(id) {
+      await redis.zrem(toEnqueue, id);
     },
     async requestIdForJob(jobId) {
       return (await redis.get(jobKey(jobId))) ?? undefined;

@@ -6,6 +6,7 @@ import type { ApprovalDeps } from './approval-deps.js';
 import type { AuditRecord } from './audit-log.js';
 import { expireDue } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
+import { enqueueStranded } from './enqueue-approved.js';
 import { environmentFor } from './environment-resolver.js';
 import { describePrincipals, isPrincipal } from './principal-mentions.js';
 import { type RequestSyncResult, requestSync, type SyncRequestContext } from './request-sync.js';
@@ -22,7 +23,12 @@ export interface Approvals {
   decide(click: DecisionClick): Promise<DecisionResult>;
   /** Expire due requests now; resolves with how many were expired. */
   expireDue(): Promise<number>;
-  /** Start sweeping for expired requests every `intervalMs` (default 15 s); returns stop(). */
+  /**
+   * Queue approved requests a stopped bot never queued (approved ≥ 10 s ago, no job recorded); resolves with how
+   * many were queued. Idempotent: the job id is derived from the request.
+   */
+  enqueueStranded(): Promise<number>;
+  /** Every `intervalMs` (default 15 s): expire due requests, then queue stranded approved ones; returns stop(). */
   startExpirySweeper(intervalMs?: number, onError?: (error: unknown) => void): () => void;
   /** The audit log of `application`, newest first, for its environment's approvers. */
   audit(application: string, userId: string, limit?: number): Promise<AuditView>;
@@ -51,12 +57,14 @@ export function createApprovals(
     requestSync: (ctx) => requestSync(deps, ctx),
     decide: (click) => decideApproval(deps, click),
     expireDue: () => expireDue(deps),
+    enqueueStranded: () => enqueueStranded(deps),
     startExpirySweeper(intervalMs = 15_000, onError = () => undefined) {
       let running = false;
       const timer = setInterval(() => {
         if (running) return;
         running = true;
         expireDue(deps)
+          .then(() => enqueueStranded(deps))
           .catch(onError)
           .finally(() => {
             running = false;

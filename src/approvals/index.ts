@@ -17,6 +17,7 @@ export * from './authorize-request.js';
 export * from './auto-sync-policy.js';
 export { describeStatus } from './close-approval.js';
 export type { DecisionClick, DecisionResult } from './decide-approval.js';
+export { approvalJobId, STRANDED_AFTER_MS } from './enqueue-approved.js';
 export * from './environment-resolver.js';
 export * from './failure-notice.js';
 export { createFailureNotifier, type FailureNotifier, type FailureNotifierDeps } from './failure-notifier.js';

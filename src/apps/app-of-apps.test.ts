@@ -4,6 +4,7 @@ import {
   type ChildApplication,
   type ChildSyncStatus,
   childApplicationsOf,
+  childRefusal,
   nextChildSyncStep,
 } from './app-of-apps.js';
 
@@ -147,5 +148,40 @@ describe('nextChildSyncStep', () => {
         ]),
       ),
     ).toEqual({ action: 'done' });
+  });
+});
+
+describe("childRefusal: what a parent's approval does not cover", () => {
+  const context = {
+    parent: 'stack',
+    parentEnvironment: 'staging',
+    childEnvironment: undefined,
+    registered: undefined,
+  };
+
+  it("allows a child in the parent's environment (or none) that no file or git source registers", () => {
+    expect(childRefusal({ name: 'web' }, context)).toBeUndefined();
+    expect(childRefusal({ name: 'web' }, { ...context, childEnvironment: 'staging' })).toBeUndefined();
+    // Listed from the cluster: typically this very child, applied by the parent earlier.
+    expect(
+      childRefusal({ name: 'web' }, { ...context, registered: { origin: 'cluster:current/argocd/web:1' } }),
+    ).toBeUndefined();
+  });
+
+  it('refuses a child named like a registered Application, and one of another environment', () => {
+    expect(
+      childRefusal({ name: 'payments' }, { ...context, registered: { origin: 'apps/payments.yaml:1' } }),
+    ).toBe(
+      'child payments has the name of the Application registered at apps/payments.yaml:1; a parent may not sync it (use /sync payments)',
+    );
+    expect(childRefusal({ name: 'db' }, { ...context, childEnvironment: 'production' })).toMatch(
+      /^child db belongs to environment production and stack to staging/,
+    );
+    expect(
+      childRefusal(
+        { name: 'db' },
+        { ...context, parentEnvironment: undefined, childEnvironment: 'production' },
+      ),
+    ).toMatch(/and stack to no environment/);
   });
 });

@@ -149,3 +149,37 @@ export function summarizeChildSyncs(input: {
   }
   return summary;
 }
+
+/**
+ * Why `child` may not be synced under its parent's authorization, or undefined when it may. A child runs as the
+ * parent's requester without an approval of its own, so it must not reach beyond what the parent's approval
+ * covered: (1) a child named like an Application registered from wavesync.yaml's files or git (not one listed
+ * from the cluster, which is typically this very child) would overwrite that Application — it has its own rules;
+ * (2) a child that belongs to another environment than its parent (label, annotation or destination rule) is
+ * governed by that environment's approvals, channels and freeze windows.
+ */
+export function childRefusal(
+  child: Pick<Application, 'name'>,
+  context: {
+    parent: string;
+    parentEnvironment: string | undefined;
+    childEnvironment: string | undefined;
+    registered: Pick<Application, 'origin'> | undefined;
+  },
+): string | undefined {
+  const { registered } = context;
+  if (registered && !registered.origin.startsWith('cluster:')) {
+    return (
+      `child ${child.name} has the name of the Application registered at ${registered.origin}; ` +
+      `a parent may not sync it (use /sync ${child.name})`
+    );
+  }
+  const { childEnvironment, parentEnvironment } = context;
+  if (childEnvironment !== undefined && childEnvironment !== parentEnvironment) {
+    return (
+      `child ${child.name} belongs to environment ${childEnvironment} and ${context.parent} to ` +
+      `${parentEnvironment ?? 'no environment'}: children inherit the parent's approval only within its environment`
+    );
+  }
+  return undefined;
+}

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure } from '../../test/support/failure.js';
 import { createGitFixture } from '../../test/support/git-fixture.js';
 import { BotError } from '../domain/errors.js';
+import { ClusterError } from '../engine/cluster.js';
 import { parseSettings } from '../settings/load-settings.js';
 import { createApplicationRegistry } from './application-registry.js';
 import { createGitRepositoryCache } from './git/git-repository-cache.js';
@@ -174,7 +175,46 @@ describe('createApplicationRegistry', () => {
     expect(seen).toEqual([{ namespace: 'gitops', context: undefined }]);
     expect(registry.get('live-app')).toMatchObject({
       namespace: 'gitops',
-      origin: 'cluster:current/gitops:1',
+      origin: 'cluster:current/gitops/live-app:1',
     });
+  });
+
+  it('reads a cluster source leniently: invalid objects skipped with a warning, the file copy of a name wins, no CRD means none', async () => {
+    const warnings: unknown[] = [];
+    const logger = { debug: () => undefined, warn: (fields: unknown) => void warnings.push(fields) };
+    const objectNamed = (name: string, spec: object) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name, namespace: 'argocd' },
+      spec,
+    });
+    const valid = { source: { repoURL: '', path: 'x' }, destination: { name: 'in-cluster' } };
+    const registry = await createApplicationRegistry(
+      settings('applications:\n  - directory: applications\n  - cluster: { namespace: argocd }\n'),
+      {
+        logger,
+        clusterApplications: async () => [
+          objectNamed('child', valid),
+          objectNamed('broken', { destination: { name: 'in-cluster' } }),
+          objectNamed('guestbook', valid),
+        ],
+      },
+    );
+
+    expect(registry.names()).toEqual(['child', 'guestbook', 'payments']);
+    expect(registry.get('guestbook').origin).toBe(path.join(root, 'applications/guestbook.yaml:1'));
+    expect(JSON.stringify(warnings)).toContain('broken');
+
+    const notServed = Object.assign(
+      new ClusterError('list argoproj.io/v1alpha1 Application: not found', {
+        statusCode: 404,
+        transient: false,
+      }),
+    );
+    const withoutCrd = await createApplicationRegistry(
+      settings('applications:\n  - directory: applications\n  - cluster: { namespace: argocd }\n'),
+      { logger, clusterApplications: async () => Promise.reject(notServed) },
+    );
+    expect(withoutCrd.names()).toEqual(['guestbook', 'payments']);
   });
 });

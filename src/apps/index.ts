@@ -16,6 +16,7 @@ export * from './git/git-repository-cache.js';
 export * from './git/resolve-revision.js';
 export * from './load-application-sources.js';
 export * from './parse-applications.js';
+export * from './registry-refresh.js';
 export * from './render/argo-glob.js';
 export * from './render/kustomize-options.js';
 export * from './render/render-application.js';

@@ -2,6 +2,10 @@
  * Read every Application named by `applications:` in wavesync.yaml: directories (recursively, *.yaml, *.yml,
  * *.json), single files, directories inside git repositories at a revision, and Application objects in a cluster
  * namespace. All problems are collected and reported together; a name defined twice is an error naming both places.
+ * Cluster sources are read leniently, because the cluster holds objects wavesync.yaml's author did not write: an
+ * invalid Application object there is skipped with a warning, no Application CRD (kind not served) means none, an
+ * unreachable cluster means none until the next read (warning), and a name also defined by a file or git source is
+ * taken from that source (the cluster copy is typically what an App of Apps parent applied from it).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +13,7 @@ import { stringify } from 'yaml';
 import type { Application } from '../domain/application.js';
 import { BotError } from '../domain/errors.js';
 import type { KubeObject } from '../domain/resource.js';
+import { isNotFound } from '../engine/cluster.js';
 import type { Logger } from '../logger.js';
 import { resolveSettingsPath } from '../settings/load-settings.js';
 import type { ApplicationSourceEntry, Settings } from '../settings/settings-schema.js';
@@ -35,7 +40,11 @@ export async function loadApplicationSources(
   deps: ApplicationSourceDeps,
 ): Promise<Application[]> {
   const parsed: ParsedApplicationFile[] = [];
-  for (const entry of settings.applications) parsed.push(...(await readEntry(settings, entry, deps)));
+  const fromCluster: ParsedApplicationFile[] = [];
+  for (const entry of settings.applications) {
+    const read = await readEntry(settings, entry, deps);
+    (entry.cluster !== undefined ? fromCluster : parsed).push(...read);
+  }
   const problems = parsed.flatMap((p) => p.problems);
   const byName = new Map<string, Application>();
   for (const app of parsed.flatMap((p) => p.applications)) {
@@ -44,6 +53,15 @@ export async function loadApplicationSources(
       problems.push(`${app.origin}: Application "${app.name}" is already defined at ${earlier.origin}`);
     else byName.set(app.name, app);
   }
+  for (const problem of fromCluster.flatMap((p) => p.problems)) {
+    deps.logger?.warn({ problem }, 'Application object in the cluster skipped');
+  }
+  for (const app of fromCluster.flatMap((p) => p.applications)) {
+    const earlier = byName.get(app.name);
+    if (earlier) deps.logger?.debug({ application: app.name, kept: earlier.origin }, 'cluster copy ignored');
+    else byName.set(app.name, app);
+  }
+  parsed.push(...fromCluster);
   if (problems.length > 0)
     throw new BotError('invalid_manifest', `invalid Applications:\n${problems.join('\n')}`);
   for (const p of parsed) {
@@ -72,17 +90,30 @@ async function readEntry(
     );
   }
   if (entry.cluster !== undefined) {
+    const where = `cluster:${entry.cluster.context ?? 'current'}/${entry.cluster.namespace}`;
     if (!deps.clusterApplications) {
-      throw new BotError('invalid_config', 'applications: a cluster source needs a Kubernetes connection');
+      // A caller that reads only files (a test, a tool): like an unreachable cluster, no Applications from it.
+      deps.logger?.warn({ source: where }, 'no Kubernetes connection to list Applications; skipped');
+      return [];
     }
-    const objects = await deps.clusterApplications({
-      namespace: entry.cluster.namespace,
-      context: entry.cluster.context,
-    });
-    const text = objects.map((o) => stringify(o)).join('---\n');
-    return [
-      parseApplicationFile(text, `cluster:${entry.cluster.context ?? 'current'}/${entry.cluster.namespace}`),
-    ];
+    let objects: KubeObject[];
+    try {
+      objects = await deps.clusterApplications({
+        namespace: entry.cluster.namespace,
+        context: entry.cluster.context,
+      });
+    } catch (error) {
+      if (isNotFound(error)) {
+        deps.logger?.debug({ source: where }, 'no Application CRD in the cluster: no Applications there');
+      } else {
+        deps.logger?.warn({ source: where, err: (error as Error).message }, 'cannot list Applications');
+      }
+      return [];
+    }
+    // One "file" per object, named after it: problems and origins say which Application (`cluster:…/argocd/shop:1`).
+    return objects.map((o) =>
+      parseApplicationFile(stringify(o), `${where}/${o.metadata.name ?? '(unnamed)'}`),
+    );
   }
   return [];
 }

@@ -7,6 +7,7 @@ import { applicationFromObject, applicationsFromSettings } from '../apps/index.j
 import { type Config, processEnvironment } from '../config.js';
 import type { Application, OperationPhase } from '../domain/index.js';
 import type { SourcedObject } from '../engine/index.js';
+import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { loadKubeConfig } from '../kube/load-kube-config.js';
 import { createSyncQueue, type HistoryEntry } from '../queue/index.js';
@@ -48,7 +49,10 @@ export async function checkOutcomes(input: {
   try {
     const entries = await Promise.all(input.apps.map((app) => finished(queue.history, app, deadline)));
     const settings = await loadSettings(env.config.configFile ?? '');
-    const { registry, renderer } = await applicationsFromSettings(settings, { env: processEnvironment() });
+    const { registry, renderer } = await applicationsFromSettings(settings, {
+      env: processEnvironment(),
+      clusterApplications: clusterApplicationsLister(env.kubeconfigFile),
+    });
     const cluster = createKubeCluster(loadKubeConfig({ kubeconfig: env.kubeconfigFile }));
     return await Promise.all(
       input.apps.map(async (app, i) => {

@@ -24,7 +24,7 @@ export type ApplyOutcome = { ok: true; object: KubeObject; message: string } | {
 /** The object exactly as wavesync sends it for a task. */
 export function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
   const ref = objectRefOf(ctx, task);
-  const labelled = withTrackingLabel(task.targetObj!, ctx.application);
+  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, ctx.application);
   const metadata = { ...labelled.metadata, name: ref.name };
   if (ref.namespace === '') delete metadata.namespace;
   if (task.isHook)

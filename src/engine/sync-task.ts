@@ -40,6 +40,13 @@ export interface SyncTask {
   /** True when the server-side dry run must be skipped (its CRD or Namespace is created by this sync). */
   skipDryRun: boolean;
   source: ManifestSource | undefined;
+  /**
+   * True only for the Namespace that `CreateNamespace=true` creates: it is applied without the tracking label, as
+   * Argo CD does not track it (spec §3.1 step 5, gitops-engine sync_namespace.go; tracked only with
+   * managedNamespaceMetadata, which wavesync does not support), so no later sync or deletion can prune it — with
+   * everything inside it.
+   */
+  untracked?: true;
 }
 
 /** True for prune tasks: a live object with no desired counterpart. */

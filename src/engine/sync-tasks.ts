@@ -135,7 +135,7 @@ function addCreateNamespaceTask(tasks: SyncTask[], targets: Target[], input: Bui
   );
   if (declared) return;
   const obj: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: input.namespace } };
-  tasks.push(newTask('PreSync', 0, obj, undefined, { hookTypes: [] }, false));
+  tasks.push({ ...newTask('PreSync', 0, obj, undefined, { hookTypes: [] }, false), untracked: true });
 }
 
 function newTask(

@@ -16,19 +16,20 @@
  * Children inherit the parent's authorization: the parent's request was authorized (and approved where its
  * environment requires it) and each child runs with the parent's initiator, without a second approval.
  */
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { environmentNameOf } from '../approvals/index.js';
 import {
   type ChildApplication,
   type ChildOutcome,
   childApplicationsOf,
+  childRefusal,
   gateOnChildHealthOf,
   nextChildSyncStep,
   summarizeChildSyncs,
 } from '../apps/index.js';
 import { type Application, BotError, isCompleted, type OperationState } from '../domain/index.js';
 import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
+import { derivedJobId } from '../queue/derived-job-id.js';
 import {
   type AppOfAppsChain,
   currentChild,
@@ -58,6 +59,8 @@ export interface AppOfAppsDriverDeps {
   ): Promise<{ targets: SourcedObject[]; revision: string }>;
   /** Posts in the parent's thread; absent without Slack. */
   announcer?: AppOfAppsAnnouncer;
+  /** A registered Application by name (the registry's `find`), to refuse children that would overwrite one. */
+  registered(name: string): Application | undefined;
   logger: RunnerLogger;
 }
 
@@ -68,9 +71,7 @@ const RETAIN_SECONDS = 7 * 24 * 3600;
  * name, so enqueueing it twice is refused.
  */
 export function childJobId(parentJobId: string, child: string): string {
-  const h = createHash('sha256').update(`${parentJobId}\n${child}`).digest('hex');
-  const variant = ((Number.parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return derivedJobId(parentJobId, child);
 }
 
 /** The requestKey of a chain's child. */
@@ -216,6 +217,23 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
     }
     if (children.length === 0) return;
     const environment = environmentNameOf(deps.settings, parent);
+    const refusals = children.flatMap((c) => {
+      const why = childRefusal(c.application, {
+        parent: parent.name,
+        parentEnvironment: environment,
+        childEnvironment: environmentNameOf(deps.settings, c.application),
+        registered: deps.registered(c.application.name),
+      });
+      return why ? [why] : [];
+    });
+    if (refusals.length > 0) {
+      // The whole chain stops: syncing the other children out of order would break the parent's wave order.
+      const reason = `refused: ${refusals.join('; ')}`;
+      deps.logger.warn({ parent: parent.name, refusals }, 'App of Apps children not synced');
+      if (target && (await once(jobId, 'announced')))
+        await deps.announcer?.childrenNotSynced(target, parent.name, reason);
+      return;
+    }
     const chain: AppOfAppsChain = {
       parent: parent.name,
       parentJobId: jobId,

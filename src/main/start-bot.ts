@@ -37,6 +37,8 @@ export interface BotDeps {
   host?: string;
   /** Plans `/sync delete` from the cluster (the Application's tracked objects); omitted → deleting is unavailable. */
   deletions?: DeletionPlanner;
+  /** Reads the Applications again when a command names an unknown one (RegistryRefresher.refreshIfStale). */
+  refreshApplications?: () => Promise<void>;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -75,7 +77,11 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     routes: toBoltCustomRoutes(deps.routes),
     deps: {
       queue,
-      catalog: deps.apps.registry,
+      catalog: {
+        names: () => deps.apps.registry.names(),
+        describe: (name) => deps.apps.registry.describe(name),
+        ...(deps.refreshApplications ? { refresh: deps.refreshApplications } : {}),
+      },
       logger,
       approvals: gate,
       // Registers the Approve/Reject listeners and `/sync audit` (one registration: no second decide per click).

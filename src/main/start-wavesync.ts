@@ -7,10 +7,11 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { assertKnownEnvironments } from '../approvals/index.js';
-import { applicationsFromSettings } from '../apps/index.js';
+import { applicationsFromSettings, createRegistryRefresher, type RegistryRefresher } from '../apps/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { EngineOptions } from '../engine/index.js';
+import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import type { Logger } from '../logger.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
@@ -64,8 +65,13 @@ type Stop = (graceMs: number | undefined) => Promise<void>;
 export async function startWavesync(role: ProcessRole, options: StartOptions): Promise<RunningWavesync> {
   const { config, logger } = options;
   const settings = await settingsOf(config);
-  const apps = await applicationsFromSettings(settings, { env: processEnvironment(), logger });
+  const apps = await applicationsFromSettings(settings, {
+    env: processEnvironment(),
+    logger,
+    clusterApplications: clusterApplicationsLister(config.kubeconfig),
+  });
   logger.info({ applications: apps.registry.names().length, config: settings.file }, 'applications loaded');
+  const refresher = createRegistryRefresher(apps.registry, { logger });
   assertKnownEnvironments(settings, apps.registry.list());
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
@@ -91,6 +97,8 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
     });
   // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
   const stops: Stop[] = [async () => ops.close()];
+  refresher.start(settings.defaults.registryRefreshSeconds * 1000);
+  stops.push(() => refresher.stop());
   const stopAll = async (graceMs: number | undefined) => {
     // Bounded: a sync that does not reach its next step in time is left to stall recovery on another worker.
     const limitMs = (graceMs ?? 25_000) + 5000;
@@ -121,6 +129,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       ops,
       logger,
       wiringFor,
+      refresher,
       driftFor: (queue) =>
         web && startDriftDetection({ config, settings, apps, web, queue, metrics, logger }),
       stops,
@@ -151,6 +160,7 @@ async function listen(
     logger: Logger;
     wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
     driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
+    refresher: RegistryRefresher;
     stops: Stop[];
     host?: string;
   },
@@ -173,6 +183,7 @@ async function listen(
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
     deletions: createDeletionPlanner({ settings: input.settings, config: input.config, apps: input.apps }),
+    refreshApplications: () => input.refresher.refreshIfStale(),
   });
   input.stops.push(() => bot.close());
   return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };

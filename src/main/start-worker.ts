@@ -94,6 +94,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     settings,
     applicationOf,
     render,
+    registered: (name) => apps.registry.find(name),
     ...(deps.web ? { announcer: createSlackAppOfAppsAnnouncer({ client: deps.web, pacer, logger }) } : {}),
     logger: deps.logger.child({ component: 'app-of-apps' }),
   });

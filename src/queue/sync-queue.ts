@@ -66,7 +66,15 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   queue.on('error', (err) => logger.debug({ err: err.message }, 'queue error'));
   let reader: Redis | undefined;
 
+  /**
+   * Wait (≤ timeoutMs) until the producer connection is ready. It does not queue commands while connecting
+   * (fail-fast when Redis is down), so a read issued right after start-up would fail with "Stream isn't
+   * writeable"; every public method calls this first.
+   */
+  const ready = () => withTimeout(queue.waitUntilReady(), timeoutMs, 'Redis did not become ready');
+
   async function lineStatus(application: string): Promise<JobStatus[]> {
+    await ready();
     const ids = await line.ids(application);
     const records = await line.records(ids);
     return records.flatMap((r, i) => (r ? [toJobStatus(r, i)] : []));
@@ -84,7 +92,6 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   }
 
   async function add(request: SyncRequest, jobId: string, enqueuedAt: string): Promise<string> {
-    await withTimeout(queue.waitUntilReady(), timeoutMs, 'Redis did not become ready');
     const job = await queue.add(
       SYNC_JOB_NAME,
       { request, enqueuedAt },
@@ -115,6 +122,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
       let id: string;
       let known = false;
       try {
+        await ready();
         // A caller-chosen job id that is already registered is a duplicate even after BullMQ dropped the job.
         known = enqueueOptions?.jobId !== undefined && (await line.records([jobId]))[0] !== undefined;
         id = known ? jobId : await add(request, jobId, enqueuedAt);
@@ -139,10 +147,12 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
     },
     applicationStatus: lineStatus,
     async allStatus() {
+      await ready();
       const apps = (await redis.smembers(keys.apps)).sort();
       return (await Promise.all(apps.map(lineStatus))).flat();
     },
     async jobStatus(jobId) {
+      await ready();
       const [record] = await line.records([jobId]);
       if (!record) return undefined;
       const ids = await line.ids(record.application);
@@ -150,6 +160,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
       return toJobStatus(record, index < 0 ? undefined : index);
     },
     async cancel(application: string, by: Initiator, jobId?: string) {
+      await ready();
       const target = jobId ?? (await line.ids(application))[0];
       if (!target) return { cancelled: 'none' };
       const { outcome, head } = await line.cancel(target, application, by);
@@ -159,9 +170,18 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
       }
       return outcome === 'none' ? { cancelled: 'none' } : { cancelled: outcome, jobId: target };
     },
-    confirmPrune: (application, by) => confirmPrune(redis, keys, application, by),
-    pruneConfirmedAt: (application) => pruneConfirmedAt(redis, keys, application),
-    history: (application, limit = 10) => line.history(application, limit),
+    confirmPrune: async (application, by) => {
+      await ready();
+      return confirmPrune(redis, keys, application, by);
+    },
+    pruneConfirmedAt: async (application) => {
+      await ready();
+      return pruneConfirmedAt(redis, keys, application);
+    },
+    history: async (application, limit = 10) => {
+      await ready();
+      return line.history(application, limit);
+    },
     async close() {
       await queue.close().catch(() => undefined);
       if (reader) await closeConnection(reader);

@@ -52,6 +52,7 @@ describe('parseSettings', () => {
       healthTimeoutSeconds: 60,
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
+      registryRefreshSeconds: 180,
       appOfApps: { gateOnChildHealth: true },
       driftDetection: { intervalSeconds: 180, enabled: true },
     });

@@ -11,7 +11,7 @@
  *   - { server: https://kubernetes.default.svc, name: in-cluster, context: kind-dev }
  * gitCredentials:                      # matched by URL prefix, longest first
  *   - { url: https://git.example.com/, tokenEnv: GIT_TOKEN }
- * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git }
+ * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git, registryRefreshSeconds: 180 }
  *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
  * environments: {}                     # see environments-schema.ts (approvals)
  * ```
@@ -96,6 +96,11 @@ export const DefaultsSchema = z.strictObject({
   gitCacheDir: nonEmpty.default('~/.cache/wavesync/git'),
   /** Timeout of one git, helm or kustomize process, in seconds. */
   commandTimeoutSeconds: z.number().int().positive().default(120),
+  /**
+   * How often every process reads `applications:` again (git sources fetched, cluster Applications listed), in
+   * seconds; 0 turns it off. Argo CD refreshes every 180 s. A name `/sync` does not know triggers a read at once.
+   */
+  registryRefreshSeconds: z.number().int().nonnegative().default(180),
   appOfApps: z
     .strictObject({
       /** Sync children one by one after the parent, each waiting for the previous child's health. */

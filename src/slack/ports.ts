@@ -34,6 +34,11 @@ export interface ApplicationSummary {
 export interface ApplicationCatalog {
   names(): string[];
   describe(name: string): ApplicationSummary | undefined;
+  /**
+   * Read the Applications again because someone named one that is not known (it may have just been added to git,
+   * or applied by an App of Apps parent); bounded so a command is still answered within Slack's 3 s.
+   */
+  refresh?(): Promise<void>;
 }
 
 /**

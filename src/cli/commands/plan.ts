@@ -13,6 +13,7 @@ import { applicationsFromSettings, environmentOf } from '../../apps/index.js';
 import { loadConfig, processEnvironment } from '../../config.js';
 import { BotError } from '../../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks } from '../../engine/index.js';
+import { clusterApplicationsLister } from '../../kube/cluster-applications.js';
 import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
 import { loadSettings } from '../../settings/index.js';
 import { formatPlanJson } from '../format-plan-json.js';
@@ -58,7 +59,11 @@ export async function planApplication(
     );
   }
   const settings = await loadSettings(file);
-  const { registry, renderer } = await applicationsFromSettings(settings, { env: processEnvironment() });
+  const config = loadConfig();
+  const { registry, renderer } = await applicationsFromSettings(settings, {
+    env: processEnvironment(),
+    clusterApplications: clusterApplicationsLister(config.kubeconfig),
+  });
   const app = registry.get(name);
   const rendered = await renderer.renderApplication(
     app,

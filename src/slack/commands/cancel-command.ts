@@ -5,7 +5,7 @@ import { cancelSync } from './cancel-sync.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { tooManyArguments } from './too-many-arguments.js';
-import { unknownApplicationBlocks } from './unknown-application.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 export async function cancelCommand(ctx: CommandContext): Promise<void> {
   const [application, ...extra] = ctx.args;
@@ -17,7 +17,7 @@ export async function cancelCommand(ctx: CommandContext): Promise<void> {
     );
   }
   if (extra.length) return ctx.ack(ephemeral(tooManyArguments(extra, USAGE.cancel)));
-  if (!ctx.deps.catalog.describe(application)) {
+  if (!(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.cancel)));
   }
   await ctx.ack();

@@ -13,7 +13,7 @@ import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { tooManyArguments } from './too-many-arguments.js';
-import { unknownApplicationBlocks } from './unknown-application.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 export async function confirmPruneCommand(ctx: CommandContext): Promise<void> {
   const [application, ...extra] = ctx.args;
@@ -23,7 +23,7 @@ export async function confirmPruneCommand(ctx: CommandContext): Promise<void> {
     return ctx.ack(ephemeral(commandErrorBlocks({ problem, usage })));
   }
   if (extra.length) return ctx.ack(ephemeral(tooManyArguments(extra, usage)));
-  if (!ctx.deps.catalog.describe(application)) {
+  if (!(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, usage)));
   }
   await ctx.ack();

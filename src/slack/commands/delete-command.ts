@@ -22,7 +22,7 @@ import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, type SlackAppDeps } from './command-context.js';
 import { breakGlassReasonOf } from './parse-sync-args.js';
-import { unknownApplicationBlocks } from './unknown-application.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 const CASCADES: readonly DeletionCascade[] = ['foreground', 'background', 'orphan'];
 
@@ -38,7 +38,7 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   const parsed = parseDeleteArgs(ctx.args);
   if ('problem' in parsed) return ctx.ack(ephemeral(commandErrorBlocks(parsed)));
   const { deps } = ctx;
-  if (!deps.catalog.describe(parsed.application)) {
+  if (!(await isKnownApplication(deps.catalog, parsed.application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(deps.catalog, parsed.application, USAGE.delete)));
   }
   if (!deps.deletions) {

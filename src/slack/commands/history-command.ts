@@ -5,7 +5,7 @@ import { historyBlocks } from '../messages/history-blocks.js';
 import { type CommandContext, ephemeral } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { tooManyArguments } from './too-many-arguments.js';
-import { unknownApplicationBlocks } from './unknown-application.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 export const HISTORY_LIMIT = 10;
 
@@ -17,7 +17,7 @@ export async function historyCommand(ctx: CommandContext): Promise<void> {
     );
   }
   if (extra.length) return ctx.ack(ephemeral(tooManyArguments(extra, USAGE.history)));
-  if (!ctx.deps.catalog.describe(application)) {
+  if (!(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.history)));
   }
   await ctx.ack();

@@ -5,12 +5,12 @@ import { statusBlocks } from '../messages/status-blocks.js';
 import { type CommandContext, ephemeral } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { tooManyArguments } from './too-many-arguments.js';
-import { unknownApplicationBlocks } from './unknown-application.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 export async function statusCommand(ctx: CommandContext): Promise<void> {
   if (ctx.args.length > 1) return ctx.ack(ephemeral(tooManyArguments(ctx.args.slice(1), USAGE.status)));
   const application = ctx.args[0];
-  if (application !== undefined && !ctx.deps.catalog.describe(application)) {
+  if (application !== undefined && !(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.status)));
   }
   await ctx.ack();

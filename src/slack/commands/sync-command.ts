@@ -18,7 +18,7 @@ import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
 import { startSyncCommand } from './start-sync-command.js';
 import { statusCommand } from './status-command.js';
-import { unknownApplicationBlocks } from './unknown-application.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void>>> = {
   help: helpCommand,
@@ -46,7 +46,7 @@ export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Prom
     const problem = `Name the application first, then flags: \`/sync guestbook ${escapeMrkdwn(first)}\`.`;
     return ctx.ack(ephemeral(commandErrorBlocks({ problem, usage: USAGE.sync })));
   }
-  if (!ctx.deps.catalog.describe(first))
+  if (!(await isKnownApplication(ctx.deps.catalog, first)))
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, first, USAGE.sync)));
   return startSyncCommand({ ...ctx, args }, first);
 }

@@ -72,15 +72,20 @@ export const SLACK_LIMITS = {
   maxContextElements: 10,
 } as const;
 
-/** A mrkdwn section. Throws RangeError if `text` exceeds 3,000 characters (builders must truncate first). */
+/** A mrkdwn section; text over Slack's 3,000 characters is cut and ends with CUT_MARK (builders should shorten first). */
 export function section(text: string): SectionBlock {
-  if (text.length > SLACK_LIMITS.maxSectionText) {
-    throw new RangeError(
-      `section text is ${text.length} characters; Slack allows ${SLACK_LIMITS.maxSectionText}`,
-    );
-  }
-  return { type: 'section', text: { type: 'mrkdwn', text } };
+  // Text can carry what a user typed (an application name, a revision) or a tool's output: a section that would
+  // exceed Slack's limit is cut, with a visible mark, rather than failing the whole reply (Slack would refuse it,
+  // and a slash command would go unanswered).
+  const fitted =
+    text.length > SLACK_LIMITS.maxSectionText
+      ? `${text.slice(0, SLACK_LIMITS.maxSectionText - CUT_MARK.length)}${CUT_MARK}`
+      : text;
+  return { type: 'section', text: { type: 'mrkdwn', text: fitted } };
 }
+
+/** Appended to a section cut to Slack's 3000 characters. */
+export const CUT_MARK = '… (cut to fit Slack)';
 
 /** A context block of mrkdwn elements (small grey text). */
 export function context(...texts: string[]): ContextBlock {

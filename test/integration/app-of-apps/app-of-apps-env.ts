@@ -126,8 +126,11 @@ async function waitForHistory(
 
 /** A private App of Apps: parent `stack` (staging) whose children are given in order; returns wavesync.yaml. */
 export async function writeStackFixture(options: {
-  children: { name: string; manifest: string }[];
+  /** `environment`: the child's `wavesync.io/environment` label. */
+  children: { name: string; manifest: string; environment?: string }[];
   parentAnnotations?: Record<string, string>;
+  /** Applications registered next to the parent (in production), each with its own manifests folder. */
+  registered?: string[];
 }): Promise<{ dir: string; configFile: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-aoa-'));
   const root = path.resolve(import.meta.dirname, '../../..');
@@ -143,6 +146,9 @@ export async function writeStackFixture(options: {
       'environments:',
       '  staging:',
       '    notifications: { channel: C0ALERTS }',
+      '  production:',
+      '    requireApproval: true',
+      '    approvers: { users: [U0SAM] }',
       '',
     ].join('\n'),
   );
@@ -174,7 +180,7 @@ kind: Application
 metadata:
   name: ${c.name}
   namespace: argocd
-  annotations: { argocd.argoproj.io/sync-wave: "${wave}" }
+  annotations: { argocd.argoproj.io/sync-wave: "${wave}" }${c.environment ? `\n  labels: { wavesync.io/environment: ${c.environment} }` : ''}
 spec:
   source: { repoURL: "", path: manifests/${c.name} }
   destination: { server: https://kubernetes.default.svc, namespace: aoa-${c.name} }
@@ -182,6 +188,18 @@ spec:
 `,
   );
   await writeFile(path.join(dir, 'stack', 'children.yaml'), docs.join('---\n'));
+  for (const name of options.registered ?? []) {
+    await writeFile(
+      path.join(dir, 'applications', `${name}.yaml`),
+      `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: { name: ${name}, namespace: argocd, labels: { wavesync.io/environment: production } }
+spec:
+  source: { repoURL: "", path: registered/${name} }
+  destination: { server: https://kubernetes.default.svc, namespace: aoa-${name} }
+`,
+    );
+  }
   for (const c of options.children) {
     await mkdir(path.join(dir, 'manifests', c.name), { recursive: true });
     await writeFile(path.join(dir, 'manifests', c.name, 'manifest.yaml'), c.manifest);

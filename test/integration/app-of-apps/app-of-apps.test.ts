@@ -110,6 +110,37 @@ describe('App of Apps: children synced after their parent', () => {
     );
   }, 120_000);
 
+  it('when a child has the name of a registered Application or another environment, then no child is synced and the parent thread says why', async () => {
+    const fixture = await writeStackFixture({
+      children: [
+        { name: 'payments', manifest: deployment('nginx:1.25') },
+        { name: 'sneaky', manifest: deployment('nginx:1.25'), environment: 'production' },
+      ],
+      registered: ['payments'],
+    });
+    cleanups.push(fixture.remove);
+    h = await startAppOfAppsEnv({ configFile: fixture.configFile });
+
+    await h.sync('stack', CHANNEL);
+    const parent = await h.finished('stack', 60_000);
+    const env = h;
+    const refusal = await env.env.slack.waitFor(
+      () => env.replies(CHANNEL).find((r) => r.includes('refused:')),
+      20_000,
+    );
+
+    expect(parent.phase).toBe('Succeeded');
+    expect(refusal).toContain('child payments has the name of the Application registered at');
+    expect(refusal).toContain(
+      "child sneaky belongs to environment production and stack to staging: children inherit the parent's approval only within its environment",
+    );
+    expect(await h.queue.history('payments')).toEqual([]);
+    expect(await h.queue.history('sneaky')).toEqual([]);
+    expect(
+      h.env.sim.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'aoa-payments', name: 'web' }),
+    ).toBeUndefined();
+  }, 120_000);
+
   it('when gating is off for the parent (annotation), then each child starts without waiting for the previous one', async () => {
     const fixture = await writeStackFixture({
       parentAnnotations: { 'wavesync.io/gate-on-child-health': 'false' },
@@ -166,6 +197,7 @@ describe('App of Apps: children synced after their parent', () => {
       settings: h.settings,
       applicationOf: createApplicationResolver({ registry: h.apps.registry, settings: h.settings }),
       render: (app, { revision }) => h!.apps.renderer.renderApplication(app, revision ? { revision } : {}),
+      registered: (name) => h!.apps.registry.find(name),
       logger: silentLogger,
     });
     const request = {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import {
+  type ApprovalStore,
   type Approvals,
   createApprovalServices,
   createFailureNotifier,
@@ -67,6 +68,8 @@ export interface FlowEnv {
   slack: FakeSlackApi;
   bot: SignedSlackClient;
   approvals: Approvals;
+  /** The approval store under the flow (tests use it to stop "between" two steps, as a crash would). */
+  store: ApprovalStore;
   notifier: FailureNotifier;
   queue: SyncQueue;
   redis: Redis;
@@ -215,6 +218,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     bot: new SignedSlackClient(`http://127.0.0.1:${port}`, SECRET),
     failNext,
     approvals,
+    store,
     notifier,
     queue,
     redis,

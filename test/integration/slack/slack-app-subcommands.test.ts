@@ -34,6 +34,20 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     expect(h.fake.calls('chat.postMessage')).toEqual([]);
   }
 
+  it('when /sync carries thousands of characters, then it is still answered within 3 s, the echo cut short', async () => {
+    for (const text of [
+      'x'.repeat(3500),
+      `guestbook --revision ${'r'.repeat(3500)}`,
+      `delete ${'d'.repeat(3500)}`,
+    ]) {
+      const { ack } = await sync(text);
+      const shown = render(ack);
+      expect(shown.length).toBeLessThan(3200);
+      expect(shown).toMatch(/No application named|is not a branch, tag or commit|cut to fit Slack/);
+    }
+    expectNothingQueued();
+  });
+
   it.each([
     [
       'gustbook',
