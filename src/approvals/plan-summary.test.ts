@@ -3,6 +3,7 @@ import { sharedFixturesDir } from '../../test/support/shared-fixtures.js';
 import type { KubeObject } from '../domain/index.js';
 import { buildSyncTasks } from '../engine/index.js';
 import { loadManifests } from '../manifests/index.js';
+import { planLines } from '../slack/messages/approval-request-blocks.js';
 import { summarizePlan } from './plan-summary.js';
 
 async function plan(live: KubeObject[] | undefined, prune: boolean) {
@@ -33,6 +34,7 @@ describe('src/approvals/plan-summary', () => {
       apply: ['Service/backend', 'ReplicaSet/backend', 'Service/frontend', 'ReplicaSet/frontend'],
       prune: [],
       pruneSkipped: [],
+      pruneRequested: false,
       hooks: {
         PreSync: ['Job/upgrade-sql-schemaabc1234-presync-1795946400'],
         Sync: ['Job/maint-page-up', 'Job/maint-page-down'],
@@ -54,5 +56,12 @@ describe('src/approvals/plan-summary', () => {
       pruneSkipped: [],
     });
     expect(withoutPrune).toMatchObject({ prune: [], pruneSkipped: ['Service/legacy'] });
+  });
+
+  it('without a cluster never claims "0 to prune" for a sync that prunes', async () => {
+    const lines = planLines(await plan(undefined, true)).join('\n');
+    expect(lines).toContain('--prune is on: what it deletes is not known without the live state');
+    expect(lines).not.toContain('to prune');
+    expect(planLines(await plan(undefined, false)).join('\n')).not.toContain('prune');
   });
 });

@@ -18,6 +18,8 @@ export interface PlanSummary {
   prune: string[];
   /** Live resources no longer in the manifests that stay because prune is off. */
   pruneSkipped: string[];
+  /** The operation prunes (`--prune`); without the live state the prunes themselves are unknown. */
+  pruneRequested?: boolean;
   /** `Kind/name` of hooks, per phase, in execution order. */
   hooks: Partial<Record<SyncPhase, string[]>>;
 }
@@ -34,6 +36,7 @@ export function summarizePlan(tasks: readonly SyncTask[], liveKnown: boolean, pr
     prune: [],
     pruneSkipped: [],
     hooks: {},
+    pruneRequested: prune,
   };
   for (const task of tasks) {
     if (task.isHook) {

@@ -67,10 +67,17 @@ function buildSchema(object: ObjectFactory) {
     apiVersion: z.literal('argoproj.io/v1alpha1'),
     kind: z.literal('Application'),
     metadata: z.looseObject({
-      name: str.regex(
-        /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
-        'must be a DNS subdomain name (lower case, digits, - and .)',
-      ),
+      name: str
+        .regex(
+          /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
+          'must be a DNS subdomain name (lower case, digits, - and .)',
+        )
+        // wavesync tracks resources with the label app.kubernetes.io/instance=<name> (Argo CD's label tracking has
+        // the same limit): a longer name would fail every sync on the label's value.
+        .max(
+          63,
+          'must be at most 63 characters: it is the value of the tracking label app.kubernetes.io/instance',
+        ),
       namespace: str.optional(),
       labels: z.record(str, str).optional(),
       annotations: z.record(str, str).optional(),

@@ -9,6 +9,10 @@
  * OperationCompleted); the state is persisted after every step, and a resumed run simply re-lists and carries on.
  * With a cascade, the Application's PreDelete hooks run first (each must become Healthy) and its PostDelete hooks
  * once the resources are gone, before the Application object is removed (spec §9.2 steps 1 and 3).
+ * A child Application among the resources (App of Apps) that carries a resources finalizer is finalized the same
+ * way before its object is deleted — wavesync plays the Argo CD controller for it, recursively — because nothing
+ * else would: without it the child would stay Terminating and the parent's deletion time out. A child is deleted
+ * on the same cluster as its parent's resources; its PreDelete/PostDelete hooks are not run.
  */
 import type { Application } from '../domain/application.js';
 import {
@@ -38,6 +42,7 @@ import {
   planDeletion,
 } from './application-deletion.js';
 import type { DeletionHooks, DeletionHookType } from './deletion-hooks.js';
+import { applicationFromObject } from './parse-applications.js';
 
 export interface DeleteApplicationInput {
   app: Application;
@@ -148,6 +153,10 @@ class DeletionRun {
       if (step.action === 'await-confirmation')
         return this.finish('Failed', unconfirmedMessage(this.app.name, step.objects));
       if (step.action === 'wait') {
+        // A child Application left Terminating (a deletion resumed after a crash): finalize it now.
+        const children = live.filter((o) => o.metadata.deletionTimestamp && isFinalizedChildApplication(o));
+        for (const child of children) await this.deleteChild(child);
+        if (children.length > 0) continue;
         this.watch(live.filter((o) => o.metadata.deletionTimestamp !== undefined));
         if (Date.now() >= deadline)
           return this.finish('Failed', timeoutMessage(this.input.timeoutMs, step.terminating));
@@ -265,7 +274,17 @@ class DeletionRun {
     objects: readonly KubeObject[],
     propagationPolicy: 'Foreground' | 'Background',
   ): Promise<void> {
-    await Promise.all(objects.map((o) => this.input.cluster.delete(refOf(o), { propagationPolicy })));
+    for (const child of objects.filter(isFinalizedChildApplication)) await this.deleteChild(child);
+    await Promise.all(
+      objects.map(async (o) => {
+        try {
+          await this.input.cluster.delete(refOf(o), { propagationPolicy });
+        } catch (error) {
+          // A child Application finalized above is already gone.
+          if (!isNotFound(error)) throw error;
+        }
+      }),
+    );
     const resources = objects.map(taskRefOf);
     this.deleted.push({ wave, resources });
     await this.input.reporter.report({
@@ -276,6 +295,31 @@ class DeletionRun {
       resources,
     });
     await this.input.persist?.(this.state('Running', `deleted wave ${wave}`));
+  }
+
+  /**
+   * Finalize a child Application (App of Apps) as Argo CD's controller would: delete its resources per its own
+   * finalizer, then the child object. @throws BotError naming the child when its deletion does not succeed.
+   */
+  private async deleteChild(object: KubeObject): Promise<void> {
+    const child = applicationFromObject(object, { file: `cluster:${this.app.name}`, line: 1 });
+    const state = await deleteApplication({
+      app: child,
+      cascade: undefined,
+      confirmed: this.input.confirmed,
+      operation: this.input.operation,
+      cluster: this.input.cluster,
+      reporter: { report: async () => {} },
+      ...(this.input.signal ? { signal: this.input.signal } : {}),
+      timeoutMs: this.input.timeoutMs,
+      ...(this.input.relistMs ? { relistMs: this.input.relistMs } : {}),
+    });
+    if (state.phase !== 'Succeeded') {
+      throw new BotError(
+        'cluster_error',
+        `child Application ${child.name} could not be deleted: ${state.message}`,
+      );
+    }
   }
 
   private async reportKept(kept: readonly KeptResource[]): Promise<void> {
@@ -395,4 +439,13 @@ export async function planApplicationDeletion(
   const live = await listTrackedLiveObjects(cluster, app.name);
   const cascades = cascadeOf(finalizersForCascade(app, cascade)) !== 'orphan';
   return planDeletion(app, live, cascade, cascades && hooks ? await hooks() : undefined);
+}
+
+/** An argoproj.io Application object with a resources finalizer: a child whose resources go with it. */
+function isFinalizedChildApplication(object: KubeObject): boolean {
+  return (
+    object.kind === 'Application' &&
+    object.apiVersion.startsWith('argoproj.io/') &&
+    (object.metadata.finalizers ?? []).some((f) => CASCADE_FINALIZERS.includes(f))
+  );
 }

@@ -88,6 +88,21 @@ describe('parseApplicationFile', () => {
     expect(parsed.applications.map((a) => a.name)).toEqual(['guestbook']);
   });
 
+  it('refuses a name longer than 63 characters, the limit of the tracking label value', () => {
+    const name = 'a'.repeat(64);
+    const parsed = parseApplicationFile(
+      `apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: { name: ${name} }\nspec:\n  source: { repoURL: "", path: x }\n  destination: { name: in-cluster }\n`,
+      'long.yaml',
+    );
+
+    expect(parsed.applications).toEqual([]);
+    expect(parsed.problems).toEqual([
+      expect.stringMatching(
+        /^long\.yaml:3: metadata\.name: must be at most 63 characters: it is the value of the tracking label/,
+      ),
+    ]);
+  });
+
   it('names missing required fields', () => {
     const parsed = parseApplicationFile(
       'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {}\n',

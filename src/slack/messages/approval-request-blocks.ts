@@ -74,7 +74,10 @@ export function planLines(plan: PlanSummary): string[] {
         `${plan.create.length} to create${names(plan.create)}`,
       ]
     : [`${plan.apply.length} to apply${names(plan.apply)} (live state not checked: create/update unknown)`];
-  parts.push(`${plan.prune.length} to prune${names(plan.prune)}`);
+  if (plan.liveKnown) parts.push(`${plan.prune.length} to prune${names(plan.prune)}`);
+  // Prunes are live objects: without the live state they cannot be listed — never claim "0 to prune".
+  else if (plan.pruneRequested)
+    parts.push('--prune is on: what it deletes is not known without the live state');
   if (plan.pruneSkipped.length > 0) parts.push(`${plan.pruneSkipped.length} not pruned without --prune`);
   const hooks = PHASES.flatMap((phase) => {
     const list = plan.hooks[phase] ?? [];

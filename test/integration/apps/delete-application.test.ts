@@ -197,3 +197,82 @@ describe('deleteApplication against the simulator', () => {
     expect(await cluster.get(ref('precious'))).toBeDefined();
   });
 });
+
+describe('deleteApplication of an App of Apps parent', () => {
+  it('finalizes a child Application with a resources finalizer (its resources, then its object) instead of leaving it Terminating', async () => {
+    await cluster.apply(
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'applications.argoproj.io' },
+        spec: {
+          group: 'argoproj.io',
+          scope: 'Namespaced',
+          names: {
+            plural: 'applications',
+            singular: 'application',
+            kind: 'Application',
+            listKind: 'ApplicationList',
+          },
+          versions: [
+            {
+              name: 'v1alpha1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
+      },
+      { dryRun: false, force: true },
+    );
+    await sim.waitFor(
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        namespace: '',
+        name: 'applications.argoproj.io',
+      },
+      (o) => JSON.stringify(o?.status ?? {}).includes('Established'),
+    );
+    sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } });
+    const childRef = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      namespace: 'argocd',
+      name: 'kid',
+    };
+    await cluster.apply(
+      {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: {
+          name: 'kid',
+          namespace: 'argocd',
+          labels: { 'app.kubernetes.io/instance': 'parent' },
+          finalizers: ['resources-finalizer.argocd.argoproj.io'],
+        },
+        spec: { source: { repoURL: '', path: 'kid' }, destination: { namespace: 'default' } },
+      },
+      { dryRun: false, force: true },
+    );
+    await configMap('kid', 'kid-settings');
+    await configMap('parent', 'parent-settings');
+
+    const state = await deleteApplication({
+      app: app('parent'),
+      cascade: undefined,
+      confirmed: [],
+      operation: { prune: false, dryRun: false, syncOptions: [] },
+      cluster,
+      reporter: { report: async () => {} },
+      timeoutMs: 20_000,
+      relistMs: 200,
+    });
+
+    expect(state.phase).toBe('Succeeded');
+    expect(await cluster.get(ref('kid-settings'))).toBeUndefined();
+    expect(await cluster.get(ref('parent-settings'))).toBeUndefined();
+    expect(await cluster.get(childRef)).toBeUndefined();
+  });
+});
