@@ -32,7 +32,8 @@ export function createSlackAppOfAppsAnnouncer(deps: {
   pacer: ChannelPacer;
   logger?: DeliveryLogger;
 }): AppOfAppsAnnouncer {
-  async function post(target: ReportTarget, message: SlackMessage): Promise<void> {
+  /** `broadcast`: also show the reply in the channel, as a failed sync's summary is. */
+  async function post(target: ReportTarget, message: SlackMessage, broadcast = false): Promise<void> {
     await deps.pacer.acquire(target.channel);
     await deliver(
       () =>
@@ -41,6 +42,7 @@ export function createSlackAppOfAppsAnnouncer(deps: {
           thread_ts: target.threadTs,
           text: message.text,
           blocks: message.blocks,
+          reply_broadcast: broadcast,
         }),
       {
         channel: target.channel,
@@ -52,7 +54,11 @@ export function createSlackAppOfAppsAnnouncer(deps: {
   }
   return {
     childrenStarting: (target, plan) => post(target, childrenStartingBlocks(plan)),
-    chainEnded: (target, summary) => post(target, appOfAppsSummaryBlocks(summary)),
-    childrenNotSynced: (target, parent, reason) => post(target, childrenNotSyncedBlocks(parent, reason)),
+    // The parent's header already says Succeeded: a chain that did not end all Healthy must be seen in the
+    // channel too, not only inside the thread.
+    chainEnded: (target, summary) =>
+      post(target, appOfAppsSummaryBlocks(summary), summary.healthy.length < summary.total),
+    childrenNotSynced: (target, parent, reason) =>
+      post(target, childrenNotSyncedBlocks(parent, reason), true),
   };
 }

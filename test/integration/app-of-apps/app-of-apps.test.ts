@@ -98,6 +98,10 @@ describe('App of Apps: children synced after their parent', () => {
       /^❌ App of Apps: 1\/3 children synced and Healthy · broken .* · not synced: third$/,
     );
     expect(await h.queue.history('third')).toEqual([]);
+    // The parent's header says Succeeded: the failed chain is shown in the channel too.
+    expect(
+      env.env.slack.channelMessages(CHANNEL).some((m) => m.broadcast && m.text.includes('App of Apps: 1/3')),
+    ).toBe(true);
     expect(await h.queue.applicationStatus('third')).toEqual([]);
     expect(h.replies(CHANNEL).filter((r) => r.startsWith('↳'))).toEqual([
       expect.stringMatching(/^↳ ✅ first Succeeded · Healthy · /),
