@@ -45,6 +45,11 @@ export interface ApprovalStore {
   invalidate(id: string, note: string, now: number): Promise<boolean>;
   /** Ids of pending requests whose expiry is at or before `now`. */
   dueForExpiry(now: number): Promise<string[]>;
+  /**
+   * Whether `application` has an approval request still pending (not yet approved, rejected, expired or
+   * invalidated; a request past its expiry counts until the sweeper expires it). Reads the pending set.
+   */
+  hasPending(application: string): Promise<boolean>;
   /** Remember the job an approved request queued (also for job → request look-ups); it leaves the to-enqueue set. */
   recordJob(id: string, jobId: string): Promise<void>;
   /** Remember why an approved request was not queued; it leaves the to-enqueue set. */
@@ -127,6 +132,17 @@ export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions)
       );
     },
     dueForExpiry: (now) => redis.zrangebyscore(expiries, '-inf', now),
+    async hasPending(application) {
+      const ids = await redis.zrange(expiries, 0, -1);
+      if (ids.length === 0) return false;
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hget(requestKey(id), 'request');
+      const replies = (await pipeline.exec()) ?? [];
+      return replies.some(([, raw]) => {
+        if (typeof raw !== 'string') return false;
+        return (JSON.parse(raw) as ApprovalRequest).application === application;
+      });
+    },
     async recordJob(id, jobId) {
       const ttl = await redis.pttl(requestKey(id));
       await redis

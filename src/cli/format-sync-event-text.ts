@@ -55,7 +55,7 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
     case 'PruneConfirmationRequired':
       return (
         `⏸ ${wave(event.wave)} waits for pruning confirmation (Prune=confirm): ${event.tasks.map(task).join(', ')}` +
-        ' — run again with --confirm-prune, or Ctrl-C to terminate'
+        ' — run again with --confirm-prune; it waits until --timeout, or Ctrl-C'
       );
     case 'SyncFailStarted':
       return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;

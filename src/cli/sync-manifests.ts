@@ -23,6 +23,8 @@ export interface SyncCommandOptions {
   hookStartGrace?: string;
   /** Confirm up front the pruning of `Prune=confirm` objects (else such a wave waits; Ctrl-C ends it). */
   confirmPrune?: boolean;
+  /** Seconds before the operation is terminated (Argo CD CLI `--timeout`); default the engine's 30 min. */
+  timeout?: string;
 }
 
 /** The JSON document `--output json` prints. */
@@ -57,13 +59,9 @@ export async function syncManifests(
     dryRun: options.dryRun,
     syncOptions: options.syncOption,
   };
-  const grace = options.hookStartGrace === undefined ? undefined : Number(options.hookStartGrace) * 1000;
-  if (grace !== undefined && !(grace >= 0)) {
-    throw new BotError(
-      'invalid_command',
-      `--hook-start-grace must be a number of seconds, got ${options.hookStartGrace}`,
-    );
-  }
+  const grace = secondsOption('--hook-start-grace', options.hookStartGrace);
+  const timeout = secondsOption('--timeout', options.timeout);
+  if (timeout === 0) throw new BotError('invalid_command', '--timeout must be more than 0 seconds');
   return runOperation({
     application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
@@ -75,10 +73,23 @@ export async function syncManifests(
     signal,
     // Confirmed when the operation asks, so always at or after its start (Argo CD: deletion-approved).
     ...(options.confirmPrune ? { pruneConfirmation: async () => new Date().toISOString() } : {}),
-    options: grace === undefined ? {} : { hookStartGraceMs: grace },
+    options: {
+      ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
+      ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
+    },
   }).catch((error: unknown) => {
     if (!(error instanceof ClusterError)) throw error;
     const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
     throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
   });
+}
+
+/** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */
+function secondsOption(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value) * 1000;
+  if (value.trim() === '' || !(ms >= 0)) {
+    throw new BotError('invalid_command', `${flag} must be a number of seconds, got ${value}`);
+  }
+  return ms;
 }

@@ -3,14 +3,21 @@
  * Applications and their renderer, Slack, and the queue's producer; a worker-only process does not post). Every
  * `defaults.driftDetection.intervalSeconds` (default 180 s, Argo CD's reconciliation timeout) each Application
  * with `syncPolicy.automated` is rendered and compared with its tracked live objects (read through the same
- * kubeconfig mapping as the worker), skipping Applications with a sync queued or running. The episode state is in
+ * kubeconfig mapping as the worker), skipping Applications with a sync queued, running or waiting for approval,
+ * and Applications never synced (no history entry in the queue). The episode state is in
  * Redis under the queue prefix, with an atomic transition, so several bot replicas post once per episode; a lease
  * (SET NX PX) lets one replica compare per interval, sparing the cluster the others' comparisons.
  */
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
-import { autoSyncAllowed, driftChannelOf, environmentNameOf } from '../approvals/index.js';
+import {
+  type ApprovalStore,
+  autoSyncAllowed,
+  createApprovalStore,
+  driftChannelOf,
+  environmentNameOf,
+} from '../approvals/index.js';
 import {
   type ApplicationsFromSettings,
   compareApplication,
@@ -36,7 +43,7 @@ export interface DriftDetectionDeps {
   settings: Settings;
   apps: ApplicationsFromSettings;
   web: WebClient;
-  queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus'>;
+  queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history'>;
   metrics?: Pick<Metrics, 'driftChecked'>;
   logger: Logger;
   now?: () => Date;
@@ -58,6 +65,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const now = deps.now ?? (() => new Date());
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
+  const approvals = createApprovalStore(redis, { prefix: config.queue.prefix });
   const clusterFor = createClusterProvider({
     settings,
     kubeconfig: config.kubeconfig,
@@ -78,7 +86,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     applications: () => apps.registry.list(),
     compare,
     autoSyncAllowed: (app) => !refusesEmpty(app, wouldWipeOut) && autoSyncAllowed(settings, app, now()),
-    syncInProgress: async (app) => (await deps.queue.applicationStatus(app.name)).length > 0,
+    skipComparison: (app) => awaitingSync(deps.queue, approvals, app.name),
     onAction: createDriftNotices({
       client: deps.web,
       catalog: apps.registry,
@@ -108,6 +116,25 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
       redis.disconnect();
     },
   };
+}
+
+/**
+ * Whether drift detection leaves `application` alone this interval: it has never completed a sync (no entry in
+ * the queue's history: a first sync is what brings it in sync, not a notice), or a sync of it is queued, running
+ * or waiting for approval (the state is in flux). Argo CD compares such Applications too (the UI shows them
+ * OutOfSync) and does not auto-sync one with an operation in progress; wavesync posts nothing for them.
+ */
+async function awaitingSync(
+  queue: Pick<SyncQueueClient, 'applicationStatus' | 'history'>,
+  approvals: Pick<ApprovalStore, 'hasPending'>,
+  application: string,
+): Promise<boolean> {
+  const [line, history, pending] = await Promise.all([
+    queue.applicationStatus(application),
+    queue.history(application, 1),
+    approvals.hasPending(application),
+  ]);
+  return line.length > 0 || history.length === 0 || pending;
 }
 
 /**

@@ -2,9 +2,11 @@
  * startBot — the Slack half of wavesync: the Bolt app (`/sync`, its Cancel button, and the Approve/Reject buttons
  * of the approval flow) over the sync queue's producer and the Applications registry, with the operator routes
  * (/healthz, /metrics, Bull Board) on the same port. Production syncs go through the approval gate. Drift detection
- * (its notices' Sync button is registered by the Slack app) runs here too, when the caller passes `drift`.
+ * (its notices' Sync button is registered by the Slack app, one sync per notice through Redis claims under the
+ * queue prefix) runs here too, when the caller passes `drift`.
  */
-import type { ApplicationsFromSettings } from '../apps/index.js';
+import { Redis } from 'ioredis';
+import { type ApplicationsFromSettings, redisDriftNoticeClaims } from '../apps/index.js';
 import type { Config } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { Logger } from '../logger.js';
@@ -61,6 +63,9 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     logger,
   });
   const wiring = deps.wiring(queue);
+  // The drift notices' Sync-button claims (one sync per notice across replicas).
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift claims redis error'));
   const gate = createApprovalGate(wiring.approvals, wiring.messenger);
   const slack = createSlackApp({
     botToken,
@@ -82,6 +87,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       // Registers the Approve/Reject listeners and `/sync audit` (one registration: no second decide per click).
       approvalFlow: wiring.approvals,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
+      driftClaims: redisDriftNoticeClaims(redis, config.queue.prefix),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>
@@ -101,6 +107,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         .catch((error: unknown) => logger.warn({ err: error }, 'Slack app did not stop cleanly'));
       await wiring.close();
       await queue.close();
+      redis.disconnect();
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The `/sync` command's approval hook (`deps.approvals` of createSlackApp), backed by the approval flow: called
  * after the header is posted and before anything is queued. `proceed` → the command enqueues; `pending` → the
- * approval flow took the request over: either the header became the approval message (Approve/Reject; the flow
- * queues once approved) or the request was refused, the header says why and the requester got an ephemeral note.
+ * approval flow took the request over: the header became the approval message (Approve/Reject; the flow queues
+ * once approved); `refused` → the header says why, the requester got an ephemeral note, and nothing is queued.
  */
 import type { Approvals, MessageRef } from '../approvals/index.js';
 import type { DeletionPlan } from '../apps/application-deletion.js';
@@ -19,7 +19,7 @@ export interface ApprovalGateContext {
 }
 
 export interface SlackApprovalGate {
-  gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending'>;
+  gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending' | 'refused'>;
   /** The refusal text the gate would give this request now (no side effects), or undefined. */
   refusal(request: RequestPolicyQuery): Promise<string | undefined>;
 }
@@ -50,6 +50,7 @@ export function createApprovalGate(
       if (result.kind === 'refused') {
         await messenger.showRefusal(header, request.application, result.reason);
         await messenger.tellUser(header.channel, request.initiator.userId, result.reason);
+        return 'refused';
       }
       return 'pending';
     },

@@ -44,8 +44,8 @@ export interface ApplicationCatalog {
 /**
  * Production approval, supplied by the approvals module (optional; `createApprovalGate` in ./approval-gate.ts).
  * Called after the header is posted and before anything is queued. `proceed` → the bot enqueues now;
- * `pending` → the approval flow took the request over (the header became the approval message, or the request
- * was refused and the header says why).
+ * `pending` → the approval flow took the request over (the header became the approval message; it queues once
+ * approved); `refused` → the request was refused, the header says why, and nothing will be queued.
  */
 export interface ApprovalGate {
   gate(
@@ -55,7 +55,7 @@ export interface ApprovalGate {
       breakGlassReason?: string;
       deletionPlan?: DeletionPlan;
     },
-  ): Promise<'proceed' | 'pending'>;
+  ): Promise<'proceed' | 'pending' | 'refused'>;
   /**
    * The environment's request policy (who may request, channels, freeze windows, `--break-glass`) for this user,
    * checked before anything is shown — no header, no audit entry. Resolves with the refusal text `/sync` would

@@ -15,6 +15,7 @@ import {
   LogLevel,
   SocketModeReceiver,
 } from '@slack/bolt';
+import { memoryDriftNoticeClaims } from '../apps/drift/redis-drift-state-store.js';
 import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
@@ -131,6 +132,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
 function registerListeners(app: App, command: string, deps: SlackAppDeps): void {
   const recent = new RecentRequests();
+  const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });
@@ -145,7 +147,7 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps): void 
     { type: 'block_actions', action_id: DRIFT_SYNC_ACTION_ID },
     async ({ ack, body, action, respond, client }) => {
       await ack();
-      await driftSyncAction({ body, action, respond, client, deps, recent });
+      await driftSyncAction({ body, action, respond, client, deps, recent, claims: driftClaims });
     },
   );
   app.action<BlockAction<ButtonAction>>(

@@ -39,10 +39,12 @@ export interface DriftDetectorDeps {
   /** Whether the Application's environment allows automatic syncs now (default: always). */
   autoSyncAllowed?(app: Application): boolean;
   /**
-   * True while a sync of the Application is queued or running: it is not compared then (its state is in flux),
-   * as Argo CD does not auto-sync an Application with an operation in progress.
+   * True when the Application is not to be compared now (result `Skipped`, no action, the episode state is left
+   * as it is): while a sync of it is queued, running or waiting for approval (its state is in flux; Argo CD does
+   * not auto-sync an Application with an operation in progress), and while it has never completed a sync (Argo CD
+   * shows such an Application OutOfSync, but a notice for an app nobody has synced yet is noise).
    */
-  syncInProgress?(app: Application): Promise<boolean>;
+  skipComparison?(app: Application): Promise<boolean>;
   onAction(app: Application, action: Exclude<DriftAction, { action: 'none' }>): Promise<void>;
   /** Called once per Application per tick with what the check found. */
   onChecked?(app: Application, result: DriftCheckResult): void;
@@ -88,7 +90,7 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
   let running: Promise<void> | undefined;
 
   const checkOne = async (app: Application): Promise<DriftCheckResult> => {
-    if (await deps.syncInProgress?.(app)) return 'Skipped';
+    if (await deps.skipComparison?.(app)) return 'Skipped';
     const differences = await deps.compare(app);
     const selfHeal = Boolean(app.syncPolicy?.automated?.selfHeal) && (deps.autoSyncAllowed?.(app) ?? true);
     const now = deps.now?.() ?? new Date();

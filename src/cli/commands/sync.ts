@@ -1,6 +1,7 @@
 /**
  * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
- * [--output text|json] [--app NAME] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]` — run
+ * [--output text|json] [--app NAME] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
+ * [--timeout SECONDS]` — run
  * one Argo CD-faithful sync from a terminal with the worker's engine.
  * Text: progress per wave and hook as it happens. JSON: the final OperationState (phase, message, startedAt,
  * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. Exit code 0
@@ -34,6 +35,10 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
     .option('--prune', 'delete tracked resources that are no longer in the manifests', false)
     .option('--dry-run', 'validate and server-side dry-run every task, change nothing', false)
     .option('--confirm-prune', 'confirm pruning of Prune=confirm resources (else their wave waits)', false)
+    .option(
+      '--timeout <seconds>',
+      'terminate the operation after this long (default 1800), naming what it waited for',
+    )
     .option(
       '--sync-option <option>',
       'app-level sync option, e.g. CreateNamespace=true (repeatable)',

@@ -5,6 +5,7 @@
 import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Approvals } from '../../approvals/index.js';
+import type { DriftNoticeClaims } from '../../apps/index.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../messages/block.js';
 import type { ApplicationCatalog, ApprovalGate, DeletionPlanner, SyncQueueClient } from '../ports.js';
@@ -19,6 +20,11 @@ export interface SlackAppDeps {
   approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'>;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
+  /**
+   * Who clicked each drift notice's Sync button first, shared by the bot replicas (redisDriftNoticeClaims);
+   * without it, claims are kept in this process only.
+   */
+  driftClaims?: DriftNoticeClaims;
 }
 
 export interface CommandContext {

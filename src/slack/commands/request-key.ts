@@ -1,8 +1,7 @@
 /**
  * The idempotency key of a `/sync <app>` request: the same person asking for the same thing in the same
  * channel and workspace. Slack's re-deliveries (X-Slack-Retry-Num) and double deliveries with a fresh trigger id
- * map to one key, and so does a click on a drift notice's Sync button by the same person in the same channel;
- * the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
+ * map to one key; the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
  */
 import { createHash } from 'node:crypto';
 import type { BlockAction, SlashCommand } from '@slack/bolt';
@@ -42,4 +41,19 @@ export function requestKeyOfDeletion(
 ): string {
   const what = JSON.stringify([body.team?.id ?? '', channel, body.user.id, 'delete', application, planHash]);
   return `slack-delete:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * The key of a drift notice (`<workspace>/<channel>/<message ts>` and the Application, hashed): the same for every
+ * click on its Sync button, whoever clicks. It names the notice's claim (DriftNoticeClaims) and, prefixed
+ * `slack-drift:`, the request key of the one sync the notice queues.
+ */
+export function driftNoticeKeyOf(
+  team: string,
+  channel: string,
+  messageTs: string,
+  application: string,
+): string {
+  const what = JSON.stringify([team, channel, messageTs, application]);
+  return createHash('sha256').update(what).digest('hex').slice(0, 40);
 }

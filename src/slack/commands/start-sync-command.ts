@@ -53,15 +53,22 @@ export function alreadyRequested(application: string) {
 }
 
 /**
+ * What became of a started sync: `queued` (or deduplicated onto the job its request key already queued),
+ * `pending` approval (the approval flow queues it once approved), `refused` by the environment's request rules,
+ * or `not_queued` (the header could not be posted, or the queue was unavailable).
+ */
+export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
+
+/**
  * Post the header in `ctx.channel`, pass the approval gate, enqueue, and show the position — what `/sync <app>`
  * does once the request is acknowledged (also the drift notice's Sync button, and `/sync delete`'s Delete button:
  * `deletion` makes it a deletion job, `deletionPlan` is what the approvers see). `input.requestKey` must already be
- * claimed in `ctx.recent`; it is released when nothing was queued.
+ * claimed in `ctx.recent`; it is released when nothing was queued (`not_queued`).
  */
 export async function startSync(
   ctx: SyncStartContext,
   input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
-): Promise<void> {
+): Promise<SyncStartOutcome> {
   const { deps } = ctx;
   const { application, operation, initiator, requestKey, deletion } = input;
   const base = headerViewOf(deps.catalog, {
@@ -71,7 +78,10 @@ export async function startSync(
     ...(deletion ? { deletion } : {}),
   });
   const header = await postHeader(ctx, base);
-  if (!header) return ctx.recent.release(requestKey);
+  if (!header) {
+    ctx.recent.release(requestKey);
+    return 'not_queued';
+  }
   const request: SyncRequest = {
     application,
     operation,
@@ -87,16 +97,19 @@ export async function startSync(
       ...reasonOf(input),
       ...(plan ? { deletionPlan: plan } : {}),
     };
-    if ((await deps.approvals.gate(request, context)) === 'pending') return;
+    const gated = await deps.approvals.gate(request, context);
+    if (gated !== 'proceed') return gated;
   }
   let result: EnqueueResult;
   try {
     result = await deps.queue.enqueueSync(request);
   } catch (err) {
     ctx.recent.release(requestKey);
-    return notQueued(ctx, header, err);
+    await notQueued(ctx, header, err);
+    return 'not_queued';
   }
   await showQueued(ctx, header, result);
+  return 'queued';
 }
 
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {

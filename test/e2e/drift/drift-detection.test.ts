@@ -32,6 +32,7 @@ const CHANNELS = {
   prod: 'C0PROD',
   broken: 'C0BROKEN',
   empty: 'C0EMPTY',
+  fresh: 'C0FRESH',
 } as const;
 type AppName = keyof typeof CHANNELS;
 
@@ -45,6 +46,7 @@ environments:
   production:
     requireApproval: true
     approvers: { users: [U0SAM] }
+    requesters: { users: [U0PAT, U0SAM] }
   staging: {}
 `;
 
@@ -91,6 +93,7 @@ beforeAll(async () => {
     users: [
       { id: 'U0PAT', name: 'pat' },
       { id: 'U0SAM', name: 'sam' },
+      { id: 'U0LEE', name: 'lee' },
     ],
   });
   dir = await mkdtemp(path.join(tmpdir(), 'wavesync-drift-'));
@@ -105,6 +108,7 @@ beforeAll(async () => {
     ['prod', application('prod', 'production', '{ prune: true, selfHeal: true }')],
     ['broken', application('broken', 'staging', '{ selfHeal: true }', 'manifests/missing')],
     ['empty', application('empty', 'staging', '{ prune: true, selfHeal: true }', 'manifests/empty')],
+    ['fresh', application('fresh', 'production', '{ prune: true, selfHeal: true }')],
   ];
   await mkdir(path.join(dir, 'manifests/empty'));
   for (const [name, yaml] of manifests) await writeFile(path.join(dir, 'applications', `${name}.yaml`), yaml);
@@ -141,8 +145,9 @@ beforeAll(async () => {
   kc.loadFromFile(kubeconfigFile);
   apps = kc.makeApiClient(AppsV1Api);
   core = kc.makeApiClient(CoreV1Api);
-  // Every app but the broken one starts in sync.
-  for (const name of ['shop', 'heal', 'prod'] as const) await syncAndWait(name);
+  // Every app but `fresh` has been synced once (drift detection leaves never-synced apps alone); all but the
+  // broken one (its sync fails: the manifests do not render) are in sync.
+  for (const name of ['shop', 'heal', 'prod', 'broken', 'empty'] as const) await syncAndWait(name);
 }, 120_000);
 
 afterAll(async () => {
@@ -207,11 +212,42 @@ async function liveReplicas(name: AppName): Promise<number | undefined> {
   return (await apps.readNamespacedDeployment({ name: 'guestbook-ui', namespace: name })).spec?.replicas;
 }
 
-function clickSync(client: SignedSlackClient, name: AppName, ts: string) {
+/** `/sync <name>` by `userId` in the app's channel (production: an approval request); resolves with its header. */
+async function requestProdSync(name: AppName, userId: 'U0PAT' | 'U0SAM') {
+  const before = new Set(roots(name).map((m) => m.ts));
+  await serveClient.sendCommand({
+    text: name,
+    userId,
+    userName: userId === 'U0PAT' ? 'pat' : 'sam',
+    channelId: CHANNELS[name],
+    responseUrl: slack.responseUrl(CHANNELS[name]),
+  });
+  return slack.waitFor(
+    () =>
+      roots(name).find(
+        (m) => !before.has(m.ts) && buttons(name, m.ts).some((b) => b.action_id === APPROVE_ACTION_ID),
+      ),
+    10_000,
+  );
+}
+
+/** The texts of the ephemeral replies (response_url posts) in `name`'s channel, oldest first. */
+function ephemeralTexts(name: AppName): string[] {
+  return slack.responseUrlPosts(CHANNELS[name]).map((p) => String(p.body.text ?? ''));
+}
+
+const USER_NAMES = { U0PAT: 'pat', U0SAM: 'sam', U0LEE: 'lee' } as const;
+
+function clickSync(
+  client: SignedSlackClient,
+  name: AppName,
+  ts: string,
+  userId: keyof typeof USER_NAMES = 'U0PAT',
+) {
   return client.sendBlockAction({
     actionId: DRIFT_SYNC_ACTION_ID,
-    userId: 'U0PAT',
-    userName: 'pat',
+    userId,
+    userName: USER_NAMES[userId],
     channelId: CHANNELS[name],
     messageTs: ts,
     value: name,
@@ -232,7 +268,7 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(metrics).toMatch(/wavesync_drift_out_of_sync_applications 0/);
   });
 
-  it('when a Deployment is scaled out of band, then one notice with a Sync button is posted across ticks of two replicas; Sync runs /sync as the clicker and the notice turns "back in sync"', async () => {
+  it('when a Deployment is scaled out of band, then one notice with a Sync button is posted across ticks of two replicas; Sync runs /sync as the first clicker, a second click by anyone queues nothing, and the notice turns "back in sync"', async () => {
     const before = (await queue.history('shop')).length;
     await scale('shop', 3);
 
@@ -250,23 +286,38 @@ describe('test/e2e/drift/drift-detection', () => {
     ]);
     expect((await serve.metrics.render()).body).toMatch(/wavesync_drift_out_of_sync_applications 1/);
 
-    // Two clicks, one on each replica: one sync (the same request key as `/sync shop` by @pat in this channel).
+    // Two people click at once, one on each replica: one sync, by whoever clicked first; the other is told.
     const clicks = await Promise.all([
-      clickSync(serveClient, 'shop', notice!.ts),
-      clickSync(replicaClient, 'shop', notice!.ts),
+      clickSync(serveClient, 'shop', notice!.ts, 'U0PAT'),
+      clickSync(replicaClient, 'shop', notice!.ts, 'U0SAM'),
     ]);
     expect(clicks.map((c) => c.status)).toEqual([200, 200]);
     const [synced] = await finishedSyncs('shop', before + 1);
-    expect(synced?.initiator).toEqual({ userId: 'U0PAT', userName: 'pat' });
     expect(synced?.phase).toBe('Succeeded');
+    const first = synced!.initiator;
+    expect(['U0PAT', 'U0SAM']).toContain(first.userId);
+    const told = await slack.waitFor(
+      () => ephemeralTexts('shop').find((t) => t.includes('already') || t.includes('Already')),
+      10_000,
+    );
+    expect(told).toMatch(
+      new RegExp(`^(Already queued by @${first.userId}:|A sync of shop is already running)`),
+    );
+    expect(told).toContain(`@${first.userId}`);
     expect(await liveReplicas('shop')).toBe(1);
 
+    // A later click, by anyone, still queues nothing: the notice's one sync was queued.
+    await clickSync(serveClient, 'shop', notice!.ts, first.userId === 'U0PAT' ? 'U0SAM' : 'U0PAT');
+    await slack.waitFor(
+      () => ephemeralTexts('shop').filter((t) => t.startsWith('Already queued by')).length >= 1,
+    );
     await tickBoth(2);
 
     expect((await queue.history('shop')).length).toBe(before + 1);
+    expect(await queue.applicationStatus('shop')).toEqual([]);
     const headers = roots('shop').filter((m) => m.ts !== notice!.ts);
-    expect(headers.length).toBeGreaterThanOrEqual(1);
-    expect(headers.map((h) => messageText('shop', h.ts)).join('\n')).toContain('/sync shop');
+    expect(headers).toHaveLength(1);
+    expect(messageText('shop', headers[0]!.ts)).toContain('/sync shop');
     expect(messageText('shop', notice!.ts)).toContain('back in sync');
     expect(buttons('shop', notice!.ts)).toEqual([]);
     expect(slack.calls('chat.update').some((c) => c.args.ts === notice!.ts)).toBe(true);
@@ -311,15 +362,66 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(more).toEqual([]);
     expect(messageText('prod', notice!.ts)).toContain('selfHeal not allowed: production requires approval');
 
-    await clickSync(serveClient, 'prod', notice!.ts);
+    // @lee may not request production syncs: the click is refused, and the notice stays clickable.
+    await clickSync(serveClient, 'prod', notice!.ts, 'U0LEE');
+    await slack.waitFor(() => slack.calls('chat.postEphemeral').find((c) => c.args.user === 'U0LEE'), 10_000);
+    await clickSync(serveClient, 'prod', notice!.ts, 'U0PAT');
     const approval = await slack.waitFor(
       () => roots('prod').find((m) => buttons('prod', m.ts).some((b) => b.action_id === APPROVE_ACTION_ID)),
       10_000,
     );
+    // A second click, by someone else on the other replica, asks for no second approval.
+    await clickSync(replicaClient, 'prod', notice!.ts, 'U0SAM');
+    const told = await slack.waitFor(
+      () => ephemeralTexts('prod').find((t) => t.startsWith('Already queued by')),
+      10_000,
+    );
 
+    expect(told).toMatch(/^Already queued by @U0PAT: /);
     expect(approval.ts).not.toBe(notice!.ts);
+    const approvals = roots('prod').filter((m) =>
+      buttons('prod', m.ts).some((b) => b.action_id === APPROVE_ACTION_ID),
+    );
+    expect(approvals.map((m) => m.ts)).toEqual([approval.ts]);
     expect(await queue.applicationStatus('prod')).toEqual([]);
     expect(await liveReplicas('prod')).toBe(2);
+  });
+
+  it('when a production app has never been synced, or its sync waits for approval, then it is not compared and no notice is posted', async () => {
+    // Never synced: nothing of it is live, so a comparison would find every resource missing.
+    await tickBoth(2);
+
+    expect(roots('fresh')).toEqual([]);
+    expect(await queue.history('fresh')).toEqual([]);
+    expect((await serve.metrics.render()).body).toMatch(
+      /wavesync_drift_checks_total\{result="Skipped"\} [1-9]/,
+    );
+
+    // Its first sync waits for approval: still nothing but the approval request.
+    const approval = await requestProdSync('fresh', 'U0PAT');
+    await tickBoth(2);
+    expect(roots('fresh').map((m) => m.ts)).toEqual([approval.ts]);
+
+    // Approved and synced, then drifted while a second sync waits for approval: no notice either.
+    const value = buttons('fresh', approval.ts).find((b) => b.action_id === APPROVE_ACTION_ID)!.value;
+    await serveClient.sendBlockAction({
+      actionId: APPROVE_ACTION_ID,
+      userId: 'U0SAM',
+      userName: 'sam',
+      channelId: CHANNELS.fresh,
+      messageTs: approval.ts,
+      ...(value === undefined ? {} : { value }),
+    });
+    await finishedSyncs('fresh', 1);
+    await scale('fresh', 3);
+    const second = await requestProdSync('fresh', 'U0SAM');
+    await tickBoth(2);
+    expect(roots('fresh').map((m) => m.ts)).toEqual([approval.ts, second.ts]);
+    expect(
+      roots('fresh')
+        .map((m) => messageText('fresh', m.ts))
+        .join('\n'),
+    ).not.toContain('OutOfSync');
   });
 
   it('when both replicas reach an interval, then only the one holding the lease compares', async () => {
@@ -339,7 +441,7 @@ describe('test/e2e/drift/drift-detection', () => {
   });
 
   it('when an app with prune and selfHeal renders nothing while its objects remain, then it is not synced automatically (allowEmpty)', async () => {
-    await core.createNamespace({ body: { metadata: { name: 'empty' } } });
+    await core.createNamespace({ body: { metadata: { name: 'empty' } } }).catch(() => undefined);
     await core.createNamespacedConfigMap({
       namespace: 'empty',
       body: {
@@ -350,7 +452,7 @@ describe('test/e2e/drift/drift-detection', () => {
 
     await tickBoth(2);
 
-    expect(await queue.history('empty')).toEqual([]);
+    expect(await queue.history('empty')).toHaveLength(1);
     expect(await queue.applicationStatus('empty')).toEqual([]);
     const [notice, ...more] = roots('empty');
     expect(more).toEqual([]);

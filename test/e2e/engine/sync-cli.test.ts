@@ -132,4 +132,35 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     expect(stdout).toContain('✓ ConfigMap/keep-until-confirmed (default): Pruned — pruned');
     expect(stdout).not.toContain('waits for pruning confirmation');
   });
+
+  it('--timeout ends a wave waiting for pruning confirmation with exit 1, naming what it waited for', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-timeout-'));
+    const manifest = path.join(dir, 'confirm.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: wait-for-me',
+        '  annotations:',
+        '    argocd.argoproj.io/sync-options: Prune=confirm',
+        'data: { a: "1" }',
+      ].join('\n'),
+    );
+    const common = ['--kubeconfig', kubeconfig, '--app', 'timeout-cli', '-n', 'default'];
+    expect((await wavesync('sync', manifest, ...common)).code).toBe(0);
+    writeFileSync(manifest, '');
+
+    const { code, stdout } = await wavesync('sync', manifest, ...common, '--prune', '--timeout', '2');
+
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      'waits for pruning confirmation (Prune=confirm): ConfigMap/wait-for-me (default)',
+    );
+    expect(stdout).toMatch(
+      /Operation terminated: timed out after 2s waiting for pruning confirmation of \/ConfigMap\/wait-for-me/,
+    );
+    expect((await wavesync('sync', manifest, ...common, '--timeout', 'soon')).code).toBe(1);
+  });
 });

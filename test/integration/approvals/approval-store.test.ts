@@ -105,6 +105,19 @@ describe('test/integration/approvals/approval-store', () => {
     expect(second).toEqual({ requestId: 'id-1', existing: true });
   });
 
+  it('when a request is pending, then its application has one pending until it is decided', async () => {
+    const req = request();
+    await store.create(request({ application: 'other' }));
+    expect(await store.hasPending('guestbook')).toBe(false);
+
+    await store.create(req);
+    expect(await store.hasPending('guestbook')).toBe(true);
+
+    await store.decide(req.id, 'U0SAM', 'reject', T0);
+    expect(await store.hasPending('guestbook')).toBe(false);
+    expect(await store.hasPending('other')).toBe(true);
+  });
+
   it('when a job is recorded, then it maps back to the request', async () => {
     const req = request();
     await store.create(req);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ResourceDifference } from '../../../src/apps/drift/compare-application.js';
 import { observeDrift } from '../../../src/apps/drift/drift-episodes.js';
 import {
+  redisDriftNoticeClaims,
   redisDriftNoticeRefs,
   redisDriftStateStore,
 } from '../../../src/apps/drift/redis-drift-state-store.js';
@@ -60,5 +61,23 @@ describe('test/integration/drift/redis-drift-state-store', () => {
     const taken = await Promise.all([refs.take('shop'), refs.take('shop')]);
 
     expect(taken.filter(Boolean)).toEqual([{ channel: 'C0SHOP', ts: '1.000001', differences: drift }]);
+  });
+
+  it('when five people click one notice at once on their own connections, then one claims it and the others learn who; a released claim is free again', async () => {
+    const connections = Array.from({ length: 5 }, () => testRedis());
+    const claims = connections.map((c) => redisDriftNoticeClaims(c, prefix));
+    const users = claims.map((_, i) => ({ userId: `U0${i}`, userName: `user${i}` }));
+
+    const answers = await Promise.all(claims.map((c, i) => c.claim('notice-1', users[i]!)));
+    const winner = users[answers.indexOf(undefined)];
+    const other = await claims[0]!.claim('notice-2', users[0]!);
+    await claims[1]!.release('notice-1');
+    const after = await claims[2]!.claim('notice-1', users[2]!);
+    await Promise.all(connections.map((c) => c.quit()));
+
+    expect(answers.filter((a) => a === undefined)).toHaveLength(1);
+    expect(answers.filter(Boolean)).toEqual(Array(4).fill(winner));
+    expect(other).toBeUndefined();
+    expect(after).toBeUndefined();
   });
 });
