@@ -72,7 +72,9 @@ export function describeStatus(record: ApprovalRecord): string {
     case 'approved':
       return `This request was already approved${by}.`;
     case 'rejected':
-      return `This request was rejected${by}.`;
+      return record.decidedBy !== undefined && record.decidedBy === record.request.requester.userId
+        ? `This request was withdrawn${by}.`
+        : `This request was rejected${by}.`;
     case 'expired':
       return `This request expired. Run ${rerunCommandOf(record.request)} again.`;
     case 'invalidated':

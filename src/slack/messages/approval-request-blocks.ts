@@ -120,6 +120,10 @@ function statusText(record: ApprovalRecord): string {
     case 'approved':
       return `Approved by ${record.approvals.map((a) => mentionOf(a.userId)).join(', ')}${at}`;
     case 'rejected':
+      // The requester's own Reject withdraws the request (authorizeDecision allows it); say so.
+      if (record.decidedBy !== undefined && record.decidedBy === record.request.requester.userId) {
+        return `Withdrawn by ${mentionOf(record.decidedBy)}${at}`;
+      }
       return `Rejected by ${record.decidedBy ? mentionOf(record.decidedBy) : 'an approver'}${at}`;
     case 'expired':
       return `Expired — run ${rerun} again`;

@@ -240,4 +240,16 @@ describe('test/integration/approvals/approval-flow', () => {
     expect(lastEphemeralTo('U0LEE')).toBe('This request was rejected by @U0SAM.');
     expect(await env.queue.applicationStatus('guestbook')).toEqual([]);
   });
+
+  it('when the requester clicks Reject, then the request reads as withdrawn, not rejected', async () => {
+    const posted = await requestApproval('guestbook');
+
+    await click(REJECT_ACTION_ID, 'U0PAT', posted);
+    await click(APPROVE_ACTION_ID, 'U0SAM', posted);
+
+    expect(headerText(posted.ts)).toContain('Withdrawn by @U0PAT');
+    expect(headerText(posted.ts)).not.toContain('Rejected');
+    expect(lastEphemeralTo('U0SAM')).toBe('This request was withdrawn by @U0PAT.');
+    expect(await env.queue.applicationStatus('guestbook')).toEqual([]);
+  });
 });
