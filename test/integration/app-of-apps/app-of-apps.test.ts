@@ -42,7 +42,7 @@ describe('App of Apps: children synced after their parent', () => {
     const env = h;
     await env.env.slack.waitFor(
       () => env.replies(CHANNEL).some((r) => r.includes('App of Apps: 5/5')),
-      15_000,
+      60_000,
     );
 
     expect(entries.map((e) => [e.application, e.phase, e.health?.status])).toEqual(
@@ -89,7 +89,7 @@ describe('App of Apps: children synced after their parent', () => {
     const env = h;
     const summary = await env.env.slack.waitFor(
       () => env.replies(CHANNEL).find((r) => r.includes('App of Apps: 1/3')),
-      20_000,
+      60_000,
     );
 
     expect([first.phase, first.health?.status]).toEqual(['Succeeded', 'Healthy']);
@@ -110,7 +110,7 @@ describe('App of Apps: children synced after their parent', () => {
     // The failed child is announced like any failed sync, in its parent's environment's alerts channel.
     await env.env.slack.waitFor(
       () => env.env.slack.channelMessages(ALERTS_CHANNEL).find((m) => m.text.includes('broken')),
-      10_000,
+      60_000,
     );
   }, 120_000);
 
@@ -130,7 +130,7 @@ describe('App of Apps: children synced after their parent', () => {
     const env = h;
     const refusal = await env.env.slack.waitFor(
       () => env.replies(CHANNEL).find((r) => r.includes('refused:')),
-      20_000,
+      60_000,
     );
 
     expect(parent.phase).toBe('Succeeded');
@@ -166,7 +166,7 @@ describe('App of Apps: children synced after their parent', () => {
     const env = h;
     const summary = await env.env.slack.waitFor(
       () => env.replies(CHANNEL).find((r) => r.includes('App of Apps: 2/3')),
-      20_000,
+      60_000,
     );
 
     expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(broken.finishedAt));
@@ -189,7 +189,7 @@ describe('App of Apps: children synced after their parent', () => {
     const env = h;
     await env.env.slack.waitFor(
       () => env.replies(CHANNEL).some((r) => r.includes('App of Apps: 5/5')),
-      15_000,
+      60_000,
     );
     // A redelivered parent (its hook runs again) and a replayed enqueue of the first child are refused.
     const [parent] = await h.queue.history('app-of-apps', 1);
