@@ -15,6 +15,7 @@ import {
 } from './approval-request.js';
 import { authorizeRequest, type RefusalCode, type RequestDecision } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
+import { summarizePlan } from './plan-summary.js';
 
 export interface SyncRequestContext {
   application: string;
@@ -182,12 +183,5 @@ async function newRequest(
 /** The `revision` of a deletion request (nothing is rendered or applied). */
 export const DELETION_REVISION = 'delete';
 
-const EMPTY_PLAN = {
-  liveKnown: false,
-  create: [],
-  update: [],
-  apply: [],
-  prune: [],
-  pruneSkipped: [],
-  hooks: {},
-};
+/** A deletion renders nothing: the plan of no tasks, live state not read, nothing pruned. */
+const EMPTY_PLAN = summarizePlan([], false, false);

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { Annotations } from '../domain/annotations.js';
 import type { Application } from '../domain/application.js';
 import { formatResourceKey, type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
-import { annotationCsvOf, syncWaveOf } from '../engine/index.js';
+import { annotationCsvOf, syncOptionValueOf, syncWaveOf } from '../engine/index.js';
 
 /** The finalizers that make deleting an Application cascade to its resources (Argo CD `ResourcesFinalizerName` and its policy variants). */
 export const CASCADE_FINALIZERS = [
@@ -85,7 +85,9 @@ export function nextDeletionStep(
     else candidates.push(obj);
   }
   if (candidates.length === 0) return { action: 'remove-application', kept };
-  const unconfirmed = candidates.filter((o) => deleteOption(app, o) === 'confirm');
+  const unconfirmed = candidates.filter(
+    (o) => syncOptionValueOf(o, 'Delete', app.syncPolicy?.syncOptions) === 'confirm',
+  );
   if (unconfirmed.length > 0 && !options.deletionConfirmed) {
     return { action: 'await-confirmation', objects: unconfirmed.map(resourceKeyOf) };
   }
@@ -122,15 +124,8 @@ function keepReason(app: DeletedApplication, obj: KubeObject): KeptResource['rea
   }
   if (annotationCsvOf(obj, Annotations.helmResourcePolicy).includes('keep'))
     return 'helm.sh/resource-policy: keep';
-  if (deleteOption(app, obj) === 'false') return 'Delete=false';
+  if (syncOptionValueOf(obj, 'Delete', app.syncPolicy?.syncOptions) === 'false') return 'Delete=false';
   return undefined;
-}
-
-/** `Delete=` from the object's sync-options annotation, else from the Application's syncOptions. */
-function deleteOption(app: Pick<Application, 'syncPolicy'>, obj: KubeObject): string | undefined {
-  const fromObject = annotationCsvOf(obj, Annotations.syncOptions).find((o) => o.startsWith('Delete='));
-  const fromApp = app.syncPolicy?.syncOptions?.find((o) => o.startsWith('Delete='));
-  return (fromObject ?? fromApp)?.slice('Delete='.length);
 }
 
 /**

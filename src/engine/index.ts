@@ -16,6 +16,7 @@ export * from './prune-waves.js';
 export * from './run-operation.js';
 export * from './selective-sync.js';
 export * from './sort-sync-tasks.js';
+export { syncOptionValueOf } from './sync-options.js';
 export * from './sync-phases.js';
 export * from './sync-task.js';
 export * from './sync-tasks.js';

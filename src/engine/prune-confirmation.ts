@@ -5,20 +5,11 @@
  * after the operation's start (Argo CD: the Application annotation `argocd.argoproj.io/deletion-approved`,
  * `CD/pkg/apis/application/v1alpha1/types.go`). The check runs even without the prune flag, as in Argo CD.
  */
-import { Annotations, type OperationState } from '../domain/index.js';
-import { annotationCsvOf } from './object-annotations.js';
+import type { OperationState } from '../domain/index.js';
 import type { SyncContext } from './sync-context.js';
+import { syncOptionValueOf } from './sync-options.js';
 import { isPruneTask, type SyncTask } from './sync-task.js';
 import { taskStateOf } from './task-results.js';
-
-/** The `Prune=` value that applies to a prune task: the live object's annotation, else the operation's option. */
-function pruneOptionOf(ctx: SyncContext, task: SyncTask): string | undefined {
-  const own = task.liveObj
-    ? annotationCsvOf(task.liveObj, Annotations.syncOptions).find((o) => o.startsWith('Prune='))
-    : undefined;
-  const app = ctx.operation.syncOptions.find((o) => o.startsWith('Prune='));
-  return (own ?? app)?.slice('Prune='.length);
-}
 
 /**
  * The pending prune tasks of `wave` that wait for a confirmation; empty when none needs one or pruning was
@@ -31,7 +22,10 @@ export async function unconfirmedPrunes(
 ): Promise<SyncTask[]> {
   if (ctx.operation.dryRun) return [];
   const needing = wave.filter(
-    (t) => isPruneTask(t) && taskStateOf(state, t) === 'pending' && pruneOptionOf(ctx, t) === 'confirm',
+    (t) =>
+      isPruneTask(t) &&
+      taskStateOf(state, t) === 'pending' &&
+      syncOptionValueOf(t.liveObj, 'Prune', ctx.operation.syncOptions) === 'confirm',
   );
   if (needing.length === 0) return [];
   const confirmedAt = await ctx.pruneConfirmation();

@@ -3,7 +3,7 @@
  * ones from the `argocd.argoproj.io/sync-options` annotation (CSV, trimmed, exact `Key=value` match).
  */
 import { Annotations, type KubeObject, type SyncOperation } from '../domain/index.js';
-import { hasAnnotationOption } from './object-annotations.js';
+import { annotationCsvOf, hasAnnotationOption } from './object-annotations.js';
 
 /** True when the object's sync-options annotation lists `option`. */
 export function objectHasOption(obj: KubeObject | undefined, option: string): boolean {
@@ -26,4 +26,21 @@ export function propagationPolicyOf(operation: SyncOperation): 'Foreground' | 'B
   if (value === 'background') return 'Background';
   if (value === 'orphan') return 'Orphan';
   return 'Foreground';
+}
+
+/**
+ * The value of a `Key=value` sync option for one object: its own sync-options annotation, else the
+ * Application-level `options` (resource value wins, Argo CD v3.4+ for `Prune=`/`Delete=`); undefined when neither
+ * sets it. E.g. `syncOptionValueOf(obj, 'Delete', app.syncPolicy.syncOptions)` → `'confirm'`.
+ */
+export function syncOptionValueOf(
+  obj: KubeObject | undefined,
+  key: string,
+  options: readonly string[] | undefined,
+): string | undefined {
+  const prefix = `${key}=`;
+  const own = obj
+    ? annotationCsvOf(obj, Annotations.syncOptions).find((o) => o.startsWith(prefix))
+    : undefined;
+  return (own ?? options?.find((o) => o.startsWith(prefix)))?.slice(prefix.length);
 }

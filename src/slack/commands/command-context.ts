@@ -2,7 +2,14 @@
  * What every `/sync` subcommand receives: the parsed command, Bolt's ack/respond, the Web API client, the
  * ports, and the words after the subcommand.
  */
-import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
+import type {
+  AckFn,
+  BlockAction,
+  ButtonAction,
+  RespondArguments,
+  RespondFn,
+  SlashCommand,
+} from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Approvals } from '../../approvals/index.js';
 import type { DriftNoticeClaims } from '../../apps/index.js';
@@ -48,4 +55,14 @@ export function ephemeral(message: SlackMessage): RespondArguments {
 /** The user who typed the command, as the queue records them. */
 export function initiatorOf(command: SlashCommand): { userId: string; userName: string } {
   return { userId: command.user_id, userName: command.user_name };
+}
+
+/** What a button listener of the `/sync` app receives (Bolt's payload, the ports, recent requests). */
+export interface ActionArgs {
+  body: BlockAction;
+  action: ButtonAction;
+  respond: RespondFn;
+  client: WebClient;
+  deps: SlackAppDeps;
+  recent: RecentRequests;
 }

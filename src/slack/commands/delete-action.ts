@@ -1,31 +1,11 @@
-/**
- * The Delete / Cancel buttons of `/sync delete`'s ephemeral confirmation. The clicking user (the signed payload's
- * `user`, never the button value) becomes the requester; the value names the Application, the cascade and the
- * hash of the plan that was shown. Delete re-plans: a different plan is shown again (nothing is queued); the same
- * plan is submitted like a sync — header in the channel, the approval gate (with the plan for the approvers), then
- * the queue — with the `Delete=confirm` objects the confirmation named as confirmed, and the plan's hash (the worker
- * re-plans when the job starts and runs nothing when the plan changed meanwhile).
- */
-import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import { confirmationKeys, planHash } from '../../apps/application-deletion.js';
 import { textMessage } from '../messages/block.js';
 import { deletionPlanView } from '../messages/deletion-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
-import { ephemeral, type SlackAppDeps } from './command-context.js';
+import { type ActionArgs, ephemeral } from './command-context.js';
 import { confirmationOf, decodeDeletionButtonValue, NO_SYNC, planOrExplain } from './delete-command.js';
-import type { RecentRequests } from './recent-requests.js';
 import { requestKeyOfDeletion } from './request-key.js';
 import { startSync } from './start-sync-command.js';
-
-interface ActionArgs {
-  body: BlockAction;
-  action: ButtonAction;
-  respond: RespondFn;
-  client: WebClient;
-  deps: SlackAppDeps;
-  recent: RecentRequests;
-}
 
 /** Cancel: the confirmation is replaced by a note; nothing was requested. */
 export async function cancelDeletionAction({ action, respond }: ActionArgs): Promise<void> {

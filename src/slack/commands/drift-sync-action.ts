@@ -7,28 +7,18 @@
  * running") and queues nothing; a first click that queued nothing (refused, header not posted, queue down) gives
  * the claim up, so the next click may try. Identity comes from the signed payload's `user`.
  */
-import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { RespondFn } from '@slack/bolt';
 import type { DriftNoticeClaims, DriftNoticeClicker } from '../../apps/index.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import type { SyncQueueClient } from '../ports.js';
-import { ephemeral, type SlackAppDeps } from './command-context.js';
+import { type ActionArgs, ephemeral } from './command-context.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { queueUnavailable } from './queue-unavailable.js';
-import type { RecentRequests } from './recent-requests.js';
 import { driftNoticeKeyOf } from './request-key.js';
 import { acceptedText, startSync } from './start-sync-command.js';
 
-export async function driftSyncAction(args: {
-  body: BlockAction;
-  action: ButtonAction;
-  respond: RespondFn;
-  client: WebClient;
-  deps: SlackAppDeps;
-  recent: RecentRequests;
-  claims: DriftNoticeClaims;
-}): Promise<void> {
+export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeClaims }): Promise<void> {
   const { body, action, respond, deps, recent, claims } = args;
   const reply = (message: ReturnType<typeof textMessage>) =>
     respond({ ...ephemeral(message), replace_original: false });
