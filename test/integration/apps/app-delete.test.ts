@@ -1,30 +1,17 @@
-/**
- * `/sync delete <app>` end to end, in one process as `wavesync serve` runs it (startWavesync): signed slash
- * commands and button clicks through Bolt's HTTP receiver, the fake Slack Web API, the real queue and worker on
- * Redis (BullMQ, unique prefix), and @kubernetes/client-node over HTTP to the Kubernetes API simulator. Each test
- * first syncs its Application through `/sync`, so the cluster holds what a real sync leaves, then deletes it.
- */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../../sim/index.js';
+import type { Simulator } from '../../../sim/index.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/approvals/index.js';
-import { loadConfig } from '../../../src/config.js';
 import type { KubeObject } from '../../../src/domain/index.js';
-import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
-import { createLogger } from '../../../src/logger.js';
-import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import {
   DELETE_CANCEL_ACTION_ID,
   DELETE_CONFIRM_ACTION_ID,
 } from '../../../src/slack/messages/deletion-blocks.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
-import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
-import { SignedSlackClient } from '../../fakes/slack-client.js';
-import { deleteKeys, REDIS_URL, testRedis, uniquePrefix } from '../support/queue-test-env.js';
+import type { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import type { SignedSlackClient } from '../../fakes/slack-client.js';
+import { installApplicationCrd } from '../../support/application-crd.js';
+import { type ServeEnv, startServeEnv } from '../support/serve-env.js';
 
 const SECRET = 'delete-test-secret';
 const CHANNEL = 'C0DEPLOYS';
@@ -167,90 +154,34 @@ const APPS: Record<string, { environment: string; finalizers: string[]; manifest
   'shop-cancel': { environment: 'staging', finalizers: [FOREGROUND] },
 };
 
-const APPLICATION_CRD: KubeObject = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'applications.argoproj.io' },
-  spec: {
-    group: 'argoproj.io',
-    scope: 'Namespaced',
-    names: {
-      plural: 'applications',
-      singular: 'application',
-      kind: 'Application',
-      listKind: 'ApplicationList',
-    },
-    versions: [
-      {
-        name: 'v1alpha1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
-
+let env: ServeEnv;
 let sim: Simulator;
 let slack: FakeSlackApi;
 let bot: SignedSlackClient;
-let wavesync: RunningWavesync;
-let dir: string;
 let prefix: string;
-const redis = testRedis();
-let cluster: ReturnType<typeof createKubeCluster>;
+let redis: ServeEnv['redis'];
+let cluster: ServeEnv['cluster'];
 
 beforeAll(async () => {
-  sim = await startSimulator({ speed: 20 });
-  slack = await FakeSlackApi.start({ postIntervalMs: 1, burst: 1000 });
-  dir = await mkdtemp(path.join(tmpdir(), 'wavesync-delete-'));
-  await mkdir(path.join(dir, 'applications'));
-  await mkdir(path.join(dir, 'manifests', 'shop'), { recursive: true });
-  await writeFile(path.join(dir, 'manifests', 'shop', 'shop.yaml'), MANIFESTS);
-  await mkdir(path.join(dir, 'manifests', 'big'));
-  await writeFile(path.join(dir, 'manifests', 'big', 'big.yaml'), BIG_MANIFESTS);
-  await mkdir(path.join(dir, 'manifests', 'busy'));
-  await writeFile(path.join(dir, 'manifests', 'busy', 'busy.yaml'), BUSY_MANIFESTS);
+  const files: Record<string, string> = {
+    'manifests/shop/shop.yaml': MANIFESTS,
+    'manifests/big/big.yaml': BIG_MANIFESTS,
+    'manifests/busy/busy.yaml': BUSY_MANIFESTS,
+    'wavesync.yaml': SETTINGS,
+  };
   for (const [name, app] of Object.entries(APPS)) {
-    await writeFile(
-      path.join(dir, 'applications', `${name}.yaml`),
-      applicationYaml(name, app.environment, app.finalizers, app.manifests),
+    files[`applications/${name}.yaml`] = applicationYaml(
+      name,
+      app.environment,
+      app.finalizers,
+      app.manifests,
     );
   }
-  await writeFile(path.join(dir, 'wavesync.yaml'), SETTINGS);
-  await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
-  const kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
-  cluster = createKubeCluster(kc);
-  prefix = uniquePrefix();
-  const config = loadConfig({
-    REDIS_URL,
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    KUBECONFIG: path.join(dir, 'kubeconfig'),
-    WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
-    WAVESYNC_QUEUE_PREFIX: prefix,
-    WAVESYNC_WORKER_CONCURRENCY: '4',
-  });
-  wavesync = await startWavesync('serve', {
-    config,
-    logger: createLogger({ level: 'silent' }),
-    host: '127.0.0.1',
-  });
-  bot = new SignedSlackClient(`http://127.0.0.1:${wavesync.port}`, SECRET);
+  env = await startServeEnv({ secret: SECRET, files, env: { WAVESYNC_WORKER_CONCURRENCY: '4' } });
+  ({ sim, slack, bot, prefix, redis, cluster } = env);
 });
 
-afterAll(async () => {
-  await wavesync?.close({ graceMs: 1000 });
-  await slack?.close();
-  await sim?.stop();
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => env?.close());
 
 type ButtonJson = { action_id?: string; value?: string };
 
@@ -370,7 +301,7 @@ const KEPT = ['ConfigMap/keep-me', 'Secret/helm-kept'];
 // Each test syncs first and then deletes through the channel's ~1 msg/s pacing: more than the default 60 s under load.
 describe('/sync delete', { timeout: 150_000 }, () => {
   it('with the foreground finalizer deletes wave 1, then 0, then -1 with Foreground propagation, keeps Delete=false and helm keep, then removes the Application object', async () => {
-    await cluster.apply(APPLICATION_CRD, { dryRun: false, force: true });
+    await installApplicationCrd(cluster, sim);
     await syncFirst('shop');
     expect(await live('shop')).toEqual(EVERYTHING);
     await cluster.apply(

@@ -10,6 +10,7 @@ import { deleteApplication } from '../../../src/apps/delete-application.js';
 import { deletionHooksOf } from '../../../src/apps/deletion-hooks.js';
 import type { Application, KubeObject, SyncEvent } from '../../../src/domain/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { installApplicationCrd } from '../../support/application-crd.js';
 
 let sim: Simulator;
 let cluster: ReturnType<typeof createKubeCluster>;
@@ -244,41 +245,7 @@ describe('deleteApplication against the simulator', () => {
 
 describe('deleteApplication of an App of Apps parent', () => {
   it('finalizes a child Application with a resources finalizer (its resources, then its object) instead of leaving it Terminating', async () => {
-    await cluster.apply(
-      {
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: 'applications.argoproj.io' },
-        spec: {
-          group: 'argoproj.io',
-          scope: 'Namespaced',
-          names: {
-            plural: 'applications',
-            singular: 'application',
-            kind: 'Application',
-            listKind: 'ApplicationList',
-          },
-          versions: [
-            {
-              name: 'v1alpha1',
-              served: true,
-              storage: true,
-              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-            },
-          ],
-        },
-      },
-      { dryRun: false, force: true },
-    );
-    await sim.waitFor(
-      {
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        namespace: '',
-        name: 'applications.argoproj.io',
-      },
-      (o) => JSON.stringify(o?.status ?? {}).includes('Established'),
-    );
+    await installApplicationCrd(cluster, sim);
     sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } });
     const childRef = {
       apiVersion: 'argoproj.io/v1alpha1',
