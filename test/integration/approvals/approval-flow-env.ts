@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import {
+  APPROVE_ACTION_ID,
   type ApprovalStore,
   type Approvals,
   createApprovalServices,
@@ -78,7 +79,26 @@ export interface FlowEnv {
   clock: { now: number };
   /** Set to make the next sync fail on its merits (a failed hook). */
   failNext: { value: boolean };
+  /**
+   * `/sync <text>` by `userId` (default @pat) in #deploys; resolves with the approval message once it shows its
+   * buttons: its ts and the Approve button's value.
+   */
+  requestApproval(text: string, userId?: string): Promise<PostedApproval>;
   close(): Promise<void>;
+}
+
+/** An approval message as posted: its ts and the Approve button's value. */
+export interface PostedApproval {
+  ts: string;
+  value: string;
+}
+
+type BlockJson = { type: string; elements?: { value?: string; action_id?: string }[] };
+
+/** The buttons of a message's actions block. */
+export function buttonsOf(slack: FakeSlackApi, channel: string, ts: string): BlockJson['elements'] {
+  const message = slack.message(channel, ts);
+  return (message?.blocks as BlockJson[] | undefined)?.find((b) => b.type === 'actions')?.elements ?? [];
 }
 
 /** The recording runner, failing the next run when asked (its `test.fail` switch). */
@@ -213,9 +233,10 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     },
   });
   const { port } = await bot.start();
+  const signed = new SignedSlackClient(`http://127.0.0.1:${port}`, SECRET);
   return {
     slack,
-    bot: new SignedSlackClient(`http://127.0.0.1:${port}`, SECRET),
+    bot: signed,
     failNext,
     approvals,
     store,
@@ -225,6 +246,17 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     prefix,
     appDir,
     clock,
+    async requestApproval(text, userId = 'U0PAT') {
+      const before = slack.channelMessages(DEPLOYS).length;
+      await signed.sendCommand({ text, userId, channelId: DEPLOYS });
+      return slack.waitFor(() => {
+        const message = slack.channelMessages(DEPLOYS).slice(before)[0];
+        const value =
+          message &&
+          buttonsOf(slack, DEPLOYS, message.ts)?.find((b) => b.action_id === APPROVE_ACTION_ID)?.value;
+        return message && value ? { ts: message.ts, value } : undefined;
+      });
+    },
     async close() {
       await bot.stop();
       await worker.close({ graceMs: 2000 });

@@ -6,7 +6,13 @@ import {
   REJECT_ACTION_ID,
 } from '../../../src/approvals/index.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
-import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
+import {
+  buttonsOf as buttonsOfMessage,
+  DEPLOYS,
+  type FlowEnv,
+  type PostedApproval,
+  startFlowEnv,
+} from './approval-flow-env.js';
 
 const redis = testRedis();
 let env: FlowEnv;
@@ -17,28 +23,13 @@ beforeEach(async () => {
 afterEach(() => env.close());
 afterAll(() => redis.quit());
 
-interface Posted {
-  ts: string;
-  value: string;
+type Posted = PostedApproval;
+
+function buttonsOf(ts: string) {
+  return buttonsOfMessage(env.slack, DEPLOYS, ts);
 }
 
-type BlockJson = { type: string; elements?: { value?: string; action_id?: string }[] };
-
-function buttonsOf(ts: string): BlockJson['elements'] {
-  const message = env.slack.message(DEPLOYS, ts);
-  return (message?.blocks as BlockJson[] | undefined)?.find((b) => b.type === 'actions')?.elements ?? [];
-}
-
-/** `/sync <text>` by `userId`; resolves with the approval message once it shows its buttons. */
-async function requestApproval(text: string, userId = 'U0PAT'): Promise<Posted> {
-  const before = env.slack.channelMessages(DEPLOYS).length;
-  await env.bot.sendCommand({ text, userId, channelId: DEPLOYS });
-  return env.slack.waitFor(() => {
-    const message = env.slack.channelMessages(DEPLOYS).slice(before)[0];
-    const value = message && buttonsOf(message.ts)?.find((b) => b.action_id === APPROVE_ACTION_ID)?.value;
-    return message && value ? { ts: message.ts, value } : undefined;
-  });
-}
+const requestApproval = (text: string, userId?: string) => env.requestApproval(text, userId);
 
 async function click(actionId: string, userId: string, posted: Posted, value = posted.value): Promise<void> {
   const ephemerals = env.slack.calls('chat.postEphemeral').length;

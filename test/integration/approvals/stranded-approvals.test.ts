@@ -17,19 +17,10 @@ beforeEach(async () => {
 afterEach(() => env.close());
 afterAll(() => redis.quit());
 
-type BlockJson = { type: string; elements?: { value?: string; action_id?: string }[] };
-
 /** `/sync guestbook` by @pat (production: needs approval); resolves with the approval message and request id. */
-async function requestApproval(): Promise<{ ts: string; requestId: string }> {
-  const before = env.slack.channelMessages(DEPLOYS).length;
-  await env.bot.sendCommand({ text: 'guestbook', userId: 'U0PAT', channelId: DEPLOYS });
-  return env.slack.waitFor(() => {
-    const message = env.slack.channelMessages(DEPLOYS).slice(before)[0];
-    const actions = (message?.blocks as BlockJson[] | undefined)?.find((b) => b.type === 'actions');
-    const value = actions?.elements?.find((e) => e.action_id === APPROVE_ACTION_ID)?.value;
-    const requestId = decodeApprovalButtonValue(value)?.requestId;
-    return message && requestId ? { ts: message.ts, requestId } : undefined;
-  });
+async function requestApproval(): Promise<{ ts: string; value: string; requestId: string }> {
+  const posted = await env.requestApproval('guestbook');
+  return { ...posted, requestId: decodeApprovalButtonValue(posted.value)?.requestId ?? '' };
 }
 
 describe('an approval stored by a bot that stopped before queueing it (stranded)', () => {
@@ -58,14 +49,12 @@ describe('an approval stored by a bot that stopped before queueing it (stranded)
   });
 
   it('a normal approval leaves nothing for the sweeper, and a late retry of it queues nothing twice', async () => {
-    const { ts, requestId } = await requestApproval();
+    const { ts, value, requestId } = await requestApproval();
     await env.bot.sendBlockAction({
       actionId: APPROVE_ACTION_ID,
       userId: 'U0SAM',
       messageTs: ts,
-      value: ((env.slack.message(DEPLOYS, ts)?.blocks ?? []) as BlockJson[])
-        .find((b) => b.type === 'actions')
-        ?.elements?.find((e) => e.action_id === APPROVE_ACTION_ID)?.value,
+      value,
       channelId: DEPLOYS,
     });
     await waitFor(async () => (await env.store.get(requestId))?.jobId);
