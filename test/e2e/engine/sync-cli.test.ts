@@ -35,6 +35,23 @@ function wavesync(...args: string[]): Promise<{ code: number | null; stdout: str
   });
 }
 
+/**
+ * Sync a ConfigMap `name` annotated `Prune=confirm` as Application `app`, then empty its manifest file: the next
+ * sync of that file with `--prune` has exactly that one object to prune. Resolves with the file and the common flags.
+ */
+async function syncedThenRemoved(name: string, app: string): Promise<{ manifest: string; common: string[] }> {
+  const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'wavesync-confirm-')), 'confirm.yaml');
+  const object = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${name}`, '  annotations:'];
+  writeFileSync(
+    manifest,
+    [...object, '    argocd.argoproj.io/sync-options: Prune=confirm', 'data: { a: "1" }'].join('\n'),
+  );
+  const common = ['--kubeconfig', kubeconfig, '--app', app, '-n', 'default'];
+  expect((await wavesync('sync', manifest, ...common)).code).toBe(0);
+  writeFileSync(manifest, '');
+  return { manifest, common };
+}
+
 describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
   it('prints progress per wave and hook as text and exits 0 when the operation Succeeded', async () => {
     const { code, stdout } = await wavesync(
@@ -108,23 +125,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
   });
 
   it('--confirm-prune lets a wave prune its Prune=confirm resources', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-confirm-'));
-    const manifest = path.join(dir, 'confirm.yaml');
-    writeFileSync(
-      manifest,
-      [
-        'apiVersion: v1',
-        'kind: ConfigMap',
-        'metadata:',
-        '  name: keep-until-confirmed',
-        '  annotations:',
-        '    argocd.argoproj.io/sync-options: Prune=confirm',
-        'data: { a: "1" }',
-      ].join('\n'),
-    );
-    const common = ['--kubeconfig', kubeconfig, '--app', 'confirm-cli', '-n', 'default'];
-    expect((await wavesync('sync', manifest, ...common)).code).toBe(0);
-    writeFileSync(manifest, '');
+    const { manifest, common } = await syncedThenRemoved('keep-until-confirmed', 'confirm-cli');
 
     const { code, stdout } = await wavesync('sync', manifest, ...common, '--prune', '--confirm-prune');
 
@@ -134,23 +135,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
   });
 
   it('--timeout ends a wave waiting for pruning confirmation with exit 1, naming what it waited for', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-timeout-'));
-    const manifest = path.join(dir, 'confirm.yaml');
-    writeFileSync(
-      manifest,
-      [
-        'apiVersion: v1',
-        'kind: ConfigMap',
-        'metadata:',
-        '  name: wait-for-me',
-        '  annotations:',
-        '    argocd.argoproj.io/sync-options: Prune=confirm',
-        'data: { a: "1" }',
-      ].join('\n'),
-    );
-    const common = ['--kubeconfig', kubeconfig, '--app', 'timeout-cli', '-n', 'default'];
-    expect((await wavesync('sync', manifest, ...common)).code).toBe(0);
-    writeFileSync(manifest, '');
+    const { manifest, common } = await syncedThenRemoved('wait-for-me', 'timeout-cli');
 
     const { code, stdout } = await wavesync('sync', manifest, ...common, '--prune', '--timeout', '2');
 
