@@ -77,6 +77,8 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     routes: toBoltCustomRoutes(deps.routes),
     deps: {
       queue,
+      // `/sync <app>` is written here before the ack; this bot also finishes what a dead replica acknowledged.
+      journal: queue.commands,
       catalog: {
         names: () => deps.apps.registry.names(),
         describe: (name) => deps.apps.registry.describe(name),

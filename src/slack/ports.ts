@@ -8,11 +8,13 @@ import type { ApplicationDestination, ApplicationSource } from '../domain/index.
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 
 export type {
+  CommandJournal,
   EnqueueResult,
   HistoryEntry,
   JobAhead,
   JobState,
   JobStatus,
+  JournalEntry,
   SyncQueueClient,
   SyncRequest,
 } from '../queue/index.js';

@@ -20,6 +20,7 @@ import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
+import { startCommandRecovery } from './commands/command-recovery.js';
 import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
 import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
@@ -50,6 +51,8 @@ export interface SlackAppOptions {
   /** The slash command's name; default `/sync`. */
   command?: string;
   deps: SlackAppDeps;
+  /** ms between sweeps of the command journal for commands a dead bot acknowledged (default 5000). */
+  commandRecoveryMs?: number;
 }
 
 export interface SlackApp {
@@ -113,7 +116,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       retryConfig: { retries: options.clientRetries ?? 2 },
     },
   });
-  registerListeners(app, options.command ?? '/sync', deps);
+  const recent = new RecentRequests();
+  registerListeners(app, options.command ?? '/sync', deps, recent);
+  let stopRecovery: (() => Promise<void>) | undefined;
   return {
     app,
     mode: socket ? 'socket' : 'http',
@@ -121,17 +126,24 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       const server = (await (socket || !options.host
         ? app.start(port)
         : app.start({ port, host: options.host }))) as unknown;
+      // Acknowledged commands a dead bot did not queue (journal leases lapsed) are finished here.
+      stopRecovery = startCommandRecovery({
+        client: app.client,
+        deps,
+        recent,
+        ...(options.commandRecoveryMs ? { intervalMs: options.commandRecoveryMs } : {}),
+      });
       const address = isServer(server) ? server.address() : null;
       return { port: address && typeof address === 'object' ? (address as AddressInfo).port : undefined };
     },
     async stop() {
+      await stopRecovery?.();
       await app.stop();
     },
   };
 }
 
-function registerListeners(app: App, command: string, deps: SlackAppDeps): void {
-  const recent = new RecentRequests();
+function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });

@@ -15,7 +15,13 @@ import type { Approvals } from '../../approvals/index.js';
 import type { DriftNoticeClaims } from '../../apps/index.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../messages/block.js';
-import type { ApplicationCatalog, ApprovalGate, DeletionPlanner, SyncQueueClient } from '../ports.js';
+import type {
+  ApplicationCatalog,
+  ApprovalGate,
+  CommandJournal,
+  DeletionPlanner,
+  SyncQueueClient,
+} from '../ports.js';
 import type { RecentRequests } from './recent-requests.js';
 
 export interface SlackAppDeps {
@@ -32,6 +38,13 @@ export interface SlackAppDeps {
    * without it, claims are kept in this process only.
    */
   driftClaims?: DriftNoticeClaims;
+  /**
+   * Where `/sync <app>` writes a request before acknowledging it (the queue's CommandJournal on Redis); a bot
+   * restarting finishes what a dead one acknowledged. Without it the command is acked first (tests' in-memory queue).
+   */
+  journal?: CommandJournal;
+  /** Lease of a journal entry in ms (default 30 000): how long a dead bot's command waits before recovery. */
+  commandLeaseMs?: number;
 }
 
 export interface CommandContext {

@@ -1,15 +1,18 @@
 /**
- * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — ack at once (ephemeral),
- * post the header in the channel, enqueue with the header as the report target, then show the queue position.
- * Bad input is answered in the ack and nothing is posted or queued.
+ * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — write the request to the command
+ * journal (Redis), and only then ack (ephemeral "Got it"); post the header in the channel, enqueue with the header as
+ * the report target (job id = journal id), then show the queue position. If Redis cannot take the request the ack
+ * says "not queued" instead. A bot dying after the ack leaves the journal entry, which a recovering bot finishes
+ * (./command-recovery.ts). Bad input is answered in the ack and nothing is posted or queued.
  */
+import { randomUUID } from 'node:crypto';
 import type { DeletionPlan } from '../../apps/application-deletion.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
-import type { EnqueueResult, SyncRequest } from '../ports.js';
+import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
@@ -29,17 +32,70 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   if (ctx.recent.claim(requestKey)) {
     return ctx.ack(ephemeral(alreadyRequested(application)));
   }
+  const input: SyncStartInput = {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+    requestKey,
+    ...reasonOf(parsed),
+  };
+  const journal = ctx.deps.journal;
+  const startCtx = { ...ctx, channel: command.channel_id };
+  if (!journal) {
+    await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
+    await startSync(startCtx, input);
+    return;
+  }
+  const id = randomUUID();
+  const accepted: AcceptedCommand = { channel: command.channel_id, userId: command.user_id, input };
+  try {
+    await journal.record(id, accepted, ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS);
+  } catch (err) {
+    ctx.recent.release(requestKey);
+    ctx.deps.logger?.warn({ application, err }, 'sync not queued: the command journal is unavailable');
+    return ctx.ack(ephemeral(notQueuedBlocks(application, 'Redis unavailable, try again')));
+  }
   await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  await startSync(
-    { ...ctx, channel: command.channel_id },
-    {
-      application,
-      operation: parsed.operation,
-      initiator: initiatorOf(command),
-      requestKey,
-      ...reasonOf(parsed),
-    },
+  await startJournaled(startCtx, { id, payload: accepted, recordedAt: Date.now() });
+}
+
+/** What the command journal keeps of an accepted `/sync <app>` (the payload of its entry). */
+export interface AcceptedCommand {
+  channel: string;
+  /** Who typed it (ephemeral replies of a recovery go to them). */
+  userId: string;
+  input: SyncStartInput;
+}
+
+/** Lease of a journal entry while its bot handles it (ms, renewed every third); default 30 000. */
+export const COMMAND_LEASE_MS = 30_000;
+
+/**
+ * Run an accepted command to its end with its journal entry leased: post the header (unless `entry.header` says it
+ * was posted), gate, enqueue with job id = entry id (a repeat is a duplicate of the same job, never a second one),
+ * then forget the entry. A process dying inside leaves the entry to a recovery.
+ */
+export async function startJournaled(
+  ctx: SyncStartContext,
+  entry: JournalEntry<AcceptedCommand>,
+): Promise<SyncStartOutcome> {
+  const journal = ctx.deps.journal!;
+  const leaseMs = ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS;
+  const renew = setInterval(
+    () => void journal.renew(entry.id, leaseMs).catch(() => undefined),
+    Math.max(100, Math.floor(leaseMs / 3)),
   );
+  try {
+    const outcome = await startSync(ctx, entry.payload.input, {
+      jobId: entry.id,
+      ...(entry.header ? { header: entry.header } : {}),
+      onHeader: (header) => journal.attachHeader(entry.id, header),
+    });
+    await journal.complete(entry.id);
+    return outcome;
+  } finally {
+    clearInterval(renew);
+  }
 }
 
 /** Where a sync is being started from: the channel, and how to talk back to the person (ephemeral). */
@@ -67,7 +123,8 @@ export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
  */
 export async function startSync(
   ctx: SyncStartContext,
-  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
+  input: SyncStartInput,
+  durable?: DurableStart,
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
   const { application, operation, initiator, requestKey, deletion } = input;
@@ -77,11 +134,12 @@ export async function startSync(
     initiator,
     ...(deletion ? { deletion } : {}),
   });
-  const header = await postHeader(ctx, base);
+  const header = durable?.header ? { ...durable.header, base } : await postHeader(ctx, base);
   if (!header) {
     ctx.recent.release(requestKey);
     return 'not_queued';
   }
+  if (!durable?.header) await durable?.onHeader?.({ channel: header.channel, ts: header.ts });
   const request: SyncRequest = {
     application,
     operation,
@@ -102,7 +160,7 @@ export async function startSync(
   }
   let result: EnqueueResult;
   try {
-    result = await deps.queue.enqueueSync(request);
+    result = await deps.queue.enqueueSync(request, durable ? { jobId: durable.jobId } : undefined);
   } catch (err) {
     ctx.recent.release(requestKey);
     await notQueued(ctx, header, err);
@@ -110,6 +168,19 @@ export async function startSync(
   }
   await showQueued(ctx, header, result);
   return 'queued';
+}
+
+/** What startSync starts: the request (without its target, the header is) and what the approvers see. */
+export type SyncStartInput = Omit<SyncRequest, 'target'> & {
+  breakGlassReason?: string;
+  deletionPlan?: DeletionPlan;
+};
+
+/** A journaled start: the job id to enqueue with, the header if already posted, and where to record it once posted. */
+export interface DurableStart {
+  jobId: string;
+  header?: { channel: string; ts: string };
+  onHeader?(header: { channel: string; ts: string }): Promise<void>;
 }
 
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
