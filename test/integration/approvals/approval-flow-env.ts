@@ -79,6 +79,8 @@ export interface FlowEnv {
   clock: { now: number };
   /** Set to make the next sync fail on its merits (a failed hook). */
   failNext: { value: boolean };
+  /** Set to make the next run throw this error outside the engine (the runner crashes; nothing reported). */
+  throwNext: { value: Error | undefined };
   /**
    * `/sync <text>` by `userId` (default @pat) in #deploys; resolves with the approval message once it shows its
    * buttons: its ts and the Approve button's value.
@@ -101,9 +103,18 @@ export function buttonsOf(slack: FakeSlackApi, channel: string, ts: string): Blo
   return (message?.blocks as BlockJson[] | undefined)?.find((b) => b.type === 'actions')?.elements ?? [];
 }
 
-/** The recording runner, failing the next run when asked (its `test.fail` switch). */
-function failingOnDemand(runner: SyncRunner, failNext: { value: boolean }): SyncRunner {
-  return (ctx) => {
+/** The recording runner, failing the next run when asked (its `test.fail` switch), or throwing `throwNext`. */
+function failingOnDemand(
+  runner: SyncRunner,
+  failNext: { value: boolean },
+  throwNext: { value: Error | undefined },
+): SyncRunner {
+  return async (ctx) => {
+    const error = throwNext.value;
+    if (error) {
+      throwNext.value = undefined;
+      throw error;
+    }
     if (!failNext.value) return runner(ctx);
     failNext.value = false;
     const operation = { ...ctx.request.operation, syncOptions: ['test.fail'] };
@@ -162,6 +173,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
   const messenger = createSlackApprovalMessenger(web);
   const clock = { now: WEDNESDAY };
   const failNext = { value: false };
+  const throwNext: { value: Error | undefined } = { value: undefined };
   const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
   const { approvals, store, audit } = createApprovalServices({
     redis,
@@ -186,7 +198,11 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
   const worker: SyncWorker = createSyncWorker({
     connection: { url: REDIS_URL },
     prefix,
-    runner: failingOnDemand(createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }), failNext),
+    runner: failingOnDemand(
+      createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }),
+      failNext,
+      throwNext,
+    ),
     reporterFactory: (job) =>
       fanOutReporter([
         createSlackReporter({
@@ -238,6 +254,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     slack,
     bot: signed,
     failNext,
+    throwNext,
     approvals,
     store,
     notifier,

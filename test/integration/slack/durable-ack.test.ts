@@ -104,10 +104,10 @@ describe('/sync is acknowledged only once it is durable', { timeout: 300_000 }, 
         ...(delivery ? { ackMs: Math.round(delivery.ackMs) } : {}),
       };
     };
-    // Four bots at a time (each trial needs its own process to kill).
+    // Two bots at a time (each trial needs its own process to kill; start-up is the cost).
     const trials: Trial[] = [];
-    for (let i = 0; i < APPS.length; i += 4) {
-      trials.push(...(await Promise.all(APPS.slice(i, i + 4).map(trial))));
+    for (let i = 0; i < APPS.length; i += 2) {
+      trials.push(...(await Promise.all(APPS.slice(i, i + 2).map(trial))));
     }
 
     // A bot started later finishes what the dead ones acknowledged (their journal leases lapsed after 1 s).
