@@ -30,7 +30,7 @@ import {
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
 import { listTrackedLiveObjects } from '../engine/index.js';
-import { createKubeCluster } from '../kube/kube-cluster.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
@@ -69,7 +69,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const clusterFor = createClusterProvider({
     settings,
     kubeconfig: config.kubeconfig,
-    createCluster: createKubeCluster,
+    createCluster: createRetryingKubeCluster,
   });
   // Applications whose last render was empty while live objects remain (read by the policy right after compare).
   const wouldWipeOut = new Set<string>();
