@@ -19,6 +19,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { servedCrd } from '../test/builders/manifest-builders.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
@@ -154,27 +155,6 @@ async function mixedWaves(work: string, kubeconfig: string, simCpu: () => Promis
   }
 }
 
-function crd(): Obj {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'gadgets.bench.example.com' },
-    spec: {
-      group: 'bench.example.com',
-      scope: 'Namespaced',
-      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
-}
-
 async function customResources(work: string, kubeconfig: string): Promise<void> {
   const ns = 'gadgets';
   const crs = Array.from({ length: CRS }, (_, i) => ({
@@ -183,7 +163,13 @@ async function customResources(work: string, kubeconfig: string): Promise<void> 
     metadata: { name: `gadget-${String(i).padStart(5, '0')}`, namespace: ns },
     spec: { size: i, colour: 'blue' },
   }));
-  const dir = path.dirname(await writeManifests(path.join(work, 'crs'), [namespace(ns), crd(), ...crs]));
+  const dir = path.dirname(
+    await writeManifests(path.join(work, 'crs'), [
+      namespace(ns),
+      servedCrd('bench.example.com', 'Gadget', 'gadgets'),
+      ...crs,
+    ]),
+  );
   const first = await wavesync(kubeconfig, dir, 'gadgets', ns);
   const again = await wavesync(kubeconfig, dir, 'gadgets', ns);
   console.log(
