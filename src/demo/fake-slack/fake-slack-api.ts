@@ -17,7 +17,7 @@ export interface RecordedCall {
   args: Record<string, unknown>;
   /** ms since epoch when received. */
   at: number;
-  status: 200 | 429;
+  status: 200 | 429 | 500;
   response: Record<string, unknown>;
 }
 
@@ -74,6 +74,7 @@ export class FakeSlackApi {
   private readonly server: Server;
   private readonly options: FakeSlackOptions;
   private seq = 0;
+  private outageUntil = 0;
 
   private constructor(server: Server, options: FakeSlackOptions) {
     this.server = server;
@@ -154,6 +155,14 @@ export class FakeSlackApi {
     this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
   }
 
+  /**
+   * A Slack outage: every Web API call answers HTTP 500 (recorded with status 500, nothing done) for `ms` from now,
+   * as Slack's edge does during an incident.
+   */
+  outage(ms: number): void {
+    this.outageUntil = Date.now() + ms;
+  }
+
   /** Resolve when `probe` returns a truthy value; reject after `timeoutMs`. Polls every 10 ms. */
   async waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 5000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -186,6 +195,11 @@ export class FakeSlackApi {
     const args = parseBody(raw, req);
     const at = Date.now();
     const channel = typeof args.channel === 'string' ? args.channel : '';
+    if (at < this.outageUntil) {
+      const response = { ok: false, error: 'internal_error' };
+      this.recorded.push({ method, args, at, status: 500, response });
+      return void send(res, 500, response);
+    }
     if (method === 'chat.postMessage' && channel) {
       const wait = this.limiter.take(channel, at);
       if (wait > 0) {
