@@ -36,6 +36,8 @@ export interface FakeMessage {
   broadcast: boolean;
   /** How many times chat.update changed it. */
   updates: number;
+  /** `metadata` as posted (`{ event_type, event_payload }`), returned by conversations.history with include_all_metadata. */
+  metadata?: unknown;
 }
 
 export interface FakeUser {
@@ -98,6 +100,7 @@ export class FakeSlackApi {
       'users.info': (a) => this.userInfo(a),
       'usergroups.users.list': (a) => this.usergroupUsers(a),
       'conversations.info': (a) => this.conversationInfo(a),
+      'conversations.history': (a) => this.conversationHistory(a),
     };
   }
 
@@ -239,6 +242,7 @@ export class FakeSlackApi {
       ...(threadTs ? { threadTs } : {}),
       broadcast: a.reply_broadcast === true || a.reply_broadcast === 'true',
       updates: 0,
+      ...(a.metadata === undefined ? {} : { metadata: parseJson(a.metadata) }),
     };
     this.messages.set(`${channel}/${ts}`, message);
     return {
@@ -298,6 +302,26 @@ export class FakeSlackApi {
     return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
   }
 
+  /** Top-level messages of a channel, newest first, at or after `oldest`; `metadata` only with include_all_metadata. */
+  private conversationHistory(a: Args): Record<string, unknown> {
+    const channel = String(a.channel ?? '');
+    if (!channel) return { ok: false, error: 'channel_not_found' };
+    const oldest = Number(a.oldest ?? 0);
+    const withMetadata = a.include_all_metadata === true || a.include_all_metadata === 'true';
+    const limit = Math.min(999, Number(a.limit ?? 100));
+    const messages = this.channelMessages(channel)
+      .filter((m) => !m.threadTs && Number(m.ts) >= oldest)
+      .reverse()
+      .slice(0, limit)
+      .map((m) => ({
+        type: 'message',
+        ts: m.ts,
+        text: m.text,
+        ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
+      }));
+    return { ok: true, messages, has_more: false };
+  }
+
   private conversationInfo(a: Args): Record<string, unknown> {
     const id = String(a.channel ?? '');
     if (!id) return { ok: false, error: 'channel_not_found' };
@@ -322,6 +346,15 @@ export class FakeSlackApi {
   private nextTs(): string {
     this.seq += 1;
     return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
   }
 }
 

@@ -78,6 +78,7 @@ export const COMMAND_LEASE_MS = 30_000;
 export async function startJournaled(
   ctx: SyncStartContext,
   entry: JournalEntry<AcceptedCommand>,
+  findHeader?: DurableStart['findHeader'],
 ): Promise<SyncStartOutcome> {
   const journal = ctx.deps.journal!;
   const leaseMs = ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS;
@@ -89,6 +90,7 @@ export async function startJournaled(
     const outcome = await startSync(ctx, entry.payload.input, {
       jobId: entry.id,
       ...(entry.header ? { header: entry.header } : {}),
+      ...(findHeader ? { findHeader } : {}),
       onHeader: (header) => journal.attachHeader(entry.id, header),
     });
     await journal.complete(entry.id);
@@ -134,7 +136,8 @@ export async function startSync(
     initiator,
     ...(deletion ? { deletion } : {}),
   });
-  const header = durable?.header ? { ...durable.header, base } : await postHeader(ctx, base);
+  const found = durable?.header ?? (await durable?.findHeader?.());
+  const header = found ? { ...found, base } : await postHeader(ctx, base, durable?.jobId);
   if (!header) {
     ctx.recent.release(requestKey);
     return 'not_queued';
@@ -180,8 +183,13 @@ export type SyncStartInput = Omit<SyncRequest, 'target'> & {
 export interface DurableStart {
   jobId: string;
   header?: { channel: string; ts: string };
+  /** A recovery looks the header up by its client key (a dead bot may have posted it without recording it). */
+  findHeader?(): Promise<{ channel: string; ts: string } | undefined>;
   onHeader?(header: { channel: string; ts: string }): Promise<void>;
 }
+
+/** `metadata.event_type` of a sync header (its `event_payload.command_id` is the journal id). */
+export const HEADER_EVENT_TYPE = 'wavesync_sync_header';
 
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
@@ -194,11 +202,23 @@ export function acceptedText(application: string, op: SyncOperation): string {
   return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
 }
 
-async function postHeader(ctx: SyncStartContext, base: HeaderBase): Promise<Header | undefined> {
+async function postHeader(
+  ctx: SyncStartContext,
+  base: HeaderBase,
+  commandId?: string,
+): Promise<Header | undefined> {
   const channel = ctx.channel;
   const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
   try {
-    const posted = await ctx.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    const posted = await ctx.client.chat.postMessage({
+      channel,
+      text: message.text,
+      blocks: message.blocks,
+      // The journal id as the message's client key: a recovery finds this header instead of posting another.
+      ...(commandId
+        ? { metadata: { event_type: HEADER_EVENT_TYPE, event_payload: { command_id: commandId } } }
+        : {}),
+    });
     return { channel, ts: posted.ts!, base };
   } catch (err) {
     const error = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
