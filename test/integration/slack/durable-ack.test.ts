@@ -53,7 +53,8 @@ describe('/sync is acknowledged only once it is durable', { timeout: 300_000 }, 
       PREFIX: prefix,
       SLACK_API_URL: fake.apiUrl,
       SIGNING_SECRET: SECRET,
-      LEASE_MS: '1000',
+      // Long enough that a live but CPU-starved bot renews its lease before another live bot recovers it.
+      LEASE_MS: '3000',
       APPS: [...APPS, ...APPS.map((a) => `warm-${a}`)].join(','),
     });
     children.push(bot.child);
@@ -79,7 +80,7 @@ describe('/sync is acknowledged only once it is durable', { timeout: 300_000 }, 
       await client.sendCommand({ text: `warm-${app}`, userId: 'U0PAT' });
       await waitFor(
         async () => (await queue.applicationStatus(`warm-${app}`)).length === 1,
-        20_000,
+        60_000, // bot start-up and first command on a loaded 2-core machine, not a race
         'warm-up',
       );
       const pathMs = performance.now() - warmStarted;
@@ -110,8 +111,8 @@ describe('/sync is acknowledged only once it is durable', { timeout: 300_000 }, 
       trials.push(...(await Promise.all(APPS.slice(i, i + 2).map(trial))));
     }
 
-    // A bot started later finishes what the dead ones acknowledged (their journal leases lapsed after 1 s).
-    await new Promise((r) => setTimeout(r, 1100));
+    // A bot started later finishes what the dead ones acknowledged (their journal leases lapse after 3 s).
+    await new Promise((r) => setTimeout(r, 3100));
     await spawnBot();
     const keys = syncKeys(prefix, 'sync-operations');
     await waitFor(async () => (await redis.zcard(keys.commands)) === 0, 30_000, 'journal drained');
