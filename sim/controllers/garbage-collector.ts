@@ -30,16 +30,13 @@ export function garbageCollector(ctx: ControllerContext): void {
     if (e.type === 'DELETED') for (const ref of ownerReferences) queue.add(ref.uid);
   });
 
-  function allObjects(): KubeObject[] {
-    return store.typeKeys().flatMap((key) => store.list(key));
-  }
-
+  // Both through the store's uid and owner indexes: the cost of a collection does not grow with the store.
   function findByUid(uid: string): KubeObject | undefined {
-    return allObjects().find((o) => o.metadata.uid === uid);
+    return store.findByUid(uid);
   }
 
   function dependentsOf(uid: string): KubeObject[] {
-    return allObjects().filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+    return store.dependentsOf(uid);
   }
 
   function collect(id: string): void {

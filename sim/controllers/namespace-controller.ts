@@ -26,11 +26,12 @@ export function namespaceController(ctx: ControllerContext): void {
       ensureServiceAccount(name);
       return;
     }
+    const seen = new Set<string | undefined>();
     const content = registry
       .all()
       .filter((t) => t.namespaced)
-      .flatMap((t) => store.list(typeKey(t), name))
-      .filter((o, i, all) => all.findIndex((x) => x.metadata.uid === o.metadata.uid) === i);
+      .flatMap((t) => store.scan(typeKey(t), name))
+      .filter((o) => !seen.has(o.metadata.uid) && seen.add(o.metadata.uid));
     for (const obj of content) {
       if (!obj.metadata.deletionTimestamp)
         ctx.client.delete({
@@ -40,7 +41,7 @@ export function namespaceController(ctx: ControllerContext): void {
           namespace: name,
         });
     }
-    if (registry.all().some((t) => t.namespaced && store.list(typeKey(t), name).length > 0)) return;
+    if (registry.all().some((t) => t.namespaced && store.scan(typeKey(t), name).length > 0)) return;
     finalize(ns);
   }
 
