@@ -18,14 +18,16 @@ export function garbageCollector(ctx: ControllerContext): void {
     (uid, err) => ctx.logger.warn({ uid, err }, 'garbage collection failed'),
   );
   store.subscribe((e) => {
-    const { uid, deletionTimestamp, finalizers = [], ownerReferences = [] } = e.object.metadata;
+    // Read through the stored object: no copy of every object that changes in the cluster.
+    const { metadata } = e.stored ?? e.object;
+    const { uid, deletionTimestamp, finalizers = [], ownerReferences = [] } = metadata;
     if (
       e.type === 'DELETED' ||
       (deletionTimestamp && finalizers.some((f) => f === 'foregroundDeletion' || f === 'orphan'))
     )
       queue.add(uid ?? '');
     if (e.type !== 'DELETED' && ownerReferences.length > 0)
-      queue.add(`dependent:${e.typeKey}:${e.object.metadata.namespace ?? ''}:${e.object.metadata.name}`);
+      queue.add(`dependent:${e.typeKey}:${metadata.namespace ?? ''}:${metadata.name}`);
     // A dependent that went away may unblock an owner waiting in foreground deletion.
     if (e.type === 'DELETED') for (const ref of ownerReferences) queue.add(ref.uid);
   });

@@ -15,8 +15,9 @@ export function namespaceController(ctx: ControllerContext): void {
     ctx.logger.warn({ name, err }, 'namespace reconcile failed'),
   );
   store.subscribe((e) => {
-    if (e.typeKey === '/namespaces') queue.add(e.object.metadata.name ?? '');
-    else if (e.object.metadata.namespace && e.type === 'DELETED') queue.add(e.object.metadata.namespace);
+    const { metadata } = e.stored ?? e.object;
+    if (e.typeKey === '/namespaces') queue.add(metadata.name ?? '');
+    else if (e.type === 'DELETED' && metadata.namespace) queue.add(metadata.namespace);
   });
 
   function reconcile(name: string): void {

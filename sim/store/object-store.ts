@@ -17,6 +17,8 @@ export interface StoreEvent {
   typeKey: string;
   object: KubeObject;
   resourceVersion: number;
+  /** The stored object behind `object`, not copied: for listeners that only read (must not be changed). */
+  readonly stored?: Readonly<KubeObject>;
 }
 
 export type StoreListener = (event: StoreEvent) => void;
@@ -62,6 +64,11 @@ export class ObjectStore {
   get(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const found = this.stored(typeKey, namespace, name);
     return found ? clone(found) : undefined;
+  }
+
+  /** The stored object itself (no copy) — callers must not change it. */
+  peek(typeKey: string, namespace: string | undefined, name: string): Readonly<KubeObject> | undefined {
+    return this.stored(typeKey, namespace, name);
   }
 
   has(typeKey: string, namespace: string | undefined, name: string): boolean {
@@ -250,6 +257,7 @@ function lazyCopy(event: StoreEvent): StoreEvent {
     type: event.type,
     typeKey: event.typeKey,
     resourceVersion: event.resourceVersion,
+    stored: event.object,
     get object() {
       copy ??= clone(event.object);
       return copy;
