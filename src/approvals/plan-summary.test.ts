@@ -83,7 +83,7 @@ describe('src/approvals/plan-summary', () => {
     const message =
       'PreSync Job/db-migrate reads ConfigMap/rails-env, which this sync creates later (Sync wave 0): make it a PreSync hook in an earlier wave';
     expect(summary.warnings).toEqual([message]);
-    expect(planLines(summary).at(-1)).toBe(`:warning: ${message}`);
+    expect(planLines(summary).at(-1)).toBe(`⚠️ ${message}`);
     expect((await plan(undefined, false)).warnings).toBeUndefined();
   });
 });
