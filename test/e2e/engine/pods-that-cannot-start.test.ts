@@ -144,6 +144,43 @@ describe('a Pod that reads an object not in this sync waits the start grace, say
     expect(live(h, 'v1', 'ConfigMap', 'after-db', namespace)).toBeUndefined();
   });
 
+  it('a PreSync hook Job whose Pod needs a Secret that is not in this sync: the same wait, then fails naming it', async () => {
+    const namespace = h.freshNamespace('hook-secret');
+    const migrate = {
+      ...obj('batch/v1', 'Job', 'migrate', { 'argocd.argoproj.io/hook': 'PreSync' }),
+      spec: {
+        backoffLimit: 0,
+        template: {
+          spec: {
+            restartPolicy: 'Never',
+            containers: [
+              container({
+                name: 'migrate',
+                env: [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'db-pw', key: 'pw' } } }],
+              }),
+            ],
+          },
+        },
+      },
+    };
+
+    const { state, events } = await syncObjects(h, sourced(migrate, obj('v1', 'ConfigMap', 'app')), {
+      namespace,
+      options: { hookStartGraceMs: 3_000 },
+    });
+
+    expect(state.phase).toBe('Failed');
+    expect(operationMs(events)).toBeGreaterThanOrEqual(3_000);
+    expect(state.message).toMatch(
+      /Pod migrate-[a-z0-9]+ \(container migrate\) cannot start: CreateContainerConfigError: secret "db-pw" not found — Secret\/db-pw is not created by this sync and did not appear within 3s/,
+    );
+    expect(waitingEvents(events).flat()).toContainEqual(
+      expect.stringMatching(
+        /^Job\/migrate: Pod migrate-[a-z0-9]+ \(container migrate\) waits for Secret\/db-pw \(not in this sync; fails after 3s\)$/,
+      ),
+    );
+  });
+
   it('starts once the Secret appears within the grace (an operator created it)', async () => {
     const namespace = h.freshNamespace('late-secret');
     const db = withPodSpec(obj('apps/v1', 'StatefulSet', 'db'), {
