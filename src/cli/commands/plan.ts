@@ -9,13 +9,9 @@
  * nothing on stdout.
  */
 import { type Command, Option } from 'commander';
-import { applicationsFromSettings, environmentOf } from '../../apps/index.js';
-import { loadConfig, processEnvironment } from '../../config.js';
 import { BotError } from '../../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks } from '../../engine/index.js';
-import { clusterApplicationsLister } from '../../kube/cluster-applications.js';
 import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
-import { loadSettings } from '../../settings/index.js';
 import { formatPlanJson } from '../format-plan-json.js';
 import { formatPlanText } from '../format-plan-text.js';
 
@@ -51,6 +47,18 @@ export async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
+  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
+  const [
+    { applicationsFromSettings, environmentOf },
+    { loadConfig, processEnvironment },
+    kube,
+    { loadSettings },
+  ] = await Promise.all([
+    import('../../apps/index.js'),
+    import('../../config.js'),
+    import('../../kube/cluster-applications.js'),
+    import('../../settings/index.js'),
+  ]);
   const file = options.config ?? loadConfig().configFile;
   if (file === undefined) {
     throw new BotError(
@@ -62,7 +70,7 @@ export async function planApplication(
   const config = loadConfig();
   const { registry, renderer } = await applicationsFromSettings(settings, {
     env: processEnvironment(),
-    clusterApplications: clusterApplicationsLister(config.kubeconfig),
+    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
   });
   const app = registry.get(name);
   const rendered = await renderer.renderApplication(
