@@ -23,8 +23,17 @@ export type ApplyOutcome = { ok: true; object: KubeObject; message: string } | {
 
 /** The object exactly as wavesync sends it for a task. */
 export function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
-  const ref = objectRefOf(ctx, task);
-  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, ctx.application);
+  return desiredObject(task, objectRefOf(ctx, task), ctx.application, operationStartedAt);
+}
+
+/** The object sent for `task` at `ref` for Application `application` (the diff's dry run sends the same). */
+export function desiredObject(
+  task: SyncTask,
+  ref: ObjectRef,
+  application: string,
+  operationStartedAt: string,
+): KubeObject {
+  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, application);
   const metadata = { ...labelled.metadata, name: ref.name };
   if (ref.namespace === '') delete metadata.namespace;
   if (task.isHook)
