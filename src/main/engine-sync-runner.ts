@@ -10,6 +10,7 @@
  * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
  */
 import type { Application, OperationState, SyncEvent, SyncOperation } from '../domain/index.js';
+import { type IgnoreDifferencesRule, ignoreDifferencesOf } from '../engine/index.js';
 import type { DeletionRequest, SyncRunner, SyncRunnerContext } from '../queue/index.js';
 import { isTransientError } from '../queue/index.js';
 
@@ -27,6 +28,7 @@ export type RunOperation<Target, ClusterT> = (input: {
   namespace: string;
   revision: string;
   operation: SyncOperation;
+  ignoreDifferences?: readonly IgnoreDifferencesRule[];
   cluster: ClusterT;
   reporter: { report(event: SyncEvent): Promise<void> };
   initialState?: OperationState;
@@ -90,8 +92,11 @@ export function createEngineSyncRunner<Target, ClusterT>(
       { revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined },
       'operation started',
     );
+    const ignored = ignoreDifferencesOf(prepared.app);
+    for (const warning of ignored.warnings) logger.warn({ warning }, 'ignoreDifferences option not honoured');
     const state = await deps.runOperation({
       application,
+      ignoreDifferences: ignored.rules,
       targets: prepared.rendered.targets,
       namespace: prepared.app.destination.namespace ?? 'default',
       revision: prepared.rendered.revision,

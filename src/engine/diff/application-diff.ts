@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject, SyncOperation, SyncPhase } from '../../domain/index.js';
-import { desiredObject } from '../apply-task.js';
+import { desiredObject, respectsIgnoreDifferences } from '../apply-task.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
 import { messageOf } from '../retry.js';
 import { apiVersionOf } from '../sync-context.js';
@@ -149,9 +149,7 @@ async function diffTask(
   }
   let desired = desiredObject(task, ref, input.application, input.startedAt ?? new Date().toISOString());
   if (ref.namespace === '') base.namespace = '';
-  if (hasSyncOption(input.operation, 'RespectIgnoreDifferences=true')) {
-    desired = withIgnoredFromLive(rules, desired, live);
-  }
+  if (respectsIgnoreDifferences(input.operation)) desired = withIgnoredFromLive(rules, desired, live);
   if (info === undefined) {
     note = `${task.kind} is not served by the cluster yet (its CRD is created by this sync): the manifest is shown as written`;
   } else {

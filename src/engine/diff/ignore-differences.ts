@@ -11,7 +11,7 @@
  * filters, e.g. `.spec.template.spec.initContainers[] | select(.name == "istio-init")`. Any other expression is
  * refused by `parseIgnoreDifferences` with a warning naming it, and left out (never applied half-understood).
  */
-import type { KubeObject } from '../../domain/index.js';
+import type { Application, KubeObject } from '../../domain/index.js';
 import { apiVersionParts } from '../api-version-parts.js';
 import { type FieldPath, formatFieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
 
@@ -115,6 +115,12 @@ export function parseIgnoreDifferences(value: unknown): ParsedIgnoreDifferences 
     });
   }
   return { rules, warnings };
+}
+
+/** The compiled `spec.ignoreDifferences` of an Application (kept in its manifest as read). */
+export function ignoreDifferencesOf(app: Pick<Application, 'manifest'>): ParsedIgnoreDifferences {
+  const spec = app.manifest.spec as { ignoreDifferences?: unknown } | undefined;
+  return parseIgnoreDifferences(spec?.ignoreDifferences);
 }
 
 /** RFC 6901: '' is the whole document (refused here), `/a/b~1c/0`. */
