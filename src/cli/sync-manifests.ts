@@ -77,11 +77,14 @@ export async function syncManifests(
       ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
       ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
     },
-  }).catch((error: unknown) => {
-    if (!(error instanceof ClusterError)) throw error;
-    const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
-    throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
-  });
+  }).catch(rethrowClusterError);
+}
+
+/** Rethrows a ClusterError as BotError `cluster_error` (one line for the terminal); anything else as it is. */
+export function rethrowClusterError(error: unknown): never {
+  if (!(error instanceof ClusterError)) throw error;
+  const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
+  throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
 }
 
 /** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */

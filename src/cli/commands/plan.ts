@@ -9,13 +9,13 @@
  * nothing on stdout.
  */
 import { type Command, Option } from 'commander';
-import { applicationsFromSettings, environmentOf } from '../../apps/index.js';
+import { applicationsFromSettings, environmentOf, type RenderedApplication } from '../../apps/index.js';
 import { loadConfig, processEnvironment } from '../../config.js';
-import { BotError } from '../../domain/index.js';
+import { type Application, BotError } from '../../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks } from '../../engine/index.js';
 import { clusterApplicationsLister } from '../../kube/cluster-applications.js';
 import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
-import { loadSettings } from '../../settings/index.js';
+import { loadSettings, type Settings } from '../../settings/index.js';
 import { formatPlanJson } from '../format-plan-json.js';
 import { formatPlanText } from '../format-plan-text.js';
 
@@ -51,6 +51,34 @@ export async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
+  const { app, rendered } = await renderApplicationNamed(name, options);
+  const namespace = app.destination.namespace ?? 'default';
+  const plan = buildSyncTasks({
+    targets: rendered.targets,
+    live: [],
+    namespace,
+    revision: rendered.revision,
+    startedAt: new Date().toISOString(),
+    operation: { prune: false, dryRun: true, syncOptions: app.syncPolicy?.syncOptions ?? [] },
+  });
+  return {
+    application: app.name,
+    environment: environmentOf(app),
+    namespace,
+    revision: rendered.revision,
+    tasks: plan.tasks,
+    warnings: [...rendered.warnings, ...plan.warnings],
+  };
+}
+
+/**
+ * The Application `name` of the wavesync.yaml at `options.config` (else $WAVESYNC_CONFIG) rendered as the worker
+ * renders it, with the settings it came from. Errors as planApplication.
+ */
+export async function renderApplicationNamed(
+  name: string,
+  options: Pick<PlanOptions, 'config' | 'revision'>,
+): Promise<{ app: Application; rendered: RenderedApplication; settings: Settings }> {
   const file = options.config ?? loadConfig().configFile;
   if (file === undefined) {
     throw new BotError(
@@ -69,23 +97,7 @@ export async function planApplication(
     app,
     options.revision === undefined ? {} : { revision: options.revision },
   );
-  const namespace = app.destination.namespace ?? 'default';
-  const plan = buildSyncTasks({
-    targets: rendered.targets,
-    live: [],
-    namespace,
-    revision: rendered.revision,
-    startedAt: new Date().toISOString(),
-    operation: { prune: false, dryRun: true, syncOptions: app.syncPolicy?.syncOptions ?? [] },
-  });
-  return {
-    application: app.name,
-    environment: environmentOf(app),
-    namespace,
-    revision: rendered.revision,
-    tasks: plan.tasks,
-    warnings: [...rendered.warnings, ...plan.warnings],
-  };
+  return { app, rendered, settings };
 }
 
 /** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */
