@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../config.js';
-import { BotError, type SyncOperation } from '../domain/index.js';
+import { BotError, type SyncOperation, withApplicationSyncOptions } from '../domain/index.js';
 import {
   type ApplicationDiff,
   computeApplicationDiff,
@@ -60,11 +60,11 @@ export async function diffForCommand(
       targets: rendered.targets,
       namespace: options.namespace ?? app.destination.namespace ?? 'default',
       revision: rendered.revision,
-      operation: {
+      operation: withApplicationSyncOptions(app, {
         prune: options.prune,
         dryRun: true,
-        syncOptions: [...new Set([...(app.syncPolicy?.syncOptions ?? []), ...options.syncOption])],
-      },
+        syncOptions: options.syncOption,
+      }),
       cluster: kubeconfigGiven
         ? createKubeCluster(kc())
         : createClusterProvider({

@@ -188,7 +188,10 @@ function countsOf(resources: readonly ResourceDiff[], hooks: number): DiffCounts
 function fingerprintOf(resources: readonly ResourceDiff[]): string {
   const hash = createHash('sha256');
   for (const r of resources) {
-    hash.update(`${r.group}/${r.kind}/${r.namespace}/${r.name}\n${r.action}\n${r.diff}\n`);
+    // A create's body is the server's dry-run answer, which may hold values allocated anew on each dry run (a
+    // Service's clusterIP): only that it is created counts.
+    const body = r.action === 'create' ? '' : r.diff;
+    hash.update(`${r.group}/${r.kind}/${r.namespace}/${r.name}\n${r.action}\n${body}\n`);
   }
   return hash.digest('hex');
 }
