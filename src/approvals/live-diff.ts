@@ -62,19 +62,19 @@ export async function requestDiff(
     return { allowed: false, reason: 'This button does not belong to a wavesync approval request.' };
   }
   const { request } = record;
-  const operation = { ...request.operation, revision: request.revision };
-  const result = await liveDiff(deps, {
-    application: request.application,
-    operation,
-    initiator: click.initiator,
-    channel: click.channel,
-  });
+  // The request's own operation (its symbolic revision: the policy checks it as /sync did); a different resolved
+  // revision now is itself a change since the request.
+  const ask = { application: request.application, operation: request.operation, ...click };
+  const result = await liveDiff(deps, ask);
   if (!result.allowed) return result;
   const now = result.preview.diffSummary?.fingerprint;
+  const changed =
+    result.preview.revision !== request.revision ||
+    (request.diff !== undefined && now !== undefined && now !== request.diff.fingerprint);
   return {
     allowed: true,
     application: request.application,
     preview: result.preview,
-    changedSinceRequest: request.diff !== undefined && now !== undefined && now !== request.diff.fingerprint,
+    changedSinceRequest: changed,
   };
 }
