@@ -16,9 +16,22 @@ import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createClusterProvider } from '../main/cluster-provider.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
-import type { DiffCommandOptions } from './commands/diff.js';
 import { renderApplicationNamed } from './commands/plan.js';
 import { rethrowClusterError } from './sync-manifests.js';
+
+/** Options of `wavesync diff` as commander parses them. */
+export interface DiffCommandOptions {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  app?: string;
+  config?: string;
+  revision?: string;
+  prune: boolean;
+  syncOption: string[];
+  output: 'text' | 'json';
+  color: 'auto' | 'always' | 'never';
+}
 
 /**
  * The diff `wavesync diff` prints. @throws BotError for bad input (path and --app both or neither, --revision

@@ -6,21 +6,8 @@
  * Exit code, as `diff` and `argocd app diff`: 0 no changes, 1 changes, 2 error (the error on stderr).
  */
 import { type Command, Option } from 'commander';
+import type { DiffCommandOptions } from '../diff-manifests.js';
 import type { CommandIo } from './plan.js';
-
-/** Options of `wavesync diff` as commander parses them. */
-export interface DiffCommandOptions {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  app?: string;
-  config?: string;
-  revision?: string;
-  prune: boolean;
-  syncOption: string[];
-  output: 'text' | 'json';
-  color: 'auto' | 'always' | 'never';
-}
 
 const processIo: CommandIo = {
   stdout: (text) => process.stdout.write(text),
