@@ -3,20 +3,28 @@
  * (another field manager changes the image; the HPA-like scale of replicas is ignored through ignoreDifferences)
  * and changed in git (a Secret's value). `/sync guestbook` posts an approval message with the counts and the
  * changed field; View diff opens a modal (views.open with the click's trigger_id, then views.update) with the
- * unified diff; `/sync diff guestbook` answers the requester alone; no Secret value reaches Slack; Approve after
+ * unified diff; `/sync diff guestbook` answers the requester alone; no Secret value reaches Slack or the bot's log; Approve after
  * another live edit is refused as changed since the request.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_DIFF_ACTION_ID } from '../../../src/approvals/index.js';
 import type { KubeObject } from '../../../src/domain/index.js';
+import { createLogger } from '../../../src/logger.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { type Harness, startHarness, syncObjects } from '../../e2e/engine/support/engine-harness.js';
 import { testRedis } from '../support/queue-test-env.js';
 import { buttonsOf, DEPLOYS, type FlowEnv, type PostedApproval, startFlowEnv } from './approval-flow-env.js';
 
 const redis = testRedis();
+/** Everything the bot logs, at debug level (Bolt included). */
+const logs = new PassThrough();
+let logText = '';
+logs.on('data', (chunk: Buffer) => {
+  logText += chunk.toString('utf8');
+});
 let sim: Harness;
 let env: FlowEnv;
 /** The approval message of the first test (still pending for the last one). */
@@ -46,9 +54,9 @@ async function editDeployment(patch: unknown): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-/** Every text wavesync sent to Slack: Web API calls, response_url posts and modals. */
-function everythingSentToSlack(): string {
-  return JSON.stringify([env.slack.calls(), env.slack.responseUrlPosts(), env.slack.views()]);
+/** Every text wavesync sent to Slack (Web API calls, response_url posts, modals) and every line it logged. */
+function everythingSentToSlackAndLogged(): string {
+  return JSON.stringify([env.slack.calls(), env.slack.responseUrlPosts(), env.slack.views()]) + logText;
 }
 
 beforeAll(async () => {
@@ -56,6 +64,7 @@ beforeAll(async () => {
   sim.sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } } as KubeObject);
   env = await startFlowEnv(redis, {
     cluster: sim.cluster,
+    logger: createLogger({ level: 'debug', destination: logs }),
     guestbookSpec: {
       ignoreDifferences: [{ group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] }],
     },
@@ -118,7 +127,8 @@ describe('the live diff in the approval flow', () => {
     expect(reply.body).toMatchObject({ response_type: 'ephemeral' });
     expect(JSON.stringify(reply.body)).toContain('spec.template.spec.containers[0].image');
 
-    const sent = everythingSentToSlack();
+    const sent = everythingSentToSlackAndLogged();
+    expect(logText).not.toBe('');
     for (const value of [OLD_PASSWORD, NEW_PASSWORD]) {
       expect(sent).not.toContain(value);
       expect(sent).not.toContain(Buffer.from(value).toString('base64'));

@@ -20,6 +20,7 @@ import {
 import { createApplicationRenderer } from '../../../src/apps/render/render-application.js';
 import type { Application } from '../../../src/domain/application.js';
 import type { Cluster } from '../../../src/engine/index.js';
+import type { Logger } from '../../../src/logger.js';
 import {
   createSyncQueue,
   createSyncWorker,
@@ -154,6 +155,8 @@ export interface FlowEnvOptions {
   cluster?: Cluster;
   /** Extra `spec` of the guestbook Application manifest (e.g. ignoreDifferences). */
   guestbookSpec?: Record<string, unknown>;
+  /** The bot's logger (Bolt's and the Slack app's logs). */
+  logger?: Logger;
 }
 
 export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): Promise<FlowEnv> {
@@ -244,6 +247,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
       catalog: catalogOf(apps),
       approvals: createApprovalGate(approvals, messenger),
       approvalFlow: approvals,
+      ...(options.logger ? { logger: options.logger } : {}),
     },
   });
   const { port } = await bot.start();
