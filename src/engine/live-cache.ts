@@ -33,11 +33,16 @@ export class LiveCache {
     this.onChange = onChange;
   }
 
-  /** Starts watching the collections not watched yet. */
+  /** Starts one watch per collection not watched yet (`targets` may name a collection several times). */
   watch(targets: readonly WatchTarget[]): void {
-    const fresh = targets.filter((t) => !this.watched.has(targetKey(t)));
+    const fresh: WatchTarget[] = [];
+    for (const t of targets) {
+      const key = targetKey(t);
+      if (this.watched.has(key)) continue;
+      this.watched.add(key);
+      fresh.push(t);
+    }
     if (fresh.length === 0) return;
-    for (const t of fresh) this.watched.add(targetKey(t));
     this.watches.push(this.cluster.watch(fresh, (change) => this.observe(change)));
   }
 

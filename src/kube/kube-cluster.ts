@@ -64,13 +64,18 @@ function dryRunOf(options: { dryRun?: boolean }): string | undefined {
   return options.dryRun ? 'All' : undefined;
 }
 
-/** Runs a client-node call; plain JSON out, ClusterError on failure. */
+/** Runs a RawObjectApi call (which answers plain JSON); ClusterError on failure. */
 async function call<T>(action: string, run: () => Promise<unknown>): Promise<T> {
   try {
-    return toPlainJson<T>(await run());
+    return (await run()) as T;
   } catch (error) {
     throw toClusterError(error, action);
   }
+}
+
+/** Runs a typed client-node call (ApisApi, CoreV1Api); plain JSON out, ClusterError on failure. */
+function callTyped<T>(action: string, run: () => Promise<unknown>): Promise<T> {
+  return call(action, async () => toPlainJson<T>(await run()));
 }
 
 /** undefined instead of a NotFound error. */
@@ -110,7 +115,7 @@ class KubeCluster implements Cluster {
 
   async listKinds() {
     type Groups = { groups?: { preferredVersion?: { groupVersion?: string } }[] };
-    const groups = await call<Groups>('discover API groups', () => this.apis.getAPIVersions());
+    const groups = await callTyped<Groups>('discover API groups', () => this.apis.getAPIVersions());
     const versions = ['v1', ...(groups.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? [])];
     const lists = await Promise.all(
       versions.map(async (apiVersion) => {

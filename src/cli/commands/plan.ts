@@ -9,13 +9,11 @@
  * nothing on stdout.
  */
 import { type Command, Option } from 'commander';
-import { applicationsFromSettings, environmentOf, type RenderedApplication } from '../../apps/index.js';
-import { loadConfig, processEnvironment } from '../../config.js';
+import type { RenderedApplication } from '../../apps/index.js';
 import { type Application, BotError } from '../../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks } from '../../engine/index.js';
-import { clusterApplicationsLister } from '../../kube/cluster-applications.js';
 import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
-import { loadSettings, type Settings } from '../../settings/index.js';
+import type { Settings } from '../../settings/index.js';
 import { formatPlanJson } from '../format-plan-json.js';
 import { formatPlanText } from '../format-plan-text.js';
 
@@ -51,7 +49,10 @@ export async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
-  const { app, rendered } = await renderApplicationNamed(name, options);
+  const [{ app, rendered }, { environmentOf }] = await Promise.all([
+    renderApplicationNamed(name, options),
+    import('../../apps/index.js'),
+  ]);
   const namespace = app.destination.namespace ?? 'default';
   const plan = buildSyncTasks({
     targets: rendered.targets,
@@ -79,6 +80,14 @@ export async function renderApplicationNamed(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<{ app: Application; rendered: RenderedApplication; settings: Settings }> {
+  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
+  const [{ applicationsFromSettings }, { loadConfig, processEnvironment }, kube, { loadSettings }] =
+    await Promise.all([
+      import('../../apps/index.js'),
+      import('../../config.js'),
+      import('../../kube/cluster-applications.js'),
+      import('../../settings/index.js'),
+    ]);
   const file = options.config ?? loadConfig().configFile;
   if (file === undefined) {
     throw new BotError(
@@ -90,7 +99,7 @@ export async function renderApplicationNamed(
   const config = loadConfig();
   const { registry, renderer } = await applicationsFromSettings(settings, {
     env: processEnvironment(),
-    clusterApplications: clusterApplicationsLister(config.kubeconfig),
+    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
   });
   const app = registry.get(name);
   const rendered = await renderer.renderApplication(

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject, SyncOperation, SyncPhase } from '../../domain/index.js';
 import { desiredObject, respectsIgnoreDifferences } from '../apply-task.js';
+import { mapBounded } from '../bounded-pool.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
 import { messageOf } from '../retry.js';
 import { apiVersionOf } from '../sync-context.js';
@@ -105,7 +106,7 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
     return found;
   };
   const resourceTasks = tasks.filter((t) => !t.isHook);
-  const resources = await mapLimit(resourceTasks, input.concurrency ?? 16, (task) =>
+  const resources = await mapBounded(resourceTasks, input.concurrency ?? 16, (task) =>
     diffTask(input, task, rules, discover),
   );
   const hooks = tasks
@@ -214,18 +215,4 @@ export function formatDiffCounts(counts: DiffCounts): string {
   const changes = counts.create + counts.change + counts.prune;
   if (changes === 0) parts.unshift('no changes');
   return parts.join(', ');
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -3,7 +3,7 @@
  * and `sync()` that runs runOperation on manifests (a folder, or objects) and records every event.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { type Simulator, startSimulator } from '../../../../sim/index.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../../../sim/index.js';
 import type { KubeObject, OperationState, SyncEvent, SyncOperation } from '../../../../src/domain/index.js';
 import type {
   Cluster,
@@ -24,8 +24,8 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(speed = 20): Promise<Harness> {
-  const sim = await startSimulator({ speed });
+export async function startHarness(speed = 20, simOptions: SimulatorOptions = {}): Promise<Harness> {
+  const sim = await startSimulator({ ...simOptions, speed });
   const kubeconfig = sim.kubeconfig({ namespace: 'default' });
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
