@@ -14,6 +14,7 @@ import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
@@ -43,7 +44,7 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const startCtx = { ...ctx, channel: command.channel_id };
   if (!journal) {
     await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-    await startSync(startCtx, input);
+    await showDryRunDiff(ctx, application, parsed.operation, await startSync(startCtx, input));
     return;
   }
   const id = randomUUID();
@@ -56,7 +57,20 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     return ctx.ack(ephemeral(notQueuedBlocks(application, 'Redis unavailable, try again')));
   }
   await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  await startJournaled(startCtx, { id, payload: accepted, recordedAt: Date.now() });
+  const outcome = await startJournaled(startCtx, { id, payload: accepted, recordedAt: Date.now() });
+  await showDryRunDiff(ctx, application, parsed.operation, outcome);
+}
+
+/** A dry run also shows the requester what a real sync would change (the live diff, ephemeral). */
+async function showDryRunDiff(
+  ctx: CommandContext,
+  application: string,
+  operation: SyncOperation,
+  outcome: SyncStartOutcome,
+): Promise<void> {
+  if (operation.dryRun && outcome !== 'refused') {
+    await ctx.respond(ephemeral(await liveDiffReply(ctx, application, operation)));
+  }
 }
 
 /** What the command journal keeps of an accepted `/sync <app>` (the payload of its entry). */
