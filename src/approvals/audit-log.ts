@@ -17,7 +17,9 @@ export type AuditEventType =
   | 'queued'
   | 'not-queued'
   | 'outcome'
-  | 'prune-confirmed';
+  | 'prune-confirmed'
+  | 'cancelled'
+  | 'self-heal';
 
 export interface AuditEntry {
   type: AuditEventType;

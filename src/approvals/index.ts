@@ -23,6 +23,7 @@ export * from './failure-notice.js';
 export { createFailureNotifier, type FailureNotifier, type FailureNotifierDeps } from './failure-notifier.js';
 export * from './freeze-windows.js';
 export * from './group-membership.js';
+export * from './permissions.js';
 export * from './plan-summary.js';
 export * from './principal-mentions.js';
 export { type RequestSyncResult, revisionNameOf, type SyncRequestContext } from './request-sync.js';

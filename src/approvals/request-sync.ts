@@ -50,7 +50,12 @@ export function revisionNameOf(app: Application, operation: SyncOperation): stri
  */
 export async function checkRequest(
   deps: Pick<ApprovalDeps, 'findApplication' | 'settings' | 'groups' | 'now'>,
-  ctx: Pick<SyncRequestContext, 'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'>,
+  ctx: Pick<
+    SyncRequestContext,
+    'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'
+  > & {
+    action?: RequestAction;
+  },
 ): Promise<
   | { kind: 'unknown' }
   | { kind: 'open'; app: Application }
@@ -70,14 +75,21 @@ export async function checkRequest(
       revisionName: revisionNameOf(app, ctx.operation),
       breakGlassReason: ctx.breakGlassReason,
       now: new Date(deps.now()),
+      action: ctx.action ?? (ctx.operation.dryRun ? 'dry-run' : 'sync'),
     },
     deps.groups.isMemberOfAny,
   );
   return { kind: 'decided', app, env, decision };
 }
 
+/** The permission a request needs: `delete` for `/sync delete`, `dry-run` for `--dry-run`, else `sync`. */
+export type RequestAction = 'sync' | 'dry-run' | 'delete';
+
 export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
-  const checked = await checkRequest(deps, ctx);
+  const checked = await checkRequest(deps, {
+    ...ctx,
+    ...(ctx.deletion ? { action: 'delete' as const } : {}),
+  });
   if (checked.kind === 'unknown')
     return {
       kind: 'refused',

@@ -20,8 +20,11 @@ export interface ApprovalGateContext {
 
 export interface SlackApprovalGate {
   gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending' | 'refused'>;
-  /** The refusal text the gate would give this request now (no side effects), or undefined. */
-  refusal(request: RequestPolicyQuery): Promise<string | undefined>;
+  /**
+   * The refusal text the gate would give this request now, or undefined. Nothing is posted; with `audit` a
+   * refusal is written to the audit log.
+   */
+  refusal(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
 }
 
 export function createApprovalGate(
@@ -29,8 +32,8 @@ export function createApprovalGate(
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
-    async refusal(request) {
-      const checked = await approvals.checkRequest(request);
+    async refusal(request, options) {
+      const checked = await approvals.checkRequest(request, options);
       return checked.allowed ? undefined : checked.reason;
     },
     async gate(request, { header, breakGlassReason, deletionPlan }) {

@@ -61,13 +61,15 @@ export interface ApprovalGate {
    * checked before anything is shown — no header, no audit entry. Resolves with the refusal text `/sync` would
    * give, or undefined when the request may go on (gate() still decides when it is made).
    */
-  refusal?(request: RequestPolicyQuery): Promise<string | undefined>;
+  refusal?(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
 }
 
 /** What a request-policy check looks at: the Application, the operation, who asks, where, and `--break-glass`. */
 export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' | 'initiator'> & {
   channel: string;
   breakGlassReason?: string;
+  /** The permission asked for: `delete` for `/sync delete`; default `dry-run` / `sync` from the operation. */
+  action?: 'sync' | 'dry-run' | 'delete';
 };
 
 /**

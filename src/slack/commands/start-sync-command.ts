@@ -1,6 +1,7 @@
 /**
- * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — ack at once (ephemeral),
- * post the header in the channel, enqueue with the header as the report target, then show the queue position.
+ * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — check the request policy (a
+ * refusal is the ephemeral ack: nothing posted, nothing remembered), ack (ephemeral), post the header in the
+ * channel, enqueue with the header as the report target, then show the queue position.
  * Bad input is answered in the ack and nothing is posted or queued.
  */
 import type { DeletionPlan } from '../../apps/application-deletion.js';
@@ -14,6 +15,7 @@ import { type CommandContext, ephemeral, initiatorOf } from './command-context.j
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
 
 interface Header {
   channel: string;
@@ -25,7 +27,15 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
   const { command } = ctx;
-  const requestKey = requestKeyOf(command, application, parsed.operation);
+  const refusal = await requestRefusal(ctx.deps, {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+    channel: command.channel_id,
+    ...reasonOf(parsed),
+  });
+  if (refusal) return ctx.ack(ephemeral(refusal));
+  const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
   if (ctx.recent.claim(requestKey)) {
     return ctx.ack(ephemeral(alreadyRequested(application)));
   }
@@ -98,6 +108,8 @@ export async function startSync(
       ...(plan ? { deletionPlan: plan } : {}),
     };
     const gated = await deps.approvals.gate(request, context);
+    // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).
+    if (gated === 'refused') ctx.recent.release(requestKey);
     if (gated !== 'proceed') return gated;
   }
   let result: EnqueueResult;

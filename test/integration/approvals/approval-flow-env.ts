@@ -143,12 +143,19 @@ function application(name: string, environment: string, appDir: string): Applica
   };
 }
 
-export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
+export interface FlowEnvOptions {
+  /** How long the recording runner's one step takes (ms, abortable; default 5): long keeps a sync running. */
+  stepMs?: number;
+  /** wavesync.yaml text (default SETTINGS). */
+  settings?: string;
+}
+
+export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): Promise<FlowEnv> {
   const prefix = uniquePrefix();
   const root = await mkdtemp(path.join(tmpdir(), 'wavesync-approvals-'));
   const appDir = path.join(root, 'guestbook');
   await cp(sharedFixturesDir('argocd-example-apps', 'guestbook'), appDir, { recursive: true });
-  const settings: Settings = parseSettings(SETTINGS, path.join(root, 'wavesync.yaml'));
+  const settings: Settings = parseSettings(options.settings ?? SETTINGS, path.join(root, 'wavesync.yaml'));
   const apps = new Map([
     ['guestbook', application('guestbook', 'production', appDir)],
     ['payments', application('payments', 'dual', appDir)],
@@ -186,7 +193,10 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
   const worker: SyncWorker = createSyncWorker({
     connection: { url: REDIS_URL },
     prefix,
-    runner: failingOnDemand(createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }), failNext),
+    runner: failingOnDemand(
+      createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: options.stepMs ?? 5 }),
+      failNext,
+    ),
     reporterFactory: (job) =>
       fanOutReporter([
         createSlackReporter({

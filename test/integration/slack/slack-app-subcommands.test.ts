@@ -157,9 +157,9 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     expect(render(await cancelNone.reply())).toBe(
       'Nothing to cancel: no sync of guestbook is running or queued.',
     );
+    // The second finds nothing in the line, so it cancels nothing.
     expect(h.queue.cancels).toEqual([
-      { application: 'guestbook', by: { userId: 'U0PAT', userName: 'pat' } },
-      { application: 'guestbook', by: { userId: 'U0PAT', userName: 'pat' } },
+      { application: 'guestbook', by: { userId: 'U0PAT', userName: 'pat' }, jobId: 'job-1' },
     ]);
     expect(h.fake.calls('chat.update')).toEqual([]);
   });
