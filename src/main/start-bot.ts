@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import { createSyncQueue } from '../queue/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import type { DeletionPlanner } from '../slack/ports.js';
+import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import type { RunningDriftDetection } from './drift-wiring.js';
@@ -63,9 +64,9 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     logger,
   });
   const wiring = deps.wiring(queue);
-  // The drift notices' Sync-button claims (one sync per notice across replicas).
+  // The drift notices' Sync-button claims (one sync per notice across replicas) and the replay guard's memory.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
-  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift claims redis error'));
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'bot redis error'));
   const gate = createApprovalGate(wiring.approvals, wiring.messenger);
   const slack = createSlackApp({
     botToken,
@@ -75,6 +76,8 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     port: config.port,
     ...(deps.host ? { host: deps.host } : {}),
     routes: toBoltCustomRoutes(deps.routes),
+    // Every replica refuses a signed request another one already took (for the whole signature window).
+    replays: redisReplayStore(redis, config.queue.prefix),
     deps: {
       queue,
       catalog: {

@@ -200,3 +200,30 @@ describe('test/integration/approvals/permissions: per-action rules in wavesync.y
     expect(text).not.toContain('Only');
   });
 });
+
+describe('test/integration/approvals/permissions: refused requests are not duplicates', () => {
+  const SATURDAY = Date.parse('2026-11-28T12:00:00Z');
+
+  it('when /sync is refused by a freeze, then the same command again is refused again (not "Already requested") and --break-glass right after goes through', async () => {
+    env = await startFlowEnv(redis);
+    env.clock.now = SATURDAY;
+    const send = (text: string) => env.bot.sendCommand({ text, userId: 'U0PAT', channelId: DEPLOYS });
+
+    const first = await send('guestbook');
+    const again = await send('guestbook');
+
+    for (const refusal of [first, again]) {
+      expect(refusal.json).toMatchObject({ response_type: 'ephemeral' });
+      expect(String(refusal.json?.text)).toMatch(
+        /^🚫 Sync of guestbook is frozen until .* Nothing was queued\.$/,
+      );
+    }
+    expect(env.slack.calls('chat.postMessage')).toEqual([]);
+
+    const posted = await env.requestApproval('guestbook --break-glass "INC-7 payments down"');
+
+    expect(JSON.stringify(env.slack.message(DEPLOYS, posted.ts)?.blocks)).toContain('INC-7 payments down');
+    const view = await env.approvals.audit('guestbook', 'U0SAM');
+    expect(view.allowed && view.records.map((r) => r.type)).toEqual(['requested', 'refused', 'refused']);
+  });
+});
