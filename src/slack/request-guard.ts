@@ -62,7 +62,11 @@ export interface RequestGuardOptions {
 }
 
 /** Wrap `receiver`'s request listener for `endpoint` with the checks above. */
-export function guardSlackRequests(receiver: HTTPReceiver, endpoint: string, options: RequestGuardOptions): void {
+export function guardSlackRequests(
+  receiver: HTTPReceiver,
+  endpoint: string,
+  options: RequestGuardOptions,
+): void {
   const inner = receiver.requestListener;
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== endpoint) {

@@ -25,10 +25,10 @@ import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-a
 import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
-import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
+import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
 
 export const EVENTS_PATH = '/slack/events';
 
