@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { type ApplicationsFromSettings, redisDriftNoticeClaims } from '../apps/index.js';
 import type { Config } from '../config.js';
-import { BotError } from '../domain/index.js';
+import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue } from '../queue/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
@@ -83,6 +83,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       catalog: {
         names: () => deps.apps.registry.names(),
         describe: (name) => deps.apps.registry.describe(name),
+        resourcesOf: (name, revision) => renderedResources(deps.apps, name, revision),
         ...(deps.refreshApplications ? { refresh: deps.refreshApplications } : {}),
       },
       logger,
@@ -113,4 +114,19 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       redis.disconnect();
     },
   };
+}
+
+/** The resources `--resource` may name: the Application's rendered manifests (namespaces defaulted). */
+async function renderedResources(
+  apps: ApplicationsFromSettings,
+  name: string,
+  revision: string | undefined,
+): Promise<SyncOperationResource[]> {
+  const app = apps.registry.find(name);
+  if (!app) return [];
+  const rendered = await apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
+  return rendered.targets.map(({ object }) => {
+    const key = resourceKeyOf(object);
+    return { ...key, namespace: key.namespace || (app.destination.namespace ?? '') };
+  });
 }

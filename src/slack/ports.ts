@@ -4,7 +4,7 @@
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
 import type { DeletionCascade, DeletionPlan } from '../apps/application-deletion.js';
-import type { ApplicationDestination, ApplicationSource } from '../domain/index.js';
+import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 
 export type {
@@ -39,6 +39,12 @@ export interface ApplicationCatalog {
    * or applied by an App of Apps parent); bounded so a command is still answered within Slack's 3 s.
    */
   refresh?(): Promise<void>;
+  /**
+   * The resources of `name`'s rendered manifests at `revision` (default its targetRevision), namespaces filled in
+   * with the destination's; for checking `--resource` before queueing. Optional: without it nothing is checked.
+   * @throws the renderer's errors (the caller then leaves the check to the sync).
+   */
+  resourcesOf?(name: string, revision?: string): Promise<readonly SyncOperationResource[]>;
 }
 
 /**

@@ -16,6 +16,7 @@ import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
 import { requestRefusal } from './request-refusal.js';
+import { missingResourcesProblem } from './selected-resources.js';
 
 interface Header {
   channel: string;
@@ -35,6 +36,8 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     ...reasonOf(parsed),
   });
   if (refusal) return ctx.ack(ephemeral(refusal));
+  const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
+  if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
   const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
   if (ctx.recent.claim(requestKey)) {
     return ctx.ack(ephemeral(alreadyRequested(application)));
