@@ -30,6 +30,8 @@ export interface SyncRequestContext {
   header?: MessageRef;
   /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
   deletion?: DeletionApproval;
+  /** What started the request when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
 }
 
 export type RequestSyncResult =
@@ -104,6 +106,7 @@ export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): 
     userId: ctx.initiator.userId,
     channel: ctx.channel,
     ...(ctx.deletion ? { operation: 'delete' as const } : {}),
+    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
   };
   if (!decision.allowed) {
     await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
@@ -155,6 +158,7 @@ async function postApprovalRequest(
     revision: request.revision,
     breakGlass: breakGlass?.reason,
     ...(ctx.deletion ? { operation: 'delete' as const } : {}),
+    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
   });
   return { kind: 'approval-posted', requestId: request.id, message };
 }

@@ -16,6 +16,8 @@ export interface ApprovalGateContext {
   breakGlassReason?: string;
   /** `/sync delete`: the plan the requester confirmed, shown to the approvers. */
   deletionPlan?: DeletionPlan;
+  /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
 }
 
 export interface SlackApprovalGate {
@@ -36,7 +38,7 @@ export function createApprovalGate(
       const checked = await approvals.checkRequest(request, options);
       return checked.allowed ? undefined : checked.reason;
     },
-    async gate(request, { header, breakGlassReason, deletionPlan }) {
+    async gate(request, { header, breakGlassReason, deletionPlan, trigger }) {
       const result = await approvals.requestSync({
         application: request.application,
         operation: request.operation,
@@ -45,6 +47,7 @@ export function createApprovalGate(
         requestKey: request.requestKey,
         header,
         ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
+        ...(trigger ? { trigger } : {}),
         ...(request.deletion && deletionPlan
           ? { deletion: { request: request.deletion, plan: deletionPlan } }
           : {}),

@@ -60,6 +60,8 @@ export interface ApprovalGate {
       header: { channel: string; ts: string };
       breakGlassReason?: string;
       deletionPlan?: DeletionPlan;
+      /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+      trigger?: string;
     },
   ): Promise<'proceed' | 'pending' | 'refused'>;
   /**

@@ -20,6 +20,9 @@ import { driftNoticeKeyOf } from './request-key.js';
 import { requestRefusal } from './request-refusal.js';
 import { acceptedText, startSync } from './start-sync-command.js';
 
+/** The audit log's `trigger` of a sync requested from a drift notice. */
+export const DRIFT_TRIGGER = 'drift notice Sync button';
+
 export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeClaims }): Promise<void> {
   const { body, action, respond, deps, recent, claims } = args;
   const reply = (message: ReturnType<typeof textMessage>) =>
@@ -57,7 +60,7 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   await reply(textMessage(acceptedText(application, parsed.operation)));
   const outcome = await startSync(
     { respond, client: args.client, deps, recent, channel },
-    { application, operation: parsed.operation, initiator, requestKey },
+    { application, operation: parsed.operation, initiator, requestKey, trigger: DRIFT_TRIGGER },
   );
   if (outcome === 'refused' || outcome === 'not_queued')
     await claims

@@ -80,7 +80,12 @@ export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
  */
 export async function startSync(
   ctx: SyncStartContext,
-  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
+  input: Omit<SyncRequest, 'target'> & {
+    breakGlassReason?: string;
+    deletionPlan?: DeletionPlan;
+    /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+    trigger?: string;
+  },
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
   const { application, operation, initiator, requestKey, deletion } = input;
@@ -109,6 +114,7 @@ export async function startSync(
       header: { channel: header.channel, ts: header.ts },
       ...reasonOf(input),
       ...(plan ? { deletionPlan: plan } : {}),
+      ...(input.trigger ? { trigger: input.trigger } : {}),
     };
     const gated = await deps.approvals.gate(request, context);
     // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
+import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from '../../../src/slack/messages/sync-header-blocks.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import { ALERTS, DEPLOYS, type FlowEnv, SETTINGS, startFlowEnv } from './approval-flow-env.js';
@@ -53,7 +54,6 @@ describe('test/integration/approvals/permissions: cancel', () => {
   it('when someone who is neither requester, approver nor allowed to sync sends /sync cancel, then nothing is cancelled and only they are told', async () => {
     env = await startFlowEnv(redis, { stepMs: 60_000 });
     const { jobId } = await runningProductionSync();
-    const postsBefore = env.slack.calls('chat.postMessage').length;
 
     await env.bot.sendCommand({
       text: 'cancel guestbook',
@@ -66,7 +66,9 @@ describe('test/integration/approvals/permissions: cancel', () => {
       '🚫 Only @U0SAM, @U0PAT, <!subteam^S0SRE> (and the requester of a sync) may cancel syncs of guestbook (production).',
     );
     expect(await env.queue.jobStatus(jobId)).toMatchObject({ state: 'active' });
-    expect(env.slack.calls('chat.postMessage').length).toBe(postsBefore);
+    // Nothing public: no post in either channel says anything about a cancel (the running thread goes on).
+    expect(nonEphemeralPosts(RANDOM)).toEqual([]);
+    expect(JSON.stringify(env.slack.calls('chat.postMessage'))).not.toMatch(/cancel/i);
   });
 
   it('when a forged Cancel click names the job from another channel, then nothing is cancelled', async () => {
@@ -223,7 +225,41 @@ describe('test/integration/approvals/permissions: refused requests are not dupli
     const posted = await env.requestApproval('guestbook --break-glass "INC-7 payments down"');
 
     expect(JSON.stringify(env.slack.message(DEPLOYS, posted.ts)?.blocks)).toContain('INC-7 payments down');
-    const view = await env.approvals.audit('guestbook', 'U0SAM');
-    expect(view.allowed && view.records.map((r) => r.type)).toEqual(['requested', 'refused', 'refused']);
+    const types = await waitFor(async () => {
+      const view = await env.approvals.audit('guestbook', 'U0SAM');
+      const all = view.allowed ? view.records.map((r) => r.type) : [];
+      return all.length === 3 ? all : undefined;
+    });
+    expect(types).toEqual(['requested', 'refused', 'refused']);
+  });
+});
+
+describe('test/integration/approvals/permissions: the drift notice Sync button', () => {
+  it('when someone who may not sync clicks it, then only they are told; a permitted click is audited with what triggered it', async () => {
+    env = await startFlowEnv(redis);
+    const click = (userId: string, channelId: string, id: string) =>
+      env.bot.sendBlockAction({
+        actionId: DRIFT_SYNC_ACTION_ID,
+        value: 'guestbook',
+        userId,
+        channelId,
+        messageTs: '1700000000.000200',
+        responseUrl: env.slack.responseUrl(id),
+      });
+
+    await click('U0EVE', RANDOM, 'eve');
+
+    expect(await answer('eve')).toBe(
+      '🚫 guestbook (production) can only be synced from <#C0DEPLOYS>. Nothing was queued.',
+    );
+    expect(env.slack.calls('chat.postMessage')).toEqual([]);
+
+    await click('U0PAT', DEPLOYS, 'pat');
+
+    const requested = await waitFor(async () => {
+      const view = await env.approvals.audit('guestbook', 'U0SAM');
+      return view.allowed ? view.records.find((r) => r.type === 'requested') : undefined;
+    });
+    expect(requested).toMatchObject({ userId: 'U0PAT', trigger: 'drift notice Sync button' });
   });
 });
