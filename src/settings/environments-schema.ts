@@ -105,7 +105,11 @@ export const GrantSchema = z.strictObject({
 /** Action → one grant or a list of grants (any grant allows). An action not listed keeps its default. */
 export const PermissionsSchema = z.partialRecord(
   z.enum(ACTIONS),
-  z.union([GrantSchema.transform((g) => [g]), z.array(GrantSchema).min(1)]),
+  // One grant is read as a list of one (so a bad id is reported at its key, not as "Invalid input").
+  z.preprocess(
+    (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v),
+    z.array(GrantSchema).min(1),
+  ),
 );
 
 /** `applications:` of an environment: per-Application overrides (action by action) of `permissions`. */
