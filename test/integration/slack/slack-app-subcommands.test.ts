@@ -62,7 +62,7 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     ['guestbook --revision ../etc', '../etc is not a branch, tag or commit.'],
     [
       'guestbook --resource Deployment/web',
-      'Bad --resource Deployment/web: use GROUP:KIND:NAME, e.g. apps:Deployment:web or :Service:web for the core group.',
+      'Bad --resource Deployment/web: use GROUP:KIND:NAME or GROUP:KIND:NAMESPACE/NAME with Kubernetes names',
     ],
     ['guestbook helm-guestbook', 'Unexpected helm-guestbook: /sync takes one application and flags.'],
     ['', 'Which application should I sync? · /sync apps lists them, /sync help shows everything.'],
