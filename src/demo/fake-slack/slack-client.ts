@@ -96,7 +96,6 @@ export class SignedSlackClient {
   sendBlockAction(input: BlockActionInput, options: DeliveryOptions = {}): Promise<Delivery> {
     const userId = input.userId ?? 'U0PAT';
     const channelId = input.channelId ?? 'C0DEPLOYS';
-    this.triggers += 1; // every click has its own trigger id, as in Slack: two clicks are never the same bytes
     const payload = {
       type: 'block_actions',
       user: {
@@ -108,7 +107,7 @@ export class SignedSlackClient {
       api_app_id: 'A0WAVESYNC',
       token: 'deprecated-verification-token',
       container: { type: 'message', message_ts: input.messageTs, channel_id: channelId, is_ephemeral: false },
-      trigger_id: `trigger.${Date.now()}.${this.triggers}`,
+      trigger_id: `trigger.${Date.now()}.${++this.triggers}`,
       team: { id: input.teamId ?? 'T0FAKE', domain: 'fake' },
       channel: { id: channelId, name: 'deploys' },
       message: { type: 'message', ts: input.messageTs, text: '' },

@@ -27,7 +27,8 @@ export interface SlackAppDeps {
   approvalFlow?: Pick<
     Approvals,
     'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'
-  >;
+  > &
+    Partial<Pick<Approvals, 'liveDiff' | 'requestDiff'>>;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
   /**
