@@ -370,9 +370,13 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(more).toEqual([]);
     expect(messageText('prod', notice!.ts)).toContain('selfHeal not allowed: production requires approval');
 
-    // @lee may not request production syncs: the click is refused, and the notice stays clickable.
+    // @lee may not request production syncs: the click is refused to @lee only (nothing posted, nothing
+    // claimed), and the notice stays clickable.
+    const postsBefore = slack.calls('chat.postMessage').length;
     await clickSync(serveClient, 'prod', notice!.ts, 'U0LEE');
-    await slack.waitFor(() => slack.calls('chat.postEphemeral').find((c) => c.args.user === 'U0LEE'), 10_000);
+    const refusal = await slack.waitFor(() => ephemeralTexts('prod').find((t) => t.startsWith('🚫')), 10_000);
+    expect(refusal).toContain('Nothing was queued.');
+    expect(slack.calls('chat.postMessage').length).toBe(postsBefore);
     await clickSync(serveClient, 'prod', notice!.ts, 'U0PAT');
     const approval = await slack.waitFor(
       () => roots('prod').find((m) => buttons('prod', m.ts).some((b) => b.action_id === APPROVE_ACTION_ID)),
