@@ -170,7 +170,9 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     h.queue.setDown(true);
     const down = await sync('cancel guestbook');
 
-    expect(render(missing.ack)).toBe('Which application? Name the one to cancel.\nUsage: /sync cancel <app> ["reason"]');
+    expect(render(missing.ack)).toBe(
+      'Which application? Name the one to cancel.\nUsage: /sync cancel <app> ["reason"]',
+    );
     expect(render(unknown.ack)).toContain('Did you mean guestbook?');
     expect(render(await down.reply())).toBe(
       '❌ I could not reach the sync queue: Redis is unreachable (connection refused). Try again in a minute.',
