@@ -1,8 +1,9 @@
 /**
- * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — write the request to the command
- * journal (Redis), and only then ack (ephemeral "Got it"); post the header in the channel, enqueue with the header as
- * the report target (job id = journal id), then show the queue position. If Redis cannot take the request the ack
- * says "not queued" instead. A bot dying after the ack leaves the journal entry, which a recovering bot finishes
+ * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — check the request policy (a
+ * refusal is the ephemeral ack: nothing posted, nothing remembered), write the request to the command journal
+ * (Redis), and only then ack (ephemeral "Got it"); post the header in the channel, enqueue with the header as the
+ * report target (job id = journal id), then show the queue position. If Redis cannot take the request the ack says
+ * "not queued" instead. A bot dying after the ack leaves the journal entry, which a recovering bot finishes
  * (./command-recovery.ts). Bad input is answered in the ack and nothing is posted or queued.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,8 @@ import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
+import { missingResourcesProblem } from './selected-resources.js';
 
 interface Header {
   channel: string;
@@ -29,7 +32,17 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
   const { command } = ctx;
-  const requestKey = requestKeyOf(command, application, parsed.operation);
+  const refusal = await requestRefusal(ctx.deps, {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+    channel: command.channel_id,
+    ...reasonOf(parsed),
+  });
+  if (refusal) return ctx.ack(ephemeral(refusal));
+  const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
+  if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
+  const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
   if (ctx.recent.claim(requestKey)) {
     return ctx.ack(ephemeral(alreadyRequested(application)));
   }
@@ -171,8 +184,11 @@ export async function startSync(
       header: { channel: header.channel, ts: header.ts },
       ...reasonOf(input),
       ...(plan ? { deletionPlan: plan } : {}),
+      ...(input.trigger ? { trigger: input.trigger } : {}),
     };
     const gated = await deps.approvals.gate(request, context);
+    // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).
+    if (gated === 'refused') ctx.recent.release(requestKey);
     if (gated !== 'proceed') return gated;
   }
   let result: EnqueueResult;
@@ -191,6 +207,8 @@ export async function startSync(
 export type SyncStartInput = Omit<SyncRequest, 'target'> & {
   breakGlassReason?: string;
   deletionPlan?: DeletionPlan;
+  /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
 };
 
 /** A journaled start: the job id to enqueue with, the header if already posted, and where to record it once posted. */
