@@ -25,7 +25,14 @@ export interface SyncCommandOptions {
   confirmPrune?: boolean;
   /** Seconds before the operation is terminated (Argo CD CLI `--timeout`); default the engine's 30 min. */
   timeout?: string;
+  /** Seconds to wait for app health after the operation (default 300). */
+  healthTimeout?: string;
+  /** False with `--no-wait-health`: do not wait for app health (Argo CD CLI `--async`). Default true. */
+  waitHealth: boolean;
 }
+
+/** Default `--health-timeout`: 300 s, as the engine's healthTimeoutMs. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
 
 /** The JSON document `--output json` prints. */
 export function syncResultJson(state: OperationState): string {
@@ -62,6 +69,9 @@ export async function syncManifests(
   const grace = secondsOption('--hook-start-grace', options.hookStartGrace);
   const timeout = secondsOption('--timeout', options.timeout);
   if (timeout === 0) throw new BotError('invalid_command', '--timeout must be more than 0 seconds');
+  const healthTimeout = secondsOption('--health-timeout', options.healthTimeout) ?? DEFAULT_HEALTH_TIMEOUT_MS;
+  if (options.waitHealth === false && options.healthTimeout !== undefined)
+    throw new BotError('invalid_command', 'give --health-timeout or --no-wait-health, not both');
   return runOperation({
     application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
@@ -76,6 +86,8 @@ export async function syncManifests(
     options: {
       ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
       ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
+      // Not waiting still reads the health once (HealthAssessed), without waiting for it to change.
+      healthTimeoutMs: options.waitHealth === false ? 0 : healthTimeout,
     },
   }).catch(rethrowClusterError);
 }
@@ -85,6 +97,21 @@ export function rethrowClusterError(error: unknown): never {
   if (!(error instanceof ClusterError)) throw error;
   const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
   throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
+}
+
+/**
+ * Whether `wavesync sync` succeeded, as `argocd app sync` judges it: the operation Succeeded and — when it waited
+ * for health (the default; not for a dry run) — the app ended Healthy or Suspended. Returns the failure, if any.
+ */
+export function syncFailureOf(
+  state: OperationState,
+  options: Pick<SyncCommandOptions, 'waitHealth' | 'dryRun'>,
+): string | undefined {
+  if (state.phase !== 'Succeeded') return `the operation ${state.phase}: ${state.message}`;
+  if (options.waitHealth === false || options.dryRun) return undefined;
+  const health = state.health;
+  if (health === undefined || health.status === 'Healthy' || health.status === 'Suspended') return undefined;
+  return `the operation Succeeded but the app is ${health.status}${health.message ? `: ${health.message}` : ''}`;
 }
 
 /** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */

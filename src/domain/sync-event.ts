@@ -37,6 +37,11 @@ export type SyncEvent =
       waves: (WaveRef & { tasks: TaskRef[] })[];
       /** True when a previous process already started this operation and this run resumes it. */
       resumed: boolean;
+      /**
+       * Plan warnings worth a line before anything runs (absent = none): Pods that read an object this sync creates
+       * only in a later step (the engine's reference lint), e.g. `PreSync Job/migrate reads ConfigMap/env, …`.
+       */
+      warnings?: string[];
     }
   | { type: 'WaveStarted'; at: string; wave: WaveRef; tasks: TaskRef[] }
   | { type: 'ResourceApplied'; at: string; wave: WaveRef; task: TaskRef; status: ResultCode; message: string }
@@ -73,6 +78,16 @@ export type SyncEvent =
       wave: WaveRef;
       tasks: TaskRef[];
     }
+  | {
+      /**
+       * A wave waits on running hooks or resources: why, per waiting object (e.g. `Deployment/web 0/1 ready:
+       * ImagePullBackOff (registry.example/app:does-not-exist)`). Emitted when the reasons change, not on a timer.
+       */
+      type: 'WaveWaiting';
+      at: string;
+      wave: WaveRef;
+      waiting: { task: TaskRef; reason: string }[];
+    }
   | { type: 'SyncFailStarted'; at: string; tasks: TaskRef[] }
   | {
       type: 'OperationCompleted';
@@ -81,6 +96,12 @@ export type SyncEvent =
       message: string;
       durationMs: number;
       state: OperationState;
+      /**
+       * Set (by the queue, not the engine) when a person terminated the operation with `/sync cancel` or the
+       * Cancel button: who, and the reason they gave. The phase stays Argo CD's (Failed, "Operation terminated");
+       * reporters show it as cancelled, not as a failure.
+       */
+      cancelledBy?: CancelledBy;
     }
   | {
       /** App health observed after the operation, separate from the sync outcome. */
@@ -120,3 +141,10 @@ export type SyncEvent =
     };
 
 export type SyncEventType = SyncEvent['type'];
+
+/** Who cancelled an operation (Slack user id and name) and why, when they said. */
+export interface CancelledBy {
+  userId: string;
+  userName: string;
+  reason?: string;
+}

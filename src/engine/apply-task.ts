@@ -70,7 +70,12 @@ export async function applyTask(
   const onRetry = (error: Error, attempt: number) =>
     ctx.logger.warn({ task: ref, attempt, error: error.message }, 'transient API error, retrying');
   const recreate = async (): Promise<{ object: KubeObject; verb: string }> => {
-    if (dryRun) return { object: task.liveObj ?? obj, verb: 'would be deleted and re-created (Force=true)' };
+    // The server cannot dry-run a re-creation: answer with the live object only when it already holds everything
+    // wanted, so ApplyOutOfSyncOnly never skips a Force/Replace task that differs from live.
+    if (dryRun) {
+      const object = task.liveObj && holdsDesired(task.liveObj, obj) ? task.liveObj : obj;
+      return { object, verb: 'would be deleted and re-created (Force=true)' };
+    }
     const object = await deleteAndCreate(ctx, ref, obj, validate, { onRetry });
     return { object, verb: 'deleted and re-created (Force=true)' };
   };
@@ -106,6 +111,25 @@ export async function applyTask(
   } catch (error) {
     return { ok: false, message: messageOf(error) };
   }
+}
+
+/**
+ * True when `live` holds every field `desired` sets, with the same value (maps: every key, recursively; lists:
+ * same length, element by element; scalars: equal). Fields only the server adds (defaults, status, uid) are fine.
+ */
+export function holdsDesired(live: unknown, desired: unknown): boolean {
+  if (Array.isArray(desired))
+    return (
+      Array.isArray(live) &&
+      live.length === desired.length &&
+      desired.every((d, i) => holdsDesired(live[i], d))
+    );
+  if (typeof desired === 'object' && desired !== null) {
+    if (typeof live !== 'object' || live === null || Array.isArray(live)) return false;
+    const record = live as Record<string, unknown>;
+    return Object.entries(desired).every(([k, v]) => holdsDesired(record[k], v));
+  }
+  return live === desired;
 }
 
 /** An update the API server refused on its merits (Conflict or Invalid), which `--force` answers with re-creation. */

@@ -13,8 +13,10 @@ export interface EngineOptions {
   /** How long to watch the app's resources after the operation for its health (HealthAssessed). Default 5 min. */
   healthTimeoutMs: number;
   /**
-   * A hook whose Pod cannot start (CreateContainerConfigError, ImagePullBackOff, ErrImagePull, …) is failed after
-   * this long, naming the reason and the missing object; Argo CD waits forever here. Default 60 s.
+   * The start grace: a hook whose Pod cannot start (CreateContainerConfigError, ImagePullBackOff, ErrImagePull, …)
+   * is failed after this long from the hook's start, naming the reason; so is a hook or a resource the wave waits
+   * on whose Pod waits for a ConfigMap/Secret/ServiceAccount/PVC that this sync does not create. (One that this
+   * sync creates only in a later step fails at once.) Argo CD waits forever here. Default 60 s.
    */
   hookStartGraceMs: number;
   /**

@@ -100,13 +100,18 @@ function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
   return invalid;
 }
 
+const POD_OWNERS = new Set(['Job', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
+
 function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[]): WatchTarget[] {
   const targets = tasks.map((task) => {
     const ref = objectRefOf(ctx, task);
     return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
   });
-  const jobNamespaces = new Set(tasks.filter((t) => t.isHook && t.kind === 'Job').map((t) => t.namespace));
-  for (const namespace of jobNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
+  // The Pods of hook Jobs and of workloads a wave may wait on: why they do not start is what the wave waits for.
+  const podNamespaces = new Set(
+    tasks.filter((t) => t.targetObj !== undefined && POD_OWNERS.has(t.kind)).map((t) => t.namespace),
+  );
+  for (const namespace of podNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
   return targets.filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
 }
 

@@ -15,6 +15,7 @@ function plan(objects: KubeObject[], live: KubeObject[] = []) {
     revision: 'abc1234',
     startedAt: '2026-01-01T00:00:00Z',
     operation: { prune: false, dryRun: true, syncOptions: [] },
+    lintReferences: true,
   });
 }
 

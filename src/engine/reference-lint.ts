@@ -28,8 +28,8 @@ function keyOf(kind: string, namespace: string, name: string): string {
   return `${kind}/${namespace}/${name}`;
 }
 
-/** Negative when `a`'s step runs before `b`'s. */
-function compareSteps(a: SyncTask, b: SyncTask): number {
+/** Negative when `a`'s step (phase, wave) runs before `b`'s. */
+export function compareSteps(a: SyncTask, b: SyncTask): number {
   return SYNC_PHASE_ORDINAL[a.phase] - SYNC_PHASE_ORDINAL[b.phase] || a.wave - b.wave;
 }
 

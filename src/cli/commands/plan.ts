@@ -61,6 +61,7 @@ export async function planApplication(
     revision: rendered.revision,
     startedAt: new Date().toISOString(),
     operation: { prune: false, dryRun: true, syncOptions: app.syncPolicy?.syncOptions ?? [] },
+    lintReferences: true,
   });
   return {
     application: app.name,
@@ -175,6 +176,7 @@ export async function planManifests(
     revision: contentRevisionOf(loaded.objects),
     startedAt: new Date().toISOString(),
     operation: { prune: false, dryRun: true, syncOptions: [] },
+    lintReferences: true,
   });
   return { tasks: plan.tasks, warnings: [...loaded.warnings, ...plan.warnings] };
 }

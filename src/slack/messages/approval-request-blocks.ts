@@ -80,7 +80,7 @@ export function approvalRefusedBlocks(application: string, reason: string): Slac
   return { text: plainFallback(line), blocks: [section(truncate(line, 3000))] };
 }
 
-/** `Plan: …` and `hooks: …` lines; says so when the live state was not consulted. */
+/** `Plan: …` and `hooks: …` lines, then one `⚠️` line per plan warning; says so when the live state was not consulted. */
 export function planLines(plan: PlanSummary): string[] {
   const names = (list: string[]) => (list.length > 0 ? ` (${escapeMrkdwn(listNames(list, 4))})` : '');
   const parts = plan.liveKnown
@@ -98,7 +98,12 @@ export function planLines(plan: PlanSummary): string[] {
     const list = plan.hooks[phase] ?? [];
     return list.length > 0 ? [`${phase} ${escapeMrkdwn(listNames(list, 3))}`] : [];
   });
-  return [`Plan: ${parts.join(' · ')}`, `hooks: ${hooks.length > 0 ? hooks.join(' · ') : 'none'}`];
+  const warnings = (plan.warnings ?? []).map((w) => `⚠️ ${escapeMrkdwn(w)}`);
+  return [
+    `Plan: ${parts.join(' · ')}`,
+    `hooks: ${hooks.length > 0 ? hooks.join(' · ') : 'none'}`,
+    ...warnings,
+  ];
 }
 
 function footer(record: ApprovalRecord): string {

@@ -14,7 +14,13 @@ export const CANCEL_ACTION_ID = 'wavesync_cancel';
 export type SyncHeaderState =
   | { kind: 'received' }
   | { kind: 'queued'; position: number; ahead: JobAhead[] }
-  | { kind: 'running'; elapsedMs: number; wave?: WaveRef }
+  | {
+      kind: 'running';
+      elapsedMs: number;
+      wave?: WaveRef;
+      /** Why the wave is not done yet, per waiting object (WaveWaiting), e.g. `Deployment/web 0/1 ready: …`. */
+      waiting?: string[];
+    }
   | {
       kind: 'completed';
       phase: OperationPhase;
@@ -23,7 +29,11 @@ export type SyncHeaderState =
       /** App health observed after the operation (HealthAssessed), when known. */
       health?: HealthStatus;
     }
-  | { kind: 'cancelled'; by: string }
+  /**
+   * Cancelled by a person (`/sync cancel` or the Cancel button): before it started, or terminated while running
+   * (`durationMs` and the operation's `message`, e.g. "Operation terminated"). Not a failure.
+   */
+  | { kind: 'cancelled'; by: string; reason?: string; durationMs?: number; message?: string }
   | { kind: 'not_queued'; reason: string }
   | { kind: 'duplicate'; permalink: string | undefined };
 
@@ -95,7 +105,12 @@ function stateParts(state: SyncHeaderState): string[] {
     case 'queued':
       return [queuedText(state.position, state.ahead)];
     case 'running':
-      return ['Running', ...(state.wave ? [waveText(state.wave)] : []), formatClock(state.elapsedMs)];
+      return [
+        'Running',
+        ...(state.wave ? [waveText(state.wave)] : []),
+        formatClock(state.elapsedMs),
+        ...(state.waiting?.length ? [`waiting for ${escapeMrkdwn(waitingText(state.waiting))}`] : []),
+      ];
     case 'completed':
       return [
         state.phase,
@@ -104,7 +119,11 @@ function stateParts(state: SyncHeaderState): string[] {
         formatClock(state.durationMs),
       ];
     case 'cancelled':
-      return [`Cancelled by ${mention(state.by)}`];
+      return [
+        `Cancelled by ${mention(state.by)}${state.reason ? `: ${escapeMrkdwn(truncate(state.reason, 300))}` : ''}`,
+        ...(state.message ? [escapeMrkdwn(truncate(state.message, 300))] : []),
+        ...(state.durationMs === undefined ? [] : [formatClock(state.durationMs)]),
+      ];
     case 'not_queued':
       return [`Not queued: ${escapeMrkdwn(state.reason)}`];
     case 'duplicate':
@@ -112,6 +131,13 @@ function stateParts(state: SyncHeaderState): string[] {
         state.permalink ? `already requested — <${state.permalink}|see that thread>` : 'already requested',
       ];
   }
+}
+
+/** `Deployment/web 0/1 ready: ImagePullBackOff (app:v2); Job/migrate: …` — at most 3 reasons, then `+N more`. */
+function waitingText(reasons: readonly string[]): string {
+  const shown = reasons.slice(0, 3).map((r) => truncate(r, 300));
+  const more = reasons.length > 3 ? `; +${reasons.length - 3} more` : '';
+  return `${shown.join('; ')}${more}`;
 }
 
 /** `PreSync wave 2 · step 2 of 4`. */
