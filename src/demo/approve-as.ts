@@ -27,9 +27,16 @@ function approvalRequest(slack: FakeSlackApi, channel: string): { ts: string; va
 export async function approveAs(
   slack: FakeSlackApi,
   client: SignedSlackClient,
-  input: { channel: string; user: { id: string; name: string }; timeoutMs: number },
+  input: {
+    channel: string;
+    user: { id: string; name: string };
+    timeoutMs: number;
+    /** Called with the approval message's blocks before the click (the demo prints them). */
+    onRequest?(blocks: unknown[]): void;
+  },
 ): Promise<Delivery> {
   const request = await slack.waitFor(() => approvalRequest(slack, input.channel), input.timeoutMs);
+  input.onRequest?.(slack.message(input.channel, request.ts)?.blocks ?? []);
   return client.sendBlockAction({
     actionId: APPROVE_ACTION_ID,
     value: request.value,

@@ -8,6 +8,8 @@
  */
 import { createLogger } from '../logger.js';
 import { startWavesync } from '../main/start-wavesync.js';
+import type { Block } from '../slack/messages/block.js';
+import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import { approveAs } from './approve-as.js';
 import { checkOutcomes, type DemoOutcome } from './check-outcomes.js';
 import { pingRedis, redisHelp } from './check-redis.js';
@@ -151,6 +153,12 @@ async function grantApprovals(
       channel: app.channel,
       user: approver,
       timeoutMs: 20_000,
+      // The approval message as the approvers see it: plan, live diff (counts, changed fields) and buttons.
+      onRequest: (blocks) => {
+        const users = Object.fromEntries(Object.values(DEMO_USERS).map((u) => [u.id, u.name]));
+        const text = renderBlocksAsText(blocks as Block[], { ansi: options.ansi, users, indent: '  │ ' });
+        options.write(`\n${app.application} approval request:\n${text}\n`);
+      },
     });
     options.write(
       `\n@${approver.name} clicks Approve on ${app.application} (ack ${delivery.ackMs.toFixed(0)} ms)\n`,

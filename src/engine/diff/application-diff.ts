@@ -86,7 +86,17 @@ export interface ApplicationDiffInput {
 /** Computes the diff (see the file comment). @throws ClusterError when listing the live objects fails. */
 export async function computeApplicationDiff(input: ApplicationDiffInput): Promise<ApplicationDiff> {
   const live = input.live ?? (await listTrackedLiveObjects(input.cluster, input.application));
+  // CreateNamespace=true: the destination Namespace is untracked, so whether it exists is asked (as the sync does).
+  const namespaceExists = input.operation.syncOptions.includes('CreateNamespace=true')
+    ? (await input.cluster.get({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        namespace: '',
+        name: input.namespace,
+      })) !== undefined
+    : undefined;
   const { tasks, warnings } = buildSyncTasks({
+    ...(namespaceExists === undefined ? {} : { namespaceExists }),
     targets: input.targets,
     live,
     namespace: input.namespace,
@@ -151,7 +161,10 @@ async function diffTask(
   let desired = desiredObject(task, ref, input.application, input.startedAt ?? new Date().toISOString());
   if (ref.namespace === '') base.namespace = '';
   if (respectsIgnoreDifferences(input.operation)) desired = withIgnoredFromLive(rules, desired, live);
-  if (info === undefined) {
+  if (task.skipDryRun) {
+    // Its Namespace or CRD is created by this sync (the sync skips its dry run too): it can only be a create, and
+    // the manifest as written is what there is to show.
+  } else if (info === undefined) {
     note = `${task.kind} is not served by the cluster yet (its CRD is created by this sync): the manifest is shown as written`;
   } else {
     try {

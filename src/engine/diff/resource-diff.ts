@@ -74,6 +74,12 @@ export function diffResource(input: DiffResourceInput): ResourceDiff {
       : masked.live === undefined
         ? 'create'
         : 'change';
+  const base = { group: input.group, kind: input.kind, namespace: input.namespace, name: input.name };
+  const note = input.note === undefined ? {} : { note: input.note };
+  // Most resources of a sync are unchanged: a structural comparison spares them the YAML rendering.
+  if (action === 'change' && deepEqual(masked.live, masked.target)) {
+    return { ...base, action: 'unchanged', fields: [], secretKeysChanged: [], diff: '', ...note };
+  }
   const before = masked.live === undefined ? '' : toYaml(masked.live);
   const after = masked.target === undefined ? '' : toYaml(masked.target);
   const label = `${input.kind}/${input.namespace ? `${input.namespace}/` : ''}${input.name}`;
@@ -81,16 +87,24 @@ export function diffResource(input: DiffResourceInput): ResourceDiff {
   const fields: FieldChange[] = [];
   if (action === 'change') collectChanges(masked.live, masked.target, [], fields);
   return {
-    group: input.group,
-    kind: input.kind,
-    namespace: input.namespace,
-    name: input.name,
+    ...base,
     action: action === 'change' && diff === '' ? 'unchanged' : action,
     fields,
     secretKeysChanged: masked.changedKeys,
     diff,
-    ...(input.note === undefined ? {} : { note: input.note }),
+    ...note,
   };
+}
+
+/** Structural equality of JSON values (map key order ignored). */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+  }
+  if (!isMap(a) || !isMap(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => k in b && deepEqual(a[k], b[k]));
 }
 
 /** YAML with keys sorted, so two renderings differ only where the objects do. */

@@ -157,4 +157,22 @@ describe('computeApplicationDiff against the simulator', () => {
     ]);
     expect(diff.resources[1]!.diff).toContain('+  replicas: 1');
   });
+
+  it('with CreateNamespace=true: a new namespace is a create without dry-run warnings, and after the sync nothing shows', async () => {
+    const namespace = `created-${Date.now()}`;
+    const targets = sourced(deployment(1, 'web:1'));
+    const options = ['CreateNamespace=true'];
+
+    const before = await diffOf(namespace, targets, [], options);
+    expect(before.resources.map((r) => [r.kind, r.action, r.note])).toEqual([
+      ['Namespace', 'create', undefined],
+      ['Deployment', 'create', undefined],
+    ]);
+    expect(
+      (await syncObjects(h, targets, { namespace, operation: { syncOptions: options } })).state.phase,
+    ).toBe('Succeeded');
+    const after = await diffOf(namespace, targets, [], options);
+    expect(after.resources.map((r) => [r.kind, r.action])).toEqual([['Deployment', 'unchanged']]);
+    expect(after.warnings).toEqual([]);
+  });
 });

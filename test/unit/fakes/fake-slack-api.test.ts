@@ -187,4 +187,49 @@ describe('test/fakes/fake-slack-api content rules', () => {
     });
     await fake.close();
   });
+
+  it("opens a modal only with a fresh, unused trigger_id and Slack's modal limits; views.update replaces it", async () => {
+    const fake = await FakeSlackApi.start();
+    const client = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+    const modal = (title: string, blocks: unknown[]) => ({
+      type: 'modal' as const,
+      title: { type: 'plain_text' as const, text: title },
+      blocks: blocks as never[],
+    });
+    const trigger = `trigger.${Date.now()}.1`;
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'ok',
+        (error: { data?: { error?: string } }) => error.data?.error,
+      );
+
+    expect(
+      await failure(
+        client.views.open({ trigger_id: trigger, view: modal('A title over 24 characters', [section('x')]) }),
+      ),
+    ).toBe('invalid_arguments');
+    const tooMany = Array.from({ length: 101 }, (_, i) => section(`line ${i}`));
+    expect(await failure(client.views.open({ trigger_id: trigger, view: modal('Diff', tooMany) }))).toBe(
+      'invalid_arguments',
+    );
+    const opened = await client.views.open({
+      trigger_id: trigger,
+      view: modal('Diff', tooMany.slice(0, 100)),
+    });
+    expect(
+      await failure(client.views.open({ trigger_id: trigger, view: modal('Diff', [section('x')]) })),
+    ).toBe('exchanged_trigger_id');
+    const stale = `trigger.${Date.now() - 3_001}.2`;
+    expect(await failure(client.views.open({ trigger_id: stale, view: modal('Diff', [section('x')]) }))).toBe(
+      'expired_trigger_id',
+    );
+    expect(
+      await failure(client.views.open({ trigger_id: 'made-up', view: modal('Diff', [section('x')]) })),
+    ).toBe('invalid_trigger_id');
+
+    await client.views.update({ view_id: opened.view!.id!, view: modal('Diff', [section('done')]) });
+    expect(fake.views()).toMatchObject([
+      { id: opened.view!.id, updates: 1, view: { blocks: [section('done')] } },
+    ]);
+  });
 });
