@@ -426,7 +426,7 @@ describe('src/engine/sync-tasks', () => {
 
     expect(() => build(targets)).toThrow(ManifestError);
     expect(() => build(targets)).toThrow(
-      'test.yaml:2: duplicate resource /Pod/app/p (also defined at test.yaml:1)',
+      'test.yaml:2: duplicate resource Pod/p in namespace app, also defined at test.yaml:1',
     );
   });
 

@@ -8,18 +8,9 @@
  * only when the operation Succeeded; Ctrl-C terminates the operation (running hooks are stopped).
  */
 import { type Command, Option } from 'commander';
-import { BotError, type SyncEvent } from '../../domain/index.js';
-import { formatSyncEventText } from '../format-sync-event-text.js';
+import type { SyncEvent } from '../../domain/index.js';
+import { type CommandIo, errorReport, processIo } from '../command-io.js';
 import type { SyncCommandOptions } from '../sync-manifests.js';
-import type { CommandIo } from './plan.js';
-
-const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-};
 
 export function registerSyncCommand(program: Command, io: CommandIo = processIo): void {
   program
@@ -52,6 +43,7 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
       const onSignal = () => abort.abort();
       process.once('SIGINT', onSignal);
       try {
+        const { formatSyncEventText } = await import('../format-sync-event-text.js');
         const print = (event: SyncEvent) => {
           const line = options.output === 'text' ? formatSyncEventText(event) : undefined;
           if (line !== undefined) io.stdout(`${line}\n`);
@@ -61,9 +53,9 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
         if (options.output === 'json') io.stdout(syncResultJson(state));
         io.setExitCode(state.phase === 'Succeeded' ? 0 : 1);
       } catch (error) {
-        if (!(error instanceof BotError)) throw error;
-        io.stderr(`error: ${error.message}\n`);
-        io.setExitCode(1);
+        const report = errorReport(error);
+        io.stderr(report.text);
+        io.setExitCode(report.exitCode);
       } finally {
         process.off('SIGINT', onSignal);
       }
