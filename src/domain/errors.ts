@@ -13,7 +13,8 @@ export type BotErrorCode =
   | 'not_queued'
   | 'render_failed'
   | 'revision_not_found'
-  | 'cluster_error';
+  | 'cluster_error'
+  | 'slack_unreachable';
 
 /** A user-facing error with a stable code; `message` is safe to show in Slack. */
 export class BotError extends Error {
