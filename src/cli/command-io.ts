@@ -82,6 +82,12 @@ export async function runAction(io: CommandIo, work: () => Promise<void>): Promi
   }
 }
 
+/** `warning: <message> (<file>:<line>)` for a silent Argo CD fallback; line 0 means a flag, not a file. */
+export function warningLine(warning: { file: string; line: number; message: string }): string {
+  const where = warning.line > 0 ? `${warning.file}:${warning.line}` : warning.file;
+  return `warning: ${warning.message} (${where})\n`;
+}
+
 // Duck-typed (name and code) so that this module imports no runtime code from domain/ at start-up.
 function isBotError(error: unknown): error is BotError {
   return (

@@ -22,7 +22,8 @@ export function formatPlanText(plan: BuildSyncTasksResult): string {
   lines.push('', `${plural(plan.tasks.length, 'task')} in ${plural(steps, 'step')}.`);
   if (plan.warnings.length > 0) {
     lines.push('', `Warnings (${plan.warnings.length}):`);
-    for (const w of plan.warnings) lines.push(`  ${w.file}:${w.line}: ${w.message}`);
+    for (const w of plan.warnings)
+      lines.push(`  ${w.line > 0 ? `${w.file}:${w.line}` : w.file}: ${w.message}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -4,8 +4,8 @@
  */
 
 import { BotError } from '../domain/index.js';
-import { type BuildSyncTasksResult, buildSyncTasks } from '../engine/index.js';
-import { contentRevisionOf, loadManifests } from '../manifests/index.js';
+import { type BuildSyncTasksResult, buildSyncTasks, syncOptionProblem } from '../engine/index.js';
+import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
 import { formatPlanText } from './format-plan-text.js';
@@ -44,7 +44,7 @@ export async function planApplication(
 ): Promise<ApplicationPlan> {
   // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
   const [
-    { applicationsFromSettings, environmentOf },
+    { applicationsFromSettings, applicationWarnings, environmentOf },
     { loadConfig, processEnvironment },
     kube,
     { loadSettings },
@@ -87,7 +87,7 @@ export async function planApplication(
     namespace,
     revision: rendered.revision,
     tasks: plan.tasks,
-    warnings: [...rendered.warnings, ...plan.warnings],
+    warnings: [...applicationWarnings(app), ...rendered.warnings, ...plan.warnings],
   };
 }
 
@@ -138,14 +138,30 @@ export async function planManifests(
   target: string,
   options: Pick<PlanOptions, 'namespace'>,
 ): Promise<BuildSyncTasksResult> {
-  const loaded = await loadManifests(target);
+  return planLoaded(await loadManifests(target), options.namespace, []);
+}
+
+/**
+ * The plan of loaded manifests with nothing live, and every warning: the loader's (YAML), the planner's (hook
+ * types, delete policies, waves, sync-options annotations) and the app-level `syncOptions` Argo CD does not know
+ * (at `--sync-option`, line 0).
+ */
+export function planLoaded(
+  loaded: LoadedManifests,
+  namespace: string,
+  syncOptions: readonly string[],
+): BuildSyncTasksResult {
   const plan = buildSyncTasks({
     targets: loaded.objects,
     live: [],
-    namespace: options.namespace,
+    namespace,
     revision: contentRevisionOf(loaded.objects),
     startedAt: new Date().toISOString(),
-    operation: { prune: false, dryRun: true, syncOptions: [] },
+    operation: { prune: false, dryRun: true, syncOptions: [...syncOptions] },
   });
-  return { tasks: plan.tasks, warnings: [...loaded.warnings, ...plan.warnings] };
+  const optionWarnings = syncOptions.flatMap((option) => {
+    const problem = syncOptionProblem(option);
+    return problem === undefined ? [] : [{ file: '--sync-option', line: 0, message: problem }];
+  });
+  return { tasks: plan.tasks, warnings: [...optionWarnings, ...loaded.warnings, ...plan.warnings] };
 }

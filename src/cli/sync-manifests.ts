@@ -4,10 +4,11 @@
  */
 import path from 'node:path';
 import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
-import { ClusterError, runOperation } from '../engine/index.js';
+import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
+import { planLoaded } from './plan-application.js';
 
 export interface SyncCommandOptions {
   kubeconfig?: string;
@@ -51,9 +52,13 @@ export async function syncManifests(
   options: SyncCommandOptions,
   onEvent: (event: SyncEvent) => void,
   signal?: AbortSignal,
+  onWarning: (warning: PlanWarning) => void = () => {},
 ): Promise<OperationState> {
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
+  const namespace = options.namespace ?? contextNamespaceOf(kc);
+  // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
+  for (const warning of planLoaded(loaded, namespace, options.syncOption).warnings) onWarning(warning);
   const operation: SyncOperation = {
     prune: options.prune,
     dryRun: options.dryRun,
@@ -65,7 +70,7 @@ export async function syncManifests(
   return runOperation({
     application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
-    namespace: options.namespace ?? contextNamespaceOf(kc),
+    namespace,
     revision: contentRevisionOf(loaded.objects),
     operation,
     cluster: createKubeCluster(kc),

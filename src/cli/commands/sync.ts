@@ -9,7 +9,8 @@
  */
 import { type Command, Option } from 'commander';
 import type { SyncEvent } from '../../domain/index.js';
-import { type CommandIo, errorReport, processIo } from '../command-io.js';
+import type { PlanWarning } from '../../engine/index.js';
+import { type CommandIo, errorReport, processIo, warningLine } from '../command-io.js';
 import type { SyncCommandOptions } from '../sync-manifests.js';
 
 export function registerSyncCommand(program: Command, io: CommandIo = processIo): void {
@@ -49,7 +50,8 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
           if (line !== undefined) io.stdout(`${line}\n`);
         };
         const { syncManifests, syncResultJson } = await import('../sync-manifests.js');
-        const state = await syncManifests(target, options, print, abort.signal);
+        const warn = (warning: PlanWarning) => io.stderr(warningLine(warning));
+        const state = await syncManifests(target, options, print, abort.signal, warn);
         if (options.output === 'json') io.stdout(syncResultJson(state));
         io.setExitCode(state.phase === 'Succeeded' ? 0 : 1);
       } catch (error) {
