@@ -3,7 +3,7 @@
  * the engine, YAML parser, git or client-node): plan a manifest path or an Application of wavesync.yaml, print it.
  */
 
-import { BotError } from '../domain/index.js';
+import { BotError, displayRevision } from '../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks, syncOptionProblem } from '../engine/index.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
 import type { CommandIo } from './command-io.js';
@@ -29,6 +29,8 @@ export interface ApplicationPlan extends BuildSyncTasksResult {
   namespace: string;
   /** Resolved revision: git SHA, or the content hash of a local folder. */
   revision: string;
+  /** For a git source: the branch, tag or SHA the revision was resolved from. */
+  ref?: string;
 }
 
 /**
@@ -68,6 +70,13 @@ export async function planApplication(
     clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
   });
   const app = registry.get(name);
+  if (options.revision !== undefined && app.source.repoURL === '') {
+    throw new BotError(
+      'invalid_command',
+      `--revision ${options.revision}: ${name} has a local folder as its source, which has no revisions (${app.origin})`,
+      { fix: "drop --revision: the folder's content is what syncs" },
+    );
+  }
   const rendered = await renderer.renderApplication(
     app,
     options.revision === undefined ? {} : { revision: options.revision },
@@ -86,6 +95,7 @@ export async function planApplication(
     environment: environmentOf(app),
     namespace,
     revision: rendered.revision,
+    ...(app.source.repoURL === '' ? {} : { ref: options.revision ?? app.source.targetRevision ?? 'HEAD' }),
     tasks: plan.tasks,
     warnings: [...applicationWarnings(app), ...rendered.warnings, ...plan.warnings],
   };
@@ -94,7 +104,7 @@ export async function planApplication(
 /** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */
 function applicationHeader(plan: ApplicationPlan): string {
   const environment = plan.environment ? ` → ${plan.environment}` : '';
-  return `${plan.application}${environment} · namespace ${plan.namespace} · revision ${plan.revision.slice(0, 12)}\n\n`;
+  return `${plan.application}${environment} · namespace ${plan.namespace} · revision ${displayRevision(plan.revision, plan.ref)}\n\n`;
 }
 
 export async function printPlan(

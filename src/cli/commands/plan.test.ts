@@ -129,9 +129,9 @@ describe('src/cli/commands/plan', () => {
     }
     const { tasks } = JSON.parse(result.stdout) as { tasks: JsonTask[] };
     expect(tasks.map((t) => `${t.phase}/${t.wave} ${t.kind}/${t.namespace}/${t.name}`)).toEqual([
-      'Sync/0 CustomResourceDefinition/app/clusterdummies.argoproj.io',
-      'Sync/0 CustomResourceDefinition/app/dummies.argoproj.io',
-      'Sync/0 ClusterDummy/app/cluster-dummy-crd-instance',
+      'Sync/0 CustomResourceDefinition//clusterdummies.argoproj.io',
+      'Sync/0 CustomResourceDefinition//dummies.argoproj.io',
+      'Sync/0 ClusterDummy//cluster-dummy-crd-instance',
       'Sync/0 Dummy/app/dummy-crd-instance',
       'Sync/0 Dummy/kube-system/dummy-crd-instance',
     ]);
@@ -272,6 +272,7 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
       'Sync/0 Ingress/web',
       'PostSync/0 Job/smoke-test',
     ]);
+    expect(document.tasks.find((t) => t.kind === 'Namespace')?.namespace).toBe('');
     expect(document.tasks.filter((t) => t.kind !== 'Namespace').every((t) => t.namespace === 'rails')).toBe(
       true,
     );
@@ -280,15 +281,21 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
   it('prints the Application, environment and revision above the text plan', async () => {
     const { stdout, exitCode } = await plan('--app', 'rails', '--config', config);
     expect(exitCode).toBe(0);
-    expect(stdout.split('\n')[0]).toMatch(/^rails → staging · namespace rails · revision [0-9a-f]{12}$/);
+    expect(stdout.split('\n')[0]).toMatch(/^rails → staging · namespace rails · revision local@[0-9a-f]{8}$/);
+    expect(stdout).toMatch(/\n {2}Namespace +- +rails +v1\n/);
     expect(stdout).toContain('7 tasks in 5 steps.');
   });
 
-  it('names an unknown Application with "Did you mean", and refuses a path together with --app', async () => {
+  it('names an unknown Application with "Did you mean", refuses --revision for a local folder and a path together with --app', async () => {
     const unknown = await plan('--app', 'raills', '--config', config);
     expect(unknown).toMatchObject({ stdout: '', exitCode: 2 });
     expect(unknown.stderr).toBe('error: No application named "raills". Did you mean rails?\n');
 
+    const local = await plan('--app', 'rails', '--config', config, '--revision', 'main');
+    expect(local).toMatchObject({ stdout: '', exitCode: 2 });
+    expect(local.stderr).toMatch(
+      /^error: --revision main: rails has a local folder as its source, which has no revisions \(\S+\.yaml:\d+\): drop --revision: the folder's content is what syncs\n$/,
+    );
     const both = await plan('examples/rails', '--app', 'rails', '--config', config);
     expect(both).toMatchObject({ stdout: '', exitCode: 2 });
     expect(both.stderr).toMatch(/give a path or --app, not both/);
