@@ -3,9 +3,11 @@
  * the engine, YAML parser, git or client-node): plan a manifest path or an Application of wavesync.yaml, print it.
  */
 
-import { BotError, displayRevision } from '../domain/index.js';
+import type { ApplicationRegistry, ApplicationRenderer } from '../apps/index.js';
+import { type Application, BotError, displayRevision } from '../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks, syncOptionProblem } from '../engine/index.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
+import type { Settings } from '../settings/index.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
 import { formatPlanText } from './format-plan-text.js';
@@ -44,39 +46,8 @@ export async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
-  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
-  const [
-    { applicationsFromSettings, applicationWarnings, environmentOf },
-    { loadConfig, processEnvironment },
-    kube,
-    { loadSettings },
-  ] = await Promise.all([
-    import('../apps/index.js'),
-    import('../config.js'),
-    import('../kube/cluster-applications.js'),
-    import('../settings/index.js'),
-  ]);
-  const file = options.config ?? loadConfig().configFile;
-  if (file === undefined) {
-    throw new BotError(
-      'invalid_config',
-      '--app needs wavesync.yaml: pass --config <file> or set WAVESYNC_CONFIG (see examples/wavesync.yaml)',
-    );
-  }
-  const settings = await loadSettings(file);
-  const config = loadConfig();
-  const { registry, renderer } = await applicationsFromSettings(settings, {
-    env: processEnvironment(),
-    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
-  });
-  const app = registry.get(name);
-  if (options.revision !== undefined && app.source.repoURL === '') {
-    throw new BotError(
-      'invalid_command',
-      `--revision ${options.revision}: ${name} has a local folder as its source, which has no revisions (${app.origin})`,
-      { fix: "drop --revision: the folder's content is what syncs" },
-    );
-  }
+  const { app, renderer } = await loadApplication(name, options);
+  const { applicationWarnings, environmentOf } = await import('../apps/index.js');
   const rendered = await renderer.renderApplication(
     app,
     options.revision === undefined ? {} : { revision: options.revision },
@@ -99,6 +70,54 @@ export async function planApplication(
     tasks: plan.tasks,
     warnings: [...applicationWarnings(app), ...rendered.warnings, ...plan.warnings],
   };
+}
+
+/** An Application of wavesync.yaml, with what it was loaded from. */
+export interface LoadedApplication {
+  app: Application;
+  settings: Settings;
+  registry: ApplicationRegistry;
+  renderer: ApplicationRenderer;
+}
+
+/**
+ * The Application `name` of the wavesync.yaml at `options.config` (else $WAVESYNC_CONFIG): what `--app` means in
+ * every command. @throws BotError invalid_config (no wavesync.yaml named, or an invalid one),
+ * application_not_found (with "Did you mean"), invalid_command (`--revision` for a local folder, which has none).
+ */
+export async function loadApplication(
+  name: string,
+  options: { config?: string; revision?: string },
+): Promise<LoadedApplication> {
+  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
+  const [{ applicationsFromSettings }, { loadConfig, processEnvironment }, kube, { loadSettings }] =
+    await Promise.all([
+      import('../apps/index.js'),
+      import('../config.js'),
+      import('../kube/cluster-applications.js'),
+      import('../settings/index.js'),
+    ]);
+  const config = loadConfig();
+  const file = options.config ?? config.configFile;
+  if (file === undefined) {
+    throw new BotError('invalid_config', '--app needs wavesync.yaml', {
+      fix: 'pass --config <file> or set WAVESYNC_CONFIG (see examples/wavesync.yaml)',
+    });
+  }
+  const settings = await loadSettings(file);
+  const { registry, renderer } = await applicationsFromSettings(settings, {
+    env: processEnvironment(),
+    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
+  });
+  const app = registry.get(name);
+  if (options.revision !== undefined && app.source.repoURL === '') {
+    throw new BotError(
+      'invalid_command',
+      `--revision ${options.revision}: ${name} has a local folder as its source, which has no revisions (${app.origin})`,
+      { fix: "drop --revision: the folder's content is what syncs" },
+    );
+  }
+  return { app, settings, registry, renderer };
 }
 
 /** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */

@@ -9,24 +9,9 @@ import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 import { planLoaded } from './plan-application.js';
+import { type SyncCommandOptions, secondsOption } from './sync-command-options.js';
 
-export interface SyncCommandOptions {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  prune: boolean;
-  dryRun: boolean;
-  output: 'text' | 'json';
-  app?: string;
-  /** App-level sync options, e.g. `CreateNamespace=true` (repeatable `--sync-option`). */
-  syncOption: string[];
-  /** Seconds before a hook whose Pod cannot start is failed. */
-  hookStartGrace?: string;
-  /** Confirm up front the pruning of `Prune=confirm` objects (else such a wave waits; Ctrl-C ends it). */
-  confirmPrune?: boolean;
-  /** Seconds before the operation is terminated (Argo CD CLI `--timeout`); default the engine's 30 min. */
-  timeout?: string;
-}
+export type { SyncCommandOptions } from './sync-command-options.js';
 
 /** The JSON document `--output json` prints. */
 export function syncResultJson(state: OperationState): string {
@@ -48,12 +33,33 @@ export function syncResultJson(state: OperationState): string {
  * cluster that cannot be reached or refuses the engine's requests (`cluster_error`, the API server's message).
  */
 export async function syncManifests(
-  target: string,
+  target: string | undefined,
   options: SyncCommandOptions,
   onEvent: (event: SyncEvent) => void,
   signal?: AbortSignal,
   onWarning: (warning: PlanWarning) => void = () => {},
 ): Promise<OperationState> {
+  if (options.app !== undefined) {
+    if (target !== undefined) {
+      throw new BotError(
+        'invalid_command',
+        `give a path or --app, not both (got ${target} and --app ${options.app})`,
+      );
+    }
+    const { syncApplication } = await import('./sync-application.js');
+    return syncApplication(options.app, options, onEvent, signal, onWarning).catch(clusterErrorToBotError);
+  }
+  if (target === undefined) {
+    throw new BotError(
+      'invalid_command',
+      'name what to sync: a manifest path, or --app <name> with wavesync.yaml',
+    );
+  }
+  if (options.revision !== undefined) {
+    throw new BotError('invalid_command', '--revision needs --app', {
+      fix: 'a path is synced as it is on disk',
+    });
+  }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
   const namespace = options.namespace ?? contextNamespaceOf(kc);
@@ -68,7 +74,7 @@ export async function syncManifests(
   const timeout = secondsOption('--timeout', options.timeout);
   if (timeout === 0) throw new BotError('invalid_command', '--timeout must be more than 0 seconds');
   return runOperation({
-    application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
     namespace,
     revision: contentRevisionOf(loaded.objects),
@@ -82,19 +88,12 @@ export async function syncManifests(
       ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
       ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
     },
-  }).catch((error: unknown) => {
-    if (!(error instanceof ClusterError)) throw error;
-    const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
-    throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
-  });
+  }).catch(clusterErrorToBotError);
 }
 
-/** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */
-function secondsOption(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Number(value) * 1000;
-  if (value.trim() === '' || !(ms >= 0)) {
-    throw new BotError('invalid_command', `${flag} must be a number of seconds, got ${value}`);
-  }
-  return ms;
+/** A ClusterError as the CLI reports it (cannot reach / refused, with the API server's message); others as is. */
+function clusterErrorToBotError(error: unknown): never {
+  if (!(error instanceof ClusterError)) throw error;
+  const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
+  throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
 }

@@ -1,8 +1,9 @@
 /**
  * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
- * [--output text|json] [--app NAME] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
+ * [--output text|json] [--tracking-label VALUE] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
  * [--timeout SECONDS]` — run
- * one Argo CD-faithful sync from a terminal with the worker's engine.
+ * one Argo CD-faithful sync from a terminal with the worker's engine. `wavesync sync --app NAME [--config F]
+ * [--revision REV]` syncs an Application of wavesync.yaml as `/sync NAME` would, minus Slack.
  * Text: progress per wave and hook as it happens. JSON: the final OperationState (phase, message, startedAt,
  * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. Exit code 0
  * only when the operation Succeeded; Ctrl-C terminates the operation (running hooks are stopped).
@@ -19,11 +20,17 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
     .description(
       'sync manifests to a cluster as Argo CD would: phases, waves, hooks, health-gated waves, prune',
     )
-    .argument('<path>', 'a manifest file, a directory of manifests, or a Kustomize directory')
+    .argument('[path]', 'a manifest file, a directory of manifests, or a Kustomize directory')
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context to use')
     .option('-n, --namespace <namespace>', "destination namespace (default: the context's namespace)")
-    .option('--app <name>', 'Application name, the value of the tracking label (default: the path name)')
+    .option(
+      '--app <name>',
+      'sync this Application of wavesync.yaml as /sync would, minus Slack (instead of a path)',
+    )
+    .option('--config <file>', 'wavesync.yaml for --app (default: $WAVESYNC_CONFIG)')
+    .option('--revision <rev>', "with --app: branch, tag or SHA instead of the Application's targetRevision")
+    .option('--tracking-label <value>', 'for a path: the tracking label value (default: the path name)')
     .option('--prune', 'delete tracked resources that are no longer in the manifests', false)
     .option('--dry-run', 'validate and server-side dry-run every task, change nothing', false)
     .option('--confirm-prune', 'confirm pruning of Prune=confirm resources (else their wave waits)', false)
@@ -39,7 +46,7 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
     )
     .option('--hook-start-grace <seconds>', 'fail a hook whose Pod cannot start after this long (default 60)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (target: string, options: SyncCommandOptions) => {
+    .action(async (target: string | undefined, options: SyncCommandOptions) => {
       const abort = new AbortController();
       const onSignal = () => abort.abort();
       process.once('SIGINT', onSignal);
