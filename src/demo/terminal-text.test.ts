@@ -7,6 +7,7 @@ describe('wrapText', () => {
     expect(wrapText('aaaa bbbb cccc dddd', 10, '  ')).toBe('aaaa bbbb\n  cccc\n  dddd');
     expect(wrapText('aaaa bbbb cccc dddd eeee ffff', 10, '  ')).toBe('aaaa bbbb\n  cccc\n  dddd…');
     expect(wrapText('x'.repeat(30), 10, '  ')).toBe(`${'x'.repeat(9)}…`);
+    expect(wrapText('  Redis at the end', 12, '    ')).toBe('  Redis at\n    the end');
   });
 
   it('does not count ANSI colour codes as columns', () => {

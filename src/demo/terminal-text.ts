@@ -25,11 +25,12 @@ export function visibleLength(text: string): number {
 export function wrapText(text: string, width: number, indent: string): string {
   if (visibleLength(text) <= width) return text;
   const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
+  // Leading spaces (a table's indent) stay on the first line.
+  let line = /^ */.exec(text)?.[0] ?? '';
+  for (const word of text.trimStart().split(' ')) {
+    const candidate = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
     const limit = lines.length === 0 ? width : width - indent.length;
-    if (visibleLength(candidate) <= limit || line === '') line = candidate;
+    if (visibleLength(candidate) <= limit || line.trim() === '') line = candidate;
     else {
       lines.push(line);
       line = word;
