@@ -1,5 +1,5 @@
 /**
- * Where CLI commands write, and the one way every command reports an error (docs/cli.md "Errors and exit codes"):
+ * Where CLI commands write, and the one way every command reports an error (README "Commands"):
  *
  *   error: <what> (<where>): <how to fix>
  *
@@ -25,7 +25,7 @@ export const processIo: CommandIo = {
   },
 };
 
-/** Exit codes of every command (README "Exit codes"). */
+/** Exit codes of every command (README "Commands": exit codes). */
 export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** BotError codes that mean the input was wrong (exit 2); every other code is a failed operation (exit 1). */
