@@ -5,7 +5,9 @@
 
 import type { ApplicationRegistry, ApplicationRenderer } from '../apps/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
-import { type BuildSyncTasksResult, buildSyncTasks, syncOptionProblem } from '../engine/index.js';
+import type { BuildSyncTasksResult } from '../engine/index.js';
+import { syncOptionProblem } from '../engine/sync-option-names.js';
+import { buildSyncTasks } from '../engine/sync-tasks.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
 import type { Settings } from '../settings/index.js';
 import type { CommandIo } from './command-io.js';
