@@ -13,6 +13,7 @@ import { WritePipeline } from './api/write-pipeline.js';
 import { bootstrapCluster } from './controllers/bootstrap.js';
 import { ClusterClient } from './controllers/cluster-client.js';
 import type { ControllerContext, SimLogger } from './controllers/controller-context.js';
+import { CRD_ESTABLISH_SECONDS } from './controllers/crd-controller.js';
 import { EventRecorder } from './controllers/event-recorder.js';
 import { CONTROLLERS } from './controllers/index.js';
 import { Scheduler } from './controllers/scheduler.js';
@@ -32,6 +33,8 @@ export interface SimulatorOptions {
   logger?: SimLogger;
   /** Change events kept for watches before older resourceVersions answer 410 Gone (default 5000). */
   watchHistory?: number;
+  /** Simulated seconds before a new CRD is Established and its kind served (default 0.5). */
+  crdEstablishSeconds?: number;
 }
 
 export interface RequestRecord {
@@ -61,7 +64,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (!(speed > 0)) throw new Error(`speed must be a positive number, got ${speed}`);
   const logger = options.logger ?? SILENT;
   const store = new ObjectStore(options.watchHistory);
-  const registry = new TypeRegistry(() => store.list(CRD_TYPE_KEY));
+  const registry = new TypeRegistry(
+    () => store.list(CRD_TYPE_KEY),
+    () => store.typeVersion(CRD_TYPE_KEY),
+  );
   const pipeline = new WritePipeline(store);
   const objects = new ObjectApi(store, pipeline);
   const scheduler = new Scheduler(speed);
@@ -75,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     logs,
     logger,
     isPinned: (obj) => pinned.has(obj.metadata.uid ?? ''),
+    crdEstablishSeconds: options.crdEstablishSeconds ?? CRD_ESTABLISH_SECONDS,
   };
   for (const controller of CONTROLLERS) controller(ctx);
   const node = kubelet(ctx);

@@ -25,6 +25,8 @@ export interface ControllerContext {
   logger: SimLogger;
   /** true when a test pinned this object's status (controllers must not overwrite it). */
   isPinned(obj: KubeObject): boolean;
+  /** Simulated seconds between a CRD's creation and its `Established` condition (SimulatorOptions). */
+  crdEstablishSeconds: number;
 }
 
 export type Controller = (ctx: ControllerContext) => void;

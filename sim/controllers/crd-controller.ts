@@ -1,6 +1,7 @@
 /**
- * CustomResourceDefinitions become NamesAccepted and Established after a short delay (0.5 s simulated), which
- * is when the type registry starts serving them, as kube-apiserver's apiextensions controllers do.
+ * CustomResourceDefinitions become NamesAccepted and Established after a short delay (`crdEstablishSeconds`,
+ * default 0.5 s simulated), which is when the type registry starts serving them, as kube-apiserver's
+ * apiextensions controllers do: until then the CRD's kind answers 404 and its custom resources are refused.
  * APIServices become Available.
  */
 import { CRD_TYPE_KEY, isEstablished } from '../api/type-registry.js';
@@ -13,13 +14,14 @@ import {
   statusOf,
 } from './controller-context.js';
 
+/** Default simulated seconds before a new CRD is Established. */
 export const CRD_ESTABLISH_SECONDS = 0.5;
 
 export function crdController(ctx: ControllerContext): void {
   onTypes(ctx, [CRD_TYPE_KEY], (event) => {
     if (event.type === 'DELETED' || isEstablished(event.object)) return;
     const { name } = event.object.metadata;
-    ctx.scheduler.after(CRD_ESTABLISH_SECONDS, () => establish(ctx, name ?? ''));
+    ctx.scheduler.after(ctx.crdEstablishSeconds, () => establish(ctx, name ?? ''));
   });
   onTypes(ctx, ['apiregistration.k8s.io/apiservices'], (event) => {
     if (event.type === 'DELETED') return;

@@ -80,3 +80,39 @@ export function resolveEnv(client: ClusterClient, pod: KubeObject, container: Js
   }
   return { env };
 }
+
+/**
+ * The first volume whose non-optional ConfigMap or Secret (plain or projected) does not exist, as kubelet's
+ * volume manager finds it before any container is created: the containers stay ContainerCreating and the Pod gets
+ * a FailedMount Event `MountVolume.SetUp failed for volume "cfg" : configmap "cfg" not found`. Retried when a
+ * ConfigMap or Secret of the namespace changes.
+ */
+export function unmountableVolume(client: ClusterClient, pod: KubeObject): string | undefined {
+  const namespace = pod.metadata.namespace ?? 'default';
+  const volumes = ((pod.spec as JsonObject | undefined)?.volumes ?? []) as JsonObject[];
+  for (const volume of volumes) {
+    const sources: Source[] = [];
+    const configMap = isJsonObject(volume.configMap) ? volume.configMap : undefined;
+    if (configMap?.name)
+      sources.push({
+        kind: 'ConfigMap',
+        name: String(configMap.name),
+        optional: configMap.optional === true,
+      });
+    const secret = isJsonObject(volume.secret) ? volume.secret : undefined;
+    if (secret?.secretName)
+      sources.push({ kind: 'Secret', name: String(secret.secretName), optional: secret.optional === true });
+    const projected = isJsonObject(volume.projected) ? volume.projected : undefined;
+    for (const source of (projected?.sources ?? []) as JsonObject[]) {
+      for (const kind of ['ConfigMap', 'Secret'] as const) {
+        const ref = source[kind === 'ConfigMap' ? 'configMap' : 'secret'];
+        if (isJsonObject(ref) && ref.name)
+          sources.push({ kind, name: String(ref.name), optional: ref.optional === true });
+      }
+    }
+    const absent = sources.find((src) => !src.optional && !client.get('v1', src.kind, namespace, src.name));
+    if (absent)
+      return `MountVolume.SetUp failed for volume "${String(volume.name ?? '')}" : ${missing(absent)}`;
+  }
+  return undefined;
+}

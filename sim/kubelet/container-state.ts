@@ -38,6 +38,8 @@ export interface PodRuntime {
   podIP: string;
   startTime?: string;
   containers: ContainerRuntime[];
+  /** The last FailedMount message recorded as an Event (to avoid duplicates). */
+  mountFailure?: string;
 }
 
 export function newContainer(spec: JsonObject): ContainerRuntime {

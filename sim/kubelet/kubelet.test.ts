@@ -97,6 +97,42 @@ describe('kubelet', () => {
     expect(cluster.sim.podLog('default', 'needs-config')).toBe('hi\n');
   });
 
+  it("keeps a Pod ContainerCreating with a FailedMount Event while a volume's Secret is missing, and starts it once it appears", async () => {
+    const spec = {
+      restartPolicy: 'Never',
+      containers: [{ name: 'main', image: 'alpine:3', command: ['sh', '-c', 'echo mounted'] }],
+      volumes: [
+        { name: 'optional', configMap: { name: 'absent', optional: true } },
+        { name: 'creds', projected: { sources: [{ secret: { name: 'mount-me' } }] } },
+      ],
+    };
+    await cluster.api.objects.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'needs-volume', namespace: 'default' },
+      spec,
+    });
+    await cluster.sim.waitFor(podRef('needs-volume'), () =>
+      cluster.sim.events('default', 'needs-volume').some((e) => e.reason === 'FailedMount'),
+    );
+    const blocked = cluster.sim.get(podRef('needs-volume')) as KubeObject;
+    expect(statusOf(blocked).phase).toBe('Pending');
+    expect(waitingReason(blocked)).toBe('ContainerCreating');
+    expect(
+      cluster.sim.events('default', 'needs-volume').find((e) => e.reason === 'FailedMount'),
+    ).toMatchObject({
+      type: 'Warning',
+      message: 'MountVolume.SetUp failed for volume "creds" : secret "mount-me" not found',
+    });
+    await cluster.api.objects.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'mount-me', namespace: 'default' },
+      data: {},
+    });
+    await cluster.sim.waitFor(podRef('needs-volume'), phaseIs('Succeeded'));
+  });
+
   it('names a missing Secret key as kubelet does', async () => {
     await cluster.api.objects.create({
       apiVersion: 'v1',

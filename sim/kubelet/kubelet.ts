@@ -1,5 +1,6 @@
 /**
- * The simulated node agent (`sim-node`): schedules each Pod, resolves its env (CreateContainerConfigError while
+ * The simulated node agent (`sim-node`): schedules each Pod, mounts its ConfigMap/Secret volumes (FailedMount,
+ * containers ContainerCreating, while one is missing), resolves its env (CreateContainerConfigError while
  * a referenced ConfigMap/Secret is missing, retried when one appears), "pulls" images (tag `does-not-exist` →
  * ErrImagePull → ImagePullBackOff), runs each container's command by the convention of command-program.ts,
  * restarts per restartPolicy with CrashLoopBackOff back-off, writes Pod status and records Events.
@@ -15,7 +16,7 @@ import {
 import { keyOf, splitKey, WorkQueue } from '../controllers/work-queue.js';
 import { type JsonObject, type KubeObject, timestamp } from '../store/kube-object.js';
 import { programOf } from './command-program.js';
-import { resolveEnv } from './container-env.js';
+import { resolveEnv, unmountableVolume } from './container-env.js';
 import {
   type ContainerRuntime,
   newContainer,
@@ -74,6 +75,20 @@ export function kubelet(ctx: ControllerContext): KubeletHandle {
     }
     if (pod.metadata.deletionTimestamp) {
       kill(pod, runtime);
+      return;
+    }
+    const unmountable = runtime.containers.some((c) => !c.started)
+      ? unmountableVolume(ctx.client, pod)
+      : undefined;
+    if (unmountable !== undefined) {
+      // Volumes are set up before any container is created: everything stays ContainerCreating (FailedMount).
+      for (const container of runtime.containers)
+        if (!container.started) container.state = { waiting: { reason: 'ContainerCreating' } };
+      if (runtime.mountFailure !== unmountable) {
+        runtime.mountFailure = unmountable;
+        ctx.events.warning(pod, 'FailedMount', unmountable, COMPONENT);
+      }
+      writeStatus(pod, runtime);
       return;
     }
     for (const [i, container] of runtime.containers.entries()) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedFixturesDir } from '../../test/support/shared-fixtures.js';
 import type { KubeObject } from '../domain/index.js';
@@ -63,5 +64,26 @@ describe('src/approvals/plan-summary', () => {
     expect(lines).toContain('--prune is on: what it deletes is not known without the live state');
     expect(lines).not.toContain('to prune');
     expect(planLines(await plan(undefined, false)).join('\n')).not.toContain('prune');
+  });
+
+  it('warns the approver about a Pod that reads an object this sync creates later (examples/rails-broken-waves)', async () => {
+    const folder = path.resolve(import.meta.dirname, '../../examples/rails-broken-waves');
+    const loaded = await loadManifests(folder);
+    const { tasks } = buildSyncTasks({
+      targets: loaded.objects,
+      live: [],
+      namespace: 'shop',
+      revision: 'abc1234',
+      startedAt: '2026-11-29T10:00:00.000Z',
+      operation: { prune: false, dryRun: false, syncOptions: [] },
+    });
+
+    const summary = summarizePlan(tasks, false, false);
+
+    const message =
+      'PreSync Job/db-migrate reads ConfigMap/rails-env, which this sync creates later (Sync wave 0): make it a PreSync hook in an earlier wave';
+    expect(summary.warnings).toEqual([message]);
+    expect(planLines(summary).at(-1)).toBe(`⚠️ ${message}`);
+    expect((await plan(undefined, false)).warnings).toBeUndefined();
   });
 });

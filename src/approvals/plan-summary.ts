@@ -3,7 +3,7 @@
  * whether the live state was known. Built from the planner's `buildSyncTasks` result (Argo CD order kept).
  */
 import type { SyncPhase } from '../domain/index.js';
-import { isPruneTask, type SyncTask } from '../engine/index.js';
+import { isPruneTask, lateReferencesOf, type SyncTask } from '../engine/index.js';
 
 export interface PlanSummary {
   /** False when no cluster was consulted: `apply` then lists every resource, create/update unknown. */
@@ -22,11 +22,16 @@ export interface PlanSummary {
   pruneRequested?: boolean;
   /** `Kind/name` of hooks, per phase, in execution order. */
   hooks: Partial<Record<SyncPhase, string[]>>;
+  /**
+   * What the approver should know before approving (absent = none): Pods that read an object this sync creates
+   * only later (the engine's reference lint, `lateReferencesOf`), e.g. `PreSync Job/migrate reads ConfigMap/env, …`.
+   */
+  warnings?: string[];
 }
 
 const nameOf = (task: SyncTask) => `${task.kind}/${task.name}`;
 
-/** Summarise `tasks`; `prune` says whether the operation prunes. */
+/** Summarise `tasks`; `prune` says whether the operation prunes. Warns about late references (reference lint). */
 export function summarizePlan(tasks: readonly SyncTask[], liveKnown: boolean, prune: boolean): PlanSummary {
   const summary: PlanSummary = {
     liveKnown,
@@ -51,5 +56,7 @@ export function summarizePlan(tasks: readonly SyncTask[], liveKnown: boolean, pr
       (task.liveObj ? summary.update : summary.create).push(nameOf(task));
     }
   }
+  const warnings = lateReferencesOf(tasks).map((late) => late.message);
+  if (warnings.length > 0) summary.warnings = warnings;
   return summary;
 }

@@ -27,7 +27,8 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
     case 'OperationStarted': {
       const verb = event.resumed ? 'Resuming' : 'Syncing';
       const dry = event.operation.dryRun ? ' (dry run)' : '';
-      return `${verb} ${event.application} at ${displayRevision(event.revision)}${dry}: ${plural(event.waves.length, 'step')}`;
+      const head = `${verb} ${event.application} at ${displayRevision(event.revision)}${dry}: ${plural(event.waves.length, 'step')}`;
+      return [head, ...(event.warnings ?? []).map((w) => `  ⚠ ${w}`)].join('\n');
     }
     case 'WaveStarted':
       return `▶ ${wave(event.wave)}: ${event.tasks.map(task).join(', ')}`;
@@ -57,6 +58,8 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
         `⏸ ${wave(event.wave)} waits for pruning confirmation (Prune=confirm): ${event.tasks.map(task).join(', ')}` +
         ' — run again with --confirm-prune; it waits until --timeout, or Ctrl-C'
       );
+    case 'WaveWaiting':
+      return `  … ${wave(event.wave)} waits for:\n${event.waiting.map((w) => `      ${w.reason}`).join('\n')}`;
     case 'SyncFailStarted':
       return `▶ SyncFail hooks: ${event.tasks.map(task).join(', ')}`;
     case 'OperationCompleted':

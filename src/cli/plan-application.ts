@@ -3,7 +3,7 @@
  * the engine, YAML parser, git or client-node): plan a manifest path or an Application of wavesync.yaml, print it.
  */
 
-import type { ApplicationRegistry, ApplicationRenderer } from '../apps/index.js';
+import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../apps/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
 import { syncOptionProblem } from '../engine/sync-option-names.js';
@@ -48,12 +48,10 @@ export async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
-  const { app, renderer } = await loadApplication(name, options);
-  const { applicationWarnings, environmentOf } = await import('../apps/index.js');
-  const rendered = await renderer.renderApplication(
-    app,
-    options.revision === undefined ? {} : { revision: options.revision },
-  );
+  const [{ app, rendered }, { applicationWarnings, environmentOf }] = await Promise.all([
+    renderApplicationNamed(name, options),
+    import('../apps/index.js'),
+  ]);
   const namespace = app.destination.namespace ?? 'default';
   const plan = buildSyncTasks({
     targets: rendered.targets,
@@ -62,6 +60,7 @@ export async function planApplication(
     revision: rendered.revision,
     startedAt: new Date().toISOString(),
     operation: { prune: false, dryRun: true, syncOptions: app.syncPolicy?.syncOptions ?? [] },
+    lintReferences: true,
   });
   return {
     application: app.name,
@@ -122,6 +121,22 @@ export async function loadApplication(
   return { app, settings, registry, renderer };
 }
 
+/**
+ * The Application `name` (loadApplication) rendered as the worker renders it, at `options.revision` or its
+ * targetRevision. @throws what loadApplication and the renderer throw.
+ */
+export async function renderApplicationNamed(
+  name: string,
+  options: { config?: string; revision?: string },
+): Promise<{ app: Application; rendered: RenderedApplication; settings: Settings }> {
+  const { app, settings, renderer } = await loadApplication(name, options);
+  const rendered = await renderer.renderApplication(
+    app,
+    options.revision === undefined ? {} : { revision: options.revision },
+  );
+  return { app, rendered, settings };
+}
+
 /** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */
 function applicationHeader(plan: ApplicationPlan): string {
   const environment = plan.environment ? ` → ${plan.environment}` : '';
@@ -169,7 +184,7 @@ export async function planManifests(
   target: string,
   options: Pick<PlanOptions, 'namespace'>,
 ): Promise<BuildSyncTasksResult> {
-  return planLoaded(await loadManifests(target), options.namespace, []);
+  return planLoaded(await loadManifests(target), options.namespace, [], { lintReferences: true });
 }
 
 /**
@@ -181,6 +196,7 @@ export function planLoaded(
   loaded: LoadedManifests,
   namespace: string,
   syncOptions: readonly string[],
+  lint: { lintReferences?: boolean } = {},
 ): BuildSyncTasksResult {
   const plan = buildSyncTasks({
     targets: loaded.objects,
@@ -189,6 +205,7 @@ export function planLoaded(
     revision: contentRevisionOf(loaded.objects),
     startedAt: new Date().toISOString(),
     operation: { prune: false, dryRun: true, syncOptions: [...syncOptions] },
+    ...lint,
   });
   const optionWarnings = syncOptions.flatMap((option) => {
     const problem = syncOptionProblem(option);

@@ -83,7 +83,12 @@ export async function syncApplication(
       runOperation({
         ...input,
         options: {
-          healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
+          // As the worker: wavesync.yaml's health timeout, unless --health-timeout or --no-wait-health say otherwise.
+          healthTimeoutMs:
+            options.waitHealth === false
+              ? 0
+              : (secondsOption('--health-timeout', options.healthTimeout) ??
+                settings.defaults.healthTimeoutSeconds * 1000),
           ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
           ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
         },

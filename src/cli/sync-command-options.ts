@@ -24,6 +24,10 @@ export interface SyncCommandOptions {
   confirmPrune?: boolean;
   /** Seconds before the operation is terminated (Argo CD CLI `--timeout`); default the engine's 30 min. */
   timeout?: string;
+  /** Seconds to wait for app health after the operation (default 300). */
+  healthTimeout?: string;
+  /** False with `--no-wait-health`: do not wait for app health (Argo CD CLI `--async`). Default true. */
+  waitHealth: boolean;
 }
 
 /** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */

@@ -13,6 +13,9 @@ import { type SyncCommandOptions, secondsOption } from './sync-command-options.j
 
 export type { SyncCommandOptions } from './sync-command-options.js';
 
+/** Default `--health-timeout`: 300 s, as the engine's healthTimeoutMs. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
+
 /** The JSON document `--output json` prints. */
 export function syncResultJson(state: OperationState): string {
   const { phase, message, startedAt, finishedAt, health, syncResult } = state;
@@ -47,7 +50,7 @@ export async function syncManifests(
       );
     }
     const { syncApplication } = await import('./sync-application.js');
-    return syncApplication(options.app, options, onEvent, signal, onWarning).catch(clusterErrorToBotError);
+    return syncApplication(options.app, options, onEvent, signal, onWarning).catch(rethrowClusterError);
   }
   if (target === undefined) {
     throw new BotError(
@@ -73,6 +76,9 @@ export async function syncManifests(
   const grace = secondsOption('--hook-start-grace', options.hookStartGrace);
   const timeout = secondsOption('--timeout', options.timeout);
   if (timeout === 0) throw new BotError('invalid_command', '--timeout must be more than 0 seconds');
+  const healthTimeout = secondsOption('--health-timeout', options.healthTimeout) ?? DEFAULT_HEALTH_TIMEOUT_MS;
+  if (options.waitHealth === false && options.healthTimeout !== undefined)
+    throw new BotError('invalid_command', 'give --health-timeout or --no-wait-health, not both');
   return runOperation({
     application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
@@ -87,13 +93,30 @@ export async function syncManifests(
     options: {
       ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
       ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
+      // Not waiting still reads the health once (HealthAssessed), without waiting for it to change.
+      healthTimeoutMs: options.waitHealth === false ? 0 : healthTimeout,
     },
-  }).catch(clusterErrorToBotError);
+  }).catch(rethrowClusterError);
 }
 
-/** A ClusterError as the CLI reports it (cannot reach / refused, with the API server's message); others as is. */
-function clusterErrorToBotError(error: unknown): never {
+/** Rethrows a ClusterError as BotError `cluster_error` (one line for the terminal); anything else as it is. */
+export function rethrowClusterError(error: unknown): never {
   if (!(error instanceof ClusterError)) throw error;
   const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
   throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
+}
+
+/**
+ * Whether `wavesync sync` succeeded, as `argocd app sync` judges it: the operation Succeeded and — when it waited
+ * for health (the default; not for a dry run) — the app ended Healthy or Suspended. Returns the failure, if any.
+ */
+export function syncFailureOf(
+  state: OperationState,
+  options: Pick<SyncCommandOptions, 'waitHealth' | 'dryRun'>,
+): string | undefined {
+  if (state.phase !== 'Succeeded') return `the operation ${state.phase}: ${state.message}`;
+  if (options.waitHealth === false || options.dryRun) return undefined;
+  const health = state.health;
+  if (health === undefined || health.status === 'Healthy' || health.status === 'Suspended') return undefined;
+  return `the operation Succeeded but the app is ${health.status}${health.message ? `: ${health.message}` : ''}`;
 }

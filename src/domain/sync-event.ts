@@ -37,6 +37,11 @@ export type SyncEvent =
       waves: (WaveRef & { tasks: TaskRef[] })[];
       /** True when a previous process already started this operation and this run resumes it. */
       resumed: boolean;
+      /**
+       * Plan warnings worth a line before anything runs (absent = none): Pods that read an object this sync creates
+       * only in a later step (the engine's reference lint), e.g. `PreSync Job/migrate reads ConfigMap/env, …`.
+       */
+      warnings?: string[];
     }
   | { type: 'WaveStarted'; at: string; wave: WaveRef; tasks: TaskRef[] }
   | { type: 'ResourceApplied'; at: string; wave: WaveRef; task: TaskRef; status: ResultCode; message: string }
@@ -72,6 +77,16 @@ export type SyncEvent =
       at: string;
       wave: WaveRef;
       tasks: TaskRef[];
+    }
+  | {
+      /**
+       * A wave waits on running hooks or resources: why, per waiting object (e.g. `Deployment/web 0/1 ready:
+       * ImagePullBackOff (registry.example/app:does-not-exist)`). Emitted when the reasons change, not on a timer.
+       */
+      type: 'WaveWaiting';
+      at: string;
+      wave: WaveRef;
+      waiting: { task: TaskRef; reason: string }[];
     }
   | { type: 'SyncFailStarted'; at: string; tasks: TaskRef[] }
   | {

@@ -11,8 +11,9 @@
  * Every object gets the tracking label; hooks also get the operation annotation. Transient API errors are
  * retried; the answer is fed into the live cache.
  */
-import { type KubeObject, OPERATION_ANNOTATION } from '../domain/index.js';
+import { type KubeObject, OPERATION_ANNOTATION, type SyncOperation } from '../domain/index.js';
 import { ClusterError, type ObjectRef } from './cluster.js';
+import { withIgnoredFromLive } from './diff/ignore-differences.js';
 import { messageOf, type RetryOptions, withRetry } from './retry.js';
 import { objectRefOf, type SyncContext } from './sync-context.js';
 import { hasSyncOption } from './sync-options.js';
@@ -23,8 +24,25 @@ export type ApplyOutcome = { ok: true; object: KubeObject; message: string } | {
 
 /** The object exactly as wavesync sends it for a task. */
 export function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
-  const ref = objectRefOf(ctx, task);
-  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, ctx.application);
+  const obj = desiredObject(task, objectRefOf(ctx, task), ctx.application, operationStartedAt);
+  return respectsIgnoreDifferences(ctx.operation)
+    ? withIgnoredFromLive(ctx.ignoreDifferences, obj, task.liveObj)
+    : obj;
+}
+
+/** The sync option `RespectIgnoreDifferences=true`: ignored fields keep their live values on apply. */
+export function respectsIgnoreDifferences(operation: SyncOperation): boolean {
+  return hasSyncOption(operation, 'RespectIgnoreDifferences=true');
+}
+
+/** The object sent for `task` at `ref` for Application `application` (the diff's dry run sends the same). */
+export function desiredObject(
+  task: SyncTask,
+  ref: ObjectRef,
+  application: string,
+  operationStartedAt: string,
+): KubeObject {
+  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, application);
   const metadata = { ...labelled.metadata, name: ref.name };
   if (ref.namespace === '') delete metadata.namespace;
   if (task.isHook)
@@ -52,7 +70,12 @@ export async function applyTask(
   const onRetry = (error: Error, attempt: number) =>
     ctx.logger.warn({ task: ref, attempt, error: error.message }, 'transient API error, retrying');
   const recreate = async (): Promise<{ object: KubeObject; verb: string }> => {
-    if (dryRun) return { object: task.liveObj ?? obj, verb: 'would be deleted and re-created (Force=true)' };
+    // The server cannot dry-run a re-creation: answer with the live object only when it already holds everything
+    // wanted, so ApplyOutOfSyncOnly never skips a Force/Replace task that differs from live.
+    if (dryRun) {
+      const object = task.liveObj && holdsDesired(task.liveObj, obj) ? task.liveObj : obj;
+      return { object, verb: 'would be deleted and re-created (Force=true)' };
+    }
     const object = await deleteAndCreate(ctx, ref, obj, validate, { onRetry });
     return { object, verb: 'deleted and re-created (Force=true)' };
   };
@@ -88,6 +111,25 @@ export async function applyTask(
   } catch (error) {
     return { ok: false, message: messageOf(error) };
   }
+}
+
+/**
+ * True when `live` holds every field `desired` sets, with the same value (maps: every key, recursively; lists:
+ * same length, element by element; scalars: equal). Fields only the server adds (defaults, status, uid) are fine.
+ */
+export function holdsDesired(live: unknown, desired: unknown): boolean {
+  if (Array.isArray(desired))
+    return (
+      Array.isArray(live) &&
+      live.length === desired.length &&
+      desired.every((d, i) => holdsDesired(live[i], d))
+    );
+  if (typeof desired === 'object' && desired !== null) {
+    if (typeof live !== 'object' || live === null || Array.isArray(live)) return false;
+    const record = live as Record<string, unknown>;
+    return Object.entries(desired).every(([k, v]) => holdsDesired(record[k], v));
+  }
+  return live === desired;
 }
 
 /** An update the API server refused on its merits (Conflict or Invalid), which `--force` answers with re-creation. */

@@ -9,6 +9,7 @@
  */
 import type { KubeObject, OperationState } from '../domain/index.js';
 import { applyTask } from './apply-task.js';
+import { mapBounded } from './bounded-pool.js';
 import { nowIso, type SyncContext, taskRefOf, waveRefOf } from './sync-context.js';
 import { isPruneTask, resultKeyOf, type SyncTask } from './sync-task.js';
 import { recordOutcome } from './task-results.js';
@@ -64,8 +65,8 @@ export async function dryRunTasks(
   tasks: SyncTask[],
 ): Promise<string[]> {
   const runs = tasks.filter((t) => !skipsDryRun(t));
-  const outcomes = await Promise.all(
-    runs.map((task) => applyTask(ctx, task, { dryRun: true, operationStartedAt: state.startedAt })),
+  const outcomes = await mapBounded(runs, ctx.options.applyConcurrency, (task) =>
+    applyTask(ctx, task, { dryRun: true, operationStartedAt: state.startedAt }),
   );
   const failures: string[] = [];
   for (const [i, task] of runs.entries()) {

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../domain/index.js';
 import type { ObjectRef } from './cluster.js';
 import { messageOf } from './retry.js';
+import { podsOfWorkload } from './stuck-pods.js';
 import type { SyncContext } from './sync-context.js';
 
 /** Container waiting reasons that mean "this Pod will not start without someone fixing something". */
@@ -27,13 +28,6 @@ function byCreation(a: KubeObject, b: KubeObject): number {
   return (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '');
 }
 
-function isPodOf(pod: KubeObject, job: ObjectRef, uid: string | undefined): boolean {
-  if (pod.kind !== 'Pod' || (pod.metadata.namespace ?? '') !== job.namespace) return false;
-  const labels = pod.metadata.labels ?? {};
-  const owned = (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'Job' && o.uid === uid);
-  return owned || labels['job-name'] === job.name || labels['batch.kubernetes.io/job-name'] === job.name;
-}
-
 /**
  * The Pods of a hook (oldest first): the hook itself if it is a Pod, else the Pods its Job owns — from the
  * watch-fed cache when it has them, else listed from the API server.
@@ -45,13 +39,19 @@ export async function hookPodsOf(
 ): Promise<KubeObject[]> {
   if (ref.kind === 'Pod') return live ? [live] : [];
   if (ref.kind !== 'Job') return [];
-  const uid = live?.metadata.uid;
-  const cached = ctx.live.find((o) => isPodOf(o, ref, uid));
+  const job = live ?? {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: ref.name, namespace: ref.namespace },
+  };
+  const inNamespace = (o: KubeObject) => o.kind === 'Pod' && (o.metadata.namespace ?? '') === ref.namespace;
+  const cached = podsOfWorkload(job, ctx.live.find(inNamespace));
   const pods =
     cached.length > 0
       ? cached
-      : (await ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: ref.namespace })).filter((p) =>
-          isPodOf(p, ref, uid),
+      : podsOfWorkload(
+          job,
+          await ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: ref.namespace }),
         );
   return pods.sort(byCreation);
 }

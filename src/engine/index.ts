@@ -3,6 +3,7 @@
 export * from './closest-names.js';
 export * from './cluster.js';
 export * from './dependency-bubbling.js';
+export * from './diff/index.js';
 export * from './engine-options.js';
 export * from './go-atoi.js';
 export * from './health/index.js';
@@ -13,7 +14,9 @@ export * from './hooks/hook.js';
 export * from './kind-order.js';
 export * from './object-annotations.js';
 export * from './plan-warning.js';
+export * from './pod-references.js';
 export * from './prune-waves.js';
+export * from './reference-lint.js';
 export * from './run-operation.js';
 export * from './selective-sync.js';
 export * from './sort-sync-tasks.js';

@@ -5,6 +5,7 @@
  */
 import { formatResourceKey, type KubeObject, resourceKeyOf } from '../domain/index.js';
 import type { WatchTarget } from './cluster.js';
+import { crdDefinedKindOf } from './dependency-bubbling.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from './sync-context.js';
 import { hasSyncOption } from './sync-options.js';
 import type { SyncTask } from './sync-task.js';
@@ -60,13 +61,37 @@ async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void>
   );
 }
 
+/** `<group>/<kind>` of every CRD among the targets (gitops-engine `hasCRDOfGroupKind`, live or not). */
+function kindsDefinedInSync(tasks: SyncTask[]): Set<string> {
+  const kinds = new Set<string>();
+  for (const task of tasks) {
+    if (task.kind !== 'CustomResourceDefinition' || task.group !== 'apiextensions.k8s.io') continue;
+    const key = crdDefinedKindOf(task);
+    if (key !== undefined) kinds.add(key);
+  }
+  return kinds;
+}
+
+/**
+ * Every task's kind must be served before anything is applied (gitops-engine `getSyncTasks`): an unserved kind is
+ * valid only when a CRD of this sync defines it or the task (or the operation) has SkipDryRunOnMissingResource=true
+ * — then its dry run is skipped. A dry run skipped for another reason (its Namespace is created by this sync) does
+ * not excuse it: the kind check needs discovery only, not the Namespace.
+ */
 function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
   const invalid: PassPlan['invalid'] = [];
+  let definedInSync: Set<string> | undefined;
   for (const task of tasks) {
     if (ctx.memory.discovery.has(`${apiVersionOf(task)}/${task.kind}`)) continue;
+    definedInSync ??= kindsDefinedInSync(tasks);
     const obj = task.targetObj ?? task.liveObj;
-    if (hasSyncOption(ctx.operation, SKIP_DRY_RUN_ON_MISSING, obj)) task.skipDryRun = true;
-    if (task.skipDryRun) continue;
+    if (
+      definedInSync.has(`${task.group}/${task.kind}`) ||
+      hasSyncOption(ctx.operation, SKIP_DRY_RUN_ON_MISSING, obj)
+    ) {
+      task.skipDryRun = true;
+      continue;
+    }
     invalid.push({
       task,
       message: `the server could not find the requested resource: ${apiVersionOf(task)} ${task.kind} is not served (is its CRD installed?)`,
@@ -75,13 +100,18 @@ function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
   return invalid;
 }
 
+const POD_OWNERS = new Set(['Job', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
+
 function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[]): WatchTarget[] {
   const targets = tasks.map((task) => {
     const ref = objectRefOf(ctx, task);
     return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
   });
-  const jobNamespaces = new Set(tasks.filter((t) => t.isHook && t.kind === 'Job').map((t) => t.namespace));
-  for (const namespace of jobNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
+  // The Pods of hook Jobs and of workloads a wave may wait on: why they do not start is what the wave waits for.
+  const podNamespaces = new Set(
+    tasks.filter((t) => t.targetObj !== undefined && POD_OWNERS.has(t.kind)).map((t) => t.namespace),
+  );
+  for (const namespace of podNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
   return targets.filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
 }
 

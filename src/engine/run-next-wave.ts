@@ -51,7 +51,7 @@ export async function runNextWave(
   const last = pending.at(-1)!;
   const finalWave = last.phase === phase && last.wave === wave;
   const current = pending.filter((t) => t.phase === phase && t.wave === wave);
-  const remaining = pending.filter((t) => !current.includes(t));
+  const remaining = pending.filter((t) => t.phase !== phase || t.wave !== wave);
   state.phase = 'Running';
   state.message = 'one or more tasks are running';
   await announceWaveStarted(ctx, current);

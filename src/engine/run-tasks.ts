@@ -1,13 +1,15 @@
 /**
  * runTasks — execute one wave's pending tasks (spec §4.7): release old hook finalizers → prune (all prunes of
  * the wave, concurrently, before anything else) → BeforeHookCreation deletions (pending result) → apply the
- * rest in consecutive runs of the same kind (runs one after another, tasks of a run concurrently; later runs are
- * still attempted after a failure) → after a CRD run, wait until the API server serves its kind.
+ * rest in consecutive runs of the same kind (runs one after another — a run's applies are all answered before the
+ * next run starts —, tasks of a run concurrently through a pool of `options.applyConcurrency`; later runs are still
+ * attempted after a failure) → after a CRD run, wait until each CRD whose kind this sync applies is Established.
  * A live hook that carries this operation's annotation was created by a previous process of this same
  * operation: it is adopted, never deleted and created again.
  */
 import { HOOK_FINALIZER, OPERATION_ANNOTATION, type OperationState } from '../domain/index.js';
 import { type ApplyOutcome, applyTask } from './apply-task.js';
+import { mapBounded } from './bounded-pool.js';
 import { releaseHook } from './hook-cleanup.js';
 import { prune, recordPrune } from './prune-task.js';
 import { messageOf, withRetry } from './retry.js';
@@ -15,7 +17,7 @@ import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from './s
 import { propagationPolicyOf } from './sync-options.js';
 import { isPruneTask, type SyncTask } from './sync-task.js';
 import { recordOutcome, recordResult, taskStateOf } from './task-results.js';
-import { waitForCustomResourceKinds } from './wait-for-crds.js';
+import { waitForEstablishedCrds } from './wait-for-crds.js';
 
 export type WaveResult = 'successful' | 'failed' | 'pending';
 
@@ -115,13 +117,15 @@ function kindRuns(tasks: SyncTask[]): SyncTask[][] {
 async function applyInKindRuns(ctx: SyncContext, state: OperationState, tasks: SyncTask[]): Promise<boolean> {
   let ok = true;
   for (const run of kindRuns(tasks)) {
-    const outcomes = await Promise.all(run.map((task) => applyOnly(ctx, state, task)));
+    const outcomes = await mapBounded(run, ctx.options.applyConcurrency, (task) =>
+      applyOnly(ctx, state, task),
+    );
     for (const [i, task] of run.entries()) {
       const outcome = outcomes[i]!;
       await recordApply(ctx, state, task, outcome);
       if (!outcome.ok) ok = false;
     }
-    await waitForCustomResourceKinds(ctx, run);
+    await waitForEstablishedCrds(ctx, run);
   }
   return ok;
 }
@@ -136,7 +140,7 @@ export async function runTasks(
   const hooks = pending.filter((t) => t.isHook);
   if (!(await releaseOldFinalizers(ctx, state, hooks))) return 'failed';
   const prunes = pending.filter(isPruneTask);
-  const pruneOutcomes = await Promise.all(prunes.map((t) => prune(ctx, t)));
+  const pruneOutcomes = await mapBounded(prunes, ctx.options.applyConcurrency, (t) => prune(ctx, t));
   let pruned = true;
   for (const [i, task] of prunes.entries())
     pruned = (await recordPrune(ctx, state, task, pruneOutcomes[i]!)) && pruned;

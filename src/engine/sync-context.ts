@@ -16,6 +16,7 @@ import type {
   WaveRef,
 } from '../domain/index.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from './cluster.js';
+import type { IgnoreDifferencesRule } from './diff/ignore-differences.js';
 import type { EngineLogger, EngineOptions } from './engine-options.js';
 import { getResourceHealth } from './health/index.js';
 import type { LiveCache } from './live-cache.js';
@@ -27,6 +28,8 @@ export interface SyncContext {
   revision: string;
   targets: readonly SourcedObject[];
   operation: SyncOperation;
+  /** The Application's compiled `spec.ignoreDifferences` (applied with `RespectIgnoreDifferences=true`). */
+  ignoreDifferences: readonly IgnoreDifferencesRule[];
   cluster: Cluster;
   live: LiveCache;
   options: EngineOptions;
@@ -58,6 +61,13 @@ export interface RunMemory {
   applied: boolean;
   /** `phase/wave` keys of waves whose PruneConfirmationRequired was emitted. */
   confirmationRequested: Set<string>;
+  /**
+   * Why each running task is not done yet, by result key, as of the last pass (refresh-tasks.ts), e.g.
+   * `Deployment/web 0/1 ready: ImagePullBackOff (app:does-not-exist)`; announced as WaveWaiting when it changes.
+   */
+  waitReasons: Map<string, string>;
+  /** The last announced WaveWaiting (its wave and reasons), so an unchanged one is not announced again. */
+  announcedWaiting: string;
 }
 
 export function newRunMemory(): RunMemory {
@@ -70,6 +80,8 @@ export function newRunMemory(): RunMemory {
     trackedObjects: undefined,
     applied: false,
     confirmationRequested: new Set(),
+    waitReasons: new Map(),
+    announcedWaiting: '',
   };
 }
 

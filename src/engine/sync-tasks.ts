@@ -5,7 +5,8 @@
  * Steps: describe each target once (hook traits, phases, wave, delete policies, warnings) → reject duplicates →
  * pair targets with live objects (unmatched live objects become prune tasks; hooks, Skip and ignored objects are
  * never pruned) → hook tasks, one per phase, named per §5.1 (skipped by a selective sync) → the CreateNamespace
- * task → skip-dry-run marks → prune wave reversal and PruneLast → sort with dependency bubbling.
+ * task → skip-dry-run marks → prune wave reversal and PruneLast → sort with dependency bubbling → optionally the
+ * reference lint (warnings for Pods that read an object this sync creates only later, reference-lint.ts).
  */
 import { HOOK_FINALIZER, type KubeObject, type SyncOperation, type SyncPhase } from '../domain/index.js';
 import { apiVersionParts } from './api-version-parts.js';
@@ -15,6 +16,7 @@ import { hookTraitsOf } from './hooks/hook.js';
 import { indexLiveObjects, type LiveObjects } from './live-objects.js';
 import type { PlanWarning } from './plan-warning.js';
 import { reorderPruneWaves } from './prune-waves.js';
+import { lateReferenceWarnings } from './reference-lint.js';
 import { isSelected } from './selective-sync.js';
 import { markSkipDryRun } from './skip-dry-run.js';
 import { sortSyncTasks } from './sort-sync-tasks.js';
@@ -37,6 +39,11 @@ export interface BuildSyncTasksInput {
   operation: SyncOperation;
   /** With `CreateNamespace=true`: true when the destination namespace already exists (then no Namespace task). */
   namespaceExists?: boolean;
+  /**
+   * Add the reference lint's warnings (reference-lint.ts) to `warnings`: for plans shown to people. The engine's
+   * passes leave it off (it reports the lint once, in OperationStarted), so a pass costs no pod-template scan.
+   */
+  lintReferences?: boolean;
 }
 
 export interface BuildSyncTasksResult {
@@ -62,6 +69,7 @@ export function buildSyncTasks(input: BuildSyncTasksInput): BuildSyncTasksResult
   markSkipDryRun(tasks);
   reorderPruneWaves(tasks, input.operation.syncOptions.includes('PruneLast=true'));
   sortSyncTasks(tasks);
+  if (input.lintReferences) warnings.push(...lateReferenceWarnings(tasks));
   return { tasks, warnings };
 }
 

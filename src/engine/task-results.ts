@@ -18,10 +18,30 @@ function keyOfResult(r: ResourceResult): string {
   });
 }
 
+/**
+ * Results by task key, per results array (a pass works on its own structuredClone of the state, so each array
+ * gets its own index). Results are only ever appended (recordResult), so the index reads just the entries added
+ * since it last looked: a lookup is O(1), not a scan of every result (which made a pass over N tasks cost N²).
+ */
+const indexes = new WeakMap<ResourceResult[], { byKey: Map<string, ResourceResult>; seen: number }>();
+
+function indexOf(results: ResourceResult[]): Map<string, ResourceResult> {
+  let index = indexes.get(results);
+  if (index === undefined || index.seen > results.length) {
+    index = { byKey: new Map(), seen: 0 };
+    indexes.set(results, index);
+  }
+  for (; index.seen < results.length; index.seen++) {
+    const r = results[index.seen]!;
+    const key = keyOfResult(r);
+    if (!index.byKey.has(key)) index.byKey.set(key, r);
+  }
+  return index.byKey;
+}
+
 /** Finds the recorded result of a task. */
 export function resultOf(state: OperationState, task: SyncTask): ResourceResult | undefined {
-  const key = resultKeyOf(task);
-  return state.syncResult.resources.find((r) => keyOfResult(r) === key);
+  return indexOf(state.syncResult.resources).get(resultKeyOf(task));
 }
 
 export function taskStateOf(state: OperationState, task: SyncTask): TaskState {

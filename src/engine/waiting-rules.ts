@@ -7,8 +7,8 @@
 import type { OperationState } from '../domain/index.js';
 import { messageOf } from './retry.js';
 import { waitingForDeletionMessage, waitingForMessage } from './running-message.js';
-import { objectRefOf, type SyncContext } from './sync-context.js';
-import { isPruneTask, type SyncTask } from './sync-task.js';
+import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from './sync-context.js';
+import { isPruneTask, resultKeyOf, type SyncTask } from './sync-task.js';
 import { recordResult, resultOf, taskStateOf } from './task-results.js';
 
 /** True when the task list spans more than one (phase, wave). */
@@ -46,6 +46,26 @@ async function failMissing(ctx: SyncContext, state: OperationState, blocking: Sy
   }
 }
 
+/** Emits WaveWaiting with every blocking task's reason when the reasons changed since the last one. */
+async function announceWaiting(ctx: SyncContext, state: OperationState, blocking: SyncTask[]): Promise<void> {
+  const first = blocking[0]!;
+  const waiting = blocking.map((task) => ({
+    task: taskRefOf(task),
+    reason:
+      ctx.memory.waitReasons.get(resultKeyOf(task)) ||
+      `${task.kind}/${task.name}: ${resultOf(state, task)?.message || (task.isHook ? 'running' : 'not healthy yet')}`,
+  }));
+  const signature = JSON.stringify([first.phase, first.wave, waiting.map((w) => w.reason)]);
+  if (signature === ctx.memory.announcedWaiting) return;
+  ctx.memory.announcedWaiting = signature;
+  await ctx.emit({
+    type: 'WaveWaiting',
+    at: nowIso(ctx),
+    wave: waveRefOf(ctx, first.phase, first.wave),
+    waiting,
+  });
+}
+
 export async function waitingRules(
   ctx: SyncContext,
   state: OperationState,
@@ -56,6 +76,7 @@ export async function waitingRules(
   if (blocking.length > 0) {
     state.phase = 'Running';
     state.message = waitingForMessage(blocking);
+    await announceWaiting(ctx, state, blocking);
     return true;
   }
   const deleting = tasks.filter(

@@ -4,6 +4,7 @@
  * wave that already has results counts as started, so nothing is announced twice by one process.
  */
 import type { OperationState, SyncPhase, SyncWave } from '../domain/index.js';
+import { lateReferencesOf } from './reference-lint.js';
 import { healthOf, nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from './sync-context.js';
 import { isPruneTask, type SyncTask } from './sync-task.js';
 import { isFailedTask, resultOf, taskStateOf } from './task-results.js';
@@ -19,7 +20,12 @@ function stepsOf(tasks: readonly SyncTask[]): { phase: SyncPhase; wave: SyncWave
   return steps;
 }
 
-/** Remembers the plan and emits OperationStarted (once per process). */
+function planWarnings(tasks: readonly SyncTask[]): { warnings?: string[] } {
+  const warnings = lateReferencesOf(tasks).map((late) => late.message);
+  return warnings.length > 0 ? { warnings } : {};
+}
+
+/** Remembers the plan and emits OperationStarted (once per process), with the reference lint's warnings. */
 export async function announceOperation(
   ctx: SyncContext,
   state: OperationState,
@@ -40,6 +46,7 @@ export async function announceOperation(
       tasks: tasks.filter((t) => t.phase === s.phase && t.wave === s.wave).map(taskRefOf),
     })),
     resumed: state.syncResult.resources.length > 0,
+    ...planWarnings(tasks),
   });
 }
 
@@ -91,9 +98,24 @@ async function emitWaveCompleted(
     type: 'WaveCompleted',
     at,
     wave: waveRefOf(ctx, first.phase, first.wave),
-    durationMs: Date.parse(at) - Math.min(...starts),
+    durationMs: Date.parse(at) - starts.reduce((a, b) => Math.min(a, b), Date.parse(at)),
     health,
     failed: failedTasks.length > 0,
-    message: failedTasks.map((t) => `${t.kind}/${t.name}: ${resultOf(state, t)?.message ?? ''}`).join('; '),
+    message: failureMessage(state, failedTasks, waveTasks.length),
   });
+}
+
+/** Failures a WaveCompleted message names one by one; beyond, it gives the count and the first ones. */
+const NAMED_FAILURES = 3;
+
+/**
+ * `ConfigMap/a: <message>; Secret/b: <message>`, or for a big wave
+ * `120 of 4000 failed, first: ConfigMap/a: <message>; …` — one reply stays short however many tasks failed.
+ */
+function failureMessage(state: OperationState, failed: SyncTask[], total: number): string {
+  const named = failed
+    .slice(0, NAMED_FAILURES)
+    .map((t) => `${t.kind}/${t.name}: ${resultOf(state, t)?.message ?? ''}`)
+    .join('; ');
+  return failed.length <= NAMED_FAILURES ? named : `${failed.length} of ${total} failed, first: ${named}; …`;
 }

@@ -9,7 +9,6 @@ import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '../domain/index.js';
 import type { ClusterWatch, ObjectChange, WatchTarget } from '../engine/cluster.js';
 import type { RawObjectApi } from './raw-object-api.js';
-import { toPlainJson } from './raw-object-api.js';
 
 const MAX_BACKOFF_MS = 5_000;
 
@@ -31,9 +30,10 @@ async function listFrom(
   onChange: (change: ObjectChange) => void,
 ): Promise<string> {
   const ns = target.namespace === '' ? undefined : target.namespace;
-  const list = toPlainJson<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>(
-    await api.list(target.apiVersion, target.kind, ns),
-  );
+  const list = (await api.list(target.apiVersion, target.kind, ns)) as {
+    metadata?: { resourceVersion?: string };
+    items?: KubeObject[];
+  };
   for (const item of list.items ?? []) {
     onChange({ type: 'MODIFIED', object: { ...item, apiVersion: target.apiVersion, kind: target.kind } });
   }
@@ -60,8 +60,8 @@ function watchOnce(
         return;
       }
       if (obj.metadata?.resourceVersion && latest !== undefined) latest = obj.metadata.resourceVersion;
-      if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
-        onChange({ type, object: toPlainJson(obj) });
+      // Watch events are parsed from the wire by client-node (JSON.parse): already plain JSON.
+      if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') onChange({ type, object: obj });
     };
     const onDone = (error: unknown) => {
       const status = (error as { statusCode?: number } | null)?.statusCode;

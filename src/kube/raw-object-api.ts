@@ -3,9 +3,12 @@
  * the wire body under our control. client-node 1.4.0 re-serialises every body through its typed models, which
  * drops fields it does not know (breaking `Validate=false` and CRD schemas' `x-kubernetes-*` keys) and calls
  * `toISOString()` on timestamp strings; responses come back as typed models with `Date` objects. Here the
- * request body is sent exactly as given, extra query parameters can be added, and responses are returned as
- * plain JSON (dates as ISO strings).
+ * request body is sent exactly as given, extra query parameters can be added, and successful responses are
+ * returned as the plain JSON the server sent (parsed once: no typed-model round trip, no per-object
+ * re-serialisation). Errors are client-node's ApiException, as before.
  */
+import http from 'node:http';
+import https from 'node:https';
 import {
   type Configuration,
   createConfiguration,
@@ -15,6 +18,7 @@ import {
   KubernetesObjectApi,
   type Middleware,
   RequestContext,
+  type ResponseContext,
   ServerConfiguration,
   type V1APIResource,
 } from '@kubernetes/client-node';
@@ -23,7 +27,8 @@ import {
  * A client-node API client for the current context of `kc` (as `kc.makeApiClient` builds it) whose every request
  * is aborted after `requestTimeoutMs` ms without a complete answer: client-node sets no timeout, so a silent
  * network (a dropped connection without RST, a stuck proxy) would otherwise hang a sync forever. The abort
- * surfaces as node-fetch's `AbortError`, which the adapter maps to a transient ClusterError (retried).
+ * surfaces as node-fetch's `AbortError`, which the adapter maps to a transient ClusterError (retried). Requests
+ * share one keep-alive connection pool per client (client-node alone opens a connection per request).
  * @throws Error('No active cluster!') when the kubeconfig has no current cluster, as makeApiClient does.
  */
 export function apiClient<T>(
@@ -33,9 +38,24 @@ export function apiClient<T>(
 ): T {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('No active cluster!');
+  let shared: http.Agent | undefined;
   const timeout: Middleware = {
     pre: async (context) => {
       context.setSignal(AbortSignal.timeout(requestTimeoutMs));
+      // client-node builds a new Agent for every request: a new TCP connection (and TLS handshake) each time.
+      // The first one's options (CA, client certificate, TLS checks) make one keep-alive Agent for all requests.
+      const agent = context.getAgent();
+      if (
+        agent instanceof http.Agent &&
+        (agent.constructor === http.Agent || agent.constructor === https.Agent)
+      ) {
+        const Agent = agent.constructor as typeof http.Agent;
+        shared ??= new Agent({
+          ...(agent as http.Agent & { options: http.AgentOptions }).options,
+          keepAlive: true,
+        });
+        context.setAgent(shared);
+      }
       return context;
     },
     post: async (response) => response,
@@ -82,6 +102,20 @@ export class RawObjectApi extends KubernetesObjectApi {
     api.server = kc.getCurrentCluster()?.server ?? '';
     api.setDefaultNamespace(kc);
     return api;
+  }
+
+  /**
+   * A 2xx answer as the server's plain JSON (client-node would deserialise it into typed models, which callers
+   * then had to turn back into JSON: the dominant CPU cost of a big sync). Anything else: client-node's handling
+   * (ApiException with the Status body).
+   */
+  protected override async processResponse<T extends KubernetesObject>(
+    response: ResponseContext,
+    type?: string,
+  ): Promise<T> {
+    if (response.httpStatusCode < 200 || response.httpStatusCode > 299)
+      return super.processResponse(response, type);
+    return JSON.parse(await response.body.text()) as T;
   }
 
   /** Discovery (cached per apiVersion by client-node, refetched on a cache miss for the kind). */

@@ -47,6 +47,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const logger = deps.logger.child({ component: 'worker' });
   const engineOptions: Partial<EngineOptions> = {
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
+    applyConcurrency: settings.defaults.applyConcurrency,
     ...deps.engineOptions,
   };
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });

@@ -50,6 +50,7 @@ describe('parseSettings', () => {
     });
     expect(settings.defaults).toEqual({
       healthTimeoutSeconds: 60,
+      applyConcurrency: 32,
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
       registryRefreshSeconds: 180,

@@ -92,6 +92,11 @@ export const GitCredentialSchema = z
 export const DefaultsSchema = z.strictObject({
   /** How long a wave may wait for its resources to become Healthy, in seconds. */
   healthTimeoutSeconds: z.number().int().positive().default(300),
+  /**
+   * Applies (and dry runs, and prunes) in flight at once within one kind run of a wave; runs of different kinds
+   * still go one after another. Default 32 (see EngineOptions.applyConcurrency).
+   */
+  applyConcurrency: z.number().int().min(1).max(256).default(32),
   /** Clones and checkouts of git sources (`~` expands to the home directory). */
   gitCacheDir: nonEmpty.default('~/.cache/wavesync/git'),
   /** Timeout of one git, helm or kustomize process, in seconds. */

@@ -24,6 +24,7 @@ import {
   resourcesKeptBlocks,
 } from './messages/deletion-blocks.js';
 import { hookOutcomeBlocks } from './messages/hook-outcome-blocks.js';
+import { planWarningsBlocks } from './messages/plan-warnings-blocks.js';
 import {
   type SyncHeaderState,
   type SyncHeaderView,
@@ -83,6 +84,8 @@ class ThreadReporter implements SlackReporter {
   private header: Omit<SyncHeaderView, 'state'>;
   private startedAt: number | undefined;
   private wave: WaveRef | undefined;
+  /** Why the current wave waits (WaveWaiting), shown in the header until the wave ends. */
+  private waiting: string[] = [];
   private headerDirtyAt: number | undefined;
   private lastHeaderAt = 0;
   private summary: SyncSummary | undefined;
@@ -132,9 +135,15 @@ class ThreadReporter implements SlackReporter {
         this.markHeader(now);
         if (event.resumed)
           this.queue(textMessage('↻ Resumed by another worker; continuing in this thread.'), false);
+        if (event.warnings?.length && !event.resumed) {
+          // Mandatory like a hook outcome: it explains a failure (or a dry run's verdict) before it happens.
+          this.callBudget.addHooks(1);
+          this.queue(planWarningsBlocks(event.warnings), true);
+        }
         return;
       case 'WaveStarted':
         this.wave = event.wave;
+        this.waiting = [];
         this.markHeader(now);
         this.queue(waveStartedBlocks(event), false);
         return;
@@ -142,7 +151,14 @@ class ThreadReporter implements SlackReporter {
         this.queue(hookOutcomeBlocks(event), true);
         return;
       case 'WaveCompleted':
+        if (this.waiting.length > 0) this.markHeader(now);
+        this.waiting = [];
         this.queue(waveCompletedBlocks(event), false);
+        return;
+      case 'WaveWaiting':
+        // The header only (edited in place, throttled by headerIntervalMs): no reply per change.
+        this.waiting = event.waiting.map((w) => w.reason);
+        this.markHeader(now);
         return;
       case 'PruneConfirmationRequired':
         // Mandatory like a hook outcome: without it nobody knows the sync waits for them.
@@ -262,7 +278,12 @@ class ThreadReporter implements SlackReporter {
       return { kind: 'completed', phase, durationMs, message, ...(health ? { health } : {}) };
     }
     const elapsedMs = this.startedAt === undefined ? 0 : Date.now() - this.startedAt;
-    return { kind: 'running', elapsedMs, ...(this.wave ? { wave: this.wave } : {}) };
+    return {
+      kind: 'running',
+      elapsedMs,
+      ...(this.wave ? { wave: this.wave } : {}),
+      ...(this.waiting.length > 0 ? { waiting: this.waiting } : {}),
+    };
   }
 }
 

@@ -36,6 +36,32 @@ export function crd(
   });
 }
 
+/**
+ * A complete CRD an API server accepts: one served and stored version `v1`, namespaced, whose schema keeps any
+ * field (`x-kubernetes-preserve-unknown-fields`). For syncs against the simulator.
+ */
+export function servedCrd(group: string, kind: string, plural: string): KubeObject {
+  const singular = kind.toLowerCase();
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular, kind, listKind: `${kind}List` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+}
+
 /** Wraps objects as loaded from `file`, one line per object. */
 export function sourced(...objects: KubeObject[]): SourcedObject[] {
   return objects.map((object, i) => ({ object, source: { file: 'test.yaml', line: i + 1 } }));

@@ -1,5 +1,5 @@
 /**
- * `wavesync cluster-sim [--port N] [--host H] [--kubeconfig-out FILE] [--speed N]` — run the Kubernetes API
+ * `wavesync cluster-sim [--port N] [--host H] [--kubeconfig-out FILE] [--speed N] [--crd-establish-seconds N]` — run the Kubernetes API
  * simulator (sim/) in the foreground until SIGINT/SIGTERM. Prints the URL, and writes a kubeconfig
  * (insecure-skip-tls-verify, plain http on loopback) when asked.
  */
@@ -9,6 +9,12 @@ import { InvalidArgumentError } from 'commander';
 function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
+
+function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number ≥ 0');
   return n;
 }
 
@@ -23,6 +29,7 @@ interface ClusterSimOptions {
   port: number;
   host: string;
   speed: number;
+  crdEstablishSeconds: number;
   kubeconfigOut?: string;
 }
 
@@ -33,6 +40,12 @@ export function registerClusterSimCommand(program: Command): void {
     .option('--port <n>', 'TCP port (0 = any free port)', port, 0)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--speed <n>', 'time factor: 10 = simulated time runs ten times faster', positiveNumber, 1)
+    .option(
+      '--crd-establish-seconds <n>',
+      'simulated seconds before a new CRD is Established and its kind served',
+      nonNegativeNumber,
+      0.5,
+    )
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the simulator to this file')
     .action(async (options: ClusterSimOptions) => {
       // Loaded on use, so other subcommands do not pay for compiling the simulator at start-up.
@@ -45,6 +58,7 @@ export function registerClusterSimCommand(program: Command): void {
         port: options.port,
         host: options.host,
         speed: options.speed,
+        crdEstablishSeconds: options.crdEstablishSeconds,
         logger,
       });
       if (options.kubeconfigOut) {

@@ -234,6 +234,26 @@ describe('src/cli/commands/plan', () => {
     });
   });
 
+  it('warns about a PreSync Job that reads a ConfigMap this sync creates later (examples/rails-broken-waves), text and JSON', async () => {
+    const folder = path.resolve(import.meta.dirname, '../../../examples/rails-broken-waves');
+    const message =
+      'PreSync Job/db-migrate reads ConfigMap/rails-env, which this sync creates later (Sync wave 0): make it a PreSync hook in an earlier wave';
+
+    const json = JSON.parse((await plan(folder, '-o', 'json', '-n', 'shop')).stdout);
+    const text = (await plan(folder, '-n', 'shop')).stdout;
+
+    expect(json.warnings).toEqual([{ file: path.join(folder, 'db-migrate.yaml'), line: 1, message }]);
+    expect(text).toContain(`Warnings (1):\n  ${path.join(folder, 'db-migrate.yaml')}:1: ${message}\n`);
+  });
+
+  it('has no reference warning when the ConfigMap is a PreSync hook in an earlier wave (examples/rails)', async () => {
+    const folder = path.resolve(import.meta.dirname, '../../../examples/rails');
+
+    const json = JSON.parse((await plan(folder, '-o', 'json', '-n', 'shop')).stdout);
+
+    expect(json.warnings).toEqual([]);
+  });
+
   // Two real processes through tsx: slow to start on a loaded machine, hence the longer timeout.
   it('works end to end through bin/wavesync.js: JSON on stdout, and exit code 2 for bad input', {
     timeout: 90_000,

@@ -1,12 +1,15 @@
 /**
  * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
  * [--output text|json] [--tracking-label VALUE] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
- * [--timeout SECONDS]` — run
+ * [--timeout SECONDS] [--health-timeout SECONDS | --no-wait-health]` — run
  * one Argo CD-faithful sync from a terminal with the worker's engine. `wavesync sync --app NAME [--config F]
  * [--revision REV]` syncs an Application of wavesync.yaml as `/sync NAME` would, minus Slack.
  * Text: progress per wave and hook as it happens. JSON: the final OperationState (phase, message, startedAt,
- * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. Exit code 0
- * only when the operation Succeeded; Ctrl-C terminates the operation (running hooks are stopped).
+ * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. After the
+ * operation it waits for app health (`--health-timeout`, default 300 s) as `argocd app sync` does; with
+ * `--no-wait-health` the JSON is printed the moment the operation completes (health read once, not awaited).
+ * Exit code 0 only when the operation Succeeded and, when health was awaited, the app is Healthy (or Suspended);
+ * Ctrl-C terminates the operation (running hooks are stopped).
  */
 import { type Command, Option } from 'commander';
 import type { SyncEvent } from '../../domain/index.js';
@@ -44,23 +47,40 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
-    .option('--hook-start-grace <seconds>', 'fail a hook whose Pod cannot start after this long (default 60)')
+    .option(
+      '--hook-start-grace <seconds>',
+      'fail a hook, or a resource a wave waits on, whose Pod cannot start for a missing object after this long (default 60)',
+    )
+    .option(
+      '--health-timeout <seconds>',
+      'after the operation, wait this long for the app to be Healthy (default 300)',
+    )
+    .option(
+      '--no-wait-health',
+      'do not wait for app health: print the result as soon as the operation completes',
+    )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (target: string | undefined, options: SyncCommandOptions) => {
       const abort = new AbortController();
       const onSignal = () => abort.abort();
       process.once('SIGINT', onSignal);
       try {
-        const { formatSyncEventText } = await import('../format-sync-event-text.js');
+        const [{ formatSyncEventText }, { syncFailureOf, syncManifests, syncResultJson }] = await Promise.all(
+          [import('../format-sync-event-text.js'), import('../sync-manifests.js')],
+        );
+        const early = options.output === 'json' && options.waitHealth === false;
         const print = (event: SyncEvent) => {
+          // Not waiting for health: the JSON OperationState the moment the operation completes.
+          if (early && event.type === 'OperationCompleted') io.stdout(syncResultJson(event.state));
           const line = options.output === 'text' ? formatSyncEventText(event) : undefined;
           if (line !== undefined) io.stdout(`${line}\n`);
         };
-        const { syncManifests, syncResultJson } = await import('../sync-manifests.js');
         const warn = (warning: PlanWarning) => io.stderr(warningLine(warning));
         const state = await syncManifests(target, options, print, abort.signal, warn);
-        if (options.output === 'json') io.stdout(syncResultJson(state));
-        io.setExitCode(state.phase === 'Succeeded' ? 0 : 1);
+        if (options.output === 'json' && !early) io.stdout(syncResultJson(state));
+        const failure = syncFailureOf(state, options);
+        if (failure !== undefined && state.phase === 'Succeeded') io.stderr(`error: ${failure}\n`);
+        io.setExitCode(failure === undefined ? 0 : 1);
       } catch (error) {
         const report = errorReport(error);
         io.stderr(report.text);

@@ -14,7 +14,13 @@ export const CANCEL_ACTION_ID = 'wavesync_cancel';
 export type SyncHeaderState =
   | { kind: 'received' }
   | { kind: 'queued'; position: number; ahead: JobAhead[] }
-  | { kind: 'running'; elapsedMs: number; wave?: WaveRef }
+  | {
+      kind: 'running';
+      elapsedMs: number;
+      wave?: WaveRef;
+      /** Why the wave is not done yet, per waiting object (WaveWaiting), e.g. `Deployment/web 0/1 ready: …`. */
+      waiting?: string[];
+    }
   | {
       kind: 'completed';
       phase: OperationPhase;
@@ -95,7 +101,12 @@ function stateParts(state: SyncHeaderState): string[] {
     case 'queued':
       return [queuedText(state.position, state.ahead)];
     case 'running':
-      return ['Running', ...(state.wave ? [waveText(state.wave)] : []), formatClock(state.elapsedMs)];
+      return [
+        'Running',
+        ...(state.wave ? [waveText(state.wave)] : []),
+        formatClock(state.elapsedMs),
+        ...(state.waiting?.length ? [`waiting for ${escapeMrkdwn(waitingText(state.waiting))}`] : []),
+      ];
     case 'completed':
       return [
         state.phase,
@@ -112,6 +123,13 @@ function stateParts(state: SyncHeaderState): string[] {
         state.permalink ? `already requested — <${state.permalink}|see that thread>` : 'already requested',
       ];
   }
+}
+
+/** `Deployment/web 0/1 ready: ImagePullBackOff (app:v2); Job/migrate: …` — at most 3 reasons, then `+N more`. */
+function waitingText(reasons: readonly string[]): string {
+  const shown = reasons.slice(0, 3).map((r) => truncate(r, 300));
+  const more = reasons.length > 3 ? `; +${reasons.length - 3} more` : '';
+  return `${shown.join('; ')}${more}`;
 }
 
 /** `PreSync wave 2 · step 2 of 4`. */

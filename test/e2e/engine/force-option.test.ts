@@ -88,4 +88,45 @@ describe('Force=true (spec §4.13: kubectl --force deletes and re-creates)', () 
     expect(state.phase).toBe('Succeeded');
     expect(live(h, 'batch/v1', 'Job', 'seed-data', namespace)?.metadata.uid).toBe(before?.metadata.uid);
   });
+
+  describe('with ApplyOutOfSyncOnly=true (a task is skipped only when its dry run shows no change)', () => {
+    const outOfSyncOnly = (...more: string[]) => ({ syncOptions: ['ApplyOutOfSyncOnly=true', ...more] });
+
+    it('a changed Job with Force=true is not skipped: it is re-created with the new template', async () => {
+      const namespace = h.freshNamespace('force-oso');
+      await syncObjects(h, sourced(job('echo v1', 'Force=true')), { namespace, operation: outOfSyncOnly() });
+      const before = live(h, 'batch/v1', 'Job', 'seed-data', namespace);
+
+      const { state } = await syncObjects(h, sourced(job('echo v2', 'Force=true')), {
+        namespace,
+        operation: outOfSyncOnly(),
+      });
+
+      expect(state.phase).toBe('Succeeded');
+      expect(state.syncResult.resources.find((r) => r.kind === 'Job')?.message).toBe(
+        'job.batch/seed-data deleted and re-created (Force=true)',
+      );
+      const after = live(h, 'batch/v1', 'Job', 'seed-data', namespace);
+      expect(after?.metadata.uid).not.toBe(before?.metadata.uid);
+      expect(commandOf(after)).toEqual(['sh', '-c', 'echo v2']);
+    });
+
+    it('a changed Job with Replace=true and Force=true from the operation is re-created; an unchanged one is skipped', async () => {
+      const namespace = h.freshNamespace('force-oso');
+      const operation = outOfSyncOnly('Replace=true', 'Force=true');
+      await syncObjects(h, sourced(job('echo v1')), { namespace, operation });
+      const first = live(h, 'batch/v1', 'Job', 'seed-data', namespace);
+
+      const unchanged = await syncObjects(h, sourced(job('echo v1')), { namespace, operation });
+      const second = live(h, 'batch/v1', 'Job', 'seed-data', namespace);
+      const changed = await syncObjects(h, sourced(job('echo v2')), { namespace, operation });
+
+      expect(unchanged.state.phase).toBe('Succeeded');
+      expect(second?.metadata.uid).toBe(first?.metadata.uid);
+      expect(changed.state.phase).toBe('Succeeded');
+      const third = live(h, 'batch/v1', 'Job', 'seed-data', namespace);
+      expect(third?.metadata.uid).not.toBe(second?.metadata.uid);
+      expect(commandOf(third)).toEqual(['sh', '-c', 'echo v2']);
+    });
+  });
 });

@@ -148,4 +148,87 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     );
     expect((await wavesync('sync', manifest, ...common, '--timeout', 'soon')).code).toBe(2);
   });
+
+  describe('waiting for app health after the operation (argocd app sync)', () => {
+    /** A Deployment whose image cannot be pulled: the operation Succeeds (one step), the app never gets Healthy. */
+    function neverHealthy(): string {
+      const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'wavesync-health-')), 'web.yaml');
+      writeFileSync(
+        manifest,
+        [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          'metadata: { name: never-healthy }',
+          'spec:',
+          '  replicas: 1',
+          '  selector: { matchLabels: { app: never-healthy } }',
+          '  template:',
+          '    metadata: { labels: { app: never-healthy } }',
+          '    spec:',
+          '      containers: [{ name: web, image: "registry.example/app:does-not-exist" }]',
+        ].join('\n'),
+      );
+      return manifest;
+    }
+
+    it('--no-wait-health prints the JSON OperationState as soon as the operation completes, exit 0', async () => {
+      const { code, stdout } = await wavesync(
+        'sync',
+        neverHealthy(),
+        '--kubeconfig',
+        kubeconfig,
+        '--tracking-label',
+        'no-wait',
+        '--no-wait-health',
+        '-o',
+        'json',
+      );
+
+      expect(code).toBe(0);
+      const result = JSON.parse(stdout) as { phase: string; health?: unknown };
+      expect(result.phase).toBe('Succeeded');
+      expect(result.health).toBeUndefined();
+    });
+
+    it('--health-timeout bounds the wait: the app still Progressing after it is exit 1, saying why', async () => {
+      const { code, stdout, stderr } = await wavesync(
+        'sync',
+        neverHealthy(),
+        '--kubeconfig',
+        kubeconfig,
+        '--tracking-label',
+        'health-timeout',
+        '--health-timeout',
+        '2',
+      );
+
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/^Succeeded: successfully synced/m);
+      expect(stdout).toMatch(/^App health: Progressing — Deployment\/never-healthy/m);
+      expect(stderr).toMatch(
+        /^error: the operation Succeeded but the app is Progressing: Deployment\/never-healthy/,
+      );
+    });
+  });
+
+  it('--dry-run prints the plan warning about a Pod that reads an object this sync creates later', async () => {
+    // Its own namespace: examples/rails (first test) made rails-env live in default, and a live object is no warning.
+    sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dry-warn' } });
+    const { code, stdout } = await wavesync(
+      'sync',
+      'examples/rails-broken-waves',
+      '--kubeconfig',
+      kubeconfig,
+      '--tracking-label',
+      'dry-warn',
+      '-n',
+      'dry-warn',
+      '--dry-run',
+    );
+
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toContain(
+      '  ⚠ PreSync Job/db-migrate reads ConfigMap/rails-env, which this sync creates later (Sync wave 0): make it a PreSync hook in an earlier wave',
+    );
+  });
 });

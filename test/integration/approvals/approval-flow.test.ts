@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   APPROVE_ACTION_ID,
@@ -242,5 +244,32 @@ describe('test/integration/approvals/approval-flow', () => {
     expect(headerText(posted.ts)).not.toContain('Rejected');
     expect(lastEphemeralTo('U0SAM')).toBe('This request was withdrawn by @U0PAT.');
     expect(await env.queue.applicationStatus('guestbook')).toEqual([]);
+  });
+
+  it('when a PreSync Job reads a ConfigMap the sync creates later, then the approval message warns about it', async () => {
+    await writeFile(
+      path.join(env.appDir, 'migrate.yaml'),
+      [
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata: { name: schema-migrate, annotations: { argocd.argoproj.io/hook: PreSync } }',
+        'spec:',
+        '  template:',
+        '    spec:',
+        '      restartPolicy: Never',
+        '      containers: [{ name: migrate, image: alpine:3.20, envFrom: [{ configMapRef: { name: storefront-db-env } }] }]',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: storefront-db-env }',
+        'data: { DATABASE_URL: postgres://db/storefront }',
+      ].join('\n'),
+    );
+
+    const posted = await requestApproval('guestbook');
+
+    expect(JSON.stringify(env.slack.message(DEPLOYS, posted.ts)?.blocks)).toContain(
+      '⚠️ PreSync Job/schema-migrate reads ConfigMap/storefront-db-env, which this sync creates later (Sync wave 0): make it a PreSync hook in an earlier wave',
+    );
   });
 });

@@ -128,6 +128,35 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     },
   );
 
+  it('when the plan has warnings and a wave waits, then the warnings are one reply and the header says what it waits for', async () => {
+    const { target, make } = await setup();
+    const reporter = make();
+    const events = prePostSyncEvents();
+    const started = events[0]! as Extract<SyncEvent, { type: 'OperationStarted' }>;
+    const warning =
+      'PreSync Job/pre-post-sync-before reads ConfigMap/db-env, which this sync creates later (Sync wave 0): make it a PreSync hook in an earlier wave';
+    const waveStarted = events.find((e) => e.type === 'WaveStarted')!;
+    const wave = waveStarted.type === 'WaveStarted' ? waveStarted.wave : undefined;
+    const reason =
+      'Job/pre-post-sync-before: Pod pre-post-sync-before-x (container main) waits for Secret/db (not in this sync; fails after 60s)';
+    const waiting: SyncEvent = {
+      type: 'WaveWaiting',
+      at: started.at,
+      wave: wave!,
+      waiting: [{ task: started.waves[0]!.tasks[0]!, reason }],
+    };
+
+    for (const e of [{ ...started, warnings: [warning] }, waveStarted, waiting]) await reporter.report(e);
+    await expect
+      .poll(() => text(fake.message(CHANNEL, target.threadTs)!), { timeout: 5_000 })
+      .toContain(`waiting for ${reason}`);
+    await feed(reporter, events.slice(events.indexOf(waveStarted) + 1), 5);
+
+    const thread = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+    expect(thread.split('\n').filter((l) => l.includes('creates later'))).toEqual([`⚠️ ${warning}`]);
+    expect(text(fake.message(CHANNEL, target.threadTs)!)).not.toContain('waiting for');
+  });
+
   it('when Slack answers 429, then the reporter waits Retry-After and delivers everything in order', async () => {
     const { target, make } = await setup({ postIntervalMs: 1000, burst: 1 }, { pacer: new ChannelPacer(0) });
     const reporter = make();

@@ -3,9 +3,14 @@
  * and `sync()` that runs runOperation on manifests (a folder, or objects) and records every event.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { type Simulator, startSimulator } from '../../../../sim/index.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../../../sim/index.js';
 import type { KubeObject, OperationState, SyncEvent, SyncOperation } from '../../../../src/domain/index.js';
-import type { Cluster, EngineOptions, SourcedObject } from '../../../../src/engine/index.js';
+import type {
+  Cluster,
+  EngineOptions,
+  IgnoreDifferencesRule,
+  SourcedObject,
+} from '../../../../src/engine/index.js';
 import { runOperation } from '../../../../src/engine/index.js';
 import { createKubeCluster } from '../../../../src/kube/kube-cluster.js';
 import { contentRevisionOf, loadManifests } from '../../../../src/manifests/index.js';
@@ -19,8 +24,8 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(speed = 20): Promise<Harness> {
-  const sim = await startSimulator({ speed });
+export async function startHarness(speed = 20, simOptions: SimulatorOptions = {}): Promise<Harness> {
+  const sim = await startSimulator({ ...simOptions, speed });
   const kubeconfig = sim.kubeconfig({ namespace: 'default' });
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
@@ -47,6 +52,8 @@ export interface SyncRequest {
   application?: string;
   namespace?: string;
   operation?: Partial<SyncOperation>;
+  /** The Application's compiled ignoreDifferences (RunOperationInput.ignoreDifferences). */
+  ignoreDifferences?: readonly IgnoreDifferencesRule[];
   options?: Partial<EngineOptions>;
   signal?: AbortSignal;
   pruneConfirmation?: () => Promise<string | undefined>;
@@ -84,6 +91,7 @@ export async function syncObjects(
     options: { ...TEST_OPTIONS, ...request.options },
     signal: request.signal,
     ...(request.pruneConfirmation ? { pruneConfirmation: request.pruneConfirmation } : {}),
+    ...(request.ignoreDifferences ? { ignoreDifferences: request.ignoreDifferences } : {}),
   });
   return { state, events };
 }

@@ -1,0 +1,260 @@
+/**
+ * Scale benchmark: wavesync against `kubectl apply --server-side` of the same objects, in the same run, against
+ * the same simulator (`wavesync cluster-sim`, its own process, speed 10).
+ *   1. One wave of N mixed objects (a Namespace, then ConfigMaps, Secrets, Services, ServiceAccounts in it) for
+ *      N = 250, 1,000, 2,000, 4,000, 10,000: wall time of each tool, ms per object, ratio wavesync / kubectl.
+ *   2. A CRD + 4,000 custom resources (no health) in one wave: first sync, no-change re-sync, peak RSS of the
+ *      sync process (targets ≤ 60 s, ≤ 30 s, ≤ 256 MB).
+ *   3. 10 waves of 5 Sync-hook Jobs against a shell-like loop of `kubectl apply --server-side` +
+ *      `kubectl wait --for=condition=complete` per wave (target ratio ≤ 1.0).
+ * wavesync runs in a child process as the worker does (bench/support/sync-child.ts: load manifests +
+ * runOperation, timed from the start of loading, without Node start-up); kubectl's time is its process's wall
+ * time. The simulator's CPU time per case is read from /proc. Sizes: `SIZES=250,1000 npx tsx bench/scale.bench.ts`.
+ * Run: `npm run bench:scale`.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { servedCrd } from '../test/builders/manifest-builders.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+const SPEED = 10;
+const SIZES = (process.env.SIZES ?? '250,1000,2000,4000,10000').split(',').map(Number);
+const CRS = Number(process.env.CRS ?? 4000);
+const WAVES = 10;
+const JOBS_PER_WAVE = 5;
+
+type Obj = Record<string, unknown>;
+
+function run(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ ms: number; out: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { env: { ...process.env, ...env }, maxBuffer: 256 * 2 ** 20 }, (error, out, err) => {
+      if (error)
+        reject(new Error(`${path.basename(file)} ${args.join(' ')} failed: ${err || error.message}`));
+      else resolve({ ms: performance.now() - started, out });
+    });
+  });
+}
+
+interface ChildResult {
+  phase: string;
+  message: string;
+  ms: number;
+  cpuMs: number;
+  peakRssMb: number;
+}
+
+async function wavesync(
+  kubeconfig: string,
+  dir: string,
+  app: string,
+  namespace: string,
+): Promise<ChildResult> {
+  const child = path.join(ROOT, 'bench/support/sync-child.ts');
+  const { out } = await run(process.execPath, ['--import', 'tsx', child, kubeconfig, dir, app, namespace]);
+  const result = JSON.parse(out.trim().split('\n').at(-1)!) as ChildResult;
+  if (result.phase !== 'Succeeded') throw new Error(`wavesync ${app}: ${result.phase}: ${result.message}`);
+  return result;
+}
+
+async function kubectl(kubeconfig: string, args: string[]): Promise<number> {
+  return (await run(KUBECTL, args, { KUBECONFIG: kubeconfig })).ms;
+}
+
+async function startSim(
+  dir: string,
+): Promise<{ kubeconfig: string; cpuMs: () => Promise<number>; stop: () => void }> {
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  const args = [path.join(ROOT, 'bin/wavesync.js'), 'cluster-sim', '--speed', String(SPEED)];
+  const sim = spawn(process.execPath, [...args, '--kubeconfig-out', kubeconfig], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    sim.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+    sim.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
+  });
+  const cpuMs = async () => {
+    const fields = (await readFile(`/proc/${sim.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  };
+  return { kubeconfig, cpuMs, stop: () => sim.kill('SIGTERM') };
+}
+
+/** The i-th object of a mixed wave in `namespace`: ConfigMap 40 %, Secret 30 %, Service 20 %, ServiceAccount 10 %. */
+function mixed(i: number, namespace: string): Obj {
+  const name = `obj-${String(i).padStart(5, '0')}`;
+  const metadata = { name, namespace, labels: { tier: `t${i % 7}` } };
+  const slot = i % 10;
+  if (slot < 4)
+    return {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata,
+      data: { index: String(i), text: 'x'.repeat(64) },
+    };
+  if (slot < 7) return { apiVersion: 'v1', kind: 'Secret', metadata, stringData: { password: `p-${i}` } };
+  if (slot < 9)
+    return {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata,
+      spec: { selector: { app: name }, ports: [{ port: 80 }] },
+    };
+  return { apiVersion: 'v1', kind: 'ServiceAccount', metadata };
+}
+
+async function writeManifests(dir: string, objects: Obj[]): Promise<string> {
+  await rm(dir, { recursive: true, force: true });
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'all.yaml');
+  await writeFile(file, objects.map((o) => stringify(o)).join('---\n'));
+  return file;
+}
+
+function namespace(name: string): Obj {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+}
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function mixedWaves(work: string, kubeconfig: string, simCpu: () => Promise<number>): Promise<void> {
+  console.log(
+    '\n| objects | kubectl apply --server-side | wavesync sync | ratio | kubectl ms/object | wavesync ms/object | wavesync CPU | wavesync peak RSS | simulator CPU (kubectl / wavesync) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const n of SIZES) {
+    const objectsFor = (ns: string) => [
+      namespace(ns),
+      ...Array.from({ length: n - 1 }, (_, i) => mixed(i, ns)),
+    ];
+    const kcFile = await writeManifests(path.join(work, `kubectl-${n}`), objectsFor(`kubectl-${n}`));
+    const wsDir = path.dirname(
+      await writeManifests(path.join(work, `wavesync-${n}`), objectsFor(`wavesync-${n}`)),
+    );
+    const cpu0 = await simCpu();
+    const k = await kubectl(kubeconfig, ['apply', '--server-side', '-f', kcFile]);
+    const cpu1 = await simCpu();
+    const w = await wavesync(kubeconfig, wsDir, `wavesync-${n}`, `wavesync-${n}`);
+    const cpu2 = await simCpu();
+    console.log(
+      `| ${n.toLocaleString('en')} | ${fmt(k)} | ${fmt(w.ms)} | ${(w.ms / k).toFixed(2)} | ${(k / n).toFixed(2)} | ${(w.ms / n).toFixed(2)} | ${fmt(w.cpuMs)} | ${w.peakRssMb.toFixed(0)} MB | ${fmt(cpu1 - cpu0)} / ${fmt(cpu2 - cpu1)} |`,
+    );
+  }
+}
+
+async function customResources(work: string, kubeconfig: string): Promise<void> {
+  const ns = 'gadgets';
+  const crs = Array.from({ length: CRS }, (_, i) => ({
+    apiVersion: 'bench.example.com/v1',
+    kind: 'Gadget',
+    metadata: { name: `gadget-${String(i).padStart(5, '0')}`, namespace: ns },
+    spec: { size: i, colour: 'blue' },
+  }));
+  const dir = path.dirname(
+    await writeManifests(path.join(work, 'crs'), [
+      namespace(ns),
+      servedCrd('bench.example.com', 'Gadget', 'gadgets'),
+      ...crs,
+    ]),
+  );
+  const first = await wavesync(kubeconfig, dir, 'gadgets', ns);
+  const again = await wavesync(kubeconfig, dir, 'gadgets', ns);
+  console.log(
+    `\n| CRD + ${CRS.toLocaleString('en')} custom resources, one wave | time (target) | CPU | peak RSS (target ≤ 256 MB) |`,
+  );
+  console.log('|---|---|---|---|');
+  console.log(
+    `| first sync | ${fmt(first.ms)} (≤ 60 s) | ${fmt(first.cpuMs)} | ${first.peakRssMb.toFixed(0)} MB |`,
+  );
+  console.log(
+    `| no-change re-sync | ${fmt(again.ms)} (≤ 30 s) | ${fmt(again.cpuMs)} | ${again.peakRssMb.toFixed(0)} MB |`,
+  );
+}
+
+function hookJob(wave: number, index: number, namespace: string, hook: boolean): Obj {
+  const annotations = hook
+    ? { 'argocd.argoproj.io/hook': 'Sync', 'argocd.argoproj.io/sync-wave': String(wave) }
+    : {};
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: `w${wave}-job-${index}`, namespace, labels: { wave: String(wave) }, annotations },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', String(2 + (index % 3))] }],
+        },
+      },
+    },
+  };
+}
+
+async function jobWaves(work: string, kubeconfig: string): Promise<void> {
+  const shellNs = 'waves-kubectl';
+  await writeManifests(path.join(work, 'waves-ns'), [namespace(shellNs)]);
+  await kubectl(kubeconfig, ['apply', '--server-side', '-f', path.join(work, 'waves-ns', 'all.yaml')]);
+  const waveFiles: string[] = [];
+  for (let wave = 0; wave < WAVES; wave++) {
+    const jobs = Array.from({ length: JOBS_PER_WAVE }, (_, i) => hookJob(wave, i, shellNs, false));
+    waveFiles.push(await writeManifests(path.join(work, `waves-kubectl-${wave}`), jobs));
+  }
+  const started = performance.now();
+  for (const [wave, file] of waveFiles.entries()) {
+    await kubectl(kubeconfig, ['apply', '--server-side', '-f', file]);
+    const selector = `wave=${wave}`;
+    await kubectl(kubeconfig, [
+      'wait',
+      '-n',
+      shellNs,
+      '--for=condition=complete',
+      'job',
+      '-l',
+      selector,
+      '--timeout=120s',
+    ]);
+  }
+  const shell = performance.now() - started;
+  const ns = 'waves-wavesync';
+  const objects = [namespace(ns)];
+  for (let wave = 0; wave < WAVES; wave++)
+    for (let i = 0; i < JOBS_PER_WAVE; i++) objects.push(hookJob(wave, i, ns, true));
+  const dir = path.dirname(await writeManifests(path.join(work, 'waves-wavesync'), objects));
+  const w = await wavesync(kubeconfig, dir, 'waves', ns);
+  console.log(`\n| ${WAVES} waves × ${JOBS_PER_WAVE} Sync-hook Jobs | time |`);
+  console.log('|---|---|');
+  console.log(`| shell: kubectl apply --server-side + kubectl wait per wave | ${fmt(shell)} |`);
+  console.log(`| wavesync sync | ${fmt(w.ms)} |`);
+  console.log(`| ratio wavesync / shell (target ≤ 1.0) | ${(w.ms / shell).toFixed(2)} |`);
+}
+
+const work = await mkdtemp(path.join(tmpdir(), 'wavesync-scale-'));
+const sim = await startSim(work);
+try {
+  console.log(
+    `scale bench: simulator speed ${SPEED}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at start`,
+  );
+  await run(KUBECTL, ['version', '--client'], {});
+  const parts = (process.env.PARTS ?? 'mixed,crs,waves').split(',');
+  if (parts.includes('mixed')) await mixedWaves(work, sim.kubeconfig, sim.cpuMs);
+  if (parts.includes('crs')) await customResources(work, sim.kubeconfig);
+  if (parts.includes('waves')) await jobWaves(work, sim.kubeconfig);
+  console.log(`\nload average ${loadavg()[0]!.toFixed(1)} at end`);
+} finally {
+  sim.stop();
+  await rm(work, { recursive: true, force: true });
+}

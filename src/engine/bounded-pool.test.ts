@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { mapBounded } from './bounded-pool.js';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+describe('src/engine/bounded-pool', () => {
+  it('keeps at most `limit` calls in flight and answers in input order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const results = await mapBounded([5, 1, 4, 2, 3, 9, 7], 3, async (n) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      for (let i = 0; i < n; i++) await tick();
+      inFlight--;
+      return n * 10;
+    });
+
+    expect(results).toEqual([50, 10, 40, 20, 30, 90, 70]);
+    expect(most).toBe(3);
+  });
+
+  it('handles no items and a limit larger than the items', async () => {
+    expect(await mapBounded([], 8, async () => 1)).toEqual([]);
+    expect(await mapBounded(['a', 'b'], 100, async (s, i) => `${s}${i}`)).toEqual(['a0', 'b1']);
+  });
+});
