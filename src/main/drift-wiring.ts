@@ -15,6 +15,7 @@ import {
   type ApprovalStore,
   autoSyncAllowed,
   createApprovalStore,
+  createAuditLog,
   driftChannelOf,
   environmentNameOf,
 } from '../approvals/index.js';
@@ -66,6 +67,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const approvals = createApprovalStore(redis, { prefix: config.queue.prefix });
+  const audit = createAuditLog(redis, config.queue.prefix);
   const clusterFor = createClusterProvider({
     settings,
     kubeconfig: config.kubeconfig,
@@ -95,6 +97,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
       queue: deps.queue,
       refs: redisDriftNoticeRefs(redis, config.queue.prefix),
       channelOf: (app) => driftChannelOf(settings, app),
+      audit: (entry) => audit.append(entry),
       whyNotAutomatic: (app) =>
         refusesEmpty(app, wouldWipeOut)
           ? 'selfHeal refused: the manifests are empty and prune would delete everything (automated.allowEmpty)'

@@ -1,6 +1,7 @@
 /**
- * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — ack at once (ephemeral),
- * post the header in the channel, enqueue with the header as the report target, then show the queue position.
+ * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — check the request policy (a
+ * refusal is the ephemeral ack: nothing posted, nothing remembered), ack (ephemeral), post the header in the
+ * channel, enqueue with the header as the report target, then show the queue position.
  * Bad input is answered in the ack and nothing is posted or queued.
  */
 import type { DeletionPlan } from '../../apps/application-deletion.js';
@@ -15,6 +16,8 @@ import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
+import { missingResourcesProblem } from './selected-resources.js';
 
 interface Header {
   channel: string;
@@ -26,7 +29,17 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
   const { command } = ctx;
-  const requestKey = requestKeyOf(command, application, parsed.operation);
+  const refusal = await requestRefusal(ctx.deps, {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+    channel: command.channel_id,
+    ...reasonOf(parsed),
+  });
+  if (refusal) return ctx.ack(ephemeral(refusal));
+  const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
+  if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
+  const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
   if (ctx.recent.claim(requestKey)) {
     return ctx.ack(ephemeral(alreadyRequested(application)));
   }
@@ -72,7 +85,12 @@ export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
  */
 export async function startSync(
   ctx: SyncStartContext,
-  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
+  input: Omit<SyncRequest, 'target'> & {
+    breakGlassReason?: string;
+    deletionPlan?: DeletionPlan;
+    /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+    trigger?: string;
+  },
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
   const { application, operation, initiator, requestKey, deletion } = input;
@@ -101,8 +119,11 @@ export async function startSync(
       header: { channel: header.channel, ts: header.ts },
       ...reasonOf(input),
       ...(plan ? { deletionPlan: plan } : {}),
+      ...(input.trigger ? { trigger: input.trigger } : {}),
     };
     const gated = await deps.approvals.gate(request, context);
+    // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).
+    if (gated === 'refused') ctx.recent.release(requestKey);
     if (gated !== 'proceed') return gated;
   }
   let result: EnqueueResult;

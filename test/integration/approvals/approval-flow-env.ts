@@ -151,6 +151,10 @@ function application(
 }
 
 export interface FlowEnvOptions {
+  /** How long the recording runner's one step takes (ms, abortable; default 5): long keeps a sync running. */
+  stepMs?: number;
+  /** wavesync.yaml text (default SETTINGS). */
+  settings?: string;
   /** The destination cluster of every Application: with it the approval shows the live diff. */
   cluster?: Cluster;
   /** Extra `spec` of the guestbook Application manifest (e.g. ignoreDifferences). */
@@ -164,7 +168,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   const root = await mkdtemp(path.join(tmpdir(), 'wavesync-approvals-'));
   const appDir = path.join(root, 'guestbook');
   await cp(sharedFixturesDir('argocd-example-apps', 'guestbook'), appDir, { recursive: true });
-  const settings: Settings = parseSettings(SETTINGS, path.join(root, 'wavesync.yaml'));
+  const settings: Settings = parseSettings(options.settings ?? SETTINGS, path.join(root, 'wavesync.yaml'));
   const apps = new Map([
     ['guestbook', application('guestbook', 'production', appDir, options.guestbookSpec)],
     ['payments', application('payments', 'dual', appDir)],
@@ -203,7 +207,10 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   const worker: SyncWorker = createSyncWorker({
     connection: { url: REDIS_URL },
     prefix,
-    runner: failingOnDemand(createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }), failNext),
+    runner: failingOnDemand(
+      createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: options.stepMs ?? 5 }),
+      failNext,
+    ),
     reporterFactory: (job) =>
       fanOutReporter([
         createSlackReporter({

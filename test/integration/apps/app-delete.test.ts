@@ -510,8 +510,8 @@ describe('/sync delete: big plans, a changed cluster, and who may delete', { tim
   });
 
   it.each([
-    ['guarded', 'Only @U0SAM may sync guarded (restricted).'],
-    ['elsewhere-app', 'elsewhere-app (elsewhere) can only be synced from #C0OTHER.'],
+    ['guarded', 'Only @U0SAM may delete guarded (restricted).'],
+    ['elsewhere-app', 'elsewhere-app (elsewhere) can only be deleted from #C0OTHER.'],
     ['frozen-app', 'Sync of frozen-app is frozen until'],
   ])(
     'shows %s neither plan nor Delete button when the request policy refuses it (%s)',
