@@ -9,15 +9,18 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
 
-/** Newest modification time (ms) of the .ts files under the folders, 0 when there are none. */
-function newestSourceMs(folders) {
+/**
+ * Newest modification time (ms) of the non-test .ts files under `dir`, 0 when there are none. Walks with
+ * withFileTypes: Node 20's `readdirSync(dir, { recursive: true })` is implemented in JavaScript and costs about
+ * three times as much (~80 ms for src/ and sim/ on a loaded machine, bench/cli-startup.bench.ts).
+ */
+function newestSourceMs(dir) {
   let newest = 0;
-  for (const folder of folders) {
-    const dir = `${root}${folder}`;
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir, { recursive: true })) {
-      if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
-      newest = Math.max(newest, statSync(`${dir}/${name}`).mtimeMs);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMs(file));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      newest = Math.max(newest, statSync(file).mtimeMs);
     }
   }
   return newest;
@@ -26,7 +29,8 @@ function newestSourceMs(folders) {
 function compiledIsCurrent() {
   if (!existsSync(compiled)) return false;
   if (!existsSync(sources)) return true;
-  return statSync(compiled).mtimeMs >= newestSourceMs(['src', 'sim']);
+  const folders = ['src', 'sim'].map((folder) => `${root}${folder}`).filter((dir) => existsSync(dir));
+  return statSync(compiled).mtimeMs >= Math.max(0, ...folders.map(newestSourceMs));
 }
 
 if (compiledIsCurrent()) {

@@ -95,6 +95,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /**
+ * The settings a process role cannot start without, each named with what it is for — all of them at once, so
+ * that one attempt tells the whole story: WAVESYNC_CONFIG for every role; SLACK_BOT_TOKEN and
+ * SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN, Socket Mode) for `serve` and `bot`. Empty when nothing is missing.
+ */
+export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config): string[] {
+  const missing: string[] = [];
+  if (config.configFile === undefined) missing.push('WAVESYNC_CONFIG (path of wavesync.yaml)');
+  if (role === 'worker') return missing;
+  if (!config.slack.botToken) missing.push('SLACK_BOT_TOKEN (xoxb-… bot token)');
+  if (!config.slack.appToken && !config.slack.signingSecret) {
+    missing.push('SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)');
+  }
+  return missing;
+}
+
+/**
  * A copy of the process environment, for child processes (git, helm, kustomize need PATH and HOME) and for
  * secrets that wavesync.yaml names by variable (`gitCredentials[].tokenEnv`).
  */

@@ -4,9 +4,10 @@
  */
 import type { Application, ApplicationDestination, ApplicationSource } from '../domain/application.js';
 import { BotError } from '../domain/errors.js';
+import { closestNames } from '../engine/index.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { environmentOf } from './application-environment.js';
-import { closestNames } from './closest-names.js';
+import { applicationWarnings } from './application-warnings.js';
 import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
 
 /** What chat commands show about an Application. */
@@ -44,7 +45,12 @@ export async function createApplicationRegistry(
   settings: Settings,
   deps: ApplicationRegistryDeps = {},
 ): Promise<ApplicationRegistry> {
-  let byName = index(await loadApplicationSources(settings, deps));
+  const loaded = await loadApplicationSources(settings, deps);
+  // Warned once at load (not on every refresh): an unknown sync option does nothing, as in Argo CD.
+  for (const { file, line, message } of loaded.flatMap(applicationWarnings)) {
+    deps.logger?.warn({ file, line }, message);
+  }
+  let byName = index(loaded);
   const find = (name: string) => byName.get(name);
   return {
     list: () => [...byName.values()],

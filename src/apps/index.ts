@@ -1,10 +1,12 @@
 /** Applications as Argo CD manifests: parsing, the registry, git sources, rendering and App of Apps. */
+
+export { closestNames } from '../engine/index.js';
 export * from './app-of-apps.js';
 export * from './application-deletion.js';
 export * from './application-environment.js';
 export * from './application-registry.js';
+export * from './application-warnings.js';
 export * from './applications-from-settings.js';
-export * from './closest-names.js';
 export * from './delete-application.js';
 export * from './deletion-hooks.js';
 export * from './drift/compare-application.js';

@@ -16,7 +16,7 @@ import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createClusterProvider } from '../main/cluster-provider.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
-import { renderApplicationNamed } from './commands/plan.js';
+import { renderApplicationNamed } from './plan-application.js';
 import { rethrowClusterError } from './sync-manifests.js';
 
 /** Options of `wavesync diff` as commander parses them. */

@@ -4,10 +4,12 @@
  */
 import type { BuildSyncTasksResult, SyncTask } from '../engine/index.js';
 import { plural } from '../slack/messages/format.js';
+import { clusterScopedIn } from './cluster-scoped-kinds.js';
 
 /** A readable table grouped by phase and wave, ending with a newline. */
 export function formatPlanText(plan: BuildSyncTasksResult): string {
-  const rows = plan.tasks.map(rowOf);
+  const clusterScoped = clusterScopedIn(plan.tasks);
+  const rows = plan.tasks.map((task) => rowOf(task, clusterScoped(task)));
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length), HEADER[c]!.length));
   const lines = plan.tasks.length > 0 ? [`  ${pad(HEADER, widths)}`] : [];
   let step = '';
@@ -22,16 +24,18 @@ export function formatPlanText(plan: BuildSyncTasksResult): string {
   lines.push('', `${plural(plan.tasks.length, 'task')} in ${plural(steps, 'step')}.`);
   if (plan.warnings.length > 0) {
     lines.push('', `Warnings (${plan.warnings.length}):`);
-    for (const w of plan.warnings) lines.push(`  ${w.file}:${w.line}: ${w.message}`);
+    for (const w of plan.warnings)
+      lines.push(`  ${w.line > 0 ? `${w.file}:${w.line}` : w.file}: ${w.message}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 const HEADER = ['KIND', 'NAMESPACE', 'NAME', 'API VERSION', 'NOTES'];
 
-function rowOf(task: SyncTask): string[] {
+function rowOf(task: SyncTask, clusterScoped: boolean): string[] {
   const apiVersion = task.group === '' ? task.version : `${task.group}/${task.version}`;
-  return [task.kind, task.namespace || '-', task.name, apiVersion, notesOf(task)];
+  const namespace = clusterScoped ? '-' : task.namespace || '-';
+  return [task.kind, namespace, task.name, apiVersion, notesOf(task)];
 }
 
 function notesOf(task: SyncTask): string {

@@ -2,7 +2,7 @@
  * Terminal lines for sync progress, one SyncEvent at a time (as they happen), in gitops-engine's words.
  * Returns undefined for events that print nothing.
  */
-import type { SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
+import { displayRevision, type SyncEvent, type TaskRef, type WaveRef } from '../domain/index.js';
 import { plural } from '../slack/messages/format.js';
 
 function task(ref: TaskRef): string {
@@ -27,7 +27,7 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
     case 'OperationStarted': {
       const verb = event.resumed ? 'Resuming' : 'Syncing';
       const dry = event.operation.dryRun ? ' (dry run)' : '';
-      const head = `${verb} ${event.application} at ${event.revision}${dry}: ${plural(event.waves.length, 'step')}`;
+      const head = `${verb} ${event.application} at ${displayRevision(event.revision)}${dry}: ${plural(event.waves.length, 'step')}`;
       return [head, ...(event.warnings ?? []).map((w) => `  ⚠ ${w}`)].join('\n');
     }
     case 'WaveStarted':

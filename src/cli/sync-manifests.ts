@@ -4,32 +4,14 @@
  */
 import path from 'node:path';
 import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
-import { ClusterError, runOperation } from '../engine/index.js';
+import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
+import { planLoaded } from './plan-application.js';
+import { type SyncCommandOptions, secondsOption } from './sync-command-options.js';
 
-export interface SyncCommandOptions {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  prune: boolean;
-  dryRun: boolean;
-  output: 'text' | 'json';
-  app?: string;
-  /** App-level sync options, e.g. `CreateNamespace=true` (repeatable `--sync-option`). */
-  syncOption: string[];
-  /** Seconds before a hook whose Pod cannot start is failed. */
-  hookStartGrace?: string;
-  /** Confirm up front the pruning of `Prune=confirm` objects (else such a wave waits; Ctrl-C ends it). */
-  confirmPrune?: boolean;
-  /** Seconds before the operation is terminated (Argo CD CLI `--timeout`); default the engine's 30 min. */
-  timeout?: string;
-  /** Seconds to wait for app health after the operation (default 300). */
-  healthTimeout?: string;
-  /** False with `--no-wait-health`: do not wait for app health (Argo CD CLI `--async`). Default true. */
-  waitHealth: boolean;
-}
+export type { SyncCommandOptions } from './sync-command-options.js';
 
 /** Default `--health-timeout`: 300 s, as the engine's healthTimeoutMs. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
@@ -54,13 +36,38 @@ export function syncResultJson(state: OperationState): string {
  * cluster that cannot be reached or refuses the engine's requests (`cluster_error`, the API server's message).
  */
 export async function syncManifests(
-  target: string,
+  target: string | undefined,
   options: SyncCommandOptions,
   onEvent: (event: SyncEvent) => void,
   signal?: AbortSignal,
+  onWarning: (warning: PlanWarning) => void = () => {},
 ): Promise<OperationState> {
+  if (options.app !== undefined) {
+    if (target !== undefined) {
+      throw new BotError(
+        'invalid_command',
+        `give a path or --app, not both (got ${target} and --app ${options.app})`,
+      );
+    }
+    const { syncApplication } = await import('./sync-application.js');
+    return syncApplication(options.app, options, onEvent, signal, onWarning).catch(rethrowClusterError);
+  }
+  if (target === undefined) {
+    throw new BotError(
+      'invalid_command',
+      'name what to sync: a manifest path, or --app <name> with wavesync.yaml',
+    );
+  }
+  if (options.revision !== undefined) {
+    throw new BotError('invalid_command', '--revision needs --app', {
+      fix: 'a path is synced as it is on disk',
+    });
+  }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
+  const namespace = options.namespace ?? contextNamespaceOf(kc);
+  // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
+  for (const warning of planLoaded(loaded, namespace, options.syncOption).warnings) onWarning(warning);
   const operation: SyncOperation = {
     prune: options.prune,
     dryRun: options.dryRun,
@@ -73,9 +80,9 @@ export async function syncManifests(
   if (options.waitHealth === false && options.healthTimeout !== undefined)
     throw new BotError('invalid_command', 'give --health-timeout or --no-wait-health, not both');
   return runOperation({
-    application: options.app ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
-    namespace: options.namespace ?? contextNamespaceOf(kc),
+    namespace,
     revision: contentRevisionOf(loaded.objects),
     operation,
     cluster: createRetryingKubeCluster(kc),
@@ -112,14 +119,4 @@ export function syncFailureOf(
   const health = state.health;
   if (health === undefined || health.status === 'Healthy' || health.status === 'Suspended') return undefined;
   return `the operation Succeeded but the app is ${health.status}${health.message ? `: ${health.message}` : ''}`;
-}
-
-/** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */
-function secondsOption(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Number(value) * 1000;
-  if (value.trim() === '' || !(ms >= 0)) {
-    throw new BotError('invalid_command', `${flag} must be a number of seconds, got ${value}`);
-  }
-  return ms;
 }

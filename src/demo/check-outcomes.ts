@@ -6,7 +6,7 @@
 import { applicationFromObject, applicationsFromSettings } from '../apps/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import type { Application, OperationPhase } from '../domain/index.js';
-import type { SourcedObject } from '../engine/index.js';
+import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { loadKubeConfig } from '../kube/load-kube-config.js';
@@ -30,6 +30,13 @@ export interface DemoOutcome {
   expected: OperationPhase;
   phase: OperationPhase | 'timed out';
   ackMs: number;
+  /** Planned (phase, wave) steps and hook tasks of the Application's manifests (nothing live). */
+  waves: number;
+  hooks: number;
+  /** From the operation's start to its end (queue history), ms; NaN when it did not finish. */
+  durationMs: number;
+  /** Slack Web API calls the bot made in the app's channel (fake Slack's record). */
+  slackCalls: number;
   problems: string[];
   ok: boolean;
 }
@@ -81,11 +88,23 @@ export async function checkOutcomes(input: {
         if (app.expected === 'Succeeded') problems.push(...live.problems);
         else if (live.present.length > 0)
           problems.push(`applied although the sync failed: ${live.present.join(', ')}`);
+        const planned = buildSyncTasks({
+          targets: rendered.targets,
+          live: [],
+          namespace: application.destination.namespace ?? '',
+          revision: rendered.revision,
+          startedAt: entry?.startedAt ?? new Date().toISOString(),
+          operation: { prune: false, dryRun: true, syncOptions: application.syncPolicy?.syncOptions ?? [] },
+        }).tasks;
         return {
           application: app.application,
           expected: app.expected,
           phase: entry?.phase ?? 'timed out',
           ackMs: input.acks.get(app.application) ?? Number.NaN,
+          waves: new Set(planned.map((t) => `${t.phase}/${t.wave}`)).size,
+          hooks: planned.filter((t) => t.isHook).length,
+          durationMs: entry?.durationMs ?? Number.NaN,
+          slackCalls: env.slack.calls().filter((c) => c.args.channel === app.channel).length,
           problems,
           ok: problems.length === 0,
         };

@@ -6,6 +6,8 @@
  * phase, the thread's replies, and that the cluster holds the manifests. Resolves with the exit code (0 only
  * when every expected outcome happened).
  */
+import { BotError } from '../domain/index.js';
+import { didYouMean } from '../engine/index.js';
 import { createLogger } from '../logger.js';
 import { startWavesync } from '../main/start-wavesync.js';
 import type { Block } from '../slack/messages/block.js';
@@ -18,7 +20,9 @@ import { ALERTS_CHANNEL, DEMO_APPS, DEMO_USERS, type DemoApp } from './demo-scen
 import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
 import { SignedSlackClient } from './fake-slack/slack-client.js';
 import { hasKustomizeRenderer } from './has-kustomize-renderer.js';
+import { outcomeTable } from './outcome-table.js';
 import { removeRedisPrefix } from './remove-redis-prefix.js';
+import { TERMINAL_COLUMNS, wrapText } from './terminal-text.js';
 import { ThreadPrinter } from './thread-printer.js';
 
 export interface DemoOptions {
@@ -29,17 +33,20 @@ export interface DemoOptions {
   keep?: boolean;
   /** Give up waiting for outcomes after this long (ms, default 50 000). */
   timeoutMs?: number;
+  /** Run only this scenario (a DEMO_APPS application name). */
+  app?: string;
 }
 
 export async function runDemo(options: DemoOptions): Promise<number> {
   const started = performance.now();
+  const selected = selectScenario(options.app);
   try {
     await pingRedis(options.redisUrl);
   } catch (error) {
     options.write(`${redisHelp(options.redisUrl, (error as Error).message)}\n`);
     return 1;
   }
-  const demo = await startDemo(options);
+  const demo = await startDemo(options, selected);
   // Ctrl-C: stop the processes and remove the demo's Redis keys before exiting.
   const onInterrupt = () => void demo.cleanUp().finally(() => process.exit(130));
   process.once('SIGINT', onInterrupt);
@@ -47,8 +54,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   try {
     const { env, port, apps } = demo;
     const client = new SignedSlackClient(`http://127.0.0.1:${port}`, env.signingSecret);
-    const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), options);
-    await grantApprovals(client, env.slack, apps, options);
+    const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), demo.say);
+    await grantApprovals(client, env.slack, apps, demo.say, options.ansi);
     outcomes = await checkOutcomes({ apps, env, acks, timeoutMs: options.timeoutMs ?? 50_000 });
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -58,12 +65,26 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   return printSummary(options, outcomes, elapsedMs, demo.env.logFile, options.keep ?? false);
 }
 
+/**
+ * The scenarios to run: all of DEMO_APPS, or the one named. @throws BotError('application_not_found') naming
+ * the scenarios, with the closest one.
+ */
+export function selectScenario(name: string | undefined): readonly DemoApp[] {
+  if (name === undefined) return DEMO_APPS;
+  const app = DEMO_APPS.find((a) => a.application === name);
+  if (app) return [app];
+  const names = DEMO_APPS.map((a) => a.application);
+  throw new BotError('application_not_found', `no demo scenario named "${name}"${didYouMean(name, names)}`, {
+    fix: `use one of ${names.join(', ')}`,
+  });
+}
+
 /** The environment, wavesync serve in this process, and the live thread printer; cleanUp() undoes it all once. */
-async function startDemo(options: DemoOptions) {
+async function startDemo(options: DemoOptions, scenarios: readonly DemoApp[]) {
   const env = await startDemoEnvironment({ redisUrl: options.redisUrl, logLevel: 'info' });
   const logger = createLogger({ level: 'info', destination: env.log });
   const running = await startWavesync('serve', { config: env.config, logger, host: '127.0.0.1' });
-  const apps = await selectApps(options);
+  const apps = await selectApps(options, scenarios);
   const printer = new ThreadPrinter(env.slack, {
     labels: {
       ...Object.fromEntries(DEMO_APPS.map((a) => [a.channel, a.application])),
@@ -72,7 +93,13 @@ async function startDemo(options: DemoOptions) {
     users: Object.fromEntries(Object.values(DEMO_USERS).map((u) => [u.id, u.name])),
     write: options.write,
     ansi: options.ansi,
+    width: TERMINAL_COLUMNS,
   });
+  // What the demo itself says ("@sam clicks Approve") comes after every thread line recorded so far.
+  const say = (text: string) => {
+    printer.flush();
+    options.write(text);
+  };
   printIntro(options, env, running.port);
   printer.start();
   let cleaned: Promise<void> | undefined;
@@ -85,12 +112,12 @@ async function startDemo(options: DemoOptions) {
     })();
     return cleaned;
   };
-  return { env, port: running.port, apps, cleanUp };
+  return { env, port: running.port, apps, cleanUp, say };
 }
 
-async function selectApps(options: DemoOptions): Promise<DemoApp[]> {
+async function selectApps(options: DemoOptions, scenarios: readonly DemoApp[]): Promise<DemoApp[]> {
   const kustomize = await hasKustomizeRenderer();
-  return DEMO_APPS.filter((app) => {
+  return scenarios.filter((app) => {
     if (!app.needsKustomize || kustomize) return true;
     options.write(
       `note: skipping ${app.application}: it needs \`kustomize\` or \`kubectl\` on PATH to render\n`,
@@ -111,7 +138,7 @@ function printIntro(
     `  Redis                     ${options.redisUrl} (key prefix ${env.config.queue.prefix}, removed at the end)`,
     `  wavesync serve            http://127.0.0.1:${port} (POST /slack/events, GET /healthz, GET /metrics)`,
   ];
-  options.write(`${lines.join('\n')}\n`);
+  options.write(`${lines.map((l) => wrapText(l, TERMINAL_COLUMNS, '    ')).join('\n')}\n`);
 }
 
 /** Send one signed `/sync <app>` per app as @pat; resolves with each ack latency in ms. */
@@ -119,13 +146,12 @@ async function sendSyncCommands(
   client: SignedSlackClient,
   apps: readonly DemoApp[],
   responseUrl: (id: string) => string,
-  options: DemoOptions,
+  say: (text: string) => void,
 ): Promise<Map<string, number>> {
   const acks = new Map<string, number>();
   for (const app of apps) {
-    options.write(
-      `\n@${DEMO_USERS.requester.name} in #${app.application}: /sync ${app.application}   — ${app.story}\n`,
-    );
+    say(`\n@${DEMO_USERS.requester.name} in #${app.application}: /sync ${app.application}\n`);
+    say(`${wrapText(app.story, TERMINAL_COLUMNS, '  ')}\n`);
     const delivery = await client.sendCommand({
       text: app.application,
       channelId: app.channel,
@@ -145,7 +171,8 @@ async function grantApprovals(
   client: SignedSlackClient,
   slack: FakeSlackApi,
   apps: readonly DemoApp[],
-  options: DemoOptions,
+  say: (text: string) => void,
+  ansi: boolean,
 ) {
   for (const app of apps.filter((a) => a.needsApproval)) {
     const approver = DEMO_USERS.approver;
@@ -156,13 +183,11 @@ async function grantApprovals(
       // The approval message as the approvers see it: plan, live diff (counts, changed fields) and buttons.
       onRequest: (blocks) => {
         const users = Object.fromEntries(Object.values(DEMO_USERS).map((u) => [u.id, u.name]));
-        const text = renderBlocksAsText(blocks as Block[], { ansi: options.ansi, users, indent: '  │ ' });
-        options.write(`\n${app.application} approval request:\n${text}\n`);
+        const text = renderBlocksAsText(blocks as Block[], { ansi, users, indent: '  │ ' });
+        say(`\n${app.application} approval request:\n${text}\n`);
       },
     });
-    options.write(
-      `\n@${approver.name} clicks Approve on ${app.application} (ack ${delivery.ackMs.toFixed(0)} ms)\n`,
-    );
+    say(`\n@${approver.name} clicks Approve on ${app.application} (ack ${delivery.ackMs.toFixed(0)} ms)\n`);
     if (delivery.status !== 200)
       throw new Error(`Approve of ${app.application} answered HTTP ${delivery.status}`);
   }
@@ -176,12 +201,10 @@ function printSummary(
   kept: boolean,
 ): number {
   const good = outcomes.filter((o) => o.ok).length;
-  options.write('\nOutcomes\n');
-  for (const o of outcomes) {
-    const mark = o.ok ? '✓' : '✗';
-    const problems = o.problems.length ? `\n      ${o.problems.join('\n      ')}` : '';
+  options.write(`\n${outcomeTable(outcomes)}`);
+  for (const o of outcomes.filter((x) => x.problems.length > 0)) {
     options.write(
-      `  ${mark} ${o.application.padEnd(18)} ${String(o.phase).padEnd(10)} expected ${o.expected.padEnd(10)} ack ${o.ackMs.toFixed(0)} ms${problems}\n`,
+      `\n✗ ${o.application}:\n${o.problems.map((p) => wrapText(p, TERMINAL_COLUMNS, '    ')).join('\n')}\n`,
     );
   }
   const all = good === outcomes.length && outcomes.length > 0;

@@ -8,6 +8,7 @@
 import type { Block } from '../slack/messages/block.js';
 import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import type { FakeSlackApi, RecordedCall } from './fake-slack/fake-slack-api.js';
+import { wrapText } from './terminal-text.js';
 
 export interface ThreadPrinterOptions {
   /** Channel id → label printed before its lines (e.g. `C0GUESTBOOK` → `guestbook`). */
@@ -18,6 +19,8 @@ export interface ThreadPrinterOptions {
   ansi?: boolean;
   /** Poll interval in ms (default 50). */
   intervalMs?: number;
+  /** Terminal columns: longer lines are wrapped, then trimmed (terminal-text.ts). Default: no limit. */
+  width?: number;
 }
 
 export class ThreadPrinter {
@@ -99,9 +102,11 @@ export class ThreadPrinter {
   private line(channel: string, text: string, gap = false): void {
     const label = this.o.labels[channel] ?? channel;
     const prefix = this.o.ansi ? `\u001b[36m[${label}]\u001b[39m` : `[${label}]`;
+    const margin = ' '.repeat(label.length + 3);
     const body = text
       .split('\n')
-      .map((l, i) => (i === 0 ? `${prefix} ${l}` : `${' '.repeat(label.length + 3)}${l}`))
+      .map((l, i) => (i === 0 ? `${prefix} ${l}` : `${margin}${l}`))
+      .map((l) => (this.o.width === undefined ? l : wrapText(l, this.o.width, `${margin}    `)))
       .join('\n');
     this.o.write(`${gap ? '\n' : ''}${body}\n`);
   }

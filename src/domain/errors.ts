@@ -13,16 +13,20 @@ export type BotErrorCode =
   | 'not_queued'
   | 'render_failed'
   | 'revision_not_found'
-  | 'cluster_error';
+  | 'cluster_error'
+  | 'slack_unreachable';
 
 /** A user-facing error with a stable code; `message` is safe to show in Slack. */
 export class BotError extends Error {
   readonly code: BotErrorCode;
+  /** How to fix it, when there is one thing to do ("pass --kubeconfig <file> or set KUBECONFIG"). */
+  readonly fix: string | undefined;
 
-  constructor(code: BotErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: BotErrorCode, message: string, options?: { cause?: unknown; fix?: string }) {
     super(message, options);
     this.name = 'BotError';
     this.code = code;
+    this.fix = options?.fix;
   }
 }
 
@@ -30,11 +34,19 @@ export class BotError extends Error {
 export class ManifestError extends BotError {
   readonly file: string;
   readonly line: number | undefined;
+  /** What is wrong, without the place (the message is `file:line: problem`). */
+  readonly problem: string;
 
-  constructor(file: string, line: number | undefined, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    file: string,
+    line: number | undefined,
+    problem: string,
+    options?: { cause?: unknown; fix?: string },
+  ) {
     super('invalid_manifest', `${file}${line === undefined ? '' : `:${line}`}: ${problem}`, options);
     this.name = 'ManifestError';
     this.file = file;
     this.line = line;
+    this.problem = problem;
   }
 }

@@ -5,5 +5,6 @@ export * from './errors.js';
 export * from './health-status.js';
 export * from './operation.js';
 export * from './resource.js';
+export * from './revision.js';
 export * from './sync-event.js';
 export * from './sync-phase.js';

@@ -1,5 +1,6 @@
 /** The engine's public surface. Other folders import from here only. */
 
+export * from './closest-names.js';
 export * from './cluster.js';
 export * from './dependency-bubbling.js';
 export * from './diff/index.js';
@@ -19,6 +20,7 @@ export * from './reference-lint.js';
 export * from './run-operation.js';
 export * from './selective-sync.js';
 export * from './sort-sync-tasks.js';
+export { syncOptionProblem } from './sync-option-names.js';
 export { syncOptionValueOf } from './sync-options.js';
 export * from './sync-phases.js';
 export * from './sync-task.js';

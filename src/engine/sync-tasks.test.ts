@@ -426,7 +426,7 @@ describe('src/engine/sync-tasks', () => {
 
     expect(() => build(targets)).toThrow(ManifestError);
     expect(() => build(targets)).toThrow(
-      'test.yaml:2: duplicate resource /Pod/app/p (also defined at test.yaml:1)',
+      'test.yaml:2: duplicate resource Pod/p in namespace app, also defined at test.yaml:1',
     );
   });
 
@@ -441,7 +441,7 @@ describe('src/engine/sync-tasks', () => {
         file: 'test.yaml',
         line: 2,
         message:
-          'Job/j: argocd.argoproj.io/hook: unknown hook type "presync" is ignored (values are case-sensitive)',
+          'Job/j: argocd.argoproj.io/hook: unknown hook type "presync" (did you mean PreSync?); Argo CD ignores it',
       },
       {
         file: 'test.yaml',
@@ -452,9 +452,22 @@ describe('src/engine/sync-tasks', () => {
       {
         file: 'test.yaml',
         line: 2,
-        message:
-          'Job/j: argocd.argoproj.io/hook-delete-policy: unknown policy "Never" is ignored (values are case-sensitive)',
+        message: 'Job/j: argocd.argoproj.io/hook-delete-policy: unknown policy "Never"; Argo CD ignores it',
       },
+    ]);
+  });
+
+  it('warns about sync options Argo CD does not know, with the closest valid one, and keeps the rest', () => {
+    const targets = [
+      obj('v1', 'ConfigMap', 'c', {
+        'argocd.argoproj.io/sync-options':
+          'Prune=flase, ServerSideAply=true,Replace=true,PrunePropagationPolicy=Orphan',
+      }),
+    ];
+
+    expect(build(targets).warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)).toEqual([
+      'test.yaml:1: ConfigMap/c: argocd.argoproj.io/sync-options: unknown sync option "Prune=flase" (did you mean Prune=false?); Argo CD ignores it',
+      'test.yaml:1: ConfigMap/c: argocd.argoproj.io/sync-options: unknown sync option "ServerSideAply=true" (did you mean ServerSideApply=true?); Argo CD ignores it',
     ]);
   });
 

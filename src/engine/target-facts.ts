@@ -3,10 +3,12 @@
  * warnings for silent Argo CD fallbacks (each reported once per object, prefixed with `Kind/name`). The object
  * gets the destination namespace when it has none — even cluster-scoped kinds (spec §3.1 step 4).
  */
-import type { KubeObject, SyncPhase } from '../domain/index.js';
+import { Annotations, type KubeObject, type SyncPhase } from '../domain/index.js';
 import { deletePoliciesOf } from './hooks/delete-policy.js';
 import { hookTraitsOf } from './hooks/hook.js';
+import { annotationCsvOf } from './object-annotations.js';
 import type { PlanWarning, Warn } from './plan-warning.js';
+import { syncOptionProblem } from './sync-option-names.js';
 import { syncPhasesOfTraits } from './sync-phases.js';
 import type { ManifestSource, SourcedObject, SyncTask } from './sync-task.js';
 import { syncWaveOf } from './sync-waves.js';
@@ -47,6 +49,10 @@ export function createTargetReader(
     const traits = hookTraitsOf(sourced.object, warn);
     const wave = syncWaveOf(sourced.object, warn);
     if (traits.hook && !traits.ignored) deletePoliciesOf(sourced.object, warn);
+    for (const option of annotationCsvOf(sourced.object, Annotations.syncOptions)) {
+      const problem = syncOptionProblem(option);
+      if (problem !== undefined) warn(`${Annotations.syncOptions}: ${problem}`);
+    }
     return {
       object: withNamespace(sourced.object, namespace),
       source: sourced.source,

@@ -24,7 +24,7 @@ export function assertUniqueTargets(targets: readonly SourcedObject[], namespace
     }
     const others = Array.isArray(seen) ? seen : [seen];
     const first = others.find((other) => identityOf(other, namespace) === identityOf(target, namespace));
-    if (first !== undefined) throw duplicate(target, first, identityOf(target, namespace));
+    if (first !== undefined) throw duplicate(target, first, namespace);
     byName.set(name, [...others, target]);
   }
 }
@@ -34,11 +34,19 @@ function identityOf({ object }: SourcedObject, namespace: string): string {
   return `${group}/${object.kind}/${object.metadata.namespace || namespace}/${object.metadata.name}`;
 }
 
-function duplicate(target: SourcedObject, first: SourcedObject, id: string): ManifestError {
+/** `ConfigMap/x`, `Deployment.apps/web in namespace shop`: kubectl's way of naming an object. */
+function displayNameOf({ object }: SourcedObject, namespace: string): string {
+  const group = apiVersionParts(object.apiVersion).group;
+  const ns = object.metadata.namespace || namespace;
+  return `${object.kind}${group ? `.${group}` : ''}/${object.metadata.name}${ns ? ` in namespace ${ns}` : ''}`;
+}
+
+function duplicate(target: SourcedObject, first: SourcedObject, namespace: string): ManifestError {
   const { file, line } = target.source;
   return new ManifestError(
     file,
     line,
-    `duplicate resource ${id} (also defined at ${first.source.file}:${first.source.line})`,
+    `duplicate resource ${displayNameOf(target, namespace)}, also defined at ${first.source.file}:${first.source.line}`,
+    { fix: 'remove one of the two, or give them different names or namespaces' },
   );
 }

@@ -35,7 +35,37 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
     kc.setCurrentContext(source.context);
   }
   if (!kc.getCurrentCluster()) throw new BotError('invalid_config', 'the kubeconfig has no current cluster');
+  if (!source.kubeconfig && isClientNodeFallback(kc)) {
+    throw new BotError(
+      'invalid_config',
+      'no kubeconfig found ($KUBECONFIG is not set, ~/.kube/config does not exist, not running in a cluster)',
+      {
+        fix:
+          'pass --kubeconfig <file> or set KUBECONFIG; to try wavesync without a cluster, start one with ' +
+          '`wavesync cluster-sim --kubeconfig-out ./kubeconfig` and pass --kubeconfig ./kubeconfig',
+      },
+    );
+  }
   return kc;
+}
+
+/**
+ * True for what client-node's loadFromDefault builds when it finds no kubeconfig and no service account: a
+ * cluster named "cluster" at http://localhost:8080 with a user named "user" and no credentials (client-node 1.x
+ * config.js). Every request to it fails with "HTTP protocol is not allowed when skipTLSVerify is not set".
+ */
+function isClientNodeFallback(kc: KubeConfig): boolean {
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  return (
+    kc.getClusters().length === 1 &&
+    cluster?.name === 'cluster' &&
+    cluster.server === 'http://localhost:8080' &&
+    user?.name === 'user' &&
+    !user.token &&
+    !user.certData &&
+    !user.exec
+  );
 }
 
 /** The namespace of the current context, or `default`. */

@@ -4,7 +4,8 @@
  * worker). The boundary handlers for `unhandledRejection` and `uncaughtException` log, close, and exit 1.
  * A second signal during shutdown exits at once.
  */
-import { loadConfig } from '../config.js';
+import { errorReport } from '../cli/command-io.js';
+import { loadConfig, missingSettings } from '../config.js';
 import { BotError } from '../domain/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { type ProcessRole, type RunningWavesync, startWavesync } from './start-wavesync.js';
@@ -14,15 +15,21 @@ export async function runProcess(role: ProcessRole): Promise<number> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
+    const missing = missingSettings(role, config);
+    if (missing.length > 0) {
+      throw new BotError('invalid_config', `wavesync ${role} needs ${missing.join(', ')}`, {
+        fix: 'set them in the environment (README "Configuration"); to try wavesync without Slack: wavesync demo',
+      });
+    }
   } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
-    return 1;
+    return printError(error);
   }
   const logger = createLogger({ level: config.logLevel }).child({ role });
   let running: RunningWavesync | undefined;
   const failed = new Promise<number>((resolve) => {
     const fatal = (kind: string) => (error: unknown) => {
       logger.fatal({ err: error, kind }, 'unexpected error; shutting down');
+      printError(slackProblem(error, config) ?? error);
       resolve(1);
     };
     process.once('unhandledRejection', fatal('unhandledRejection'));
@@ -39,13 +46,49 @@ export async function runProcess(role: ProcessRole): Promise<number> {
 }
 
 function startFailure(logger: Logger, error: unknown): number {
-  if (error instanceof BotError) {
-    logger.error({ code: error.code, problem: error.message }, 'cannot start');
-    process.stderr.write(`error: ${error.message}\n`);
-  } else {
-    logger.fatal({ err: error }, 'cannot start');
+  if (error instanceof BotError) logger.error({ code: error.code, problem: error.message }, 'cannot start');
+  else logger.fatal({ err: error }, 'cannot start');
+  return printError(error);
+}
+
+/** Writes the one `error: …` line (src/cli/command-io.ts) after the logs; returns the exit code. */
+function printError(error: unknown): number {
+  const report = errorReport(error);
+  process.stderr.write(report.text);
+  return report.exitCode;
+}
+
+/**
+ * A Slack Web API failure the user can act on, as a BotError: Slack cannot be reached (DNS, network, a wrong
+ * SLACK_API_URL — @slack/web-api's `slack_webapi_request_error`), or Slack refused the token (`invalid_auth`,
+ * `not_authed`, `account_inactive`, `token_revoked`). Bolt checks the token in the background at start, so these
+ * arrive as an unhandled rejection. Undefined for anything else.
+ */
+export function slackProblem(
+  error: unknown,
+  config: { slack: { apiUrl: string | undefined } },
+): BotError | undefined {
+  const { code, original, data } = (error ?? {}) as {
+    code?: string;
+    original?: { message?: string; cause?: { message?: string } };
+    data?: { error?: string };
+  };
+  const api = config.slack.apiUrl ?? 'https://slack.com/api/';
+  if (code === 'slack_webapi_request_error') {
+    const reason = original?.cause?.message ?? original?.message ?? 'request failed';
+    return new BotError('slack_unreachable', `cannot reach Slack (${api}): ${reason}`, {
+      cause: error,
+      fix: 'check the network and proxy settings, or SLACK_API_URL if you set it',
+    });
   }
-  return 1;
+  const refused = ['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked'];
+  if (code === 'slack_webapi_platform_error' && refused.includes(data?.error ?? '')) {
+    return new BotError('invalid_config', `Slack refused SLACK_BOT_TOKEN (${data?.error})`, {
+      cause: error,
+      fix: 'copy the Bot User OAuth Token (xoxb-…) from your Slack app\'s "OAuth & Permissions" page',
+    });
+  }
+  return undefined;
 }
 
 function signalled(logger: Logger): Promise<number> {

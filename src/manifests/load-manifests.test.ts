@@ -74,7 +74,7 @@ describe('src/manifests/load-manifests', () => {
     await writeFile(path.join(dir, 'b.yaml'), `${cm('other')}---\n${cm('dup')}`);
 
     await expect(loadManifests(dir)).rejects.toThrow(
-      `${path.join(dir, 'b.yaml')}:6: duplicate resource /ConfigMap//dup (also defined at ${path.join(dir, 'a.yaml')}:1)`,
+      `${path.join(dir, 'b.yaml')}:6: duplicate resource ConfigMap/dup, also defined at ${path.join(dir, 'a.yaml')}:1`,
     );
   });
 

@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ManifestError } from '../domain/index.js';
-import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../engine/index.js';
+import type { PlanWarning, SourcedObject } from '../engine/index.js';
+import { assertUniqueTargets } from '../engine/unique-targets.js';
 import { type ManifestSourceEntry, manifestSourcesOf } from './manifest-sources.js';
 import { parseManifests } from './parse-manifests.js';
 import { type KustomizeOptions, renderKustomize } from './render-kustomize.js';

@@ -35,7 +35,10 @@ export function parseManifests(text: string, file: string): ParsedManifests {
     const error = doc.errors[0];
     if (error) {
       const line = error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line;
-      throw new ManifestError(file, line, `YAML syntax error: ${firstLine(error.message)}`, { cause: error });
+      throw new ManifestError(file, line, `YAML syntax error: ${firstLine(error.message)}`, {
+        cause: error,
+        fix: 'fix the YAML at that line (indentation, quotes, brackets)',
+      });
     }
     for (const warning of doc.warnings) {
       const line = warning.linePos?.[0].line ?? lineCounter.linePos(warning.pos[0]).line;
@@ -102,6 +105,11 @@ function nodeAt(doc: Document, path: Path): { range?: Range | null } | undefined
   return undefined;
 }
 
+/**
+ * The first line of a `yaml` message without its own position (` at line 5, column 1:` — the caller names file and
+ * line) or a trailing colon that introduced the source excerpt.
+ */
 function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
+  const first = message.split('\n')[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
 }

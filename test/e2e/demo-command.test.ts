@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-function runDemo(): Promise<{ code: number | null; out: string; ms: number }> {
+function runDemo(...args: string[]): Promise<{ code: number | null; out: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/wavesync.js'), 'demo'], {
+    const child = spawn(process.execPath, [path.join(root, 'bin/wavesync.js'), 'demo', ...args], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
@@ -41,11 +41,38 @@ describe('test/e2e/demo-command', () => {
     }
     expect(out).toContain('@sam clicks Approve on payments');
     expect(out).toContain('[#alerts]');
+    // One thread's events in its order: the approval request is printed before the click on it.
+    const lines = out.split('\n');
+    const needsApproval = lines.findIndex((l) => /^\[payments\].*needs approval/.test(l));
+    expect(needsApproval).toBeGreaterThan(-1);
+    expect(needsApproval).toBeLessThan(
+      lines.findIndex((l) => l.startsWith('@sam clicks Approve on payments')),
+    );
+    // Fits a 100-column terminal.
+    expect(lines.filter((l) => l.length > 100)).toEqual([]);
+    // The table per app at the end.
+    expect(out).toMatch(/\n {2}\s+APP\s+OUTCOME\s+WAVES\s+HOOKS\s+DURATION\s+SLACK CALLS\s+ACK\n/);
+    expect(out).toMatch(/\n {2}✓ {2}payments +Succeeded +5 +3 +[\d.]+ s +\d+ +\d+ ms\n/);
+    expect(out).toMatch(/\n {2}✓ {2}broken-migration +Failed +\d+ +\d+ /);
     expect(code).toBe(0);
     // The demo's own clock (from its start to the outcomes); process start-up (tsx compiling the sources) is
     // measured separately and depends on the machine.
     const seconds = Number(/as expected in ([\d.]+) s/.exec(out)?.[1]);
     expect(seconds).toBeLessThan(60);
     expect(ms).toBeLessThan(180_000);
+  }, 300_000);
+
+  it('when asked for one scenario with --app, then only that app runs; an unknown name exits 2 naming the closest', async () => {
+    const [one, unknown] = await Promise.all([runDemo('--app', 'guestbook'), runDemo('--app', 'gestbook')]);
+
+    expect(one.out).toMatch(/demo passed: 1 of 1 as expected/);
+    expect(one.out).toContain('[guestbook]');
+    expect(one.out).not.toContain('[payments]');
+    expect(one.code).toBe(0);
+    expect(unknown.out).toBe(
+      'error: no demo scenario named "gestbook" (did you mean guestbook?): use one of guestbook, sync-waves, ' +
+        'pre-post-sync, rails, payments, app-of-apps, broken-migration\n',
+    );
+    expect(unknown.code).toBe(2);
   }, 300_000);
 });

@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { createLogger } from '../../logger.js';
 
 function positiveNumber(value: string): number {
   const n = Number(value);
@@ -50,7 +49,10 @@ export function registerClusterSimCommand(program: Command): void {
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the simulator to this file')
     .action(async (options: ClusterSimOptions) => {
       // Loaded on use, so other subcommands do not pay for compiling the simulator at start-up.
-      const { startSimulator } = await import('../../../sim/index.js');
+      const [{ startSimulator }, { createLogger }] = await Promise.all([
+        import('../../../sim/index.js'),
+        import('../../logger.js'),
+      ]);
       const logger = createLogger({ level: 'info' });
       const sim = await startSimulator({
         port: options.port,

@@ -1,5 +1,5 @@
 /**
- * `wavesync demo [--keep]` — the main job on the embedded default, with no Slack or cluster credentials: the
+ * `wavesync demo [--keep] [--app NAME]` — the main job on the embedded default, with no Slack or cluster credentials: the
  * Kubernetes API simulator, a fake Slack, the real bot and worker on the Redis at REDIS_URL, a signed `/sync` per
  * example Application, and each Slack thread printed live. Exit code 0 only when every expected outcome happened.
  */
@@ -12,7 +12,8 @@ export function registerDemoCommand(program: Command): void {
       'run the main job on the embedded default: simulator + fake Slack + example apps, threads printed live',
     )
     .option('--keep', 'keep the temporary folder (kubeconfig, wavesync log) and print its path')
-    .action(async (options: { keep?: boolean }) => {
+    .option('--app <name>', 'run only this scenario (guestbook, sync-waves, payments, …)')
+    .action(async (options: { keep?: boolean; app?: string }) => {
       // Loaded on use, so other commands do not pay for the simulator, Bolt and BullMQ.
       const [{ loadConfig }, { runDemo }] = await Promise.all([
         import('../../config.js'),
@@ -24,6 +25,7 @@ export function registerDemoCommand(program: Command): void {
         write: (text) => process.stdout.write(text),
         ansi: process.stdout.isTTY === true,
         keep: options.keep === true,
+        ...(options.app === undefined ? {} : { app: options.app }),
       });
       // The demo's servers are closed; a sync still winding down must not keep the terminal waiting.
       process.exit(code);

@@ -6,16 +6,8 @@
  * Exit code, as `diff` and `argocd app diff`: 0 no changes, 1 changes, 2 error (the error on stderr).
  */
 import { type Command, Option } from 'commander';
+import { type CommandIo, errorReport, processIo } from '../command-io.js';
 import type { DiffCommandOptions } from '../diff-manifests.js';
-import type { CommandIo } from './plan.js';
-
-const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-};
 
 /** Colour for `auto`: a terminal on stdout and no NO_COLOR. */
 function useColor(mode: DiffCommandOptions['color']): boolean {
@@ -65,10 +57,8 @@ export function registerDiffCommand(program: Command, io: CommandIo = processIo)
         );
         io.setExitCode(hasChanges(diff) ? 1 : 0);
       } catch (error) {
-        const { userFacingMessage } = await import('../user-facing-error.js');
-        // Exit code 2 for every failure (1 means "changes"); a bug keeps its stack trace.
-        const message = userFacingMessage(error) ?? (error instanceof Error ? error.stack : String(error));
-        io.stderr(`error: ${message}\n`);
+        // The one error style (command-io.ts), but exit code 2 for every failure: 1 means "changes".
+        io.stderr(errorReport(error).text);
         io.setExitCode(2);
       }
     });

@@ -129,9 +129,9 @@ describe('src/cli/commands/plan', () => {
     }
     const { tasks } = JSON.parse(result.stdout) as { tasks: JsonTask[] };
     expect(tasks.map((t) => `${t.phase}/${t.wave} ${t.kind}/${t.namespace}/${t.name}`)).toEqual([
-      'Sync/0 CustomResourceDefinition/app/clusterdummies.argoproj.io',
-      'Sync/0 CustomResourceDefinition/app/dummies.argoproj.io',
-      'Sync/0 ClusterDummy/app/cluster-dummy-crd-instance',
+      'Sync/0 CustomResourceDefinition//clusterdummies.argoproj.io',
+      'Sync/0 CustomResourceDefinition//dummies.argoproj.io',
+      'Sync/0 ClusterDummy//cluster-dummy-crd-instance',
       'Sync/0 Dummy/app/dummy-crd-instance',
       'Sync/0 Dummy/kube-system/dummy-crd-instance',
     ]);
@@ -176,25 +176,29 @@ describe('src/cli/commands/plan', () => {
       [
         'syntax.yaml',
         'apiVersion: v1\nkind: Pod\nmetadata:\n  name: [p\n',
-        /syntax\.yaml:\d+: YAML syntax error/,
+        /^error: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a \] \(\S*syntax\.yaml:5\): fix the YAML at that line \(indentation, quotes, brackets\)\n$/,
       ],
-      ['no-kind.yaml', 'apiVersion: v1\nmetadata: {name: p}\n', /no-kind\.yaml:1: kind is missing/],
+      [
+        'no-kind.yaml',
+        'apiVersion: v1\nmetadata: {name: p}\n',
+        /^error: kind is missing.* \(\S*no-kind\.yaml:1\)/,
+      ],
       [
         'no-name.yaml',
         'apiVersion: v1\nkind: Pod\nmetadata: {}\n',
-        /no-name\.yaml:3: Pod: metadata\.name is required/,
+        /^error: Pod: metadata\.name is required.* \(\S*no-name\.yaml:3\)/,
       ],
       [
         'dup.yaml',
         'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n',
-        /dup\.yaml:5: duplicate resource \/Pod\/\/p \(also defined at .*dup\.yaml:1\)/,
+        /^error: duplicate resource Pod\/p, also defined at \S*dup\.yaml:1 \(\S*dup\.yaml:5\): remove one of the two, or give them different names or namespaces\n$/,
       ],
-    ])('%s → exit 1, the error on stderr, nothing on stdout', async (name, text, error) => {
+    ])('%s → exit 2, one error line on stderr, nothing on stdout', async (name, text, error) => {
       await writeFile(path.join(dir, name), text);
 
       const result = await plan(path.join(dir, name), '--output', 'json');
 
-      expect(result.exitCode).toBe(1);
+      expect(result.exitCode).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(error);
     });
@@ -202,8 +206,8 @@ describe('src/cli/commands/plan', () => {
     it('rejects a missing path', async () => {
       const result = await plan(path.join(dir, 'nope'));
 
-      expect(result).toMatchObject({ exitCode: 1, stdout: '' });
-      expect(result.stderr).toMatch(/^error: .*nope: cannot read: ENOENT/);
+      expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+      expect(result.stderr).toMatch(/^error: cannot read: ENOENT.* \(\S*nope\)\n$/);
     });
 
     it('lists warnings below the plan, with file and line', async () => {
@@ -251,7 +255,7 @@ describe('src/cli/commands/plan', () => {
   });
 
   // Two real processes through tsx: slow to start on a loaded machine, hence the longer timeout.
-  it('works end to end through bin/wavesync.js: JSON on stdout, and exit code 1 for bad input', {
+  it('works end to end through bin/wavesync.js: JSON on stdout, and exit code 2 for bad input', {
     timeout: 90_000,
   }, async () => {
     const run = promisify(execFile);
@@ -261,8 +265,8 @@ describe('src/cli/commands/plan', () => {
     ]);
 
     expect(steps(JSON.parse(ok.stdout).tasks)).toEqual(['Sync/1 ConfigMap/cm-1', 'Sync/2 ConfigMap/cm-2']);
-    expect(bad).toMatchObject({ code: 1, stdout: '' });
-    expect(bad.stderr).toContain('missing.yaml: cannot read');
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^error: cannot read: ENOENT.*missing\.yaml\)\n$/);
   });
 });
 
@@ -288,6 +292,7 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
       'Sync/0 Ingress/web',
       'PostSync/0 Job/smoke-test',
     ]);
+    expect(document.tasks.find((t) => t.kind === 'Namespace')?.namespace).toBe('');
     expect(document.tasks.filter((t) => t.kind !== 'Namespace').every((t) => t.namespace === 'rails')).toBe(
       true,
     );
@@ -296,17 +301,23 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
   it('prints the Application, environment and revision above the text plan', async () => {
     const { stdout, exitCode } = await plan('--app', 'rails', '--config', config);
     expect(exitCode).toBe(0);
-    expect(stdout.split('\n')[0]).toMatch(/^rails → staging · namespace rails · revision [0-9a-f]{12}$/);
+    expect(stdout.split('\n')[0]).toMatch(/^rails → staging · namespace rails · revision local@[0-9a-f]{8}$/);
+    expect(stdout).toMatch(/\n {2}Namespace +- +rails +v1\n/);
     expect(stdout).toContain('7 tasks in 5 steps.');
   });
 
-  it('names an unknown Application with "Did you mean", and refuses a path together with --app', async () => {
+  it('names an unknown Application with "Did you mean", refuses --revision for a local folder and a path together with --app', async () => {
     const unknown = await plan('--app', 'raills', '--config', config);
-    expect(unknown).toMatchObject({ stdout: '', exitCode: 1 });
+    expect(unknown).toMatchObject({ stdout: '', exitCode: 2 });
     expect(unknown.stderr).toBe('error: No application named "raills". Did you mean rails?\n');
 
+    const local = await plan('--app', 'rails', '--config', config, '--revision', 'main');
+    expect(local).toMatchObject({ stdout: '', exitCode: 2 });
+    expect(local.stderr).toMatch(
+      /^error: --revision main: rails has a local folder as its source, which has no revisions \(\S+\.yaml:\d+\): drop --revision: the folder's content is what syncs\n$/,
+    );
     const both = await plan('examples/rails', '--app', 'rails', '--config', config);
-    expect(both).toMatchObject({ stdout: '', exitCode: 1 });
+    expect(both).toMatchObject({ stdout: '', exitCode: 2 });
     expect(both.stderr).toMatch(/give a path or --app, not both/);
   });
 });

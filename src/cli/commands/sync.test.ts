@@ -53,17 +53,30 @@ describe('wavesync sync against an unreachable cluster', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** `wavesync sync <dir>/<file> --kubeconfig <the closed port's> -n default ...extra`. */
+  const syncToClosedPort = (file: string, ...extra: string[]) =>
+    sync(path.join(dir, file), '--kubeconfig', path.join(dir, 'kubeconfig'), '-n', 'default', ...extra);
+
   it('fails with one line naming the cluster address and exit code 1, not a stack trace', async () => {
-    const result = await sync(
-      path.join(dir, 'app.yaml'),
-      '--kubeconfig',
-      path.join(dir, 'kubeconfig'),
-      '-n',
-      'default',
-    );
+    const result = await syncToClosedPort('app.yaml');
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/^error: cannot reach the cluster: .*127\.0\.0\.1:\d+.*ECONNREFUSED/);
     expect(result.stderr).toContain(`127.0.0.1:${port}`);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
+  it('warns about each silent Argo CD fallback with file, line and the closest valid value before syncing', async () => {
+    await writeFile(
+      path.join(dir, 'typos.yaml'),
+      'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n' +
+        '    argocd.argoproj.io/hook: PreSynk\n',
+    );
+    const result = await syncToClosedPort('typos.yaml', '--sync-option', 'CreateNamespce=true');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'warning: unknown sync option "CreateNamespce=true" (did you mean CreateNamespace=true?); Argo CD ignores it (--sync-option)',
+      `warning: Job/migrate: argocd.argoproj.io/hook: unknown hook type "PreSynk" (did you mean PreSync?); Argo CD ignores it, so this hook is neither applied nor pruned (${path.join(dir, 'typos.yaml')}:1)`,
+    ]);
+    expect(lines[2]).toMatch(/^error: cannot reach the cluster/);
   }, 30_000);
 });

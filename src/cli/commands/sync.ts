@@ -1,8 +1,9 @@
 /**
  * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
- * [--output text|json] [--app NAME] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
+ * [--output text|json] [--tracking-label VALUE] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
  * [--timeout SECONDS] [--health-timeout SECONDS | --no-wait-health]` — run
- * one Argo CD-faithful sync from a terminal with the worker's engine.
+ * one Argo CD-faithful sync from a terminal with the worker's engine. `wavesync sync --app NAME [--config F]
+ * [--revision REV]` syncs an Application of wavesync.yaml as `/sync NAME` would, minus Slack.
  * Text: progress per wave and hook as it happens. JSON: the final OperationState (phase, message, startedAt,
  * finishedAt, revision, resources[] with their times) plus the app health observed after the sync. After the
  * operation it waits for app health (`--health-timeout`, default 300 s) as `argocd app sync` does; with
@@ -11,38 +12,10 @@
  * Ctrl-C terminates the operation (running hooks are stopped).
  */
 import { type Command, Option } from 'commander';
-import { BotError, type SyncEvent } from '../../domain/index.js';
-import { formatSyncEventText } from '../format-sync-event-text.js';
+import type { SyncEvent } from '../../domain/index.js';
+import type { PlanWarning } from '../../engine/index.js';
+import { type CommandIo, errorReport, processIo, warningLine } from '../command-io.js';
 import type { SyncCommandOptions } from '../sync-manifests.js';
-import type { CommandIo } from './plan.js';
-
-/**
- * stdout that survives its reader going away (`wavesync sync … | head -2`): after EPIPE (or any write error) it stops
- * printing, and the operation goes on to its end — output failing must never leave a sync half-applied.
- */
-function surviving(stream: NodeJS.WriteStream): (text: string) => void {
-  let closed = false;
-  stream.on('error', () => {
-    closed = true;
-  });
-  return (text) => {
-    if (closed || stream.destroyed || !stream.writable) return;
-    stream.write(text);
-  };
-}
-
-let stdout: ((text: string) => void) | undefined;
-
-const processIo: CommandIo = {
-  stdout: (text) => {
-    stdout ??= surviving(process.stdout);
-    stdout(text);
-  },
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-};
 
 export function registerSyncCommand(program: Command, io: CommandIo = processIo): void {
   program
@@ -50,11 +23,17 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
     .description(
       'sync manifests to a cluster as Argo CD would: phases, waves, hooks, health-gated waves, prune',
     )
-    .argument('<path>', 'a manifest file, a directory of manifests, or a Kustomize directory')
+    .argument('[path]', 'a manifest file, a directory of manifests, or a Kustomize directory')
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context to use')
     .option('-n, --namespace <namespace>', "destination namespace (default: the context's namespace)")
-    .option('--app <name>', 'Application name, the value of the tracking label (default: the path name)')
+    .option(
+      '--app <name>',
+      'sync this Application of wavesync.yaml as /sync would, minus Slack (instead of a path)',
+    )
+    .option('--config <file>', 'wavesync.yaml for --app (default: $WAVESYNC_CONFIG)')
+    .option('--revision <rev>', "with --app: branch, tag or SHA instead of the Application's targetRevision")
+    .option('--tracking-label <value>', 'for a path: the tracking label value (default: the path name)')
     .option('--prune', 'delete tracked resources that are no longer in the manifests', false)
     .option('--dry-run', 'validate and server-side dry-run every task, change nothing', false)
     .option('--confirm-prune', 'confirm pruning of Prune=confirm resources (else their wave waits)', false)
@@ -81,12 +60,14 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
       'do not wait for app health: print the result as soon as the operation completes',
     )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (target: string, options: SyncCommandOptions) => {
+    .action(async (target: string | undefined, options: SyncCommandOptions) => {
       const abort = new AbortController();
       const onSignal = () => abort.abort();
       process.once('SIGINT', onSignal);
       try {
-        const { syncFailureOf, syncManifests, syncResultJson } = await import('../sync-manifests.js');
+        const [{ formatSyncEventText }, { syncFailureOf, syncManifests, syncResultJson }] = await Promise.all(
+          [import('../format-sync-event-text.js'), import('../sync-manifests.js')],
+        );
         const early = options.output === 'json' && options.waitHealth === false;
         const print = (event: SyncEvent) => {
           // Not waiting for health: the JSON OperationState the moment the operation completes.
@@ -94,15 +75,16 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
           const line = options.output === 'text' ? formatSyncEventText(event) : undefined;
           if (line !== undefined) io.stdout(`${line}\n`);
         };
-        const state = await syncManifests(target, options, print, abort.signal);
+        const warn = (warning: PlanWarning) => io.stderr(warningLine(warning));
+        const state = await syncManifests(target, options, print, abort.signal, warn);
         if (options.output === 'json' && !early) io.stdout(syncResultJson(state));
         const failure = syncFailureOf(state, options);
         if (failure !== undefined && state.phase === 'Succeeded') io.stderr(`error: ${failure}\n`);
         io.setExitCode(failure === undefined ? 0 : 1);
       } catch (error) {
-        if (!(error instanceof BotError)) throw error;
-        io.stderr(`error: ${error.message}\n`);
-        io.setExitCode(1);
+        const report = errorReport(error);
+        io.stderr(report.text);
+        io.setExitCode(report.exitCode);
       } finally {
         process.off('SIGINT', onSignal);
       }

@@ -28,7 +28,7 @@ describe('src/engine/hooks/delete-policy', () => {
       'BeforeHookCreation',
     ]);
     expect(warnings).toEqual([
-      'argocd.argoproj.io/hook-delete-policy: unknown policy "hooksucceeded" is ignored (values are case-sensitive)',
+      'argocd.argoproj.io/hook-delete-policy: unknown policy "hooksucceeded" (did you mean HookSucceeded?); Argo CD ignores it',
     ]);
   });
 });

@@ -5,10 +5,12 @@
  */
 import {
   Annotations,
+  HOOK_DELETE_POLICIES,
   type HookDeletePolicy,
   isHookDeletePolicy,
   type KubeObject,
 } from '../../domain/index.js';
+import { didYouMean } from '../closest-names.js';
 import { annotationCsvOf } from '../object-annotations.js';
 import { ignoreWarnings, type Warn } from '../plan-warning.js';
 import { helmDeletePoliciesOf } from './helm.js';
@@ -18,10 +20,10 @@ export function deletePoliciesOf(obj: KubeObject, warn: Warn = ignoreWarnings): 
   const policies: HookDeletePolicy[] = [];
   for (const value of annotationCsvOf(obj, Annotations.hookDeletePolicy)) {
     if (isHookDeletePolicy(value)) policies.push(value);
-    else
-      warn(
-        `${Annotations.hookDeletePolicy}: unknown policy "${value}" is ignored (values are case-sensitive)`,
-      );
+    else {
+      const hint = didYouMean(value, HOOK_DELETE_POLICIES);
+      warn(`${Annotations.hookDeletePolicy}: unknown policy "${value}"${hint}; Argo CD ignores it`);
+    }
   }
   for (const policy of helmDeletePoliciesOf(obj, warn)) if (!policies.includes(policy)) policies.push(policy);
   return policies.length > 0 ? policies : ['BeforeHookCreation'];

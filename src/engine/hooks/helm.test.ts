@@ -26,7 +26,9 @@ describe('src/engine/hooks/helm', () => {
 
     helmHookTypesOf(job({ 'helm.sh/hook': 'preinstall' }), (m) => warnings.push(m));
 
-    expect(warnings).toEqual(['helm.sh/hook: unknown Helm hook "preinstall" is ignored']);
+    expect(warnings).toEqual([
+      'helm.sh/hook: unknown Helm hook "preinstall" (did you mean pre-install?); Argo CD ignores it',
+    ]);
   });
 
   it('maps helm delete policies and warns about unknown ones', () => {
@@ -38,7 +40,7 @@ describe('src/engine/hooks/helm', () => {
       'HookSucceeded',
       'HookFailed',
     ]);
-    expect(warnings).toEqual(['helm.sh/hook-delete-policy: unknown policy "never" is ignored']);
+    expect(warnings).toEqual(['helm.sh/hook-delete-policy: unknown policy "never"; Argo CD ignores it']);
   });
 
   it('is a helm hook unless the value is exactly crd-install', () => {

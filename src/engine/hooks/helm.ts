@@ -7,6 +7,7 @@
  * hook-succeeded, hook-failed → BeforeHookCreation, HookSucceeded, HookFailed.
  */
 import { Annotations, type HookDeletePolicy, type HookType, type KubeObject } from '../../domain/index.js';
+import { didYouMean } from '../closest-names.js';
 import { annotationCsvOf, annotationOf } from '../object-annotations.js';
 import { ignoreWarnings, type Warn } from '../plan-warning.js';
 
@@ -43,7 +44,10 @@ export function helmHookTypesOf(obj: KubeObject, warn: Warn = ignoreWarnings): H
   const types: HookType[] = [];
   for (const value of annotationCsvOf(obj, Annotations.helmHook)) {
     const type = HELM_HOOK_TYPES[value];
-    if (type === undefined) warn(`${Annotations.helmHook}: unknown Helm hook "${value}" is ignored`);
+    if (type === undefined) {
+      const hint = didYouMean(value, Object.keys(HELM_HOOK_TYPES));
+      warn(`${Annotations.helmHook}: unknown Helm hook "${value}"${hint}; Argo CD ignores it`);
+    }
     if (type && !types.includes(type)) types.push(type);
   }
   return types;
@@ -54,9 +58,10 @@ export function helmDeletePoliciesOf(obj: KubeObject, warn: Warn = ignoreWarning
   const policies: HookDeletePolicy[] = [];
   for (const value of annotationCsvOf(obj, Annotations.helmHookDeletePolicy)) {
     const policy = HELM_DELETE_POLICIES[value];
-    if (policy === undefined)
-      warn(`${Annotations.helmHookDeletePolicy}: unknown policy "${value}" is ignored`);
-    else if (!policies.includes(policy)) policies.push(policy);
+    if (policy === undefined) {
+      const hint = didYouMean(value, Object.keys(HELM_DELETE_POLICIES));
+      warn(`${Annotations.helmHookDeletePolicy}: unknown policy "${value}"${hint}; Argo CD ignores it`);
+    } else if (!policies.includes(policy)) policies.push(policy);
   }
   return policies;
 }

@@ -19,10 +19,19 @@ describe('src/engine/hooks/hook', () => {
     expect(hookTypesOf(job({ [HOOK]: ' PostSync , PreSync,,PostSync ' }))).toEqual(['PostSync', 'PreSync']);
   });
 
-  it('matches hook types case-sensitively and warns about the unknown ones', () => {
+  it('matches hook types case-sensitively and warns about the unknown ones with the closest valid type', () => {
     expect(hookTypesOf(job({ [HOOK]: 'presync' }))).toEqual([]);
     expect(warningsOf({ [HOOK]: 'presync' })).toEqual([
-      'argocd.argoproj.io/hook: unknown hook type "presync" is ignored (values are case-sensitive)',
+      'argocd.argoproj.io/hook: unknown hook type "presync" (did you mean PreSync?); Argo CD ignores it, so this hook is neither applied nor pruned',
+    ]);
+    expect(warningsOf({ [HOOK]: 'PreSynk' })).toEqual([
+      'argocd.argoproj.io/hook: unknown hook type "PreSynk" (did you mean PreSync?); Argo CD ignores it, so this hook is neither applied nor pruned',
+    ]);
+    expect(warningsOf({ [HOOK]: 'PostSynk,Sync' })).toEqual([
+      'argocd.argoproj.io/hook: unknown hook type "PostSynk" (did you mean PostSync?); Argo CD ignores it',
+    ]);
+    expect(warningsOf({ [HOOK]: 'Whatever' })).toEqual([
+      'argocd.argoproj.io/hook: unknown hook type "Whatever"; Argo CD ignores it, so this hook is neither applied nor pruned',
     ]);
   });
 

@@ -11,6 +11,7 @@
  * - Ignored: a hook without any recognised type (e.g. only `PostDelete`, `presync`, Helm `test-success`).
  */
 import { Annotations, type HookType, type KubeObject } from '../../domain/index.js';
+import { didYouMean } from '../closest-names.js';
 import { annotationCsvOf, hasAnnotation } from '../object-annotations.js';
 import { ignoreWarnings, type Warn } from '../plan-warning.js';
 import { helmHookTypesOf, isHelmHook } from './helm.js';
@@ -25,16 +26,23 @@ const DELETION_HOOK_TYPES: readonly string[] = ['PreDelete', 'PostDelete'];
  */
 export function hookTypesOf(obj: KubeObject, warn: Warn = ignoreWarnings): HookType[] {
   const types: HookType[] = [];
+  const unknown: string[] = [];
   for (const value of annotationCsvOf(obj, Annotations.hook)) {
     if (ENGINE_HOOK_TYPES.includes(value)) types.push(value as HookType);
-    else if (!DELETION_HOOK_TYPES.includes(value)) {
-      warn(`${Annotations.hook}: unknown hook type "${value}" is ignored (values are case-sensitive)`);
-    }
+    else if (!DELETION_HOOK_TYPES.includes(value)) unknown.push(value);
   }
   if (types.length > 1 && types.includes('Skip')) {
     warn(`${Annotations.hook}: Skip is ignored when listed with other hook types`);
   }
-  return types.length > 0 ? types : helmHookTypesOf(obj, warn);
+  const recognised = types.length > 0 ? types : helmHookTypesOf(obj, warn);
+  const dropped = recognised.length === 0 ? ', so this hook is neither applied nor pruned' : '';
+  for (const value of unknown) {
+    const known = [...ENGINE_HOOK_TYPES, ...DELETION_HOOK_TYPES];
+    warn(
+      `${Annotations.hook}: unknown hook type "${value}"${didYouMean(value, known)}; Argo CD ignores it${dropped}`,
+    );
+  }
+  return recognised;
 }
 
 /** What the hook annotations make of an object, computed once. */

@@ -5,8 +5,8 @@
  * reason), or a problem phrased for the user with the right form.
  */
 import { parseArgs } from 'node:util';
-import { closestNames } from '../../apps/closest-names.js';
 import type { SyncOperation, SyncOperationResource } from '../../domain/index.js';
+import { closestNames } from '../../engine/index.js';
 import type { CommandProblem } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { FLAGS_TEXT, USAGE } from '../messages/help-blocks.js';

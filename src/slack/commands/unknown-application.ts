@@ -2,7 +2,7 @@
  * "No application named "gustbook". Did you mean guestbook? · `/sync apps` lists them." — for any subcommand
  * that names an application the catalog does not know (after reading the Applications again).
  */
-import { closestNames } from '../../apps/closest-names.js';
+import { closestNames } from '../../engine/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn, truncate } from '../messages/format.js';

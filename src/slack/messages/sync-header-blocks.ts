@@ -2,7 +2,7 @@
  * The sync's header: the root message of its thread, edited in place as the sync moves (queued → running →
  * succeeded/failed). Answers "what is happening right now?" without opening the thread.
  */
-import type { HealthStatus, OperationPhase, WaveRef } from '../../domain/index.js';
+import { displayRevision, type HealthStatus, type OperationPhase, type WaveRef } from '../../domain/index.js';
 import type { Initiator } from '../../reporting/sync-reporter.js';
 import type { JobAhead } from '../ports.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
@@ -155,7 +155,7 @@ export function queuedText(position: number, ahead: readonly JobAhead[]): string
   return `queued · ${ordinal(position + 1)} in line behind ${mention(first.initiator.userId)}'s sync (${detail})${others}`;
 }
 
-/** The first 7 characters of a 40-hex SHA; other revisions unchanged. */
+/** The first 7 characters of a 40-hex SHA, `local@<8>` for a local folder's content hash (displayRevision). */
 export function shortRevision(revision: string): string {
-  return /^[0-9a-f]{40}$/.test(revision) ? revision.slice(0, 7) : revision;
+  return displayRevision(revision);
 }

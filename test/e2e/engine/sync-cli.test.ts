@@ -46,7 +46,7 @@ async function syncedThenRemoved(name: string, app: string): Promise<{ manifest:
     manifest,
     [...object, '    argocd.argoproj.io/sync-options: Prune=confirm', 'data: { a: "1" }'].join('\n'),
   );
-  const common = ['--kubeconfig', kubeconfig, '--app', app, '-n', 'default'];
+  const common = ['--kubeconfig', kubeconfig, '--tracking-label', app, '-n', 'default'];
   expect((await wavesync('sync', manifest, ...common)).code).toBe(0);
   writeFileSync(manifest, '');
   return { manifest, common };
@@ -59,13 +59,13 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
       'examples/rails',
       '--kubeconfig',
       kubeconfig,
-      '--app',
+      '--tracking-label',
       'rails',
     );
 
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toMatch(/^Syncing rails at [0-9a-f]{64}: 4 steps$/);
+    expect(lines[0]).toMatch(/^Syncing rails at local@[0-9a-f]{8}: 4 steps$/);
     expect(lines).toContain('▶ PreSync wave 2 [step 2/4]: Job/db-migrate (default)');
     expect(lines).toContain('      | == migrating');
     expect(lines.some((l) => l.startsWith('Succeeded: successfully synced'))).toBe(true);
@@ -113,14 +113,14 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     expect(result.health.status).toBe('Missing');
   });
 
-  it('reports a bad kubeconfig on stderr with exit code 1', async () => {
+  it('reports a bad kubeconfig on stderr with exit code 2 (input error)', async () => {
     const { code, stderr } = await wavesync(
       'sync',
       'examples/rails',
       '--kubeconfig',
       '/nonexistent/kubeconfig',
     );
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/^error: cannot load \/nonexistent\/kubeconfig/);
   });
 
@@ -146,7 +146,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     expect(stdout).toMatch(
       /Operation terminated: timed out after 2s waiting for pruning confirmation of \/ConfigMap\/wait-for-me/,
     );
-    expect((await wavesync('sync', manifest, ...common, '--timeout', 'soon')).code).toBe(1);
+    expect((await wavesync('sync', manifest, ...common, '--timeout', 'soon')).code).toBe(2);
   });
 
   it('survives its output going away (| head -2): stops printing and finishes the sync, every hook created', async () => {
@@ -205,7 +205,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
         neverHealthy(),
         '--kubeconfig',
         kubeconfig,
-        '--app',
+        '--tracking-label',
         'no-wait',
         '--no-wait-health',
         '-o',
@@ -224,7 +224,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
         neverHealthy(),
         '--kubeconfig',
         kubeconfig,
-        '--app',
+        '--tracking-label',
         'health-timeout',
         '--health-timeout',
         '2',
@@ -247,7 +247,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
       'examples/rails-broken-waves',
       '--kubeconfig',
       kubeconfig,
-      '--app',
+      '--tracking-label',
       'dry-warn',
       '-n',
       'dry-warn',

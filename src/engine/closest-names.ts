@@ -19,3 +19,9 @@ export function closestNames(wanted: string, known: readonly string[], limit = 3
     .slice(0, limit)
     .map((c) => c.name);
 }
+
+/** ` (did you mean PreSync?)` for the closest of `known` to `wanted`, or '' when none is close. */
+export function didYouMean(wanted: string, known: readonly string[]): string {
+  const closest = closestNames(wanted, known, 1)[0];
+  return closest === undefined ? '' : ` (did you mean ${closest}?)`;
+}

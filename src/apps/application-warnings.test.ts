@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { applicationWarnings } from './application-warnings.js';
+
+describe('applicationWarnings', () => {
+  it('names each sync option Argo CD does not know, at the Application file and line, with the closest one', () => {
+    const app = {
+      name: 'shop',
+      origin: 'apps/shop.yaml:12',
+      syncPolicy: { syncOptions: ['CreateNamespace=true', 'CreateNamespce=true', 'PruneLast=yes'] },
+    };
+    expect(applicationWarnings(app)).toEqual([
+      {
+        file: 'apps/shop.yaml',
+        line: 12,
+        message:
+          'Application shop: spec.syncPolicy.syncOptions: unknown sync option "CreateNamespce=true" (did you mean CreateNamespace=true?); Argo CD ignores it',
+      },
+      {
+        file: 'apps/shop.yaml',
+        line: 12,
+        message:
+          'Application shop: spec.syncPolicy.syncOptions: unknown sync option "PruneLast=yes" (valid: PruneLast=true, PruneLast=false); Argo CD ignores it',
+      },
+    ]);
+    expect(applicationWarnings({ name: 'ok', origin: 'x.yaml:1' })).toEqual([]);
+  });
+});

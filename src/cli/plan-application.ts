@@ -1,0 +1,215 @@
+/**
+ * The work behind `wavesync plan` (loaded when the command runs, so `--help` and other commands start without
+ * the engine, YAML parser, git or client-node): plan a manifest path or an Application of wavesync.yaml, print it.
+ */
+
+import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../apps/index.js';
+import { type Application, BotError, displayRevision } from '../domain/index.js';
+import type { BuildSyncTasksResult } from '../engine/index.js';
+import { syncOptionProblem } from '../engine/sync-option-names.js';
+import { buildSyncTasks } from '../engine/sync-tasks.js';
+import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
+import type { Settings } from '../settings/index.js';
+import type { CommandIo } from './command-io.js';
+import { formatPlanJson } from './format-plan-json.js';
+import { formatPlanText } from './format-plan-text.js';
+
+export interface PlanOptions {
+  output: 'text' | 'json';
+  /** The Application's destination namespace, given to objects without one ('' = none). */
+  namespace: string;
+  /** Plan this Application of wavesync.yaml instead of a path. */
+  app?: string;
+  /** wavesync.yaml (default: $WAVESYNC_CONFIG). */
+  config?: string;
+  /** With `--app`: branch, tag or SHA instead of the Application's targetRevision. */
+  revision?: string;
+}
+
+/** The plan of an Application, and what it was rendered as. */
+export interface ApplicationPlan extends BuildSyncTasksResult {
+  application: string;
+  environment: string | undefined;
+  namespace: string;
+  /** Resolved revision: git SHA, or the content hash of a local folder. */
+  revision: string;
+  /** For a git source: the branch, tag or SHA the revision was resolved from. */
+  ref?: string;
+}
+
+/**
+ * The plan of the Application `name` from the wavesync.yaml at `options.config` (else $WAVESYNC_CONFIG), rendered
+ * as the worker renders it (src/main/start-worker.ts), with its destination namespace and sync options.
+ * @throws BotError invalid_config (no wavesync.yaml named, or an invalid one), application_not_found (with "Did
+ * you mean"), and the renderer's errors (invalid_manifest with file and line, a missing helm/kustomize binary,
+ * git failures).
+ */
+export async function planApplication(
+  name: string,
+  options: Pick<PlanOptions, 'config' | 'revision'>,
+): Promise<ApplicationPlan> {
+  const [{ app, rendered }, { applicationWarnings, environmentOf }] = await Promise.all([
+    renderApplicationNamed(name, options),
+    import('../apps/index.js'),
+  ]);
+  const namespace = app.destination.namespace ?? 'default';
+  const plan = buildSyncTasks({
+    targets: rendered.targets,
+    live: [],
+    namespace,
+    revision: rendered.revision,
+    startedAt: new Date().toISOString(),
+    operation: { prune: false, dryRun: true, syncOptions: app.syncPolicy?.syncOptions ?? [] },
+    lintReferences: true,
+  });
+  return {
+    application: app.name,
+    environment: environmentOf(app),
+    namespace,
+    revision: rendered.revision,
+    ...(app.source.repoURL === '' ? {} : { ref: options.revision ?? app.source.targetRevision ?? 'HEAD' }),
+    tasks: plan.tasks,
+    warnings: [...applicationWarnings(app), ...rendered.warnings, ...plan.warnings],
+  };
+}
+
+/** An Application of wavesync.yaml, with what it was loaded from. */
+export interface LoadedApplication {
+  app: Application;
+  settings: Settings;
+  registry: ApplicationRegistry;
+  renderer: ApplicationRenderer;
+}
+
+/**
+ * The Application `name` of the wavesync.yaml at `options.config` (else $WAVESYNC_CONFIG): what `--app` means in
+ * every command. @throws BotError invalid_config (no wavesync.yaml named, or an invalid one),
+ * application_not_found (with "Did you mean"), invalid_command (`--revision` for a local folder, which has none).
+ */
+export async function loadApplication(
+  name: string,
+  options: { config?: string; revision?: string },
+): Promise<LoadedApplication> {
+  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
+  const [{ applicationsFromSettings }, { loadConfig, processEnvironment }, kube, { loadSettings }] =
+    await Promise.all([
+      import('../apps/index.js'),
+      import('../config.js'),
+      import('../kube/cluster-applications.js'),
+      import('../settings/index.js'),
+    ]);
+  const config = loadConfig();
+  const file = options.config ?? config.configFile;
+  if (file === undefined) {
+    throw new BotError('invalid_config', '--app needs wavesync.yaml', {
+      fix: 'pass --config <file> or set WAVESYNC_CONFIG (see examples/wavesync.yaml)',
+    });
+  }
+  const settings = await loadSettings(file);
+  const { registry, renderer } = await applicationsFromSettings(settings, {
+    env: processEnvironment(),
+    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
+  });
+  const app = registry.get(name);
+  if (options.revision !== undefined && app.source.repoURL === '') {
+    throw new BotError(
+      'invalid_command',
+      `--revision ${options.revision}: ${name} has a local folder as its source, which has no revisions (${app.origin})`,
+      { fix: "drop --revision: the folder's content is what syncs" },
+    );
+  }
+  return { app, settings, registry, renderer };
+}
+
+/**
+ * The Application `name` (loadApplication) rendered as the worker renders it, at `options.revision` or its
+ * targetRevision. @throws what loadApplication and the renderer throw.
+ */
+export async function renderApplicationNamed(
+  name: string,
+  options: { config?: string; revision?: string },
+): Promise<{ app: Application; rendered: RenderedApplication; settings: Settings }> {
+  const { app, settings, renderer } = await loadApplication(name, options);
+  const rendered = await renderer.renderApplication(
+    app,
+    options.revision === undefined ? {} : { revision: options.revision },
+  );
+  return { app, rendered, settings };
+}
+
+/** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */
+function applicationHeader(plan: ApplicationPlan): string {
+  const environment = plan.environment ? ` → ${plan.environment}` : '';
+  return `${plan.application}${environment} · namespace ${plan.namespace} · revision ${displayRevision(plan.revision, plan.ref)}\n\n`;
+}
+
+export async function printPlan(
+  target: string | undefined,
+  options: PlanOptions,
+  io: CommandIo,
+): Promise<void> {
+  if (options.app !== undefined) {
+    if (target !== undefined) {
+      throw new BotError(
+        'invalid_command',
+        `give a path or --app, not both (got ${target} and --app ${options.app})`,
+      );
+    }
+    const plan = await planApplication(options.app, options);
+    if (options.output === 'json') {
+      const { application, environment, namespace, revision } = plan;
+      const document = JSON.parse(formatPlanJson(plan)) as object;
+      const withApp = { application: { name: application, environment, namespace, revision }, ...document };
+      io.stdout(`${JSON.stringify(withApp, null, 2)}\n`);
+    } else {
+      io.stdout(applicationHeader(plan) + formatPlanText(plan));
+    }
+    return;
+  }
+  if (target === undefined) {
+    throw new BotError(
+      'invalid_command',
+      'name what to plan: a manifest path, or --app <name> with wavesync.yaml',
+    );
+  }
+  if (options.revision !== undefined) {
+    throw new BotError('invalid_command', '--revision needs --app (a path is planned as it is on disk)');
+  }
+  const plan = await planManifests(target, options);
+  io.stdout(options.output === 'json' ? formatPlanJson(plan) : formatPlanText(plan));
+}
+
+/** The plan of the manifests at `target`: load, then order as Argo CD would with nothing live. */
+export async function planManifests(
+  target: string,
+  options: Pick<PlanOptions, 'namespace'>,
+): Promise<BuildSyncTasksResult> {
+  return planLoaded(await loadManifests(target), options.namespace, [], { lintReferences: true });
+}
+
+/**
+ * The plan of loaded manifests with nothing live, and every warning: the loader's (YAML), the planner's (hook
+ * types, delete policies, waves, sync-options annotations) and the app-level `syncOptions` Argo CD does not know
+ * (at `--sync-option`, line 0).
+ */
+export function planLoaded(
+  loaded: LoadedManifests,
+  namespace: string,
+  syncOptions: readonly string[],
+  lint: { lintReferences?: boolean } = {},
+): BuildSyncTasksResult {
+  const plan = buildSyncTasks({
+    targets: loaded.objects,
+    live: [],
+    namespace,
+    revision: contentRevisionOf(loaded.objects),
+    startedAt: new Date().toISOString(),
+    operation: { prune: false, dryRun: true, syncOptions: [...syncOptions] },
+    ...lint,
+  });
+  const optionWarnings = syncOptions.flatMap((option) => {
+    const problem = syncOptionProblem(option);
+    return problem === undefined ? [] : [{ file: '--sync-option', line: 0, message: problem }];
+  });
+  return { tasks: plan.tasks, warnings: [...optionWarnings, ...loaded.warnings, ...plan.warnings] };
+}

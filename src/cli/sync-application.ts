@@ -1,0 +1,119 @@
+/**
+ * `wavesync sync --app NAME`: sync an Application of wavesync.yaml exactly as the worker runs `/sync NAME` — the
+ * same runner (src/main/engine-sync-runner.ts: Application resolution, render at the revision, app-level sync
+ * options copied into the operation, the cluster of its destination from wavesync.yaml `clusters:`, the engine
+ * with `defaults.healthTimeoutSeconds`) — minus Slack, the queue and approvals: events go to the terminal and
+ * nothing is persisted. An App of Apps parent applies its child Applications; their syncs are queued work, so the
+ * CLI does not run them.
+ */
+import { randomUUID } from 'node:crypto';
+import { BotError, type OperationState, type SyncEvent } from '../domain/index.js';
+import type { Cluster, PlanWarning, SourcedObject } from '../engine/index.js';
+import { loadApplication } from './plan-application.js';
+import { type SyncCommandOptions, secondsOption } from './sync-command-options.js';
+
+/**
+ * Runs the sync of the Application `name`; returns the final state. Warnings (unknown sync options of the
+ * Application and of `--sync-option`, and the manifests' silent fallbacks) go to `onWarning` before anything is
+ * applied. @throws BotError for bad input (see loadApplication; `--context`/`--namespace` with --app) and for a
+ * cluster that cannot be reached.
+ */
+export async function syncApplication(
+  name: string,
+  options: SyncCommandOptions,
+  onEvent: (event: SyncEvent) => void,
+  signal: AbortSignal | undefined,
+  onWarning: (warning: PlanWarning) => void,
+): Promise<OperationState> {
+  for (const [flag, value] of [
+    ['--context', options.context],
+    ['--namespace', options.namespace],
+    ['--tracking-label', options.trackingLabel],
+  ] as const) {
+    if (value !== undefined) {
+      throw new BotError('invalid_command', `${flag} cannot be used with --app`, {
+        fix: "the Application's destination and name decide it (wavesync.yaml clusters:, spec.destination)",
+      });
+    }
+  }
+  const { app, settings, renderer } = await loadApplication(name, options);
+  const [
+    { applicationWarnings },
+    { loadConfig },
+    { createClusterProvider },
+    { createApplicationResolver },
+    { createEngineSyncRunner },
+    { createKubeCluster },
+    { runOperation },
+    { planLoaded },
+  ] = await Promise.all([
+    import('../apps/index.js'),
+    import('../config.js'),
+    import('../main/cluster-provider.js'),
+    import('../main/resolve-application.js'),
+    import('../main/engine-sync-runner.js'),
+    import('../kube/kube-cluster.js'),
+    import('../engine/index.js'),
+    import('./plan-application.js'),
+  ]);
+  const revision = options.revision;
+  const render = (a: typeof app, at: { revision: string | undefined }) =>
+    renderer.renderApplication(a, at.revision === undefined ? {} : { revision: at.revision });
+  // Said before anything is applied, as plan --app shows them.
+  const rendered = await render(app, { revision });
+  const namespace = app.destination.namespace ?? 'default';
+  const planned = planLoaded(
+    { objects: rendered.targets, warnings: rendered.warnings },
+    namespace,
+    options.syncOption,
+  );
+  for (const warning of [...applicationWarnings(app), ...planned.warnings]) onWarning(warning);
+  const grace = secondsOption('--hook-start-grace', options.hookStartGrace);
+  const timeout = secondsOption('--timeout', options.timeout);
+  const runner = createEngineSyncRunner<SourcedObject, Cluster>({
+    application: (_name, request) =>
+      createApplicationResolver({ registry: { get: () => app }, settings })(request),
+    render,
+    clusterFor: createClusterProvider({
+      settings,
+      kubeconfig: options.kubeconfig ?? loadConfig().kubeconfig,
+      createCluster: createKubeCluster,
+    }),
+    runOperation: (input) =>
+      runOperation({
+        ...input,
+        options: {
+          // As the worker: wavesync.yaml's health timeout, unless --health-timeout or --no-wait-health say otherwise.
+          healthTimeoutMs:
+            options.waitHealth === false
+              ? 0
+              : (secondsOption('--health-timeout', options.healthTimeout) ??
+                settings.defaults.healthTimeoutSeconds * 1000),
+          ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
+          ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
+        },
+      }),
+    logger: () => ({ debug: () => {}, info: () => {}, warn: () => {} }),
+  });
+  return runner({
+    jobId: randomUUID(),
+    request: {
+      application: app.name,
+      operation: {
+        prune: options.prune,
+        dryRun: options.dryRun,
+        syncOptions: options.syncOption,
+        ...(revision === undefined ? {} : { revision }),
+      },
+      initiator: { userId: 'cli', userName: 'wavesync sync' },
+      target: undefined,
+      requestKey: randomUUID(),
+    },
+    initialState: undefined,
+    reporter: { report: async (event) => onEvent(event), close: async () => {} },
+    persist: async () => {},
+    signal: signal ?? new AbortController().signal,
+    // Confirmed when the operation asks (Argo CD: deletion-approved), as `sync <path> --confirm-prune` does.
+    pruneConfirmation: async () => (options.confirmPrune ? new Date().toISOString() : undefined),
+  });
+}

@@ -1,0 +1,41 @@
+/** The options of `wavesync sync` (src/cli/commands/sync.ts), shared by the path and the --app forms. */
+import { BotError } from '../domain/index.js';
+
+export interface SyncCommandOptions {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  prune: boolean;
+  dryRun: boolean;
+  output: 'text' | 'json';
+  /** Sync this Application of wavesync.yaml (as `/sync NAME`) instead of a path: see sync-application.ts. */
+  app?: string;
+  /** wavesync.yaml for --app (default: $WAVESYNC_CONFIG). */
+  config?: string;
+  /** With --app: branch, tag or SHA instead of the Application's targetRevision. */
+  revision?: string;
+  /** The tracking label's value (`app.kubernetes.io/instance`) for a path; default the path's name. */
+  trackingLabel?: string;
+  /** App-level sync options, e.g. `CreateNamespace=true` (repeatable `--sync-option`). */
+  syncOption: string[];
+  /** Seconds before a hook whose Pod cannot start is failed. */
+  hookStartGrace?: string;
+  /** Confirm up front the pruning of `Prune=confirm` objects (else such a wave waits; Ctrl-C ends it). */
+  confirmPrune?: boolean;
+  /** Seconds before the operation is terminated (Argo CD CLI `--timeout`); default the engine's 30 min. */
+  timeout?: string;
+  /** Seconds to wait for app health after the operation (default 300). */
+  healthTimeout?: string;
+  /** False with `--no-wait-health`: do not wait for app health (Argo CD CLI `--async`). Default true. */
+  waitHealth: boolean;
+}
+
+/** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */
+export function secondsOption(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value) * 1000;
+  if (value.trim() === '' || !(ms >= 0)) {
+    throw new BotError('invalid_command', `${flag} must be a number of seconds, got ${value}`);
+  }
+  return ms;
+}
