@@ -64,7 +64,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (!(speed > 0)) throw new Error(`speed must be a positive number, got ${speed}`);
   const logger = options.logger ?? SILENT;
   const store = new ObjectStore(options.watchHistory);
-  const registry = new TypeRegistry(() => store.list(CRD_TYPE_KEY));
+  const registry = new TypeRegistry(
+    () => store.list(CRD_TYPE_KEY),
+    () => store.typeVersion(CRD_TYPE_KEY),
+  );
   const pipeline = new WritePipeline(store);
   const objects = new ObjectApi(store, pipeline);
   const scheduler = new Scheduler(speed);

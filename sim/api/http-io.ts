@@ -39,7 +39,9 @@ export function decodeBody(text: string, contentType: string): unknown {
   }
   if (text.trim() === '') return undefined;
   try {
-    return contentType.endsWith('yaml') ? parseYaml(text) : JSON.parse(text);
+    // JSON is YAML: an apply body that is JSON (what client-node and Argo CD send) is parsed as such, fast.
+    if (contentType.endsWith('yaml') && !/^\s*[{[]/.test(text)) return parseYaml(text);
+    return JSON.parse(text);
   } catch (error) {
     throw badRequest(`Object 'Kind' is missing in '${text.slice(0, 200)}': ${(error as Error).message}`);
   }

@@ -56,13 +56,18 @@ export class ObjectApi {
   }
 
   exists(type: CustomResourceType, namespace: string | undefined, name: string): boolean {
-    return this.store.get(typeKey(type), namespace, name) !== undefined;
+    return this.store.has(typeKey(type), namespace, name);
   }
 
   list(type: CustomResourceType, namespace: string | undefined, query: ListQuery): KubeObject[] {
+    return this.scan(type, namespace, query).map((o) => clone(o));
+  }
+
+  /** Like `list`, the stored objects themselves (read-only), for an answer serialised at once. */
+  scan(type: CustomResourceType, namespace: string | undefined, query: ListQuery): readonly KubeObject[] {
     const labels = labelMatcher(query.labelSelector);
     const fields = fieldMatcher(query.fieldSelector);
-    return this.store.list(typeKey(type), namespace).filter((o) => labels(o) && fields(o));
+    return this.store.scan(typeKey(type), namespace).filter((o) => labels(o) && fields(o));
   }
 
   create(

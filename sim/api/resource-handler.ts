@@ -128,7 +128,7 @@ async function handleGet(
       onEnd: untrack,
     });
   }
-  const items = ctx.objects.list(type, namespace, {
+  const items = ctx.objects.scan(type, namespace, {
     labelSelector: query.get('labelSelector'),
     fieldSelector: query.get('fieldSelector'),
   });
@@ -154,7 +154,7 @@ async function handleGet(
 /** A `<Kind>List`; items carry no apiVersion/kind, exactly as kube-apiserver serializes list items. */
 function listOf(
   type: ResourceType,
-  items: KubeObject[],
+  items: readonly KubeObject[],
   resourceVersion: number,
   next?: string,
   remaining?: number,

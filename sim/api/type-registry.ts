@@ -15,13 +15,24 @@ export interface CustomResourceType extends ResourceType {
 
 export class TypeRegistry {
   private readonly listCrds: () => KubeObject[];
+  private readonly crdVersion: (() => number) | undefined;
+  private cached: { version: number; types: CustomResourceType[] } | undefined;
 
-  constructor(listCrds: () => KubeObject[]) {
+  /**
+   * @param crdVersion a counter that moves whenever a CRD changes (ObjectStore.typeVersion): the served types
+   *   are then computed once per CRD change instead of on every request. Without it, on every call.
+   */
+  constructor(listCrds: () => KubeObject[], crdVersion?: () => number) {
     this.listCrds = listCrds;
+    this.crdVersion = crdVersion;
   }
 
   all(): CustomResourceType[] {
-    return [...BUILTIN_TYPES, ...this.listCrds().filter(isEstablished).flatMap(typesOfCrd)];
+    const version = this.crdVersion?.();
+    if (version !== undefined && this.cached?.version === version) return this.cached.types;
+    const types = [...BUILTIN_TYPES, ...this.listCrds().filter(isEstablished).flatMap(typesOfCrd)];
+    if (version !== undefined) this.cached = { version, types };
+    return types;
   }
 
   find(group: string, version: string, plural: string): CustomResourceType | undefined {

@@ -23,6 +23,21 @@ export interface WatchRequest {
   onEnd: () => void;
 }
 
+/**
+ * The wire line of a stored event, serialised once however many watches send it (the store hands every watch of
+ * the type the same read-only event object, live and from its history).
+ */
+const lines = new WeakMap<StoreEvent, string>();
+
+function lineOf(e: StoreEvent): string {
+  let line = lines.get(e);
+  if (line === undefined) {
+    line = `${JSON.stringify({ type: e.type, object: e.object })}\n`;
+    lines.set(e, line);
+  }
+  return line;
+}
+
 export function serveWatch(req: IncomingMessage, res: ServerResponse, watch: WatchRequest): void {
   const { store, type, namespace, query } = watch;
   const key = typeKey(type);
@@ -42,11 +57,11 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, watch: Wat
   const sendEvent = (e: StoreEvent) => {
     if (e.typeKey !== key || e.resourceVersion <= lastSent || !matches(e.object)) return;
     lastSent = e.resourceVersion;
-    send(e.type, e.object);
+    res.write(lineOf(e));
   };
   const pending: StoreEvent[] = [];
   let live = false;
-  const unsubscribe = store.subscribe((e) => (live ? sendEvent(e) : pending.push(e)));
+  const unsubscribe = store.subscribeType(key, (e) => (live ? sendEvent(e) : pending.push(e)));
   const timers: NodeJS.Timeout[] = [];
   let ended = false;
   const end = () => {
@@ -67,7 +82,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, watch: Wat
     });
   const requested = query.get('resourceVersion');
   if (!requested || requested === '0' || query.get('sendInitialEvents') === 'true') {
-    for (const obj of store.list(key, namespace).filter(matches)) send('ADDED', obj);
+    for (const obj of store.scan(key, namespace)) if (matches(obj)) send('ADDED', obj);
     lastSent = store.resourceVersion;
     if (query.get('sendInitialEvents') === 'true') bookmark({ 'k8s.io/initial-events-end': 'true' });
   } else {

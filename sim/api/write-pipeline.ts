@@ -41,7 +41,7 @@ export class WritePipeline {
   /** Check that a namespace exists and is not terminating before creating something in it. */
   assertNamespaceWritable(type: CustomResourceType, namespace: string | undefined, name: string): void {
     if (!type.namespaced || namespace === undefined) return;
-    const ns = this.store.get(NAMESPACES_KEY, undefined, namespace);
+    const ns = this.store.peek(NAMESPACES_KEY, undefined, namespace);
     if (!ns) throw namespaceNotFound(namespace);
     if (ns.metadata.deletionTimestamp) {
       throw forbidden(

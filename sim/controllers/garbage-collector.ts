@@ -18,28 +18,27 @@ export function garbageCollector(ctx: ControllerContext): void {
     (uid, err) => ctx.logger.warn({ uid, err }, 'garbage collection failed'),
   );
   store.subscribe((e) => {
-    const { uid, deletionTimestamp, finalizers = [], ownerReferences = [] } = e.object.metadata;
+    // Read through the stored object: no copy of every object that changes in the cluster.
+    const { metadata } = e.stored ?? e.object;
+    const { uid, deletionTimestamp, finalizers = [], ownerReferences = [] } = metadata;
     if (
       e.type === 'DELETED' ||
       (deletionTimestamp && finalizers.some((f) => f === 'foregroundDeletion' || f === 'orphan'))
     )
       queue.add(uid ?? '');
     if (e.type !== 'DELETED' && ownerReferences.length > 0)
-      queue.add(`dependent:${e.typeKey}:${e.object.metadata.namespace ?? ''}:${e.object.metadata.name}`);
+      queue.add(`dependent:${e.typeKey}:${metadata.namespace ?? ''}:${metadata.name}`);
     // A dependent that went away may unblock an owner waiting in foreground deletion.
     if (e.type === 'DELETED') for (const ref of ownerReferences) queue.add(ref.uid);
   });
 
-  function allObjects(): KubeObject[] {
-    return store.typeKeys().flatMap((key) => store.list(key));
-  }
-
+  // Both through the store's uid and owner indexes: the cost of a collection does not grow with the store.
   function findByUid(uid: string): KubeObject | undefined {
-    return allObjects().find((o) => o.metadata.uid === uid);
+    return store.findByUid(uid);
   }
 
   function dependentsOf(uid: string): KubeObject[] {
-    return allObjects().filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+    return store.dependentsOf(uid);
   }
 
   function collect(id: string): void {

@@ -15,8 +15,9 @@ export function namespaceController(ctx: ControllerContext): void {
     ctx.logger.warn({ name, err }, 'namespace reconcile failed'),
   );
   store.subscribe((e) => {
-    if (e.typeKey === '/namespaces') queue.add(e.object.metadata.name ?? '');
-    else if (e.object.metadata.namespace && e.type === 'DELETED') queue.add(e.object.metadata.namespace);
+    const { metadata } = e.stored ?? e.object;
+    if (e.typeKey === '/namespaces') queue.add(metadata.name ?? '');
+    else if (e.type === 'DELETED' && metadata.namespace) queue.add(metadata.namespace);
   });
 
   function reconcile(name: string): void {
@@ -26,11 +27,12 @@ export function namespaceController(ctx: ControllerContext): void {
       ensureServiceAccount(name);
       return;
     }
+    const seen = new Set<string | undefined>();
     const content = registry
       .all()
       .filter((t) => t.namespaced)
-      .flatMap((t) => store.list(typeKey(t), name))
-      .filter((o, i, all) => all.findIndex((x) => x.metadata.uid === o.metadata.uid) === i);
+      .flatMap((t) => store.scan(typeKey(t), name))
+      .filter((o) => !seen.has(o.metadata.uid) && seen.add(o.metadata.uid));
     for (const obj of content) {
       if (!obj.metadata.deletionTimestamp)
         ctx.client.delete({
@@ -40,7 +42,7 @@ export function namespaceController(ctx: ControllerContext): void {
           namespace: name,
         });
     }
-    if (registry.all().some((t) => t.namespaced && store.list(typeKey(t), name).length > 0)) return;
+    if (registry.all().some((t) => t.namespaced && store.scan(typeKey(t), name).length > 0)) return;
     finalize(ns);
   }
 

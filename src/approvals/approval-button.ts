@@ -7,6 +7,8 @@ import { z } from 'zod';
 
 export const APPROVE_ACTION_ID = 'wavesync_approve';
 export const REJECT_ACTION_ID = 'wavesync_reject';
+/** Opens the full live diff of the request in a modal (same value as Approve/Reject). */
+export const VIEW_DIFF_ACTION_ID = 'wavesync_view_diff';
 
 export interface ApprovalButtonValue {
   requestId: string;

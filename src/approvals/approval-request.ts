@@ -9,6 +9,7 @@ import type { SyncOperation } from '../domain/index.js';
 import type { DeletionRequest } from '../queue/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { Principals } from '../settings/environments-schema.js';
+import type { DiffSummary } from './diff-summary.js';
 import type { PlanSummary } from './plan-summary.js';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'invalidated';
@@ -47,6 +48,10 @@ export interface ApprovalRequest {
   /** ISO-8601. */
   expiresAt: string;
   plan: PlanSummary;
+  /** The live diff at request time (masked summary), when the cluster was read. */
+  diff?: DiffSummary;
+  /** Why the live state could not be read at request time. */
+  liveError?: string;
   breakGlass?: BreakGlass;
   /** Present when the request deletes the Application (`/sync delete`): what is asked and the plan shown. */
   deletion?: DeletionApproval;

@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { ApplicationRenderer } from '../apps/render/render-application.js';
 import type { Application, KubeObject } from '../domain/index.js';
+import type { Cluster } from '../engine/index.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import type { ApprovalMessenger } from './approval-messenger.js';
@@ -26,6 +27,8 @@ export interface ApprovalServicesOptions {
   renderer: Pick<ApplicationRenderer, 'renderApplication'>;
   /** Live objects of an Application (create/update/prune in the plan); omit without a cluster. */
   liveObjects?(app: Application): Promise<readonly KubeObject[]>;
+  /** The Application's destination cluster: the plan's live state and the live diff (takes precedence). */
+  cluster?(app: Application): Cluster;
   queue: ApprovalDeps['queue'];
   messenger: ApprovalMessenger;
   /** usergroups.users.list (e.g. `slackGroupMembers(client)`). */
@@ -61,6 +64,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
       preview: createSyncPreviewer({
         renderer: options.renderer,
         ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
+        ...(options.cluster ? { cluster: options.cluster } : {}),
       }),
       queue: options.queue,
       messenger: options.messenger,

@@ -2,12 +2,21 @@
  * createApprovals — the approval flow as one object: the port the `/sync` command calls before enqueueing, the
  * click handler the Slack actions call, the expiry sweeper and the audit view.
  */
+
+import type { Initiator } from '../reporting/sync-reporter.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import type { AuditRecord } from './audit-log.js';
 import { expireDue } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
 import { enqueueStranded } from './enqueue-approved.js';
 import { environmentFor } from './environment-resolver.js';
+import {
+  type DiffAsk,
+  type LiveDiffResult,
+  liveDiff,
+  type RequestDiffResult,
+  requestDiff,
+} from './live-diff.js';
 import { describePrincipals, isPrincipal } from './principal-mentions.js';
 import {
   checkRequest,
@@ -32,6 +41,14 @@ export interface Approvals {
   checkRequest(
     ctx: Pick<SyncRequestContext, 'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'>,
   ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
+  /** `/sync diff` and `/sync <app> --dry-run`: the live diff, for whoever may dry-run the Application. */
+  liveDiff(ask: DiffAsk): Promise<LiveDiffResult>;
+  /** The approval message's View diff button: the request's diff now, and whether it changed since. */
+  requestDiff(click: {
+    value: string | undefined;
+    initiator: Initiator;
+    channel: string;
+  }): Promise<RequestDiffResult>;
   /** One Approve/Reject click (ephemeral explanations are sent by the flow itself). */
   decide(click: DecisionClick): Promise<DecisionResult>;
   /** Expire due requests now; resolves with how many were expired. */
@@ -75,6 +92,8 @@ export function createApprovals(
       if (checked.kind === 'open' || checked.decision.allowed) return { allowed: true };
       return { allowed: false, reason: checked.decision.reason };
     },
+    liveDiff: (ask) => liveDiff(deps, ask),
+    requestDiff: (click) => requestDiff(deps, click),
     decide: (click) => decideApproval(deps, click),
     expireDue: () => expireDue(deps),
     enqueueStranded: () => enqueueStranded(deps),

@@ -5,6 +5,7 @@
  * then one atomic compare-and-set in Redis decides; on approval the job is queued into the message's thread.
  */
 
+import { formatDiffCounts } from '../engine/index.js';
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import { type ApprovalRecord, bindingOf, type MessageRef, rerunCommandOf } from './approval-request.js';
@@ -87,8 +88,16 @@ async function changedSinceRequest(deps: ApprovalDeps, record: ApprovalRecord): 
   // A deletion binds no revision; the worker re-checks the Delete=confirm objects against the confirmed plan.
   if (request.deletion) return undefined;
   const preview = await deps.preview(app, request.operation);
-  if (bindingOf(app.name, preview.revision, request.operation) === request.binding) return undefined;
-  return `What would be synced changed since the request (revision ${short(request.revision)} → ${short(preview.revision)}); the request is invalidated.`;
+  if (bindingOf(app.name, preview.revision, request.operation) !== request.binding) {
+    return `What would be synced changed since the request (revision ${short(request.revision)} → ${short(preview.revision)}); the request is invalidated.`;
+  }
+  // The approvers saw a live diff: approving is bound to it too. Another diff now (a live edit, a new object, a
+  // changed Secret key) means they would approve something they have not seen.
+  const now = preview.diffSummary;
+  if (request.diff && now && now.fingerprint !== request.diff.fingerprint) {
+    return `The live state changed since the request (the diff shown was "${formatDiffCounts(request.diff.counts)}", it is now "${formatDiffCounts(now.counts)}"); the request is invalidated.`;
+  }
+  return undefined;
 }
 
 const short = (revision: string) => revision.slice(0, 7);

@@ -175,6 +175,8 @@ async function newRequest(
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + env.settings.approvalExpiryMinutes * 60_000).toISOString(),
     plan: preview.plan,
+    ...(preview.diffSummary ? { diff: preview.diffSummary } : {}),
+    ...(preview.liveError ? { liveError: preview.liveError } : {}),
     ...(breakGlass ? { breakGlass } : {}),
     ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
   };

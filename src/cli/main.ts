@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { registerBotCommand } from './commands/bot.js';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDiffCommand } from './commands/diff.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSyncCommand } from './commands/sync.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerClusterSimCommand(program);
   registerPlanCommand(program);
   registerSyncCommand(program);
+  registerDiffCommand(program);
   registerServeCommand(program);
   registerBotCommand(program);
   registerWorkerCommand(program);

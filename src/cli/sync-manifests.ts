@@ -89,11 +89,14 @@ export async function syncManifests(
       // Not waiting still reads the health once (HealthAssessed), without waiting for it to change.
       healthTimeoutMs: options.waitHealth === false ? 0 : healthTimeout,
     },
-  }).catch((error: unknown) => {
-    if (!(error instanceof ClusterError)) throw error;
-    const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
-    throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
-  });
+  }).catch(rethrowClusterError);
+}
+
+/** Rethrows a ClusterError as BotError `cluster_error` (one line for the terminal); anything else as it is. */
+export function rethrowClusterError(error: unknown): never {
+  if (!(error instanceof ClusterError)) throw error;
+  const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
+  throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
 }
 
 /**

@@ -2,6 +2,7 @@
  * Application — the Argo CD `Application` (argoproj.io/v1alpha1) fields wavesync honours.
  * Source: Argo CD `pkg/apis/application/v1alpha1/types.go`; docs operator-manual/declarative-setup.
  */
+import type { SyncOperation } from './operation.js';
 import type { KubeObject } from './resource.js';
 
 export interface ApplicationSourceDirectory {
@@ -64,4 +65,14 @@ export interface Application {
   manifest: KubeObject;
   /** Where it was loaded from (file path or git URL#path), for error messages. */
   origin: string;
+}
+
+/**
+ * The operation with the Application's `spec.syncPolicy.syncOptions` copied in (Argo CD copies app-level options
+ * into each operation, spec §7); the request's own options come last and duplicates are dropped.
+ */
+export function withApplicationSyncOptions(app: Application, operation: SyncOperation): SyncOperation {
+  const appOptions = app.syncPolicy?.syncOptions ?? [];
+  if (appOptions.length === 0) return operation;
+  return { ...operation, syncOptions: [...new Set([...appOptions, ...operation.syncOptions])] };
 }

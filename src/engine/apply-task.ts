@@ -11,8 +11,9 @@
  * Every object gets the tracking label; hooks also get the operation annotation. Transient API errors are
  * retried; the answer is fed into the live cache.
  */
-import { type KubeObject, OPERATION_ANNOTATION } from '../domain/index.js';
+import { type KubeObject, OPERATION_ANNOTATION, type SyncOperation } from '../domain/index.js';
 import { ClusterError, type ObjectRef } from './cluster.js';
+import { withIgnoredFromLive } from './diff/ignore-differences.js';
 import { messageOf, type RetryOptions, withRetry } from './retry.js';
 import { objectRefOf, type SyncContext } from './sync-context.js';
 import { hasSyncOption } from './sync-options.js';
@@ -23,8 +24,25 @@ export type ApplyOutcome = { ok: true; object: KubeObject; message: string } | {
 
 /** The object exactly as wavesync sends it for a task. */
 export function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
-  const ref = objectRefOf(ctx, task);
-  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, ctx.application);
+  const obj = desiredObject(task, objectRefOf(ctx, task), ctx.application, operationStartedAt);
+  return respectsIgnoreDifferences(ctx.operation)
+    ? withIgnoredFromLive(ctx.ignoreDifferences, obj, task.liveObj)
+    : obj;
+}
+
+/** The sync option `RespectIgnoreDifferences=true`: ignored fields keep their live values on apply. */
+export function respectsIgnoreDifferences(operation: SyncOperation): boolean {
+  return hasSyncOption(operation, 'RespectIgnoreDifferences=true');
+}
+
+/** The object sent for `task` at `ref` for Application `application` (the diff's dry run sends the same). */
+export function desiredObject(
+  task: SyncTask,
+  ref: ObjectRef,
+  application: string,
+  operationStartedAt: string,
+): KubeObject {
+  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, application);
   const metadata = { ...labelled.metadata, name: ref.name };
   if (ref.namespace === '') delete metadata.namespace;
   if (task.isHook)

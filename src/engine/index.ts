@@ -2,6 +2,7 @@
 
 export * from './cluster.js';
 export * from './dependency-bubbling.js';
+export * from './diff/index.js';
 export * from './engine-options.js';
 export * from './go-atoi.js';
 export * from './health/index.js';

@@ -1,10 +1,18 @@
 /**
  * LiveCache — the engine's view of live objects: fed by watches on every collection the operation touches and by
- * the API server's answers to our own writes; objects never seen are read with GET once. `invalidate()` (the
- * polling fallback) forgets everything so the next pass re-reads. Every change wakes the runner.
+ * the API server's answers to our own writes; an object never seen is read by listing its collection once (GET
+ * when listing fails). `invalidate()` (the polling fallback) forgets everything so the next pass re-reads. Every
+ * change wakes the runner.
  */
 import type { KubeObject } from '../domain/index.js';
-import type { Cluster, ClusterWatch, ObjectChange, ObjectRef, WatchTarget } from './cluster.js';
+import {
+  type Cluster,
+  type ClusterWatch,
+  type ObjectChange,
+  type ObjectRef,
+  refOf,
+  type WatchTarget,
+} from './cluster.js';
 
 function refKey(ref: ObjectRef): string {
   return `${ref.apiVersion}|${ref.kind}|${ref.namespace}|${ref.name}`;
@@ -27,6 +35,8 @@ export class LiveCache {
   private readonly objects = new Map<string, KubeObject | null>();
   private readonly watched = new Set<string>();
   private readonly watches: ClusterWatch[] = [];
+  /** Collections listed into `objects` (by targetKey), settled or in flight. */
+  private readonly listings = new Map<string, Promise<boolean>>();
 
   constructor(cluster: Cluster, onChange: () => void) {
     this.cluster = cluster;
@@ -46,10 +56,18 @@ export class LiveCache {
     this.watches.push(this.cluster.watch(fresh, (change) => this.observe(change)));
   }
 
-  /** The cached object, reading it once with GET when it was never seen. */
+  /**
+   * The cached object. An object never seen is looked up by listing its whole collection once (one request for
+   * all the objects of a kind in a namespace, as Argo CD's cluster cache does, instead of one GET per object);
+   * when the list fails (e.g. not allowed), by GET.
+   */
   async get(ref: ObjectRef): Promise<KubeObject | undefined> {
     const key = refKey(ref);
-    if (!this.objects.has(key)) this.objects.set(key, (await this.cluster.get(ref)) ?? null);
+    if (!this.objects.has(key)) {
+      const listed = await this.listCollection(ref);
+      if (!this.objects.has(key))
+        this.objects.set(key, listed ? null : ((await this.cluster.get(ref)) ?? null));
+    }
     return this.objects.get(key) ?? undefined;
   }
 
@@ -75,6 +93,7 @@ export class LiveCache {
   /** Forgets everything (polling fallback). */
   invalidate(): void {
     this.objects.clear();
+    this.listings.clear();
   }
 
   stop(): void {
@@ -82,15 +101,33 @@ export class LiveCache {
     this.watches.length = 0;
   }
 
+  /** Lists the collection of `ref` once (concurrent callers share the request); false when the list failed. */
+  private listCollection(ref: ObjectRef): Promise<boolean> {
+    const collection = targetKey(ref);
+    let listing = this.listings.get(collection);
+    if (listing === undefined) {
+      const query = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
+      listing = this.cluster.list(query).then(
+        (items) => {
+          for (const obj of items) {
+            const key = refKey(refOf(obj));
+            if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
+          }
+          return true;
+        },
+        () => {
+          this.listings.delete(collection);
+          return false;
+        },
+      );
+      this.listings.set(collection, listing);
+    }
+    return listing;
+  }
+
   private observe(change: ObjectChange): void {
     const obj = change.object;
-    const ref = {
-      apiVersion: obj.apiVersion,
-      kind: obj.kind,
-      namespace: obj.metadata.namespace ?? '',
-      name: obj.metadata.name ?? '',
-    };
-    const key = refKey(ref);
+    const key = refKey(refOf(obj));
     if (change.type === 'DELETED') this.objects.set(key, null);
     else if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
     this.onChange();

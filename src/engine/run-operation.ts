@@ -9,6 +9,7 @@
 import { isCompleted, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
 import { assessAppHealth } from './app-health.js';
 import type { Cluster } from './cluster.js';
+import type { IgnoreDifferencesRule } from './diff/ignore-differences.js';
 import {
   DEFAULT_ENGINE_OPTIONS,
   type EngineLogger,
@@ -37,6 +38,12 @@ export interface RunOperationInput {
   /** Resolved revision (git SHA or content hash); names generateName hooks. */
   revision: string;
   operation: SyncOperation;
+  /**
+   * The Application's compiled `spec.ignoreDifferences` (parseIgnoreDifferences). With the sync option
+   * `RespectIgnoreDifferences=true` the ignored fields of an existing object are applied with their live values,
+   * so the sync never reverts them (Argo CD). Default none.
+   */
+  ignoreDifferences?: readonly IgnoreDifferencesRule[];
   cluster: Cluster;
   reporter: { report(event: SyncEvent): Promise<void> };
   /** State persisted by a previous process of the same operation (resume). */
@@ -64,6 +71,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
     revision: input.revision,
     targets: input.targets,
     operation: input.operation,
+    ignoreDifferences: input.ignoreDifferences ?? [],
     cluster: input.cluster,
     live: new LiveCache(input.cluster, () => wake.notify()),
     options,

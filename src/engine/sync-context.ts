@@ -16,6 +16,7 @@ import type {
   WaveRef,
 } from '../domain/index.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from './cluster.js';
+import type { IgnoreDifferencesRule } from './diff/ignore-differences.js';
 import type { EngineLogger, EngineOptions } from './engine-options.js';
 import { getResourceHealth } from './health/index.js';
 import type { LiveCache } from './live-cache.js';
@@ -27,6 +28,8 @@ export interface SyncContext {
   revision: string;
   targets: readonly SourcedObject[];
   operation: SyncOperation;
+  /** The Application's compiled `spec.ignoreDifferences` (applied with `RespectIgnoreDifferences=true`). */
+  ignoreDifferences: readonly IgnoreDifferencesRule[];
   cluster: Cluster;
   live: LiveCache;
   options: EngineOptions;

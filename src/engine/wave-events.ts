@@ -98,9 +98,24 @@ async function emitWaveCompleted(
     type: 'WaveCompleted',
     at,
     wave: waveRefOf(ctx, first.phase, first.wave),
-    durationMs: Date.parse(at) - Math.min(...starts),
+    durationMs: Date.parse(at) - starts.reduce((a, b) => Math.min(a, b), Date.parse(at)),
     health,
     failed: failedTasks.length > 0,
-    message: failedTasks.map((t) => `${t.kind}/${t.name}: ${resultOf(state, t)?.message ?? ''}`).join('; '),
+    message: failureMessage(state, failedTasks, waveTasks.length),
   });
+}
+
+/** Failures a WaveCompleted message names one by one; beyond, it gives the count and the first ones. */
+const NAMED_FAILURES = 3;
+
+/**
+ * `ConfigMap/a: <message>; Secret/b: <message>`, or for a big wave
+ * `120 of 4000 failed, first: ConfigMap/a: <message>; …` — one reply stays short however many tasks failed.
+ */
+function failureMessage(state: OperationState, failed: SyncTask[], total: number): string {
+  const named = failed
+    .slice(0, NAMED_FAILURES)
+    .map((t) => `${t.kind}/${t.name}: ${resultOf(state, t)?.message ?? ''}`)
+    .join('; ');
+  return failed.length <= NAMED_FAILURES ? named : `${failed.length} of ${total} failed, first: ${named}; …`;
 }

@@ -30,6 +30,38 @@ export interface KubeClusterOptions {
    * a transient error by the engine; default 30 000 (client-node itself never times out).
    */
   requestTimeoutMs?: number;
+  /**
+   * Requests (other than watches) in flight at once; more wait their turn. Default 64. Keeps any burst of the
+   * engine (planning, dry runs, applies of a big wave) within what an API server — and a loopback listen
+   * backlog — takes, as client-go's rate limiter does for Argo CD.
+   */
+  maxInFlight?: number;
+}
+
+/** Default KubeClusterOptions.maxInFlight. */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+
+/** A counting semaphore: `run` starts `task` once fewer than `limit` tasks are running. */
+class InFlightLimit {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = Math.max(1, limit);
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
 }
 
 /** Default per-request timeout in ms (KubeClusterOptions.requestTimeoutMs). */
@@ -65,17 +97,12 @@ function dryRunOf(options: { dryRun?: boolean }): string | undefined {
 }
 
 /** Runs a RawObjectApi call (which answers plain JSON); ClusterError on failure. */
-async function call<T>(action: string, run: () => Promise<unknown>): Promise<T> {
+async function callOnce<T>(action: string, run: () => Promise<unknown>): Promise<T> {
   try {
     return (await run()) as T;
   } catch (error) {
     throw toClusterError(error, action);
   }
-}
-
-/** Runs a typed client-node call (ApisApi, CoreV1Api); plain JSON out, ClusterError on failure. */
-function callTyped<T>(action: string, run: () => Promise<unknown>): Promise<T> {
-  return call(action, async () => toPlainJson<T>(await run()));
 }
 
 /** undefined instead of a NotFound error. */
@@ -94,6 +121,7 @@ class KubeCluster implements Cluster {
   private readonly core: CoreV1Api;
   private readonly apis: ApisApi;
   private readonly watchTimeoutSeconds: number;
+  private readonly inFlight: InFlightLimit;
 
   constructor(kc: KubeConfig, options: KubeClusterOptions) {
     this.kc = kc;
@@ -102,11 +130,22 @@ class KubeCluster implements Cluster {
     this.core = apiClient(kc, CoreV1Api, timeoutMs);
     this.apis = apiClient(kc, ApisApi, timeoutMs);
     this.watchTimeoutSeconds = options.watchTimeoutSeconds ?? 30;
+    this.inFlight = new InFlightLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  }
+
+  /** One API request through the in-flight limit; plain JSON out, ClusterError on failure. */
+  private call<T>(action: string, run: () => Promise<unknown>): Promise<T> {
+    return this.inFlight.run(() => callOnce<T>(action, run));
+  }
+
+  /** A typed client-node request (ApisApi): its models turned back into plain JSON. */
+  private callTyped<T>(action: string, run: () => Promise<unknown>): Promise<T> {
+    return this.call(action, async () => toPlainJson<T>(await run()));
   }
 
   async discover(apiVersion: string, kind: string) {
     const resource = await orUndefined(
-      call<ApiResourceEntry | undefined>(`discover ${apiVersion} ${kind}`, () =>
+      this.call<ApiResourceEntry | undefined>(`discover ${apiVersion} ${kind}`, () =>
         this.api.discover(apiVersion, kind),
       ),
     );
@@ -115,11 +154,11 @@ class KubeCluster implements Cluster {
 
   async listKinds() {
     type Groups = { groups?: { preferredVersion?: { groupVersion?: string } }[] };
-    const groups = await callTyped<Groups>('discover API groups', () => this.apis.getAPIVersions());
+    const groups = await this.callTyped<Groups>('discover API groups', () => this.apis.getAPIVersions());
     const versions = ['v1', ...(groups.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? [])];
     const lists = await Promise.all(
       versions.map(async (apiVersion) => {
-        const resources = await call<ApiResourceEntry[]>(`discover ${apiVersion}`, () =>
+        const resources = await this.call<ApiResourceEntry[]>(`discover ${apiVersion}`, () =>
           this.api.resourceList(apiVersion),
         );
         return resources
@@ -131,13 +170,13 @@ class KubeCluster implements Cluster {
   }
 
   get(ref: ObjectRef): Promise<KubeObject | undefined> {
-    return orUndefined(call<KubeObject>(describe('get', ref), () => this.api.read(header(ref))));
+    return orUndefined(this.call<KubeObject>(describe('get', ref), () => this.api.read(header(ref))));
   }
 
   async list(query: { apiVersion: string; kind: string; namespace: string; labelSelector?: string }) {
     const { apiVersion, kind, labelSelector } = query;
     const namespace = query.namespace === '' ? undefined : query.namespace;
-    const result = await call<{ items?: KubeObject[] }>(`list ${apiVersion} ${kind}`, () =>
+    const result = await this.call<{ items?: KubeObject[] }>(`list ${apiVersion} ${kind}`, () =>
       this.api.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector),
     );
     return (result.items ?? []).map((item) => ({ ...item, apiVersion, kind }));
@@ -146,7 +185,7 @@ class KubeCluster implements Cluster {
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject> {
     const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
     const ssa = PatchStrategy.ServerSideApply;
-    return call(describe('apply', refOfObject(obj)), () =>
+    return this.call(describe('apply', refOfObject(obj)), () =>
       this.api.patch(
         header(refOfObject(obj)),
         undefined,
@@ -161,14 +200,14 @@ class KubeCluster implements Cluster {
 
   create(obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
     const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
-    return call(describe('create', refOfObject(obj)), () =>
+    return this.call(describe('create', refOfObject(obj)), () =>
       this.api.create(header(refOfObject(obj)), undefined, dryRunOf(options), FIELD_MANAGER, raw),
     );
   }
 
   replace(obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
     const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
-    return call(describe('replace', refOfObject(obj)), () =>
+    return this.call(describe('replace', refOfObject(obj)), () =>
       this.api.replace(header(refOfObject(obj)), undefined, dryRunOf(options), FIELD_MANAGER, raw),
     );
   }
@@ -176,7 +215,7 @@ class KubeCluster implements Cluster {
   async delete(ref: ObjectRef, options: { propagationPolicy: string; dryRun?: boolean }): Promise<boolean> {
     const { propagationPolicy } = options;
     const deleted = await orUndefined(
-      call(describe('delete', ref), () =>
+      this.call(describe('delete', ref), () =>
         this.api.delete(header(ref), undefined, dryRunOf(options), undefined, undefined, propagationPolicy),
       ),
     );
@@ -224,7 +263,7 @@ class KubeCluster implements Cluster {
       { op: 'remove', path },
     ];
     const raw = this.api.rawOptions({ body });
-    return call(describe('remove finalizer from', ref), () =>
+    return this.call(describe('remove finalizer from', ref), () =>
       this.api.patch(
         header(ref),
         undefined,

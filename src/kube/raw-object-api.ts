@@ -7,6 +7,8 @@
  * returned as the plain JSON the server sent (parsed once: no typed-model round trip, no per-object
  * re-serialisation). Errors are client-node's ApiException, as before.
  */
+import http from 'node:http';
+import https from 'node:https';
 import {
   type Configuration,
   createConfiguration,
@@ -25,7 +27,8 @@ import {
  * A client-node API client for the current context of `kc` (as `kc.makeApiClient` builds it) whose every request
  * is aborted after `requestTimeoutMs` ms without a complete answer: client-node sets no timeout, so a silent
  * network (a dropped connection without RST, a stuck proxy) would otherwise hang a sync forever. The abort
- * surfaces as node-fetch's `AbortError`, which the adapter maps to a transient ClusterError (retried).
+ * surfaces as node-fetch's `AbortError`, which the adapter maps to a transient ClusterError (retried). Requests
+ * share one keep-alive connection pool per client (client-node alone opens a connection per request).
  * @throws Error('No active cluster!') when the kubeconfig has no current cluster, as makeApiClient does.
  */
 export function apiClient<T>(
@@ -35,9 +38,24 @@ export function apiClient<T>(
 ): T {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('No active cluster!');
+  let shared: http.Agent | undefined;
   const timeout: Middleware = {
     pre: async (context) => {
       context.setSignal(AbortSignal.timeout(requestTimeoutMs));
+      // client-node builds a new Agent for every request: a new TCP connection (and TLS handshake) each time.
+      // The first one's options (CA, client certificate, TLS checks) make one keep-alive Agent for all requests.
+      const agent = context.getAgent();
+      if (
+        agent instanceof http.Agent &&
+        (agent.constructor === http.Agent || agent.constructor === https.Agent)
+      ) {
+        const Agent = agent.constructor as typeof http.Agent;
+        shared ??= new Agent({
+          ...(agent as http.Agent & { options: http.AgentOptions }).options,
+          keepAlive: true,
+        });
+        context.setAgent(shared);
+      }
       return context;
     },
     post: async (response) => response,

@@ -14,6 +14,7 @@ import {
 } from '../approvals/index.js';
 import type { ApplicationsFromSettings } from '../apps/index.js';
 import type { Application } from '../domain/index.js';
+import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
 import type { EnqueueResult, SyncRequest } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
@@ -22,6 +23,7 @@ import {
   type SlackApprovalMessenger,
   slackGroupMembers,
 } from '../slack/slack-approval-messenger.js';
+import { createClusterProvider } from './cluster-provider.js';
 
 export interface ApprovalWiring {
   approvals: Approvals;
@@ -39,6 +41,11 @@ export interface ApprovalWiringDeps {
   /** The producer (bot side); the worker side passes none and only uses the notifier. */
   queue?: { enqueueSync(req: SyncRequest): Promise<EnqueueResult> };
   logger: Logger;
+  /**
+   * KUBECONFIG from the environment: the approval preview reads each Application's destination cluster (the same
+   * `clusters:` mapping as the worker) for the live diff on the approval message, View diff and `/sync diff`.
+   */
+  kubeconfig: string | undefined;
   /** Resolves App of Apps children (not in the registry) for failure notices; optional. */
   applicationOfRequest?(request: SyncRequest): Application | undefined;
 }
@@ -55,6 +62,11 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     settings: deps.settings,
     findApplication,
     renderer: deps.apps.renderer,
+    cluster: createClusterProvider({
+      settings: deps.settings,
+      kubeconfig: deps.kubeconfig,
+      createCluster: createKubeCluster,
+    }),
     queue: deps.queue ?? {
       enqueueSync: () => Promise.reject(new Error('this process does not enqueue (worker)')),
     },

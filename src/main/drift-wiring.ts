@@ -29,7 +29,7 @@ import {
 } from '../apps/index.js';
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
-import { listTrackedLiveObjects } from '../engine/index.js';
+import { ignoreDifferencesOf, listTrackedLiveObjects } from '../engine/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
@@ -80,7 +80,9 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     else wouldWipeOut.delete(app.name);
     const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
     const namespace = app.destination.namespace ?? 'default';
-    return compareApplication(rendered.targets, live, namespace, { createNamespace }).differences;
+    const ignoreDifferences = ignoreDifferencesOf(app).rules;
+    return compareApplication(rendered.targets, live, namespace, { createNamespace, ignoreDifferences })
+      .differences;
   };
   const detector: DriftDetector = createDriftDetector({
     applications: () => apps.registry.list(),

@@ -9,7 +9,14 @@
  * Error and the problem, and resolves with that state (never retried). Transient errors (`transient: true`) are
  * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
  */
-import type { Application, OperationState, SyncEvent, SyncOperation } from '../domain/index.js';
+import {
+  type Application,
+  type OperationState,
+  type SyncEvent,
+  type SyncOperation,
+  withApplicationSyncOptions,
+} from '../domain/index.js';
+import { type IgnoreDifferencesRule, ignoreDifferencesOf } from '../engine/index.js';
 import type { DeletionRequest, SyncRunner, SyncRunnerContext } from '../queue/index.js';
 import { isTransientError } from '../queue/index.js';
 
@@ -27,6 +34,7 @@ export type RunOperation<Target, ClusterT> = (input: {
   namespace: string;
   revision: string;
   operation: SyncOperation;
+  ignoreDifferences?: readonly IgnoreDifferencesRule[];
   cluster: ClusterT;
   reporter: { report(event: SyncEvent): Promise<void> };
   initialState?: OperationState;
@@ -90,8 +98,11 @@ export function createEngineSyncRunner<Target, ClusterT>(
       { revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined },
       'operation started',
     );
+    const ignored = ignoreDifferencesOf(prepared.app);
+    for (const warning of ignored.warnings) logger.warn({ warning }, 'ignoreDifferences option not honoured');
     const state = await deps.runOperation({
       application,
+      ignoreDifferences: ignored.rules,
       targets: prepared.rendered.targets,
       namespace: prepared.app.destination.namespace ?? 'default',
       revision: prepared.rendered.revision,
@@ -135,16 +146,6 @@ async function runDeletion<Target, ClusterT>(
   return state;
 }
 
-/**
- * The operation with the Application's `spec.syncPolicy.syncOptions` copied in (Argo CD copies app-level options
- * into each operation, spec §7); the request's own options come last and duplicates are dropped.
- */
-export function withApplicationSyncOptions(app: Application, operation: SyncOperation): SyncOperation {
-  const appOptions = app.syncPolicy?.syncOptions ?? [];
-  if (appOptions.length === 0) return operation;
-  return { ...operation, syncOptions: [...new Set([...appOptions, ...operation.syncOptions])] };
-}
-
 /** Tell the thread why the operation did not start, and end it with phase Error. */
 async function reportStartFailure(ctx: SyncRunnerContext, error: unknown): Promise<OperationState> {
   const now = new Date().toISOString();
@@ -172,3 +173,5 @@ async function reportStartFailure(ctx: SyncRunnerContext, error: unknown): Promi
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+export { withApplicationSyncOptions };

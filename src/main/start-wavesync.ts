@@ -86,6 +86,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       apps,
       web,
       logger,
+      kubeconfig: config.kubeconfig,
       ...(queue ? { queue } : {}),
       applicationOfRequest: (request: SyncRequest) => {
         try {

@@ -4,15 +4,22 @@
  * button's value — and the clicked message's channel and ts (`container`), which must match the request.
  */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { APPROVE_ACTION_ID, type Approvals, type Decision, REJECT_ACTION_ID } from '../approvals/index.js';
+import {
+  APPROVE_ACTION_ID,
+  type Approvals,
+  type Decision,
+  REJECT_ACTION_ID,
+  VIEW_DIFF_ACTION_ID,
+} from '../approvals/index.js';
+import { viewDiffAction } from './view-diff-action.js';
 
 export interface ApprovalActionsDeps {
-  approvals: Pick<Approvals, 'decide'>;
+  approvals: Pick<Approvals, 'decide'> & Partial<Pick<Approvals, 'requestDiff'>>;
   /** Errors of the flow (Slack or Redis down); default: rethrown to Bolt's error handler. */
   onError?(error: unknown): void;
 }
 
-/** Register the `wavesync_approve` and `wavesync_reject` action listeners on `app`. */
+/** Register the `wavesync_approve`, `wavesync_reject` and `wavesync_view_diff` action listeners on `app`. */
 export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): void {
   const listener =
     (decision: Decision) =>
@@ -42,4 +49,19 @@ export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): vo
     { type: 'block_actions', action_id: REJECT_ACTION_ID },
     listener('reject'),
   );
+  const requestDiff = deps.approvals.requestDiff;
+  if (requestDiff) {
+    app.action<BlockAction<ButtonAction>>(
+      { type: 'block_actions', action_id: VIEW_DIFF_ACTION_ID },
+      async ({ ack, body, action, client }) => {
+        await ack();
+        try {
+          await viewDiffAction({ body, action, client, requestDiff });
+        } catch (error) {
+          if (!deps.onError) throw error;
+          deps.onError(error);
+        }
+      },
+    );
+  }
 }

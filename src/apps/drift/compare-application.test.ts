@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../domain/resource.js';
+import { parseIgnoreDifferences } from '../../engine/index.js';
 import { compareApplication } from './compare-application.js';
 
 const source = { file: 'm.yaml', line: 1 };
@@ -26,6 +27,19 @@ const live = (obj: KubeObject, namespace = 'shop'): KubeObject => ({
 });
 
 describe('compareApplication', () => {
+  it('does not report a field the Application ignores (ignoreDifferences), and still reports the others', () => {
+    const { rules } = parseIgnoreDifferences([
+      { group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] },
+    ]);
+    const scaled = live(deployment(5));
+    const targets = [{ object: deployment(2), source }];
+
+    expect(compareApplication(targets, [scaled], 'shop', { ignoreDifferences: rules }).status).toBe('Synced');
+    expect(compareApplication(targets, [scaled], 'shop').differences).toEqual([
+      expect.objectContaining({ reason: 'changed', path: 'spec.replicas' }),
+    ]);
+  });
+
   it('is Synced when every manifest field has its value live, whatever the cluster added', () => {
     const cluster = live(deployment(2));
     (cluster.spec as { strategy?: unknown }).strategy = { type: 'RollingUpdate' };

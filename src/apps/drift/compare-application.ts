@@ -4,12 +4,18 @@
  * has another value live (fields only the cluster sets — defaults, status, managed metadata — are ignored: the
  * manifest must be contained in the live object), or, for live objects tracked to the Application, when no
  * manifest names them (unless `argocd.argoproj.io/compare-options: IgnoreExtraneous`). Hooks, `Skip` and
- * ignored objects take no part, as in Argo CD.
+ * ignored objects take no part, as in Argo CD. Fields of the Application's `ignoreDifferences` are not compared.
  */
 import { Annotations } from '../../domain/annotations.js';
 import type { SyncStatusCode } from '../../domain/operation.js';
 import { type KubeObject, type ResourceKey, resourceKeyOf } from '../../domain/resource.js';
-import { annotationCsvOf, hookTraitsOf, type SourcedObject } from '../../engine/index.js';
+import {
+  annotationCsvOf,
+  hookTraitsOf,
+  type IgnoreDifferencesRule,
+  type SourcedObject,
+  withoutIgnored,
+} from '../../engine/index.js';
 
 export interface ResourceDifference {
   key: ResourceKey;
@@ -33,8 +39,9 @@ export function compareApplication(
   targets: readonly SourcedObject[],
   live: readonly KubeObject[],
   namespace: string,
-  options: { createNamespace?: boolean } = {},
+  options: { createNamespace?: boolean; ignoreDifferences?: readonly IgnoreDifferencesRule[] } = {},
 ): ApplicationComparison {
+  const rules = options.ignoreDifferences ?? [];
   const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
   const matched = new Set<KubeObject>();
   const differences: ResourceDifference[] = [];
@@ -47,7 +54,13 @@ export function compareApplication(
       continue;
     }
     matched.add(current);
-    const path = firstDifference(desiredFields(object), current, '');
+    // ignoreDifferences: the ignored fields of the manifest are not required live (Argo CD drops them from both).
+    const desired = withoutIgnored(
+      rules,
+      { ...object, metadata: { ...object.metadata, namespace: key.namespace } },
+      current,
+    );
+    const path = firstDifference(desiredFields(desired), current, '');
     if (path !== undefined) differences.push({ key, reason: 'changed', path });
   }
   for (const obj of live) {

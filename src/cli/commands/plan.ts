@@ -9,9 +9,11 @@
  * nothing on stdout.
  */
 import { type Command, Option } from 'commander';
-import { BotError } from '../../domain/index.js';
+import type { RenderedApplication } from '../../apps/index.js';
+import { type Application, BotError } from '../../domain/index.js';
 import { type BuildSyncTasksResult, buildSyncTasks } from '../../engine/index.js';
 import { contentRevisionOf, loadManifests } from '../../manifests/index.js';
+import type { Settings } from '../../settings/index.js';
 import { formatPlanJson } from '../format-plan-json.js';
 import { formatPlanText } from '../format-plan-text.js';
 
@@ -47,36 +49,10 @@ export async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
-  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
-  const [
-    { applicationsFromSettings, environmentOf },
-    { loadConfig, processEnvironment },
-    kube,
-    { loadSettings },
-  ] = await Promise.all([
+  const [{ app, rendered }, { environmentOf }] = await Promise.all([
+    renderApplicationNamed(name, options),
     import('../../apps/index.js'),
-    import('../../config.js'),
-    import('../../kube/cluster-applications.js'),
-    import('../../settings/index.js'),
   ]);
-  const file = options.config ?? loadConfig().configFile;
-  if (file === undefined) {
-    throw new BotError(
-      'invalid_config',
-      '--app needs wavesync.yaml: pass --config <file> or set WAVESYNC_CONFIG (see examples/wavesync.yaml)',
-    );
-  }
-  const settings = await loadSettings(file);
-  const config = loadConfig();
-  const { registry, renderer } = await applicationsFromSettings(settings, {
-    env: processEnvironment(),
-    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
-  });
-  const app = registry.get(name);
-  const rendered = await renderer.renderApplication(
-    app,
-    options.revision === undefined ? {} : { revision: options.revision },
-  );
   const namespace = app.destination.namespace ?? 'default';
   const plan = buildSyncTasks({
     targets: rendered.targets,
@@ -95,6 +71,43 @@ export async function planApplication(
     tasks: plan.tasks,
     warnings: [...rendered.warnings, ...plan.warnings],
   };
+}
+
+/**
+ * The Application `name` of the wavesync.yaml at `options.config` (else $WAVESYNC_CONFIG) rendered as the worker
+ * renders it, with the settings it came from. Errors as planApplication.
+ */
+export async function renderApplicationNamed(
+  name: string,
+  options: Pick<PlanOptions, 'config' | 'revision'>,
+): Promise<{ app: Application; rendered: RenderedApplication; settings: Settings }> {
+  // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
+  const [{ applicationsFromSettings }, { loadConfig, processEnvironment }, kube, { loadSettings }] =
+    await Promise.all([
+      import('../../apps/index.js'),
+      import('../../config.js'),
+      import('../../kube/cluster-applications.js'),
+      import('../../settings/index.js'),
+    ]);
+  const file = options.config ?? loadConfig().configFile;
+  if (file === undefined) {
+    throw new BotError(
+      'invalid_config',
+      '--app needs wavesync.yaml: pass --config <file> or set WAVESYNC_CONFIG (see examples/wavesync.yaml)',
+    );
+  }
+  const settings = await loadSettings(file);
+  const config = loadConfig();
+  const { registry, renderer } = await applicationsFromSettings(settings, {
+    env: processEnvironment(),
+    clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
+  });
+  const app = registry.get(name);
+  const rendered = await renderer.renderApplication(
+    app,
+    options.revision === undefined ? {} : { revision: options.revision },
+  );
+  return { app, rendered, settings };
 }
 
 /** `guestbook → staging · namespace guestbook · revision 1a2b3c4d5e6f` above the text plan. */

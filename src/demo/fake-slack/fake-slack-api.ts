@@ -1,7 +1,7 @@
 /**
  * A local fake of Slack's Web API for tests and the demo: an HTTP server on 127.0.0.1 (port 0) that answers
  * auth.test, chat.postMessage, chat.update, chat.postEphemeral, chat.getPermalink, users.info,
- * usergroups.users.list and conversations.info the way Slack does (HTTP 200 with `{ok:false,error}` for
+ * usergroups.users.list, conversations.info, views.open and views.update the way Slack does (HTTP 200 with `{ok:false,error}` for
  * platform errors, HTTP 429 + Retry-After for rate limits), enforces Slack's message limits, records every call
  * and keeps the resulting messages so tests can assert threads. It also receives `response_url` posts at
  * `/response/<id>`.
@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChannelRateLimiter } from './channel-rate-limiter.js';
-import { blockProblems, LIMITS } from './slack-block-rules.js';
+import { blockProblems, LIMITS, modalProblems } from './slack-block-rules.js';
 
 export interface RecordedCall {
   method: string;
@@ -37,6 +37,18 @@ export interface FakeMessage {
   /** How many times chat.update changed it. */
   updates: number;
 }
+
+/** A modal opened with views.open (and its latest views.update). */
+export interface FakeView {
+  id: string;
+  triggerId: string;
+  view: Record<string, unknown>;
+  /** How many times views.update replaced it. */
+  updates: number;
+}
+
+/** Slack's trigger_id is valid for 3 s after the interaction, once. */
+export const TRIGGER_TTL_MS = 3000;
 
 export interface FakeUser {
   id: string;
@@ -69,6 +81,8 @@ export class FakeSlackApi {
   private readonly responsePosts: ResponseUrlPost[] = [];
   private readonly messages = new Map<string, FakeMessage>();
   private readonly failures = new Map<string, string[]>();
+  private readonly openViews = new Map<string, FakeView>();
+  private readonly usedTriggers = new Set<string>();
   private readonly limiter: ChannelRateLimiter;
   private readonly handlers: Record<string, Handler>;
   private readonly server: Server;
@@ -97,6 +111,8 @@ export class FakeSlackApi {
       'users.info': (a) => this.userInfo(a),
       'usergroups.users.list': (a) => this.usergroupUsers(a),
       'conversations.info': (a) => this.conversationInfo(a),
+      'views.open': (a) => this.viewsOpen(a),
+      'views.update': (a) => this.viewsUpdate(a),
     };
   }
 
@@ -147,6 +163,11 @@ export class FakeSlackApi {
   /** Top-level messages of a channel (thread roots and broadcast replies), oldest first. */
   channelMessages(channel: string): FakeMessage[] {
     return [...this.messages.values()].filter((m) => m.channel === channel && (!m.threadTs || m.broadcast));
+  }
+
+  /** Modals opened by views.open, in order (with their latest content). */
+  views(): FakeView[] {
+    return [...this.openViews.values()];
   }
 
   /** Make the next call(s) of `method` fail with Slack error `error` (queued, one per call). */
@@ -262,6 +283,35 @@ export class FakeSlackApi {
     };
   }
 
+  /**
+   * views.open: the trigger_id must come from an interaction (the signed client's `trigger.<ms>.<n>`), be at most
+   * 3 s old (`expired_trigger_id`) and not used before (`exchanged_trigger_id`); the view must be a valid modal.
+   */
+  private viewsOpen(a: Args): Record<string, unknown> {
+    const trigger = typeof a.trigger_id === 'string' ? a.trigger_id : '';
+    const issued = /^trigger\.(\d+)(\.\d+)?$/.exec(trigger);
+    if (!issued) return { ok: false, error: 'invalid_trigger_id' };
+    if (Date.now() - Number(issued[1]) > TRIGGER_TTL_MS) return { ok: false, error: 'expired_trigger_id' };
+    if (this.usedTriggers.has(trigger)) return { ok: false, error: 'exchanged_trigger_id' };
+    const problem = viewProblem(a.view);
+    if (problem) return problem;
+    this.usedTriggers.add(trigger);
+    const id = `V${String(this.openViews.size + 1).padStart(8, '0')}`;
+    const view = a.view as Record<string, unknown>;
+    this.openViews.set(id, { id, triggerId: trigger, view, updates: 0 });
+    return { ok: true, view: { id, ...view } };
+  }
+
+  private viewsUpdate(a: Args): Record<string, unknown> {
+    const existing = this.openViews.get(String(a.view_id ?? ''));
+    if (!existing) return { ok: false, error: 'not_found' };
+    const problem = viewProblem(a.view);
+    if (problem) return problem;
+    existing.view = a.view as Record<string, unknown>;
+    existing.updates += 1;
+    return { ok: true, view: { id: existing.id, ...existing.view } };
+  }
+
   private userInfo(a: Args): Record<string, unknown> {
     const u = this.options.users?.find((x) => x.id === a.user);
     if (!u) return { ok: false, error: 'user_not_found' };
@@ -321,7 +371,7 @@ function parseBody(raw: string, req: IncomingMessage): Args {
   if ((req.headers['content-type'] ?? '').includes('application/json'))
     return raw ? (JSON.parse(raw) as Args) : {};
   const args: Args = Object.fromEntries(new URLSearchParams(raw));
-  for (const key of ['blocks', 'attachments']) {
+  for (const key of ['blocks', 'attachments', 'view']) {
     const v = args[key];
     if (typeof v === 'string') {
       try {
@@ -332,6 +382,13 @@ function parseBody(raw: string, req: IncomingMessage): Args {
     }
   }
   return args;
+}
+
+function viewProblem(view: unknown): Record<string, unknown> | undefined {
+  const problems = modalProblems(view);
+  return problems.length
+    ? { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } }
+    : undefined;
 }
 
 function send(

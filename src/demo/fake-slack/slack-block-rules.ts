@@ -16,17 +16,21 @@ export const LIMITS = {
   actionId: 255,
   blockId: 255,
   text: 40_000,
+  /** views.open / views.update: blocks of a modal, characters of its title and close/submit labels. */
+  modalBlocks: 100,
+  modalTitle: 24,
+  modalButton: 24,
 } as const;
 
 /** Problems in Slack's `[ERROR] … [json-pointer:/blocks/N/…]` style; empty when the blocks are valid. */
-export function blockProblems(blocks: unknown): string[] {
-  if (!Array.isArray(blocks)) return ['[ERROR] must be an array [json-pointer:/blocks]'];
+export function blockProblems(blocks: unknown, maxBlocks: number = LIMITS.blocks, base = ''): string[] {
+  if (!Array.isArray(blocks)) return [`[ERROR] must be an array [json-pointer:${base}/blocks]`];
   const problems: string[] = [];
-  if (blocks.length > LIMITS.blocks)
-    problems.push(`[ERROR] no more than ${LIMITS.blocks} items allowed [json-pointer:/blocks]`);
+  if (blocks.length > maxBlocks)
+    problems.push(`[ERROR] no more than ${maxBlocks} items allowed [json-pointer:${base}/blocks]`);
   const ids = new Set<string>();
   for (const [i, block] of blocks.entries()) {
-    const at = `/blocks/${i}`;
+    const at = `${base}/blocks/${i}`;
     if (typeof block !== 'object' || block === null) {
       problems.push(`[ERROR] must be an object [json-pointer:${at}]`);
       continue;
@@ -60,6 +64,28 @@ function blockTypeProblems(b: Record<string, unknown>, at: string): string[] {
     default:
       return [`[ERROR] unsupported type \`${String(b.type)}\` [json-pointer:${at}/type]`];
   }
+}
+
+/**
+ * A modal view as views.open / views.update take it (https://docs.slack.dev/reference/views/modal-views):
+ * `type: modal`, a plain_text title of at most 24 characters, optional close/submit labels of at most 24, and
+ * 1–100 blocks.
+ */
+export function modalProblems(view: unknown): string[] {
+  if (typeof view !== 'object' || view === null)
+    return ['[ERROR] missing required field: view [json-pointer:/view]'];
+  const v = view as Record<string, unknown>;
+  if (v.type !== 'modal') return ['[ERROR] must be `modal` [json-pointer:/view/type]'];
+  const problems = textProblems(v.title, '/view/title', LIMITS.modalTitle, ['plain_text']);
+  for (const label of ['close', 'submit'] as const) {
+    if (v[label] !== undefined)
+      problems.push(...textProblems(v[label], `/view/${label}`, LIMITS.modalButton, ['plain_text']));
+  }
+  if (Array.isArray(v.blocks) && v.blocks.length === 0) {
+    problems.push('[ERROR] must provide at least 1 item [json-pointer:/view/blocks]');
+  }
+  problems.push(...blockProblems(v.blocks, LIMITS.modalBlocks, '/view'));
+  return problems;
 }
 
 function textProblems(t: unknown, at: string, max: number, types: readonly string[]): string[] {

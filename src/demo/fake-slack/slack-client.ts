@@ -107,7 +107,7 @@ export class SignedSlackClient {
       api_app_id: 'A0WAVESYNC',
       token: 'deprecated-verification-token',
       container: { type: 'message', message_ts: input.messageTs, channel_id: channelId, is_ephemeral: false },
-      trigger_id: `trigger.${Date.now()}`,
+      trigger_id: `trigger.${Date.now()}.${++this.triggers}`,
       team: { id: input.teamId ?? 'T0FAKE', domain: 'fake' },
       channel: { id: channelId, name: 'deploys' },
       message: { type: 'message', ts: input.messageTs, text: '' },

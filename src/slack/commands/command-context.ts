@@ -24,7 +24,8 @@ export interface SlackAppDeps {
   logger?: Logger;
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
-  approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'>;
+  approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'> &
+    Partial<Pick<Approvals, 'liveDiff' | 'requestDiff'>>;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
   /**

@@ -11,6 +11,7 @@ import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { EnqueueResult, SyncRequest } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
@@ -30,7 +31,7 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     return ctx.ack(ephemeral(alreadyRequested(application)));
   }
   await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  await startSync(
+  const outcome = await startSync(
     { ...ctx, channel: command.channel_id },
     {
       application,
@@ -40,6 +41,10 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
       ...reasonOf(parsed),
     },
   );
+  // A dry run also shows the requester what a real sync would change (the live diff, ephemeral).
+  if (parsed.operation.dryRun && outcome !== 'refused') {
+    await ctx.respond(ephemeral(await liveDiffReply(ctx, application, parsed.operation)));
+  }
 }
 
 /** Where a sync is being started from: the channel, and how to talk back to the person (ephemeral). */

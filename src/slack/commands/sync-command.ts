@@ -1,6 +1,6 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `audit`,
- * `confirm-prune`, `delete`,
+ * `confirm-prune`, `delete`, `diff`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -13,6 +13,7 @@ import { cancelCommand } from './cancel-command.js';
 import { type CommandContext, ephemeral } from './command-context.js';
 import { confirmPruneCommand } from './confirm-prune-command.js';
 import { deleteCommand } from './delete-command.js';
+import { diffCommand } from './diff-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
@@ -28,6 +29,7 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   history: historyCommand,
   audit: auditSubcommand,
   delete: deleteCommand,
+  diff: diffCommand,
   'confirm-prune': confirmPruneCommand,
 };
 

@@ -7,8 +7,10 @@
  *    revision 3f9c2e1 (main)
  *    Plan: 2 to update (Deployment/web, ConfigMap/rails-env) · 0 to create · 1 to prune (Service/legacy)
  *    hooks: PreSync Job/db-migrate · PostSync Job/smoke-test
+ *    Live diff: 1 to change, 2 hooks
+ *    ✏️ Deployment/web: `spec.replicas: 2 → 3`
  *    Approvers: @sre-leads (1 of 1 needed) · expires at 14:30 UTC
- *    [Approve] [Reject]
+ *    [Approve] [Reject] [View diff]
  */
 import {
   APPROVE_ACTION_ID,
@@ -19,11 +21,13 @@ import {
   type PlanSummary,
   REJECT_ACTION_ID,
   rerunCommandOf,
+  VIEW_DIFF_ACTION_ID,
 } from '../../approvals/index.js';
 import type { SyncPhase } from '../../domain/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { deletionPlanView } from './deletion-blocks.js';
+import { diffSummaryBlock, liveDiffUnavailableBlock } from './diff-blocks.js';
 import { escapeMrkdwn, listNames, mention, truncate } from './format.js';
 
 const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
@@ -53,6 +57,8 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
     blocks.push(
       section(truncate([title, revision, ...planLines(request.plan), ...breakGlass].join('\n'), 3000)),
     );
+    if (request.diff) blocks.push(diffSummaryBlock(request.diff));
+    else if (request.liveError) blocks.push(liveDiffUnavailableBlock(request.liveError));
   }
   blocks.push(context(truncate(footer(record), 3000)));
   if (record.status === 'pending') {
@@ -61,6 +67,7 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
       actions(
         button(APPROVE_ACTION_ID, 'Approve', value, 'primary'),
         button(REJECT_ACTION_ID, 'Reject', value, 'danger'),
+        ...(request.diff ? [button(VIEW_DIFF_ACTION_ID, 'View diff', value)] : []),
       ),
     );
   }

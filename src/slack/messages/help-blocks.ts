@@ -10,6 +10,7 @@ export const USAGE = {
   cancel: '/sync cancel <app>',
   confirmPrune: '/sync confirm-prune <app>',
   history: '/sync history <app>',
+  diff: '/sync diff <app> [--revision REV] [--prune]',
   apps: '/sync apps',
   delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
@@ -29,6 +30,7 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.status}\` — what is running and queued`,
     `\`${USAGE.cancel}\` — cancel the queued or running sync`,
     `\`${USAGE.history}\` — the last syncs and their outcome`,
+    `\`${USAGE.diff}\` — what a sync would change in the cluster now (only you see it; Secret values are hidden)`,
     `\`${USAGE.confirmPrune}\` — let a waiting sync prune its \`Prune=confirm\` resources (approvers, in production)`,
     `\`${USAGE.apps}\` — the Applications you can sync`,
     `\`${USAGE.delete}\` — delete an Application: shows the plan (per wave, what is kept and why) with Delete/Cancel; ` +

@@ -19,6 +19,8 @@ import {
 } from '../../../src/approvals/index.js';
 import { createApplicationRenderer } from '../../../src/apps/render/render-application.js';
 import type { Application } from '../../../src/domain/application.js';
+import type { Cluster } from '../../../src/engine/index.js';
+import type { Logger } from '../../../src/logger.js';
 import {
   createSyncQueue,
   createSyncWorker,
@@ -128,7 +130,12 @@ function catalogOf(apps: ReadonlyMap<string, Application>): ApplicationCatalog {
   };
 }
 
-function application(name: string, environment: string, appDir: string): Application {
+function application(
+  name: string,
+  environment: string,
+  appDir: string,
+  spec: Record<string, unknown> = {},
+): Application {
   return {
     name,
     namespace: 'argocd',
@@ -138,19 +145,28 @@ function application(name: string, environment: string, appDir: string): Applica
     finalizers: [],
     labels: { 'wavesync.io/environment': environment },
     annotations: {},
-    manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
+    manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name }, spec },
     origin: `${name}.yaml:1`,
   };
 }
 
-export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
+export interface FlowEnvOptions {
+  /** The destination cluster of every Application: with it the approval shows the live diff. */
+  cluster?: Cluster;
+  /** Extra `spec` of the guestbook Application manifest (e.g. ignoreDifferences). */
+  guestbookSpec?: Record<string, unknown>;
+  /** The bot's logger (Bolt's and the Slack app's logs). */
+  logger?: Logger;
+}
+
+export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): Promise<FlowEnv> {
   const prefix = uniquePrefix();
   const root = await mkdtemp(path.join(tmpdir(), 'wavesync-approvals-'));
   const appDir = path.join(root, 'guestbook');
   await cp(sharedFixturesDir('argocd-example-apps', 'guestbook'), appDir, { recursive: true });
   const settings: Settings = parseSettings(SETTINGS, path.join(root, 'wavesync.yaml'));
   const apps = new Map([
-    ['guestbook', application('guestbook', 'production', appDir)],
+    ['guestbook', application('guestbook', 'production', appDir, options.guestbookSpec)],
     ['payments', application('payments', 'dual', appDir)],
   ]);
   const slack = await FakeSlackApi.start({
@@ -169,6 +185,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
     settings,
     findApplication: (name) => apps.get(name),
     renderer: createApplicationRenderer({ baseDir: root }),
+    ...(options.cluster ? { cluster: () => options.cluster! } : {}),
     queue,
     messenger,
     listGroupMembers: slackGroupMembers(web),
@@ -230,6 +247,7 @@ export async function startFlowEnv(redis: Redis): Promise<FlowEnv> {
       catalog: catalogOf(apps),
       approvals: createApprovalGate(approvals, messenger),
       approvalFlow: approvals,
+      ...(options.logger ? { logger: options.logger } : {}),
     },
   });
   const { port } = await bot.start();

@@ -6,6 +6,7 @@ import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { ClusterError } from '../../../src/engine/cluster.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { failure } from '../../support/failure.js';
+import { kubeConfigFor } from '../../support/token-kubeconfig.js';
 
 /** An API server that accepts connections and reads requests but never answers: a silent network. */
 let silent: Server;
@@ -24,17 +25,6 @@ afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
   await sim.stop();
 });
-
-function kubeConfigFor(server: string): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: true }],
-    users: [{ name: 'u', token: 'secret-token' }],
-    contexts: [{ name: 'ctx', cluster: 'c', user: 'u', namespace: 'default' }],
-    currentContext: 'ctx',
-  });
-  return kc;
-}
 
 describe('per-request timeout of the client-node adapter', () => {
   it('when the API server never answers, then each call fails with a transient ClusterError naming the timeout', async () => {

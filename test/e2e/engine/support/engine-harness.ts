@@ -5,7 +5,12 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../../../sim/index.js';
 import type { KubeObject, OperationState, SyncEvent, SyncOperation } from '../../../../src/domain/index.js';
-import type { Cluster, EngineOptions, SourcedObject } from '../../../../src/engine/index.js';
+import type {
+  Cluster,
+  EngineOptions,
+  IgnoreDifferencesRule,
+  SourcedObject,
+} from '../../../../src/engine/index.js';
 import { runOperation } from '../../../../src/engine/index.js';
 import { createKubeCluster } from '../../../../src/kube/kube-cluster.js';
 import { contentRevisionOf, loadManifests } from '../../../../src/manifests/index.js';
@@ -47,6 +52,8 @@ export interface SyncRequest {
   application?: string;
   namespace?: string;
   operation?: Partial<SyncOperation>;
+  /** The Application's compiled ignoreDifferences (RunOperationInput.ignoreDifferences). */
+  ignoreDifferences?: readonly IgnoreDifferencesRule[];
   options?: Partial<EngineOptions>;
   signal?: AbortSignal;
   pruneConfirmation?: () => Promise<string | undefined>;
@@ -84,6 +91,7 @@ export async function syncObjects(
     options: { ...TEST_OPTIONS, ...request.options },
     signal: request.signal,
     ...(request.pruneConfirmation ? { pruneConfirmation: request.pruneConfirmation } : {}),
+    ...(request.ignoreDifferences ? { ignoreDifferences: request.ignoreDifferences } : {}),
   });
   return { state, events };
 }
