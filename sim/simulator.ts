@@ -17,6 +17,7 @@ import { CRD_ESTABLISH_SECONDS } from './controllers/crd-controller.js';
 import { EventRecorder } from './controllers/event-recorder.js';
 import { CONTROLLERS } from './controllers/index.js';
 import { Scheduler } from './controllers/scheduler.js';
+import { type FaultInjection, faultInjection } from './faults.js';
 import { buildKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
 import { kubelet } from './kubelet/kubelet.js';
 import { PodLogStore } from './kubelet/pod-log-store.js';
@@ -53,6 +54,8 @@ export interface Simulator extends TestHelpers {
   /** Kubeconfig YAML for this simulator (insecure-skip-tls-verify, token user). */
   kubeconfig(options?: KubeconfigOptions): string;
   writeKubeconfig(path: string, options?: KubeconfigOptions): Promise<void>;
+  /** Fault injection: set `faults.rate` (0..1) to fail that share of requests transiently (sim/faults.ts). */
+  readonly faults: FaultInjection;
   /** Close watches and the server, cancel every timer. */
   stop(): Promise<void>;
 }
@@ -88,7 +91,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   bootstrapCluster(client);
   const watches = new Set<ServerResponse>();
   const requests: RequestRecord[] = [];
+  const faults = faultInjection();
   const server = createApiServer({
+    fault: () => faults.pick(),
     store,
     objects,
     registry,
@@ -112,6 +117,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port,
     speed,
     requests,
+    faults,
     kubeconfig: (o?: KubeconfigOptions) => buildKubeconfig(url, o),
     writeKubeconfig: (path: string, o?: KubeconfigOptions) =>
       writeFile(path, buildKubeconfig(url, o), { mode: 0o600 }),

@@ -3,6 +3,7 @@
  * error answered as a Kubernetes `Status`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { answerFault, type Fault } from '../faults.js';
 import { apiGroup, apiGroupList, apiResourceList, coreApiVersions, SERVER_VERSION } from './discovery.js';
 import { sendJson, sendStatus } from './http-io.js';
 import {
@@ -20,11 +21,15 @@ export interface ApiServerDeps extends ResourceContext {
   registry: TypeRegistry;
   /** Called for every request (method, path, status code) — the simulator's request log. */
   onRequest?: (method: string, path: string, code: number) => void;
+  /** Fault injection: asked for every request; a fault is answered instead of serving it (see sim/faults.ts). */
+  fault?: () => Fault | undefined;
 }
 
 export function createApiServer(deps: ApiServerDeps): Server {
   return createServer((req, res) => {
     res.on('finish', () => deps.onRequest?.(req.method ?? 'GET', req.url ?? '', res.statusCode));
+    const fault = deps.fault?.();
+    if (fault) return answerFault(req, res, fault);
     handle(req, res, deps).catch((error: unknown) => {
       const status =
         error instanceof StatusError

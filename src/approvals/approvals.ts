@@ -17,9 +17,10 @@ import {
   type RequestDiffResult,
   requestDiff,
 } from './live-diff.js';
-import { describePrincipals, isPrincipal } from './principal-mentions.js';
+import { type ActionContext, type Authorization, authorizeAction } from './permissions.js';
 import {
   checkRequest,
+  type RequestAction,
   type RequestSyncResult,
   requestSync,
   type SyncRequestContext,
@@ -34,12 +35,19 @@ export interface Approvals {
   /** Policy check before enqueueing; posts the approval request when the environment needs one. */
   requestSync(ctx: SyncRequestContext): Promise<RequestSyncResult>;
   /**
-   * The same policy check as requestSync (who may request, channels, revisions, freeze windows), with no side
-   * effects: nothing is posted or audited. `reason` is the text requestSync would refuse with. Used to refuse before
+   * The same policy check as requestSync (who may request, channels, revisions, freeze windows): nothing is
+   * posted, and nothing audited unless `options.audit`. `reason` is the text requestSync would refuse with. Used to refuse before
    * showing anything (e.g. `/sync delete`'s plan); requestSync still decides when the request is made.
    */
   checkRequest(
-    ctx: Pick<SyncRequestContext, 'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'>,
+    ctx: Pick<
+      SyncRequestContext,
+      'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'
+    > & {
+      action?: RequestAction;
+    },
+    /** `audit`: write a refusal to the audit log (`refused`), as requestSync would. */
+    options?: { audit?: boolean },
   ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
   /** `/sync diff` and `/sync <app> --dry-run`: the live diff, for whoever may dry-run the Application. */
   liveDiff(ask: DiffAsk): Promise<LiveDiffResult>;
@@ -60,11 +68,26 @@ export interface Approvals {
   enqueueStranded(): Promise<number>;
   /** Every `intervalMs` (default 15 s): expire due requests, then queue stranded approved ones; returns stop(). */
   startExpirySweeper(intervalMs?: number, onError?: (error: unknown) => void): () => void;
-  /** The audit log of `application`, newest first, for its environment's approvers. */
-  audit(application: string, userId: string, limit?: number): Promise<AuditView>;
   /**
-   * May `userId` confirm pruning of `application`'s `Prune=confirm` resources? In an environment that requires
-   * approval only its approvers may (pruning is the destructive half of a sync); elsewhere anyone who may sync.
+   * May the Slack user do this to this Application from this channel? The one authorization of every command and
+   * button (authorizeAction in permissions.ts over the Application's environment); an unknown Application is
+   * refused. Refusals have `reason` phrased for the user (ephemeral only).
+   */
+  authorize(ctx: ActionContext): Promise<Authorization>;
+  /** The audit log of `application`, newest first, for whoever the `audit` permission allows. */
+  audit(application: string, userId: string, limit?: number, channel?: string): Promise<AuditView>;
+  /** Audit a cancel (`cancelled`: who, where, the job, and the reason given). */
+  recordCancel(entry: {
+    application: string;
+    userId: string;
+    channel: string;
+    jobId: string;
+    reason?: string;
+  }): Promise<void>;
+  /**
+   * May `userId` confirm pruning of `application`'s `Prune=confirm` resources (the `prune-confirm` permission; by
+   * default the approvers where approval is required, since pruning is the destructive half of a sync, elsewhere
+   * whoever may sync)?
    * An allowed confirmation is written to the audit log (`prune-confirmed`) before the caller records it.
    */
   authorizePruneConfirmation(
@@ -85,12 +108,24 @@ export function createApprovals(
   const deps: ApprovalDeps = { ...given, messenger: resilientMessenger(given.messenger, onDeliveryError) };
   return {
     requestSync: (ctx) => requestSync(deps, ctx),
-    async checkRequest(ctx) {
+    async checkRequest(ctx, options = {}) {
       const checked = await checkRequest(deps, ctx);
       if (checked.kind === 'unknown')
         return { allowed: false, reason: `No application named "${ctx.application}".` };
       if (checked.kind === 'open' || checked.decision.allowed) return { allowed: true };
-      return { allowed: false, reason: checked.decision.reason };
+      const { reason } = checked.decision;
+      if (options.audit) {
+        await deps.audit.append({
+          type: 'refused',
+          application: checked.app.name,
+          environment: checked.env.name,
+          userId: ctx.initiator.userId,
+          channel: ctx.channel,
+          reason,
+          ...(ctx.action === 'delete' ? { operation: 'delete' as const } : {}),
+        });
+      }
+      return { allowed: false, reason };
     },
     liveDiff: (ask) => liveDiff(deps, ask),
     requestDiff: (click) => requestDiff(deps, click),
@@ -112,34 +147,17 @@ export function createApprovals(
       timer.unref();
       return () => clearInterval(timer);
     },
-    async audit(application, userId, limit) {
-      const app = deps.findApplication(application);
-      if (!app) return { allowed: false, reason: `No application named "${application}".` };
-      const env = environmentFor(deps.settings, app);
-      const approvers = env?.settings.approvers;
-      const open = !approvers || (approvers.users.length === 0 && approvers.groups.length === 0);
-      if (!open && !(await isPrincipal(approvers, userId, deps.groups.isMemberOfAny).catch(() => false))) {
-        return {
-          allowed: false,
-          reason: `Only ${describePrincipals(approvers)} may read the audit log of ${application}.`,
-        };
-      }
+    authorize: (ctx) => authorize(deps, ctx),
+    async audit(application, userId, limit, channel = '') {
+      const permitted = await authorize(deps, { action: 'audit', application, userId, channel });
+      if (!permitted.allowed) return permitted;
       return { allowed: true, records: await deps.audit.read(application, limit) };
     },
     async authorizePruneConfirmation(application, userId, channel) {
+      const permitted = await authorize(deps, { action: 'prune-confirm', application, userId, channel });
+      if (!permitted.allowed) return permitted;
       const app = deps.findApplication(application);
-      if (!app) return { allowed: false, reason: `No application named "${application}".` };
-      const env = environmentFor(deps.settings, app);
-      if (env?.settings.requireApproval) {
-        const approvers = env.settings.approvers;
-        const approver = await isPrincipal(approvers, userId, deps.groups.isMemberOfAny).catch(() => false);
-        if (!approver) {
-          return {
-            allowed: false,
-            reason: `${application} is in ${env.name}: only ${describePrincipals(approvers)} may confirm pruning.`,
-          };
-        }
-      }
+      const env = app && environmentFor(deps.settings, app);
       await deps.audit.append({
         type: 'prune-confirmed',
         application,
@@ -149,5 +167,26 @@ export function createApprovals(
       });
       return { allowed: true };
     },
+    async recordCancel(entry) {
+      const app = deps.findApplication(entry.application);
+      const env = app && environmentFor(deps.settings, app);
+      await deps.audit.append({
+        type: 'cancelled',
+        application: entry.application,
+        userId: entry.userId,
+        channel: entry.channel,
+        jobId: entry.jobId,
+        ...(entry.reason ? { reason: entry.reason } : {}),
+        ...(env ? { environment: env.name } : {}),
+      });
+    },
   };
+}
+
+async function authorize(deps: ApprovalDeps, ctx: ActionContext): Promise<Authorization> {
+  const app = deps.findApplication(ctx.application);
+  if (!app) {
+    return { allowed: false, code: 'not_permitted', reason: `No application named "${ctx.application}".` };
+  }
+  return authorizeAction(environmentFor(deps.settings, app), ctx, deps.groups.isMemberOfAny);
 }

@@ -17,7 +17,9 @@ export type AuditEventType =
   | 'queued'
   | 'not-queued'
   | 'outcome'
-  | 'prune-confirmed';
+  | 'prune-confirmed'
+  | 'cancelled'
+  | 'self-heal';
 
 export interface AuditEntry {
   type: AuditEventType;
@@ -39,6 +41,8 @@ export interface AuditEntry {
   phase?: string;
   /** `delete` for `/sync delete` requests and jobs; absent for syncs. */
   operation?: 'delete';
+  /** What started it when not a typed command: `drift notice Sync button`, `selfHeal`. */
+  trigger?: string;
 }
 
 /** An entry as read back: its stream id and ISO-8601 time (from the id). */

@@ -1,12 +1,13 @@
 /**
  * authorizeDecision — may the user who clicked approve or reject this request? The user is the Slack payload's
- * `user.id` only (never anything carried in the button's value). Approve: a configured approver (listed, or a
- * member of a listed user group), and not the requester unless `allowSelfApproval`. Reject: an approver, or the
+ * `user.id` only (never anything carried in the button's value). Approve: whoever the `approve` permission allows
+ * (authorizeAction; default the environment's approvers: listed, or a member of a listed user group), and not the
+ * requester unless `allowSelfApproval`. Reject: an approver, or the
  * requester withdrawing their own request. Distinctness of approvals is enforced atomically by the store.
  */
 import type { EnvironmentSettings } from '../settings/environments-schema.js';
-import type { IsMemberOfAny } from './authorize-request.js';
-import { describePrincipals, isPrincipal } from './principal-mentions.js';
+import { authorizeAction, grantsFor, type IsMemberOfAny } from './permissions.js';
+import { describePrincipals } from './principal-mentions.js';
 
 export type Decision = 'approve' | 'reject';
 
@@ -17,6 +18,8 @@ export interface DecisionContext {
   requesterId: string;
   application: string;
   environment: string;
+  /** Channel of the clicked message (for `approve` grants limited to channels). */
+  channel?: string;
 }
 
 export type DecisionAuthorization = { allowed: true } | { allowed: false; reason: string };
@@ -26,28 +29,25 @@ export async function authorizeDecision(
   ctx: DecisionContext,
   isMemberOfAny: IsMemberOfAny,
 ): Promise<DecisionAuthorization> {
-  const approvers = describePrincipals(env.approvers);
   const isRequester = ctx.userId === ctx.requesterId;
   if (ctx.decision === 'reject' && isRequester) return { allowed: true };
+  const permitted = await authorizeAction(
+    { name: ctx.environment, settings: env },
+    { action: 'approve', application: ctx.application, userId: ctx.userId, channel: ctx.channel ?? '' },
+    isMemberOfAny,
+  );
   if (ctx.decision === 'approve' && isRequester && !env.allowSelfApproval) {
-    return {
-      allowed: false,
-      reason: `You requested this sync; someone else from ${approvers} must approve it.`,
-    };
+    const approvers = grantsFor({ name: ctx.environment, settings: env }, ctx.application, 'approve');
+    const who = describePrincipals({
+      users: approvers.flatMap((g) => g.users),
+      groups: approvers.flatMap((g) => g.groups),
+    });
+    return { allowed: false, reason: `You requested this sync; someone else from ${who} must approve it.` };
   }
-  let approver: boolean;
-  try {
-    approver = await isPrincipal(env.approvers, ctx.userId, isMemberOfAny);
-  } catch {
-    return {
-      allowed: false,
-      reason: 'Could not check your user-group membership with Slack; try again shortly.',
-    };
-  }
-  if (approver) return { allowed: true };
-  const verb = ctx.decision === 'approve' ? 'approve' : 'reject';
-  return {
-    allowed: false,
-    reason: `Only ${approvers} may ${verb} syncs of ${ctx.application} (${ctx.environment}).`,
-  };
+  if (permitted.allowed) return { allowed: true };
+  const reason =
+    ctx.decision === 'reject'
+      ? permitted.reason.replace('may approve syncs of', 'may reject syncs of')
+      : permitted.reason;
+  return { allowed: false, reason };
 }

@@ -44,7 +44,7 @@ describe('src/approvals/authorize-request', () => {
   it('refuses users who may not request', async () => {
     const decision = await authorizeRequest(production, { ...ctx, userId: 'U0EVE' }, isMemberOfAny);
 
-    expect(decision).toMatchObject({ allowed: false, code: 'not_a_requester' });
+    expect(decision).toMatchObject({ allowed: false, code: 'not_permitted' });
   });
 
   it('refuses a disallowed revision, naming the rule', async () => {

@@ -1,19 +1,17 @@
 /**
  * authorizeRequest — may this user sync this Application from this channel, at this revision, now? Checks in
- * order: allowed channels, who may request, allowed revisions, change-freeze windows (break-glass with a reason
- * lets a request through a freeze and is recorded). Pure apart from the group look-up it is given.
+ * order: who may do it where (authorizeAction for `sync`, `dry-run` or `delete`: permissions, channels), allowed
+ * revisions, change-freeze windows (break-glass with a reason lets a request through a freeze and is recorded).
+ * Pure apart from the group look-up it is given.
  */
 import type { EnvironmentSettings } from '../settings/environments-schema.js';
 import { activeFreeze } from './freeze-windows.js';
-import { describePrincipals, isPrincipal } from './principal-mentions.js';
+import { type ActionRefusalCode, authorizeAction, type IsMemberOfAny } from './permissions.js';
 import { isRevisionAllowed } from './revision-rules.js';
 
-export type RefusalCode =
-  | 'channel_not_allowed'
-  | 'not_a_requester'
-  | 'revision_not_allowed'
-  | 'frozen'
-  | 'break_glass_needs_reason';
+export type { IsMemberOfAny } from './permissions.js';
+
+export type RefusalCode = ActionRefusalCode | 'revision_not_allowed' | 'frozen' | 'break_glass_needs_reason';
 
 export interface RequestContext {
   application: string;
@@ -25,13 +23,13 @@ export interface RequestContext {
   /** Reason given with `--break-glass`; undefined without the flag ('' when given empty). */
   breakGlassReason: string | undefined;
   now: Date;
+  /** Which permission the request needs (default `sync`). */
+  action?: 'sync' | 'dry-run' | 'delete';
 }
 
 export type RequestDecision =
   | { allowed: true; breakGlass?: { reason: string; freeze: string; endsAt: string } }
   | { allowed: false; code: RefusalCode; reason: string };
-
-export type IsMemberOfAny = (userId: string, groups: readonly string[]) => Promise<boolean>;
 
 const refuse = (code: RefusalCode, reason: string): RequestDecision => ({ allowed: false, code, reason });
 
@@ -41,17 +39,13 @@ export async function authorizeRequest(
   ctx: RequestContext,
   isMemberOfAny: IsMemberOfAny,
 ): Promise<RequestDecision> {
-  const { application, environment } = ctx;
-  if (env.channels.length > 0 && !env.channels.includes(ctx.channel)) {
-    const where = env.channels.map((c) => `<#${c}>`).join(', ');
-    return refuse('channel_not_allowed', `${application} (${environment}) can only be synced from ${where}.`);
-  }
-  if (env.requesters && !(await isPrincipal(env.requesters, ctx.userId, isMemberOfAny).catch(() => false))) {
-    return refuse(
-      'not_a_requester',
-      `Only ${describePrincipals(env.requesters)} may sync ${application} (${environment}).`,
-    );
-  }
+  const { environment } = ctx;
+  const permitted = await authorizeAction(
+    { name: environment, settings: env },
+    { ...ctx, action: ctx.action ?? 'sync' },
+    isMemberOfAny,
+  );
+  if (!permitted.allowed) return permitted;
   if (!isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
     return refuse(
       'revision_not_allowed',

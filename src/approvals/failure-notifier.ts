@@ -89,6 +89,15 @@ class NotifyingReporter {
     if (event.type === 'OperationCompleted') {
       this.state = event.state;
       this.revision = event.state.syncResult.revision || this.revision;
+      if (event.cancelledBy) {
+        // Cancelled by a person: audited as Terminated, and not announced as a failure.
+        const { userId, reason } = event.cancelledBy;
+        await this.recordOutcome(
+          'Terminated',
+          `${event.message} (cancelled by <@${userId}>${reason ? `: ${reason}` : ''})`,
+        );
+        return;
+      }
       await this.recordOutcome(event.phase, event.message);
       if (event.phase === 'Failed' || event.phase === 'Error') {
         await this.notifyFailure('failed', describeFailure(event.state), event.phase);

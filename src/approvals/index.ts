@@ -25,6 +25,7 @@ export { createFailureNotifier, type FailureNotifier, type FailureNotifierDeps }
 export * from './freeze-windows.js';
 export * from './group-membership.js';
 export * from './live-diff.js';
+export * from './permissions.js';
 export * from './plan-summary.js';
 export * from './principal-mentions.js';
 export { type RequestSyncResult, revisionNameOf, type SyncRequestContext } from './request-sync.js';

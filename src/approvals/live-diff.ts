@@ -1,8 +1,8 @@
 /**
  * The live diff for people: `/sync diff <app>` (and `/sync <app> --dry-run`) and the approval message's View diff
- * button. Who may see it is decided here, in one place: whoever may dry-run the Application — today the request
- * policy `/sync <app> --dry-run` goes through (checkRequest: channels, requesters, revisions, freeze windows), to
- * be replaced by the single authorization function when it lands. The diff itself is the SyncPreviewer's
+ * button. Who may see it: whoever may dry-run the Application — the request policy `/sync <app> --dry-run` goes
+ * through (checkRequest: the `dry-run` permission of authorizeAction in permissions.ts, then revisions and freeze
+ * windows). The diff itself is the SyncPreviewer's
  * (server-side dry run vs live, masked).
  */
 

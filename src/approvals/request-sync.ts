@@ -30,6 +30,8 @@ export interface SyncRequestContext {
   header?: MessageRef;
   /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
   deletion?: DeletionApproval;
+  /** What started the request when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
 }
 
 export type RequestSyncResult =
@@ -50,7 +52,12 @@ export function revisionNameOf(app: Application, operation: SyncOperation): stri
  */
 export async function checkRequest(
   deps: Pick<ApprovalDeps, 'findApplication' | 'settings' | 'groups' | 'now'>,
-  ctx: Pick<SyncRequestContext, 'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'>,
+  ctx: Pick<
+    SyncRequestContext,
+    'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'
+  > & {
+    action?: RequestAction;
+  },
 ): Promise<
   | { kind: 'unknown' }
   | { kind: 'open'; app: Application }
@@ -70,14 +77,21 @@ export async function checkRequest(
       revisionName: revisionNameOf(app, ctx.operation),
       breakGlassReason: ctx.breakGlassReason,
       now: new Date(deps.now()),
+      action: ctx.action ?? (ctx.operation.dryRun ? 'dry-run' : 'sync'),
     },
     deps.groups.isMemberOfAny,
   );
   return { kind: 'decided', app, env, decision };
 }
 
+/** The permission a request needs: `delete` for `/sync delete`, `dry-run` for `--dry-run`, else `sync`. */
+export type RequestAction = 'sync' | 'dry-run' | 'delete';
+
 export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
-  const checked = await checkRequest(deps, ctx);
+  const checked = await checkRequest(deps, {
+    ...ctx,
+    ...(ctx.deletion ? { action: 'delete' as const } : {}),
+  });
   if (checked.kind === 'unknown')
     return {
       kind: 'refused',
@@ -92,6 +106,7 @@ export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): 
     userId: ctx.initiator.userId,
     channel: ctx.channel,
     ...(ctx.deletion ? { operation: 'delete' as const } : {}),
+    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
   };
   if (!decision.allowed) {
     await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
@@ -143,6 +158,7 @@ async function postApprovalRequest(
     revision: request.revision,
     breakGlass: breakGlass?.reason,
     ...(ctx.deletion ? { operation: 'delete' as const } : {}),
+    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
   });
   return { kind: 'approval-posted', requestId: request.id, message };
 }

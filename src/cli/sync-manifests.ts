@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
 import { ClusterError, runOperation } from '../engine/index.js';
-import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 
 export interface SyncCommandOptions {
@@ -78,7 +78,7 @@ export async function syncManifests(
     namespace: options.namespace ?? contextNamespaceOf(kc),
     revision: contentRevisionOf(loaded.objects),
     operation,
-    cluster: createKubeCluster(kc),
+    cluster: createRetryingKubeCluster(kc),
     reporter: { report: async (event) => onEvent(event) },
     signal,
     // Confirmed when the operation asks, so always at or after its start (Argo CD: deletion-approved).

@@ -96,6 +96,12 @@ export type SyncEvent =
       message: string;
       durationMs: number;
       state: OperationState;
+      /**
+       * Set (by the queue, not the engine) when a person terminated the operation with `/sync cancel` or the
+       * Cancel button: who, and the reason they gave. The phase stays Argo CD's (Failed, "Operation terminated");
+       * reporters show it as cancelled, not as a failure.
+       */
+      cancelledBy?: CancelledBy;
     }
   | {
       /** App health observed after the operation, separate from the sync outcome. */
@@ -135,3 +141,10 @@ export type SyncEvent =
     };
 
 export type SyncEventType = SyncEvent['type'];
+
+/** Who cancelled an operation (Slack user id and name) and why, when they said. */
+export interface CancelledBy {
+  userId: string;
+  userName: string;
+  reason?: string;
+}

@@ -108,10 +108,12 @@ export class ClusterError extends Error {
   /** Kubernetes Status `reason`, e.g. `NotFound`, `Invalid`, `Conflict`, `AlreadyExists`. */
   readonly reason: string | undefined;
   readonly transient: boolean;
+  /** The server's Retry-After (HTTP 429/503) in ms, when it sent one. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     message: string,
-    details: { statusCode?: number; reason?: string; transient: boolean },
+    details: { statusCode?: number; reason?: string; transient: boolean; retryAfterMs?: number },
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -119,6 +121,7 @@ export class ClusterError extends Error {
     this.statusCode = details.statusCode;
     this.reason = details.reason;
     this.transient = details.transient;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

@@ -97,7 +97,7 @@ async function terminatePass(
   const state = structuredClone(previous);
   const { tasks } = await planPass(ctx, state.startedAt);
   await terminateOperation(ctx, state, tasks, message);
-  await announceCompletedWaves(ctx, state, tasks, true);
+  await announceCompletedWaves(ctx, state, tasks, true, message);
   return state;
 }
 

@@ -60,12 +60,17 @@ export async function announceWaveStarted(ctx: SyncContext, current: SyncTask[])
   await ctx.emit({ type: 'WaveStarted', at: nowIso(ctx), wave, tasks: current.map(taskRefOf) });
 }
 
-/** Emits WaveCompleted for started waves whose tasks all completed (or all of them when `final`). */
+/**
+ * Emits WaveCompleted for started waves whose tasks all completed (or all of them when `final`). `interrupted`
+ * (the termination message) marks the waves announced by a termination as failed with it: a wave cut short by
+ * Ctrl-C, a cancel or the operation timeout did not complete.
+ */
 export async function announceCompletedWaves(
   ctx: SyncContext,
   state: OperationState,
   tasks: SyncTask[],
   final: boolean,
+  interrupted?: string,
 ): Promise<void> {
   for (const key of ctx.memory.startedWaves) {
     if (ctx.memory.completedWaves.has(key)) continue;
@@ -74,7 +79,7 @@ export async function announceCompletedWaves(
     if (waveTasks.length === 0) continue;
     if (!final && waveTasks.some((t) => taskStateOf(state, t) !== 'completed')) continue;
     ctx.memory.completedWaves.add(key);
-    await emitWaveCompleted(ctx, state, waveTasks);
+    await emitWaveCompleted(ctx, state, waveTasks, interrupted);
   }
 }
 
@@ -82,6 +87,7 @@ async function emitWaveCompleted(
   ctx: SyncContext,
   state: OperationState,
   waveTasks: SyncTask[],
+  interrupted: string | undefined,
 ): Promise<void> {
   const first = waveTasks[0];
   if (!first || first.phase === 'SyncFail') return;
@@ -100,8 +106,8 @@ async function emitWaveCompleted(
     wave: waveRefOf(ctx, first.phase, first.wave),
     durationMs: Date.parse(at) - starts.reduce((a, b) => Math.min(a, b), Date.parse(at)),
     health,
-    failed: failedTasks.length > 0,
-    message: failureMessage(state, failedTasks, waveTasks.length),
+    failed: failedTasks.length > 0 || interrupted !== undefined,
+    message: failureMessage(state, failedTasks, waveTasks.length) || (interrupted ?? ''),
   });
 }
 

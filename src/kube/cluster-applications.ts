@@ -5,8 +5,8 @@
  * with them (src/apps/load-application-sources.ts).
  */
 import type { KubeObject } from '../domain/index.js';
-import { createKubeCluster } from './kube-cluster.js';
 import { loadKubeConfig } from './load-kube-config.js';
+import { createRetryingKubeCluster } from './retrying-cluster.js';
 
 /** A lister for `applicationsFromSettings(…, { clusterApplications })`; `kubeconfig` undefined = the default. */
 export function clusterApplicationsLister(kubeconfig: string | undefined) {
@@ -16,6 +16,6 @@ export function clusterApplicationsLister(kubeconfig: string | undefined) {
       ...(source.context ? { context: source.context } : {}),
     });
     const query = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', namespace: source.namespace };
-    return createKubeCluster(kc).list(query);
+    return createRetryingKubeCluster(kc).list(query);
   };
 }

@@ -38,15 +38,17 @@ export function isTransientStatus(statusCode: number): boolean {
   return statusCode === 408 || statusCode === 429 || statusCode >= 500;
 }
 
-function errorCode(error: unknown): string | undefined {
+/** Every string `code` along the error's `cause` chain (client-node wraps node-fetch's FetchError in its own). */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
   const seen = new Set<unknown>();
   for (let e: unknown = error; typeof e === 'object' && e !== null && !seen.has(e); ) {
     seen.add(e);
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+    if (typeof code === 'string') codes.push(code);
     e = (e as { cause?: unknown }).cause;
   }
-  return undefined;
+  return codes;
 }
 
 /** The ClusterError for any thrown value; `action` prefixes network errors, e.g. `apply apps/v1 Deployment web`. */
@@ -57,7 +59,12 @@ export function toClusterError(error: unknown, action: string): ClusterError {
     const message = status.message || `${action}: HTTP ${error.code}`;
     return new ClusterError(
       message,
-      { statusCode: error.code, reason: status.reason, transient: isTransientStatus(error.code) },
+      {
+        statusCode: error.code,
+        reason: status.reason,
+        transient: isTransientStatus(error.code),
+        ...retryAfterOf(error.headers),
+      },
       { cause: error },
     );
   }
@@ -78,7 +85,6 @@ export function toClusterError(error: unknown, action: string): ClusterError {
       { cause: error },
     );
   }
-  const code = errorCode(error);
   const name = (error as { name?: unknown } | undefined)?.name;
   if (name === 'AbortError') {
     // The adapter's per-request timeout (raw-object-api.ts apiClient) is the only thing that aborts a request.
@@ -88,6 +94,13 @@ export function toClusterError(error: unknown, action: string): ClusterError {
       { cause: error },
     );
   }
-  const transient = code !== undefined && TRANSIENT_NETWORK_CODES.has(code);
+  const transient = errorCodes(error).some((code) => TRANSIENT_NETWORK_CODES.has(code));
   return new ClusterError(`${action}: ${text}`, { transient }, { cause: error });
+}
+
+/** `Retry-After` in seconds (the API server's form) as `{ retryAfterMs }`, or nothing. */
+function retryAfterOf(headers: Record<string, string> | undefined): { retryAfterMs?: number } {
+  const value = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'retry-after')?.[1];
+  const seconds = value === undefined ? Number.NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? { retryAfterMs: seconds * 1000 } : {};
 }

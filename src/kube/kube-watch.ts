@@ -76,6 +76,14 @@ function watchOnce(
   });
 }
 
+/** A watch open at least this long (ms) was healthy: the restart backoff starts over. */
+const HEALTHY_WATCH_MS = 1000;
+
+/** Equal jitter: between half and all of `ms`, so restarting watches of many workers do not move in step. */
+function jitter(ms: number): number {
+  return Math.floor(ms / 2 + (Math.random() * ms) / 2);
+}
+
 async function runCollection(
   kc: KubeConfig,
   api: RawObjectApi,
@@ -97,11 +105,19 @@ async function runCollection(
         resource.namespaced ? target.namespace : '',
       );
       resourceVersion ??= await listFrom(api, target, onChange);
+      const openedAt = Date.now();
       resourceVersion = await watchOnce(watch, path, resourceVersion, timeoutSeconds, session, onChange);
-      backoffMs = 200;
+      // A watch answered 410 Gone, or closed at once, is re-listed and re-opened after a backoff too: a server
+      // that keeps answering so must not be hammered (it was: 150–250 requests/s).
+      const healthy = resourceVersion !== undefined && Date.now() - openedAt >= HEALTHY_WATCH_MS;
+      if (healthy) backoffMs = 200;
+      else {
+        if (!session.stopped) await sleep(jitter(backoffMs), session);
+        backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+      }
     } catch {
       resourceVersion = undefined;
-      if (!session.stopped) await sleep(backoffMs, session);
+      if (!session.stopped) await sleep(jitter(backoffMs), session);
       backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
     }
   }

@@ -22,6 +22,7 @@ import {
   ServerConfiguration,
   type V1APIResource,
 } from '@kubernetes/client-node';
+import { retryingHttpLibrary } from './retrying-http.js';
 
 /**
  * A client-node API client for the current context of `kc` (as `kc.makeApiClient` builds it) whose every request
@@ -64,6 +65,8 @@ export function apiClient<T>(
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
     promiseMiddleware: [timeout],
+    // GETs (discovery included) retried per request on transient trouble (retrying-http.ts).
+    httpApi: retryingHttpLibrary({ requestTimeoutMs }),
   });
   return new Type(configuration);
 }

@@ -9,7 +9,7 @@ import {
   renderedDeletionHooks,
 } from '../apps/index.js';
 import type { Config } from '../config.js';
-import { createKubeCluster } from '../kube/kube-cluster.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Settings } from '../settings/index.js';
 import type { DeletionPlanner } from '../slack/ports.js';
 import { createClusterProvider } from './cluster-provider.js';
@@ -22,7 +22,7 @@ export function createDeletionPlanner(deps: {
   const clusterFor = createClusterProvider({
     settings: deps.settings,
     kubeconfig: deps.config.kubeconfig,
-    createCluster: createKubeCluster,
+    createCluster: createRetryingKubeCluster,
   });
   return {
     async plan(application, cascade) {

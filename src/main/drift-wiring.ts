@@ -15,6 +15,7 @@ import {
   type ApprovalStore,
   autoSyncAllowed,
   createApprovalStore,
+  createAuditLog,
   driftChannelOf,
   environmentNameOf,
 } from '../approvals/index.js';
@@ -30,7 +31,7 @@ import {
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
 import { ignoreDifferencesOf, listTrackedLiveObjects } from '../engine/index.js';
-import { createKubeCluster } from '../kube/kube-cluster.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
@@ -66,10 +67,11 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const approvals = createApprovalStore(redis, { prefix: config.queue.prefix });
+  const audit = createAuditLog(redis, config.queue.prefix);
   const clusterFor = createClusterProvider({
     settings,
     kubeconfig: config.kubeconfig,
-    createCluster: createKubeCluster,
+    createCluster: createRetryingKubeCluster,
   });
   // Applications whose last render was empty while live objects remain (read by the policy right after compare).
   const wouldWipeOut = new Set<string>();
@@ -95,6 +97,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
       queue: deps.queue,
       refs: redisDriftNoticeRefs(redis, config.queue.prefix),
       channelOf: (app) => driftChannelOf(settings, app),
+      audit: (entry) => audit.append(entry),
       whyNotAutomatic: (app) =>
         refusesEmpty(app, wouldWipeOut)
           ? 'selfHeal refused: the manifests are empty and prune would delete everything (automated.allowEmpty)'

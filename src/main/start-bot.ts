@@ -8,11 +8,12 @@
 import { Redis } from 'ioredis';
 import { type ApplicationsFromSettings, redisDriftNoticeClaims } from '../apps/index.js';
 import type { Config } from '../config.js';
-import { BotError } from '../domain/index.js';
+import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue } from '../queue/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import type { DeletionPlanner } from '../slack/ports.js';
+import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import type { RunningDriftDetection } from './drift-wiring.js';
@@ -63,9 +64,9 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     logger,
   });
   const wiring = deps.wiring(queue);
-  // The drift notices' Sync-button claims (one sync per notice across replicas).
+  // The drift notices' Sync-button claims (one sync per notice across replicas) and the replay guard's memory.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
-  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift claims redis error'));
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'bot redis error'));
   const gate = createApprovalGate(wiring.approvals, wiring.messenger);
   const slack = createSlackApp({
     botToken,
@@ -75,11 +76,16 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     port: config.port,
     ...(deps.host ? { host: deps.host } : {}),
     routes: toBoltCustomRoutes(deps.routes),
+    // Every replica refuses a signed request another one already took (for the whole signature window).
+    replays: redisReplayStore(redis, config.queue.prefix),
     deps: {
       queue,
+      // `/sync <app>` is written here before the ack; this bot also finishes what a dead replica acknowledged.
+      journal: queue.commands,
       catalog: {
         names: () => deps.apps.registry.names(),
         describe: (name) => deps.apps.registry.describe(name),
+        resourcesOf: (name, revision) => renderedResources(deps.apps, name, revision),
         ...(deps.refreshApplications ? { refresh: deps.refreshApplications } : {}),
       },
       logger,
@@ -110,4 +116,19 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       redis.disconnect();
     },
   };
+}
+
+/** The resources `--resource` may name: the Application's rendered manifests (namespaces defaulted). */
+async function renderedResources(
+  apps: ApplicationsFromSettings,
+  name: string,
+  revision: string | undefined,
+): Promise<SyncOperationResource[]> {
+  const app = apps.registry.find(name);
+  if (!app) return [];
+  const rendered = await apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
+  return rendered.targets.map(({ object }) => {
+    const key = resourceKeyOf(object);
+    return { ...key, namespace: key.namespace || (app.destination.namespace ?? '') };
+  });
 }

@@ -11,7 +11,7 @@ import { type ApplicationsFromSettings, deleteApplication, renderedDeletionHooks
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
-import { createKubeCluster } from '../kube/kube-cluster.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue, createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
 import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
@@ -54,13 +54,13 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
   const render = (app: Application, { revision }: { revision: string | undefined }) =>
     apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
-  const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createKubeCluster>>({
+  const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createRetryingKubeCluster>>({
     application: (_name, request) => applicationOf(request),
     render,
     clusterFor: createClusterProvider({
       settings,
       kubeconfig: config.kubeconfig,
-      createCluster: createKubeCluster,
+      createCluster: createRetryingKubeCluster,
     }),
     runOperation: (input) => runOperation({ ...input, options: engineOptions }),
     deleteApplication: ({ app, cluster, ctx, deletion }) =>

@@ -1,17 +1,26 @@
 /**
  * End a job whose worker can no longer end it (the worker died beyond BullMQ's stall limit, the job was
  * removed by hand, or it failed outside the runner): record it as failed with phase Error and take it out of
- * its application's line, so the line moves on.
+ * its application's line, so the line moves on. With `reporterFactory`, a job ended now is also announced: a
+ * reporter of the job gets `OperationCompleted` (Error, `message`) and ends the thread (header, failure line,
+ * alerts channel) — nobody else would.
  */
 import type { Queue } from 'bullmq';
+import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AppLine } from './app-line.js';
+import { endedOutsideRunner } from './ended-outside-runner.js';
 import { historyEntry } from './history-entry.js';
 import { promoteHead } from './promote-head.js';
 import type { SyncJobData } from './sync-queue.js';
+import type { SyncRequest } from './sync-request.js';
 
 /** Resolves true when the job was still unfinished and has now been ended. */
 export async function finishAbandoned(
-  deps: { queue: Queue<SyncJobData>; line: AppLine },
+  deps: {
+    queue: Queue<SyncJobData>;
+    line: AppLine;
+    reporterFactory?: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
+  },
   application: string,
   jobId: string,
   message: string,
@@ -37,5 +46,14 @@ export async function finishAbandoned(
     owner: undefined,
   });
   if (finished?.head) await promoteHead(deps.queue, finished.head);
-  return finished?.finishedNow ?? false;
+  const finishedNow = finished?.finishedNow ?? false;
+  if (finishedNow && record && deps.reporterFactory) {
+    const reporter = deps.reporterFactory({ jobId, request: record.request });
+    try {
+      await reporter.report(endedOutsideRunner(record.request, record.state, message));
+    } finally {
+      await reporter.close();
+    }
+  }
+  return finishedNow;
 }

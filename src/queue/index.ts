@@ -6,6 +6,7 @@ export {
   type AppOfAppsChild,
   currentChild,
 } from './app-of-apps-chain.js';
+export type { CommandJournal, JournalEntry } from './command-journal.js';
 export { derivedJobId } from './derived-job-id.js';
 export { type FollowOptions, followJob } from './follow-job.js';
 export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';

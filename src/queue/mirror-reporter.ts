@@ -4,7 +4,7 @@
  * allowed to stop the sync.
  */
 import type { Redis } from 'ioredis';
-import type { SyncEvent } from '../domain/index.js';
+import type { CancelledBy, SyncEvent } from '../domain/index.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AppLine } from './app-line.js';
 import { LockLostError } from './queue-errors.js';
@@ -24,7 +24,9 @@ export interface MirrorTarget {
 export function mirrorReporter(inner: SyncReporter, target: MirrorTarget): SyncReporter {
   const { redis, keys, line, jobId, owner, logger } = target;
   return {
-    async report(event: SyncEvent) {
+    async report(given: SyncEvent) {
+      const event =
+        given.type === 'OperationCompleted' ? await withCancelledBy(redis, keys, jobId, given) : given;
       if (event.type === 'WaveStarted') {
         const owned = await line.update(jobId, owner, { wave: JSON.stringify(event.wave) });
         if (!owned) throw new LockLostError(jobId);
@@ -44,4 +46,31 @@ export function mirrorReporter(inner: SyncReporter, target: MirrorTarget): SyncR
       }
     },
   };
+}
+
+/**
+ * A terminated operation whose job carries a cancel request (`/sync cancel`, the Cancel button: the requester's
+ * `Initiator` and reason, written by the CANCEL script) says who cancelled it.
+ */
+async function withCancelledBy(
+  redis: Redis,
+  keys: SyncKeys,
+  jobId: string,
+  event: Extract<SyncEvent, { type: 'OperationCompleted' }>,
+): Promise<SyncEvent> {
+  if (event.phase === 'Succeeded' || event.cancelledBy) return event;
+  const raw = await redis.get(keys.cancel(jobId));
+  if (!raw) return event;
+  try {
+    const by = JSON.parse(raw) as { userId?: unknown; userName?: unknown; reason?: unknown };
+    if (typeof by.userId !== 'string') return event;
+    const cancelledBy: CancelledBy = {
+      userId: by.userId,
+      userName: typeof by.userName === 'string' ? by.userName : by.userId,
+      ...(typeof by.reason === 'string' && by.reason ? { reason: by.reason } : {}),
+    };
+    return { ...event, cancelledBy };
+  } catch {
+    return event;
+  }
 }

@@ -31,6 +31,10 @@ export interface SyncKeys {
    * CD's `argocd.argoproj.io/deletion-approved` annotation: it counts for operations started at or before `at`.
    */
   pruneConfirmed(application: string): string;
+  /** ZSET of accepted commands not yet handed to the queue (command journal), scored by lease expiry in ms. */
+  commands: string;
+  /** HASH of one accepted command: `payload` (JSON), `header` (JSON `{ channel, ts }` once posted), `at`. */
+  command(id: string): string;
 }
 
 /** Build the key names for one queue. */
@@ -45,5 +49,7 @@ export function syncKeys(prefix: string = DEFAULT_PREFIX, queueName: string = SY
     events: (jobId) => `${base}:events:${jobId}`,
     cancelChannel: `${base}:cancel`,
     pruneConfirmed: (application) => `${base}:prune-confirmed:${application}`,
+    commands: `${base}:commands`,
+    command: (id) => `${base}:command:${id}`,
   };
 }

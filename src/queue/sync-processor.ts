@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { isCompleted, type OperationState } from '../domain/index.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AppLine, JobRecord } from './app-line.js';
+import { endedOutsideRunner } from './ended-outside-runner.js';
 import { historyEntry } from './history-entry.js';
 import type { JobLifecycle } from './job-lifecycle.js';
 import { mirrorReporter } from './mirror-reporter.js';
@@ -106,11 +107,13 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   deps.running.set(jobId, run.running);
   let reporter: SyncReporter | undefined;
   try {
-    reporter = mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
-      ...deps,
-      jobId,
-      owner,
-    });
+    reporter = closingOnce(
+      mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
+        ...deps,
+        jobId,
+        owner,
+      }),
+    );
     if (await deps.redis.exists(deps.keys.cancel(jobId))) controller.abort('cancelled');
     const state = await runOrResume(deps, run, reporter);
     const cancelled = controller.signal.aborted;
@@ -124,12 +127,16 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
       );
     }
     const status = cancelled ? 'cancelled' : state.phase === 'Succeeded' ? 'completed' : 'failed';
+    // The thread's summary and final header go out before the job is recorded as ended: a worker dying in between
+    // has the job delivered again, and the resumed (already final) state is recorded then.
+    await reporter?.close();
+    reporter = undefined;
     await endJob(deps, run, status, state, state.message);
     if (status !== 'completed') throw new JobEndedError(state.message);
     return state;
   } catch (err) {
     if (err instanceof JobEndedError) throw err;
-    throw await failedRun(deps, run, err);
+    throw await failedRun(deps, run, err, reporter);
   } finally {
     deps.running.delete(jobId);
     await reporter?.close();
@@ -185,7 +192,12 @@ async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Pr
 }
 
 /** Decide what a runner error means; returns the error for BullMQ. */
-async function failedRun(deps: ProcessorDeps, run: Run, err: unknown): Promise<Error> {
+async function failedRun(
+  deps: ProcessorDeps,
+  run: Run,
+  err: unknown,
+  reporter: SyncReporter | undefined,
+): Promise<Error> {
   const error = err instanceof Error ? err : new Error(String(err));
   const cancelled = run.running.controller.signal.aborted;
   if (err instanceof LockLostError || run.running.lockLost) return error;
@@ -205,6 +217,15 @@ async function failedRun(deps: ProcessorDeps, run: Run, err: unknown): Promise<E
   }
   const status = cancelled ? 'cancelled' : 'failed';
   const message = status === 'cancelled' ? 'Operation terminated' : error.message;
+  // The engine never reported an end: tell the thread (header, failure line, alerts) before recording it.
+  if (reporter) {
+    await reporter
+      .report(endedOutsideRunner(run.request, run.lastState, message, cancelled))
+      .catch((e: unknown) =>
+        deps.logger.warn({ jobId: run.jobId, err: String(e) }, 'could not report the end'),
+      );
+    await reporter.close();
+  }
   await endJob(deps, run, status, run.lastState, message);
   return new JobEndedError(message);
 }
@@ -239,4 +260,10 @@ async function endJob(
   });
   if (!finished) throw new LockLostError(run.jobId);
   if (finished.head) await promoteHead(deps.queue, finished.head);
+}
+
+/** `reporter` whose close() runs once (the end of a failed run closes it before the job is recorded as ended). */
+function closingOnce(reporter: SyncReporter): SyncReporter {
+  let closing: Promise<void> | undefined;
+  return { report: (event) => reporter.report(event), close: () => (closing ??= reporter.close()) };
 }

@@ -92,11 +92,12 @@ export interface SyncQueueClient {
   jobStatus(jobId: string): Promise<JobStatus | undefined>;
   /**
    * Cancel `jobId`, or the application's running (else next) job. A waiting job is removed; a running job
-   * is terminated by its worker (cooperatively, from any process).
+   * is terminated by its worker (cooperatively, from any process). `by.reason` (optional) is kept with the cancel
+   * and shown by the reporters (OperationCompleted.cancelledBy). Authorization is the caller's.
    */
   cancel(
     application: string,
-    by: Initiator,
+    by: Initiator & { reason?: string },
     jobId?: string,
   ): Promise<{ cancelled: 'waiting' | 'running' | 'none'; jobId?: string }>;
   /**

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { BotError } from '../domain/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import { createAppLine } from './app-line.js';
+import { type CommandJournal, createCommandJournal } from './command-journal.js';
 import { type JobStreamEntry, readJobEvents } from './job-events.js';
 import { aheadOf, toJobStatus } from './job-status.js';
 import { promoteHead } from './promote-head.js';
@@ -51,6 +52,8 @@ export interface SyncJobData {
 export interface SyncQueue extends SyncQueueClient {
   /** Entries of the job's event stream after `afterId` ('0' = all), waiting up to `blockMs` for new ones. */
   readJobEvents(jobId: string, afterId: string, blockMs: number): Promise<JobStreamEntry[]>;
+  /** Accepted commands not yet queued (written before the bot acknowledges them; docs/queue.md). */
+  readonly commands: CommandJournal;
 }
 
 /** Create the producer. Connects lazily in the background; never throws for an unreachable Redis. */
@@ -111,6 +114,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   }
 
   return {
+    commands: createCommandJournal(redis, keys, ready),
     readJobEvents(jobId, afterId, blockMs) {
       reader ??= workerConnection(options.connection, logger, 'event-reader');
       return readJobEvents(reader, keys, jobId, afterId, blockMs);

@@ -93,10 +93,17 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
   worker.on('error', (err) => logger.warn({ err: err.message }, 'worker error'));
   // Safety net for failures outside the runner (e.g. Redis errors while taking a turn, retried until
   // attempts ran out): the job must not stay at the head of its line.
+  // A job ended here is announced in its thread and alerts channel (finishAbandoned with the reporter factory).
+  // Stalled beyond maxStalledCount, BullMQ fails the job whatever its attempts: that is final too.
   worker.on('failed', (job, err) => {
-    if (!job?.id || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-    const message = `Operation ended without result: ${err.message}`;
-    finishAbandoned({ queue, line }, job.data.request.application, job.id, message).catch((e: unknown) =>
+    if (!job?.id) return;
+    const stalled = /stalled more than allowable limit/.test(err.message);
+    if (!stalled && job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    const message = stalled
+      ? 'Operation ended without result: its worker stopped responding too many times (stalled)'
+      : `Operation ended without result: ${err.message}`;
+    const deps = { queue, line, reporterFactory: options.reporterFactory };
+    finishAbandoned(deps, job.data.request.application, job.id, message).catch((e: unknown) =>
       logger.warn({ jobId: job.id, err: String(e) }, 'could not record a failed job'),
     );
   });

@@ -5,17 +5,21 @@
  * or it was removed by hand) is taken out of the line here, so a line can never stay blocked.
  */
 import { DelayedError, type Job, type Queue } from 'bullmq';
+import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AcquireResult, AppLine } from './app-line.js';
 import { finishAbandoned } from './finish-abandoned.js';
 import { promoteHead } from './promote-head.js';
 import type { QueueLogger } from './redis-connections.js';
 import type { SyncJobData } from './sync-queue.js';
+import type { SyncRequest } from './sync-request.js';
 
 export interface TurnDeps {
   queue: Queue<SyncJobData>;
   line: AppLine;
   recheckMs: number;
   logger: QueueLogger;
+  /** Announces a dead head's end in its thread (finishAbandoned). */
+  reporterFactory?: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
 }
 
 /** Resolves when the job may run (`acquired`) or has already ended (`finished`); else throws DelayedError. */

@@ -28,6 +28,8 @@ describe('src/settings/environments-schema', () => {
       channels: [],
       allowedRevisions: [],
       freezeWindows: [],
+      permissions: {},
+      applications: {},
     });
   });
 

@@ -19,6 +19,10 @@
  *       - { name: quarter-end, cron: "0 18 * * 5", durationMinutes: 3840, timezone: UTC }
  *     notifications: { channel: C0ALERTS, mention: [S0ONCALL] }
  *     autoSync: false                           # selfHeal may sync by itself (default: !requireApproval)
+ *     permissions:                              # who may do what (defaults: docs/approvals.md, "Who may do what")
+ *       cancel: { groups: [S0SRE] }             # a grant, or a list of grants (Argo CD AppProject roles)
+ *     applications:                             # per-Application overrides of `permissions`
+ *       payments: { permissions: { sync: { groups: [S0PAYMENTS] } } }
  * ```
  */
 import cronParser from 'cron-parser';
@@ -72,6 +76,48 @@ const timeZone = nonEmpty.refine(
   { message: 'unknown time zone (use an IANA name such as UTC or Europe/Berlin)' },
 );
 
+/**
+ * The actions `permissions:` names (Argo CD RBAC's `sync`, `delete`, … for `applications`, plus wavesync's own):
+ * `/sync <app>`, `/sync <app> --dry-run`, `/sync cancel` and the Cancel button, `/sync delete` and its Delete
+ * button, Approve/Reject, rollback, `/sync audit`, `/sync confirm-prune`.
+ */
+export const ACTIONS = [
+  'sync',
+  'dry-run',
+  'cancel',
+  'delete',
+  'approve',
+  'rollback',
+  'audit',
+  'prune-confirm',
+] as const;
+
+/**
+ * One grant (an Argo CD AppProject role): who (`users`, members of `groups`; both omitted = anyone) and where
+ * (`channels`; omitted = the environment's `channels`, empty = any channel).
+ */
+export const GrantSchema = z.strictObject({
+  users: z.array(userId).optional(),
+  groups: z.array(groupId).optional(),
+  channels: z.array(channelId).optional(),
+});
+
+/** Action → one grant or a list of grants (any grant allows). An action not listed keeps its default. */
+export const PermissionsSchema = z.partialRecord(
+  z.enum(ACTIONS),
+  // One grant is read as a list of one (so a bad id is reported at its key, not as "Invalid input").
+  z.preprocess(
+    (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v),
+    z.array(GrantSchema).min(1),
+  ),
+);
+
+/** `applications:` of an environment: per-Application overrides (action by action) of `permissions`. */
+const ApplicationOverridesSchema = z.record(
+  z.string().min(1),
+  z.strictObject({ permissions: PermissionsSchema.default({}) }),
+);
+
 /** A change freeze: starts at every time `cron` matches (in `timezone`) and lasts `durationMinutes`. */
 export const FreezeWindowSchema = z.strictObject({
   name: nonEmpty,
@@ -113,6 +159,10 @@ export const EnvironmentSchema = z
      * Default: yes, unless `requireApproval` (an automatic sync would bypass the approval).
      */
     autoSync: z.boolean().optional(),
+    /** Who may do what, per action (defaults in permissions.ts / docs/approvals.md). */
+    permissions: PermissionsSchema.default({}),
+    /** Per-Application overrides of `permissions`, by Application name. */
+    applications: ApplicationOverridesSchema.default({}),
   })
   .superRefine((env, ctx) => {
     if (env.requireApproval && env.autoSync === true) {
@@ -146,6 +196,9 @@ export const EnvironmentsSchema = z.record(
 );
 
 export type EnvironmentSettings = z.infer<typeof EnvironmentSchema>;
+export type Action = (typeof ACTIONS)[number];
+export type Grant = z.infer<typeof GrantSchema>;
+export type Permissions = z.infer<typeof PermissionsSchema>;
 export type Principals = z.infer<typeof PrincipalsSchema>;
 export type FreezeWindow = z.infer<typeof FreezeWindowSchema>;
 export type DestinationRule = z.infer<typeof DestinationRuleSchema>;

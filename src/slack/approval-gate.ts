@@ -16,12 +16,17 @@ export interface ApprovalGateContext {
   breakGlassReason?: string;
   /** `/sync delete`: the plan the requester confirmed, shown to the approvers. */
   deletionPlan?: DeletionPlan;
+  /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
 }
 
 export interface SlackApprovalGate {
   gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending' | 'refused'>;
-  /** The refusal text the gate would give this request now (no side effects), or undefined. */
-  refusal(request: RequestPolicyQuery): Promise<string | undefined>;
+  /**
+   * The refusal text the gate would give this request now, or undefined. Nothing is posted; with `audit` a
+   * refusal is written to the audit log.
+   */
+  refusal(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
 }
 
 export function createApprovalGate(
@@ -29,11 +34,11 @@ export function createApprovalGate(
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
-    async refusal(request) {
-      const checked = await approvals.checkRequest(request);
+    async refusal(request, options) {
+      const checked = await approvals.checkRequest(request, options);
       return checked.allowed ? undefined : checked.reason;
     },
-    async gate(request, { header, breakGlassReason, deletionPlan }) {
+    async gate(request, { header, breakGlassReason, deletionPlan, trigger }) {
       const result = await approvals.requestSync({
         application: request.application,
         operation: request.operation,
@@ -42,6 +47,7 @@ export function createApprovalGate(
         requestKey: request.requestKey,
         header,
         ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
+        ...(trigger ? { trigger } : {}),
         ...(request.deletion && deletionPlan
           ? { deletion: { request: request.deletion, plan: deletionPlan } }
           : {}),

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import type { AuditEntry } from '../approvals/index.js';
 import type { DriftAction, DriftNoticeRefs, ResourceDifference } from '../apps/index.js';
 import type { Application, SyncOperation } from '../domain/index.js';
 import type { Logger } from '../logger.js';
@@ -37,6 +38,11 @@ export interface DriftNoticesDeps {
   channelOf(app: Application): string | undefined;
   /** Why `app` is not self-healed, for the notice (e.g. `selfHeal not allowed in production`); optional. */
   whyNotAutomatic?(app: Application): string | undefined;
+  /**
+   * Records each self-heal sync in the Application's audit log (`self-heal`: the job, the thread, and what drifted,
+   * since no person asked for it); optional.
+   */
+  audit?(entry: AuditEntry): Promise<unknown>;
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -132,4 +138,15 @@ async function selfHeal(
     requestKey: `selfheal:${app.name}:${randomUUID()}`,
   });
   deps.logger?.info({ application: app.name, jobId: result.jobId, prune }, 'self-heal sync queued');
+  const drifted = differences.map((d) => `${d.key.kind}/${d.key.name} (${d.reason})`);
+  await deps
+    .audit?.({
+      type: 'self-heal',
+      trigger: 'selfHeal',
+      application: app.name,
+      jobId: result.jobId,
+      reason: `selfHeal (syncPolicy.automated${prune ? ', prune' : ''}): drift in ${drifted.length} resource(s): ${drifted.slice(0, 10).join(', ')}${drifted.length > 10 ? ', …' : ''}`,
+      ...(target ? { channel: target.channel, messageTs: target.threadTs } : {}),
+    })
+    .catch((err: unknown) => deps.logger?.warn({ err, application: app.name }, 'self-heal not audited'));
 }

@@ -4,15 +4,17 @@
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
 import type { DeletionCascade, DeletionPlan } from '../apps/application-deletion.js';
-import type { ApplicationDestination, ApplicationSource } from '../domain/index.js';
+import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 
 export type {
+  CommandJournal,
   EnqueueResult,
   HistoryEntry,
   JobAhead,
   JobState,
   JobStatus,
+  JournalEntry,
   SyncQueueClient,
   SyncRequest,
 } from '../queue/index.js';
@@ -39,6 +41,12 @@ export interface ApplicationCatalog {
    * or applied by an App of Apps parent); bounded so a command is still answered within Slack's 3 s.
    */
   refresh?(): Promise<void>;
+  /**
+   * The resources of `name`'s rendered manifests at `revision` (default its targetRevision), namespaces filled in
+   * with the destination's; for checking `--resource` before queueing. Optional: without it nothing is checked.
+   * @throws the renderer's errors (the caller then leaves the check to the sync).
+   */
+  resourcesOf?(name: string, revision?: string): Promise<readonly SyncOperationResource[]>;
 }
 
 /**
@@ -54,6 +62,8 @@ export interface ApprovalGate {
       header: { channel: string; ts: string };
       breakGlassReason?: string;
       deletionPlan?: DeletionPlan;
+      /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+      trigger?: string;
     },
   ): Promise<'proceed' | 'pending' | 'refused'>;
   /**
@@ -61,13 +71,15 @@ export interface ApprovalGate {
    * checked before anything is shown — no header, no audit entry. Resolves with the refusal text `/sync` would
    * give, or undefined when the request may go on (gate() still decides when it is made).
    */
-  refusal?(request: RequestPolicyQuery): Promise<string | undefined>;
+  refusal?(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
 }
 
 /** What a request-policy check looks at: the Application, the operation, who asks, where, and `--break-glass`. */
 export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' | 'initiator'> & {
   channel: string;
   breakGlassReason?: string;
+  /** The permission asked for: `delete` for `/sync delete`; default `dry-run` / `sync` from the operation. */
+  action?: 'sync' | 'dry-run' | 'delete';
 };
 
 /**

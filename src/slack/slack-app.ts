@@ -1,7 +1,8 @@
 /**
  * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands), the header's Cancel
  * button and the drift notice's Sync button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events`
- * verifies the v0 signature and rejects stale timestamps; a guard also rejects timestamps more than 5 minutes ahead. Socket Mode when
+ * verifies the v0 signature and rejects stale timestamps; a guard (request-guard.ts) also rejects timestamps that
+ * are not integer seconds or more than 5 minutes ahead, and any signed request seen before. Socket Mode when
  * `appToken` is set. Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
  */
 import type { Server } from 'node:http';
@@ -20,14 +21,15 @@ import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
+import { startCommandRecovery } from './commands/command-recovery.js';
 import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
 import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
-import { guardFutureTimestamps } from './future-timestamp-guard.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
+import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -49,7 +51,16 @@ export interface SlackAppOptions {
   routes?: CustomRoute[];
   /** The slash command's name; default `/sync`. */
   command?: string;
+  /**
+   * Where signed requests are remembered against replays (HTTP mode): `redisReplayStore` so every replica
+   * refuses a replay; default this process only.
+   */
+  replays?: ReplayStore;
+  /** Clock in epoch ms for the request checks (default Date.now); tests move it instead of sleeping. */
+  now?: () => number;
   deps: SlackAppDeps;
+  /** ms between sweeps of the command journal for commands a dead bot acknowledged (default 5000). */
+  commandRecoveryMs?: number;
 }
 
 export interface SlackApp {
@@ -100,9 +111,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         ...logOptions,
       });
   if (receiver instanceof HTTPReceiver) {
-    guardFutureTimestamps(receiver, EVENTS_PATH, (skewSeconds) =>
-      deps.logger?.warn({ skewSeconds }, 'rejected a Slack request timestamped in the future'),
-    );
+    guardSlackRequests(receiver, EVENTS_PATH, {
+      signingSecret: options.signingSecret,
+      replays: options.replays ?? memoryReplayStore(options.now),
+      ...(options.now ? { now: options.now } : {}),
+      onReject: (reason, detail) => deps.logger?.warn({ ...detail }, `rejected a Slack request: ${reason}`),
+    });
   }
   const app = new App({
     token: options.botToken,
@@ -113,7 +127,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       retryConfig: { retries: options.clientRetries ?? 2 },
     },
   });
-  registerListeners(app, options.command ?? '/sync', deps);
+  const recent = new RecentRequests();
+  registerListeners(app, options.command ?? '/sync', deps, recent);
+  let stopRecovery: (() => Promise<void>) | undefined;
   return {
     app,
     mode: socket ? 'socket' : 'http',
@@ -121,17 +137,24 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       const server = (await (socket || !options.host
         ? app.start(port)
         : app.start({ port, host: options.host }))) as unknown;
+      // Acknowledged commands a dead bot did not queue (journal leases lapsed) are finished here.
+      stopRecovery = startCommandRecovery({
+        client: app.client,
+        deps,
+        recent,
+        ...(options.commandRecoveryMs ? { intervalMs: options.commandRecoveryMs } : {}),
+      });
       const address = isServer(server) ? server.address() : null;
       return { port: address && typeof address === 'object' ? (address as AddressInfo).port : undefined };
     },
     async stop() {
+      await stopRecovery?.();
       await app.stop();
     },
   };
 }
 
-function registerListeners(app: App, command: string, deps: SlackAppDeps): void {
-  const recent = new RecentRequests();
+function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });

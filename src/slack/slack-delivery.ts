@@ -1,7 +1,10 @@
 /**
  * One Slack call with the reporter's failure policy: 429 → wait Retry-After (the channel is blocked in the
- * pacer) and try again; request errors → a few retries with backoff; platform errors (`{ok:false}`) are
- * permanent and reported as undelivered. Never throws.
+ * pacer) and try again; request errors and HTTP errors (Slack down, 5xx, network) → retried with capped exponential
+ * backoff and jitter through an outage for up to `retentionMs` (default 10 min), so a thread is completed once Slack
+ * recovers; platform errors (`{ok:false}`) are permanent and reported as undelivered. Never throws.
+ * A call whose answer was lost (client timeout) may have been done by Slack: retrying it can post twice — only an
+ * outbox with a lookup by client key closes that (see docs/queue.md, "Slack delivery").
  */
 import { ErrorCode, type WebAPICallError } from '@slack/web-api';
 import type { ChannelPacer } from './channel-pacer.js';
@@ -19,15 +22,18 @@ export interface DeliveryResult<T> {
 }
 
 const MAX_RATE_LIMITED = 20;
-const MAX_REQUEST_ERRORS = 3;
+/** How long one message is retried through a Slack outage before it is dropped (ms). */
+export const DEFAULT_RETENTION_MS = 10 * 60_000;
+const MAX_BACKOFF_MS = 30_000;
 
-/** Run `call` until it succeeds or fails permanently. */
+/** Run `call` until it succeeds or fails permanently (or an outage outlasts `retentionMs`). */
 export async function deliver<T>(
   call: () => Promise<T>,
-  ctx: { channel: string; pacer: ChannelPacer; logger?: DeliveryLogger; what: string },
+  ctx: { channel: string; pacer: ChannelPacer; logger?: DeliveryLogger; what: string; retentionMs?: number },
 ): Promise<DeliveryResult<T>> {
   let limited = 0;
   let failures = 0;
+  const giveUpAt = Date.now() + (ctx.retentionMs ?? DEFAULT_RETENTION_MS);
   for (let attempts = 1; ; attempts++) {
     try {
       return { ok: true, value: await call(), attempts };
@@ -40,8 +46,10 @@ export async function deliver<T>(
         continue;
       }
       const transient = e.code === ErrorCode.RequestError || e.code === ErrorCode.HTTPError;
-      if (transient && ++failures < MAX_REQUEST_ERRORS) {
-        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** failures));
+      const waitMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(++failures, 7));
+      const jittered = Math.floor(waitMs / 2 + (Math.random() * waitMs) / 2);
+      if (transient && Date.now() + jittered < giveUpAt) {
+        await new Promise((resolve) => setTimeout(resolve, jittered));
         continue;
       }
       const error = e.data?.error ?? (err as Error).message;

@@ -175,9 +175,10 @@ class ThreadReporter implements SlackReporter {
           message: event.message,
           durationMs: event.durationMs,
           state: event.state,
+          ...(event.cancelledBy ? { cancelledBy: event.cancelledBy } : {}),
         };
-        // A deletion assesses no health afterwards: its summary is ready now.
-        if (this.header.deletion) this.summaryReady = true;
+        // A deletion, or a cancelled operation, assesses no health afterwards: its summary is ready now.
+        if (this.header.deletion || event.cancelledBy) this.summaryReady = true;
         return;
       case 'HealthAssessed':
         this.health = { health: event.health, afterMs: event.afterMs, unhealthy: event.unhealthy };
@@ -274,7 +275,11 @@ class ThreadReporter implements SlackReporter {
   private headerState(): SyncHeaderState {
     if (this.summaryPosted && this.summary) {
       const health: HealthStatus | undefined = this.health?.health;
-      const { phase, durationMs, message } = this.summary;
+      const { phase, durationMs, message, cancelledBy } = this.summary;
+      if (cancelledBy) {
+        const reason = cancelledBy.reason ? { reason: cancelledBy.reason } : {};
+        return { kind: 'cancelled', by: cancelledBy.userId, ...reason, durationMs, message };
+      }
       return { kind: 'completed', phase, durationMs, message, ...(health ? { health } : {}) };
     }
     const elapsedMs = this.startedAt === undefined ? 0 : Date.now() - this.startedAt;

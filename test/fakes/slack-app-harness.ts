@@ -4,7 +4,7 @@
  */
 import { createLogger } from '../../src/logger.js';
 import type { ApplicationCatalog, ApplicationSummary, ApprovalGate } from '../../src/slack/ports.js';
-import { createSlackApp, httpRoute, type SlackApp } from '../../src/slack/slack-app.js';
+import { createSlackApp, httpRoute, type SlackApp, type SlackAppOptions } from '../../src/slack/slack-app.js';
 import { FakeSlackApi, type FakeSlackOptions } from './fake-slack-api.js';
 import { InMemorySyncQueue } from './in-memory-sync-queue.js';
 import { SignedSlackClient } from './slack-client.js';
@@ -50,6 +50,8 @@ export interface Harness {
 export async function startHarness(
   fakeOptions: FakeSlackOptions = {},
   approvals?: ApprovalGate,
+  /** Extra app options (e.g. the replay store and the clock of the request checks). */
+  appOptions: Pick<SlackAppOptions, 'replays' | 'now'> = {},
 ): Promise<Harness> {
   const fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
   const queue = new InMemorySyncQueue();
@@ -62,6 +64,7 @@ export async function startHarness(
     host: '127.0.0.1',
     clientRetries: 0,
     routes: [httpRoute('GET', '/healthz', async (_req, res) => void res.writeHead(200).end('ok'))],
+    ...appOptions,
     deps: { queue, catalog, logger: createLogger({ level: 'silent' }), ...(approvals ? { approvals } : {}) },
   });
   const { port } = await app.start();

@@ -16,8 +16,28 @@ import { formatSyncEventText } from '../format-sync-event-text.js';
 import type { SyncCommandOptions } from '../sync-manifests.js';
 import type { CommandIo } from './plan.js';
 
+/**
+ * stdout that survives its reader going away (`wavesync sync … | head -2`): after EPIPE (or any write error) it stops
+ * printing, and the operation goes on to its end — output failing must never leave a sync half-applied.
+ */
+function surviving(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', () => {
+    closed = true;
+  });
+  return (text) => {
+    if (closed || stream.destroyed || !stream.writable) return;
+    stream.write(text);
+  };
+}
+
+let stdout: ((text: string) => void) | undefined;
+
 const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => {
+    stdout ??= surviving(process.stdout);
+    stdout(text);
+  },
   stderr: (text) => process.stderr.write(text),
   setExitCode: (code) => {
     process.exitCode = code;

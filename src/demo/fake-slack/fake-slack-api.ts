@@ -17,7 +17,7 @@ export interface RecordedCall {
   args: Record<string, unknown>;
   /** ms since epoch when received. */
   at: number;
-  status: 200 | 429;
+  status: 200 | 429 | 500;
   response: Record<string, unknown>;
 }
 
@@ -36,6 +36,8 @@ export interface FakeMessage {
   broadcast: boolean;
   /** How many times chat.update changed it. */
   updates: number;
+  /** `metadata` as posted (`{ event_type, event_payload }`), returned by conversations.history with include_all_metadata. */
+  metadata?: unknown;
 }
 
 /** A modal opened with views.open (and its latest views.update). */
@@ -88,6 +90,7 @@ export class FakeSlackApi {
   private readonly server: Server;
   private readonly options: FakeSlackOptions;
   private seq = 0;
+  private outageUntil = 0;
 
   private constructor(server: Server, options: FakeSlackOptions) {
     this.server = server;
@@ -111,6 +114,7 @@ export class FakeSlackApi {
       'users.info': (a) => this.userInfo(a),
       'usergroups.users.list': (a) => this.usergroupUsers(a),
       'conversations.info': (a) => this.conversationInfo(a),
+      'conversations.history': (a) => this.conversationHistory(a),
       'views.open': (a) => this.viewsOpen(a),
       'views.update': (a) => this.viewsUpdate(a),
     };
@@ -175,6 +179,14 @@ export class FakeSlackApi {
     this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
   }
 
+  /**
+   * A Slack outage: every Web API call answers HTTP 500 (recorded with status 500, nothing done) for `ms` from now,
+   * as Slack's edge does during an incident.
+   */
+  outage(ms: number): void {
+    this.outageUntil = Date.now() + ms;
+  }
+
   /** Resolve when `probe` returns a truthy value; reject after `timeoutMs`. Polls every 10 ms. */
   async waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 5000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -207,6 +219,11 @@ export class FakeSlackApi {
     const args = parseBody(raw, req);
     const at = Date.now();
     const channel = typeof args.channel === 'string' ? args.channel : '';
+    if (at < this.outageUntil) {
+      const response = { ok: false, error: 'internal_error' };
+      this.recorded.push({ method, args, at, status: 500, response });
+      return void send(res, 500, response);
+    }
     if (method === 'chat.postMessage' && channel) {
       const wait = this.limiter.take(channel, at);
       if (wait > 0) {
@@ -246,6 +263,7 @@ export class FakeSlackApi {
       ...(threadTs ? { threadTs } : {}),
       broadcast: a.reply_broadcast === true || a.reply_broadcast === 'true',
       updates: 0,
+      ...(a.metadata === undefined ? {} : { metadata: parseJson(a.metadata) }),
     };
     this.messages.set(`${channel}/${ts}`, message);
     return {
@@ -334,6 +352,26 @@ export class FakeSlackApi {
     return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
   }
 
+  /** Top-level messages of a channel, newest first, at or after `oldest`; `metadata` only with include_all_metadata. */
+  private conversationHistory(a: Args): Record<string, unknown> {
+    const channel = String(a.channel ?? '');
+    if (!channel) return { ok: false, error: 'channel_not_found' };
+    const oldest = Number(a.oldest ?? 0);
+    const withMetadata = a.include_all_metadata === true || a.include_all_metadata === 'true';
+    const limit = Math.min(999, Number(a.limit ?? 100));
+    const messages = this.channelMessages(channel)
+      .filter((m) => !m.threadTs && Number(m.ts) >= oldest)
+      .reverse()
+      .slice(0, limit)
+      .map((m) => ({
+        type: 'message',
+        ts: m.ts,
+        text: m.text,
+        ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
+      }));
+    return { ok: true, messages, has_more: false };
+  }
+
   private conversationInfo(a: Args): Record<string, unknown> {
     const id = String(a.channel ?? '');
     if (!id) return { ok: false, error: 'channel_not_found' };
@@ -358,6 +396,15 @@ export class FakeSlackApi {
   private nextTs(): string {
     this.seq += 1;
     return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
   }
 }
 

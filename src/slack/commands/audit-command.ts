@@ -1,6 +1,6 @@
 /**
  * `/sync audit <app>` — the newest entries of the Application's audit log (requests, refusals, decisions,
- * expiries, outcomes with Slack ids), for its environment's approvers only. Returns the ephemeral reply.
+ * expiries, cancels, outcomes with Slack ids), for whoever the `audit` permission allows (default: approvers). Returns the ephemeral reply.
  */
 import type { Approvals } from '../../approvals/index.js';
 import { auditLogBlocks } from '../messages/audit-log-blocks.js';
@@ -17,6 +17,8 @@ export interface AuditCommandInput {
   args: readonly string[];
   /** The requesting user (`command.user_id`). */
   userId: string;
+  /** Where the command was typed (`command.channel_id`). */
+  channel?: string;
   /** The approval flow; undefined when approvals are not configured. */
   approvals: Pick<Approvals, 'audit'> | undefined;
 }
@@ -27,6 +29,7 @@ export async function auditSubcommand(ctx: CommandContext): Promise<void> {
   const reply = await auditCommand({
     args: ctx.args,
     userId: ctx.command.user_id,
+    channel: ctx.command.channel_id,
     approvals: ctx.deps.approvalFlow,
   });
   await ctx.respond(ephemeral(reply));
@@ -41,6 +44,6 @@ export async function auditCommand(input: AuditCommandInput): Promise<SlackMessa
   }
   if (!input.approvals)
     return textMessage('The audit log needs approvals to be configured (environments in wavesync.yaml).');
-  const view = await input.approvals.audit(application, input.userId, AUDIT_LIMIT);
+  const view = await input.approvals.audit(application, input.userId, AUDIT_LIMIT, input.channel);
   return view.allowed ? auditLogBlocks(application, view.records) : textMessage(view.reason);
 }

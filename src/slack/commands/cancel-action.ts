@@ -1,6 +1,7 @@
 /**
- * The header's Cancel button (`wavesync_cancel`, value = job id). Identity comes from the signed payload's
- * `user`, never from the button value; the value only names the job.
+ * The header's Cancel button (`wavesync_cancel`, value = job id). Identity and channel come from the signed
+ * payload (`user`, `channel`/`container`), never from the button value; the value only names the job, and the
+ * `cancel` permission is checked for that job's Application and requester (cancelSync).
  */
 import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
@@ -24,8 +25,8 @@ export async function cancelAction(args: {
     if (job.state !== 'waiting' && job.state !== 'active')
       return void (await reply(`That sync already ended (${job.state}).`));
     const by = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-    const message = await cancelSync(deps, client, { application: job.application, by, jobId: job.jobId });
-    await respond({ ...ephemeral(message), replace_original: false });
+    const channel = body.channel?.id ?? body.container?.channel_id ?? '';
+    await cancelSync(deps, client, respond, { application: job.application, job, by, channel });
   } catch (err) {
     await queueUnavailable({ respond, deps }, err);
   }

@@ -1,14 +1,16 @@
-/** `/sync cancel <app>` — cancel the application's running sync, else its next queued one. */
+/**
+ * `/sync cancel <app> ["reason"]` — cancel the application's running sync, else its next queued one; the reason
+ * (optional) is shown in the header and the thread and audited.
+ */
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { USAGE } from '../messages/help-blocks.js';
-import { cancelSync } from './cancel-sync.js';
+import { cancelSync, MAX_CANCEL_REASON } from './cancel-sync.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
-import { tooManyArguments } from './too-many-arguments.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 export async function cancelCommand(ctx: CommandContext): Promise<void> {
-  const [application, ...extra] = ctx.args;
+  const [application, ...words] = ctx.args;
   if (application === undefined) {
     return ctx.ack(
       ephemeral(
@@ -16,15 +18,24 @@ export async function cancelCommand(ctx: CommandContext): Promise<void> {
       ),
     );
   }
-  if (extra.length) return ctx.ack(ephemeral(tooManyArguments(extra, USAGE.cancel)));
+  const reason = words.join(' ').trim();
+  if (reason.length > MAX_CANCEL_REASON) {
+    const problem = `The reason is ${reason.length} characters; keep it to ${MAX_CANCEL_REASON}.`;
+    return ctx.ack(ephemeral(commandErrorBlocks({ problem, usage: USAGE.cancel })));
+  }
   if (!(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.cancel)));
   }
   await ctx.ack();
   try {
-    await ctx.respond(
-      ephemeral(await cancelSync(ctx.deps, ctx.client, { application, by: initiatorOf(ctx.command) })),
-    );
+    const [job] = await ctx.deps.queue.applicationStatus(application);
+    await cancelSync(ctx.deps, ctx.client, ctx.respond, {
+      application,
+      job,
+      by: initiatorOf(ctx.command),
+      channel: ctx.command.channel_id,
+      ...(reason ? { reason } : {}),
+    });
   } catch (err) {
     await queueUnavailable(ctx, err);
   }

@@ -1,30 +1,75 @@
 /**
- * Cancel a sync (from `/sync cancel <app>` or the header's Cancel button) and say what happened. A waiting job
- * never reaches a worker, so its header is marked Cancelled here; a running job's worker terminates it and its
- * reporter updates the header.
+ * Cancel a sync (from `/sync cancel <app> ["reason"]` or the header's Cancel button) and say what happened. Who
+ * asks is checked first (the `cancel` permission: by default the sync's requester, the environment's approvers and
+ * whoever may sync the Application; permissions.ts); a refusal is ephemeral and changes nothing. An allowed cancel
+ * is audited (`cancelled`, with the reason). A waiting job never reaches a worker, so its header is marked
+ * "Cancelled by @x" here; a running job's worker terminates it and its reporter says who cancelled it.
  */
+import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Initiator } from '../../reporting/sync-reporter.js';
 import { type SlackMessage, textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { syncHeaderBlocks } from '../messages/sync-header-blocks.js';
-import type { SlackAppDeps } from './command-context.js';
+import type { JobStatus } from '../ports.js';
+import { permitted } from './authorize.js';
+import { ephemeral, type SlackAppDeps } from './command-context.js';
 import { headerViewOf } from './header-view.js';
 
+/** Longest cancel reason, in characters (it goes into the header, the thread and the audit log). */
+export const MAX_CANCEL_REASON = 300;
+
+export interface CancelRequest {
+  application: string;
+  /** The job to cancel (the button's, or the Application's running / next one); undefined: nothing to cancel. */
+  job: JobStatus | undefined;
+  /** Who asks (the signed payload's user) and where. */
+  by: Initiator;
+  channel: string;
+  reason?: string;
+}
+
+/** Authorize, cancel, audit and answer (ephemeral). */
 export async function cancelSync(
   deps: SlackAppDeps,
   client: WebClient,
-  request: { application: string; by: Initiator; jobId?: string },
-): Promise<SlackMessage> {
-  const app = `*${escapeMrkdwn(request.application)}*`;
-  const result = await deps.queue.cancel(request.application, request.by, request.jobId);
-  if (result.cancelled === 'none')
-    return textMessage(`Nothing to cancel: no sync of ${app} is running or queued.`);
-  if (result.cancelled === 'running') {
-    return textMessage(`Cancelling the running sync of ${app}; its thread will show where it stopped.`);
+  respond: RespondFn,
+  request: CancelRequest,
+): Promise<void> {
+  const { application, job, by, channel, reason } = request;
+  const reply = (message: SlackMessage) => respond({ ...ephemeral(message), replace_original: false });
+  const app = `*${escapeMrkdwn(application)}*`;
+  if (!job)
+    return void (await reply(textMessage(`Nothing to cancel: no sync of ${app} is running or queued.`)));
+  const ctx = {
+    action: 'cancel' as const,
+    application,
+    userId: by.userId,
+    channel,
+    requesterId: job.initiator.userId,
+  };
+  if (!(await permitted(deps, ctx, respond))) return;
+  const result = await deps.queue.cancel(application, { ...by, ...(reason ? { reason } : {}) }, job.jobId);
+  if (result.cancelled === 'none') {
+    return void (await reply(textMessage(`Nothing to cancel: that sync of ${app} already ended.`)));
   }
-  if (result.jobId) await markHeaderCancelled(deps, client, result.jobId, request.by.userId);
-  return textMessage(`Cancelled the queued sync of ${app}; it will not run.`);
+  await deps.approvalFlow
+    ?.recordCancel({
+      application,
+      userId: by.userId,
+      channel,
+      jobId: job.jobId,
+      ...(reason ? { reason } : {}),
+    })
+    .catch((err: unknown) => deps.logger?.warn({ err, jobId: job.jobId }, 'cancel not audited'));
+  deps.logger?.info({ application, jobId: job.jobId, userId: by.userId, reason }, 'sync cancelled');
+  if (result.cancelled === 'running') {
+    return void (await reply(
+      textMessage(`Cancelling the running sync of ${app}; its thread will show where it stopped.`),
+    ));
+  }
+  await markHeaderCancelled(deps, client, job.jobId, by.userId, reason);
+  await reply(textMessage(`Cancelled the queued sync of ${app}; it will not run.`));
 }
 
 async function markHeaderCancelled(
@@ -32,10 +77,12 @@ async function markHeaderCancelled(
   client: WebClient,
   jobId: string,
   by: string,
+  reason: string | undefined,
 ): Promise<void> {
   const job = await deps.queue.jobStatus(jobId);
   if (!job?.target) return;
-  const message = syncHeaderBlocks({ ...headerViewOf(deps.catalog, job), state: { kind: 'cancelled', by } });
+  const state = { kind: 'cancelled' as const, by, ...(reason ? { reason } : {}) };
+  const message = syncHeaderBlocks({ ...headerViewOf(deps.catalog, job), state });
   await client.chat
     .update({
       channel: job.target.channel,

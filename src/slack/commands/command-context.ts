@@ -15,7 +15,13 @@ import type { Approvals } from '../../approvals/index.js';
 import type { DriftNoticeClaims } from '../../apps/index.js';
 import type { Logger } from '../../logger.js';
 import type { SlackMessage } from '../messages/block.js';
-import type { ApplicationCatalog, ApprovalGate, DeletionPlanner, SyncQueueClient } from '../ports.js';
+import type {
+  ApplicationCatalog,
+  ApprovalGate,
+  CommandJournal,
+  DeletionPlanner,
+  SyncQueueClient,
+} from '../ports.js';
 import type { RecentRequests } from './recent-requests.js';
 
 export interface SlackAppDeps {
@@ -24,7 +30,10 @@ export interface SlackAppDeps {
   logger?: Logger;
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
-  approvalFlow?: Pick<Approvals, 'decide' | 'audit' | 'authorizePruneConfirmation'> &
+  approvalFlow?: Pick<
+    Approvals,
+    'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'
+  > &
     Partial<Pick<Approvals, 'liveDiff' | 'requestDiff'>>;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
@@ -33,6 +42,13 @@ export interface SlackAppDeps {
    * without it, claims are kept in this process only.
    */
   driftClaims?: DriftNoticeClaims;
+  /**
+   * Where `/sync <app>` writes a request before acknowledging it (the queue's CommandJournal on Redis); a bot
+   * restarting finishes what a dead one acknowledged. Without it the command is acked first (tests' in-memory queue).
+   */
+  journal?: CommandJournal;
+  /** Lease of a journal entry in ms (default 30 000): how long a dead bot's command waits before recovery. */
+  commandLeaseMs?: number;
 }
 
 export interface CommandContext {

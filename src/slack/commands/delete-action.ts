@@ -5,6 +5,7 @@ import { escapeMrkdwn } from '../messages/format.js';
 import { type ActionArgs, ephemeral } from './command-context.js';
 import { confirmationOf, decodeDeletionButtonValue, NO_SYNC, planOrExplain } from './delete-command.js';
 import { requestKeyOfDeletion } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
 import { startSync } from './start-sync-command.js';
 
 /** Cancel: the confirmation is replaced by a note; nothing was requested. */
@@ -39,6 +40,16 @@ export async function confirmDeletionAction({
     const text = `No application named "${escapeMrkdwn(application)}" any more; nothing was deleted.`;
     return void (await respond({ ...ephemeral(textMessage(text)), replace_original: true }));
   }
+  const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
+  const refusal = await requestRefusal(deps, {
+    application,
+    operation: NO_SYNC,
+    action: 'delete',
+    initiator,
+    channel,
+    ...(breakGlassReason ? { breakGlassReason } : {}),
+  });
+  if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
   const plan = await planOrExplain(deps, application, cascade);
   if (typeof plan === 'string') {
     return void (await respond({ ...ephemeral(textMessage(plan)), replace_original: true }));
@@ -65,7 +76,6 @@ export async function confirmDeletionAction({
     ),
     replace_original: true,
   });
-  const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
   const requestKey = requestKeyOfDeletion(body, channel, application, value.planHash);
   if (recent.claim(requestKey)) return; // a double click: the first one is already under way
   await startSync(

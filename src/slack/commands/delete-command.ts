@@ -52,6 +52,7 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   const refusal = await deps.approvals?.refusal?.({
     application: parsed.application,
     operation: NO_SYNC,
+    action: 'delete',
     initiator: initiatorOf(ctx.command),
     channel: ctx.command.channel_id,
     ...(parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {}),

@@ -5,7 +5,8 @@
  * environment's request rules and approval apply to that click. The request key is the notice's (channel and
  * message ts), not the clicker's. Every later click gets an ephemeral "already queued by @X" (or "already
  * running") and queues nothing; a first click that queued nothing (refused, header not posted, queue down) gives
- * the claim up, so the next click may try. Identity comes from the signed payload's `user`.
+ * the claim up, so the next click may try. Identity comes from the signed payload's `user`; the clicker's request
+ * policy (`sync` permission, channel, freeze) is checked before anything is claimed or posted (refusal: ephemeral).
  */
 import type { RespondFn } from '@slack/bolt';
 import type { DriftNoticeClaims, DriftNoticeClicker } from '../../apps/index.js';
@@ -16,7 +17,11 @@ import { type ActionArgs, ephemeral } from './command-context.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { driftNoticeKeyOf } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
 import { acceptedText, startSync } from './start-sync-command.js';
+
+/** The audit log's `trigger` of a sync requested from a drift notice. */
+export const DRIFT_TRIGGER = 'drift notice Sync button';
 
 export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeClaims }): Promise<void> {
   const { body, action, respond, deps, recent, claims } = args;
@@ -34,6 +39,13 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   if (!parsed.ok) return;
   const notice = driftNoticeKeyOf(body.team?.id ?? body.user.team_id ?? '', channel, messageTs, application);
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
+  const refusal = await requestRefusal(deps, {
+    application,
+    operation: parsed.operation,
+    initiator,
+    channel,
+  });
+  if (refusal) return void (await reply(refusal));
   let first: DriftNoticeClicker | undefined;
   try {
     first = await claims.claim(notice, initiator);
@@ -48,7 +60,7 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   await reply(textMessage(acceptedText(application, parsed.operation)));
   const outcome = await startSync(
     { respond, client: args.client, deps, recent, channel },
-    { application, operation: parsed.operation, initiator, requestKey },
+    { application, operation: parsed.operation, initiator, requestKey, trigger: DRIFT_TRIGGER },
   );
   if (outcome === 'refused' || outcome === 'not_queued')
     await claims

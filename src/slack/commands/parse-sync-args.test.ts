@@ -54,4 +54,26 @@ describe('src/slack/commands/parse-sync-args', () => {
     expect(parseResource('apps:deployment:web')).toBeUndefined();
     expect(parseResource('apps:Deployment:Web')).toBeUndefined();
   });
+
+  it('checks each part as Kubernetes does: names ≤ 253 (DNS subdomain), namespaces ≤ 63 (DNS label)', () => {
+    const label = 'a'.repeat(63);
+    const longest = [label, label, label, 'a'.repeat(61)].join('.');
+    expect(longest).toHaveLength(253);
+    expect(parseResource(`apps:Deployment:${longest}`)).toMatchObject({ name: longest });
+    expect(parseResource(`apps:Deployment:${longest}a`)).toBeUndefined();
+    expect(parseResource(`:ConfigMap:${'x'.repeat(5000)}`)).toBeUndefined();
+    expect(parseResource(`apps:Deployment:${'n'.repeat(64)}/web`)).toBeUndefined();
+    expect(parseResource('apps:Deployment:Prod/web')).toBeUndefined();
+    expect(parseResource('apps:Deployment:web..x')).toBeUndefined();
+    expect(parseResource('apps:Deployment:-web')).toBeUndefined();
+    expect(parseResource('Apps:Deployment:web')).toBeUndefined();
+    expect(parseResource('networking.k8s.io:Ingress:web.example')).toMatchObject({ name: 'web.example' });
+  });
+
+  it('names a 5,000-character --resource by its length, not in full', () => {
+    const parsed = parseSyncArgs(['--resource', `:ConfigMap:${'x'.repeat(5000)}`]);
+
+    expect(parsed.ok ? '' : parsed.problem.problem).toContain('(5011 characters)');
+    expect(parsed.ok ? 0 : parsed.problem.problem.length).toBeLessThan(400);
+  });
 });

@@ -68,8 +68,9 @@ export function parseSyncArgs(args: readonly string[]): ParsedSync {
   for (const spec of values.resource ?? []) {
     const resource = parseResource(spec);
     if (!resource) {
+      const shown = spec.length > 80 ? `${spec.slice(0, 80)}… (${spec.length} characters)` : spec;
       return fail(
-        `Bad --resource \`${escapeMrkdwn(spec)}\`: use GROUP:KIND:NAME, e.g. \`apps:Deployment:web\` or \`:Service:web\` for the core group.`,
+        `Bad --resource \`${escapeMrkdwn(shown)}\`: use GROUP:KIND:NAME or GROUP:KIND:NAMESPACE/NAME with Kubernetes names (a name is at most 253 lowercase letters, digits, \`-\` and \`.\`), e.g. \`apps:Deployment:web\` or \`:Service:web\` for the core group.`,
       );
     }
     resources.push(resource);
@@ -111,16 +112,32 @@ export function breakGlassReasonOf(
   return reason;
 }
 
-/** `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form); undefined if malformed. */
+/** Longest `--resource` value read (group 253 + kind 63 + namespace 63 + name 253 and separators). */
+const MAX_RESOURCE_SPEC = 640;
+/** A DNS-1123 subdomain (Kubernetes object names, API groups): ≤ 253, lowercase alphanumerics, `-` and `.`. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** A DNS-1123 label (namespaces): ≤ 63, lowercase alphanumerics and `-`. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A Kind: CamelCase, starting with a capital (`Deployment`, `CronJob`), ≤ 63. */
+const KIND = /^[A-Z][A-Za-z0-9]*$/;
+
+/**
+ * `GROUP:KIND:NAME` or `GROUP:KIND:NAMESPACE/NAME` (Argo CD CLI `--resource` form), each part checked as
+ * Kubernetes checks it: GROUP empty (core) or a DNS subdomain ≤ 253, KIND CamelCase ≤ 63, NAMESPACE a DNS label
+ * ≤ 63, NAME a DNS subdomain ≤ 253. Undefined if malformed.
+ */
 export function parseResource(spec: string): SyncOperationResource | undefined {
+  if (spec.length > MAX_RESOURCE_SPEC) return undefined;
   const parts = spec.split(':');
   if (parts.length !== 3) return undefined;
   const [group, kind, rest] = parts as [string, string, string];
   const slash = rest.indexOf('/');
   const name = slash < 0 ? rest : rest.slice(slash + 1);
   const namespace = slash < 0 ? undefined : rest.slice(0, slash);
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind) || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) return undefined;
-  if (group !== '' && !/^[a-z0-9.-]+$/.test(group)) return undefined;
+  if (!KIND.test(kind) || kind.length > 63) return undefined;
+  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) return undefined;
+  if (namespace !== undefined && (!DNS_LABEL.test(namespace) || namespace.length > 63)) return undefined;
+  if (group !== '' && (!DNS_SUBDOMAIN.test(group) || group.length > 253)) return undefined;
   return { group, kind, name, ...(namespace ? { namespace } : {}) };
 }
 

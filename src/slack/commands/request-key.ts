@@ -1,6 +1,6 @@
 /**
- * The idempotency key of a `/sync <app>` request: the same person asking for the same thing in the same
- * channel and workspace. Slack's re-deliveries (X-Slack-Retry-Num) and double deliveries with a fresh trigger id
+ * The idempotency key of a `/sync <app>` request: the same person asking for the same thing (the whole command:
+ * revision, flags, resources and the `--break-glass` reason) in the same channel and workspace. Slack's re-deliveries (X-Slack-Retry-Num) and double deliveries with a fresh trigger id
  * map to one key; the queue deduplicates a key within its window (60 s), so a genuine repeat later queues again.
  */
 import { createHash } from 'node:crypto';
@@ -11,6 +11,7 @@ export function requestKeyOf(
   command: Pick<SlashCommand, 'team_id' | 'channel_id' | 'user_id'>,
   application: string,
   operation: SyncOperation,
+  breakGlassReason?: string,
 ): string {
   const what = JSON.stringify([
     command.team_id,
@@ -18,6 +19,7 @@ export function requestKeyOf(
     command.user_id,
     application,
     normalized(operation),
+    ...(breakGlassReason === undefined ? [] : [{ breakGlass: breakGlassReason }]),
   ]);
   return `slack:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
 }
@@ -26,7 +28,7 @@ function normalized(op: SyncOperation): unknown {
   const resources = (op.resources ?? [])
     .map((r) => `${r.group}:${r.kind}:${r.namespace ?? ''}/${r.name}`)
     .sort();
-  return [op.revision ?? '', op.prune, op.dryRun, resources];
+  return [op.revision ?? '', op.prune, op.dryRun, resources, [...op.syncOptions].sort()];
 }
 
 /**

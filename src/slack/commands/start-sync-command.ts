@@ -1,20 +1,26 @@
 /**
- * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — ack at once (ephemeral),
- * post the header in the channel, enqueue with the header as the report target, then show the queue position.
- * Bad input is answered in the ack and nothing is posted or queued.
+ * `/sync <app> [--revision R] [--prune] [--dry-run] [--resource GROUP:KIND:NAME]` — check the request policy (a
+ * refusal is the ephemeral ack: nothing posted, nothing remembered), write the request to the command journal
+ * (Redis), and only then ack (ephemeral "Got it"); post the header in the channel, enqueue with the header as the
+ * report target (job id = journal id), then show the queue position. If Redis cannot take the request the ack says
+ * "not queued" instead. A bot dying after the ack leaves the journal entry, which a recovering bot finishes
+ * (./command-recovery.ts). Bad input is answered in the ack and nothing is posted or queued.
  */
+import { randomUUID } from 'node:crypto';
 import type { DeletionPlan } from '../../apps/application-deletion.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
-import type { EnqueueResult, SyncRequest } from '../ports.js';
+import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
+import { missingResourcesProblem } from './selected-resources.js';
 
 interface Header {
   channel: string;
@@ -26,24 +32,98 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
   const { command } = ctx;
-  const requestKey = requestKeyOf(command, application, parsed.operation);
+  const refusal = await requestRefusal(ctx.deps, {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+    channel: command.channel_id,
+    ...reasonOf(parsed),
+  });
+  if (refusal) return ctx.ack(ephemeral(refusal));
+  const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
+  if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
+  const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
   if (ctx.recent.claim(requestKey)) {
     return ctx.ack(ephemeral(alreadyRequested(application)));
   }
+  const input: SyncStartInput = {
+    application,
+    operation: parsed.operation,
+    initiator: initiatorOf(command),
+    requestKey,
+    ...reasonOf(parsed),
+  };
+  const journal = ctx.deps.journal;
+  const startCtx = { ...ctx, channel: command.channel_id };
+  if (!journal) {
+    await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
+    await showDryRunDiff(ctx, application, parsed.operation, await startSync(startCtx, input));
+    return;
+  }
+  const id = randomUUID();
+  const accepted: AcceptedCommand = { channel: command.channel_id, userId: command.user_id, input };
+  try {
+    await journal.record(id, accepted, ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS);
+  } catch (err) {
+    ctx.recent.release(requestKey);
+    ctx.deps.logger?.warn({ application, err }, 'sync not queued: the command journal is unavailable');
+    return ctx.ack(ephemeral(notQueuedBlocks(application, 'Redis unavailable, try again')));
+  }
   await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  const outcome = await startSync(
-    { ...ctx, channel: command.channel_id },
-    {
-      application,
-      operation: parsed.operation,
-      initiator: initiatorOf(command),
-      requestKey,
-      ...reasonOf(parsed),
-    },
+  const outcome = await startJournaled(startCtx, { id, payload: accepted, recordedAt: Date.now() });
+  await showDryRunDiff(ctx, application, parsed.operation, outcome);
+}
+
+/** A dry run also shows the requester what a real sync would change (the live diff, ephemeral). */
+async function showDryRunDiff(
+  ctx: CommandContext,
+  application: string,
+  operation: SyncOperation,
+  outcome: SyncStartOutcome,
+): Promise<void> {
+  if (operation.dryRun && outcome !== 'refused') {
+    await ctx.respond(ephemeral(await liveDiffReply(ctx, application, operation)));
+  }
+}
+
+/** What the command journal keeps of an accepted `/sync <app>` (the payload of its entry). */
+export interface AcceptedCommand {
+  channel: string;
+  /** Who typed it (ephemeral replies of a recovery go to them). */
+  userId: string;
+  input: SyncStartInput;
+}
+
+/** Lease of a journal entry while its bot handles it (ms, renewed every third); default 30 000. */
+export const COMMAND_LEASE_MS = 30_000;
+
+/**
+ * Run an accepted command to its end with its journal entry leased: post the header (unless `entry.header` says it
+ * was posted), gate, enqueue with job id = entry id (a repeat is a duplicate of the same job, never a second one),
+ * then forget the entry. A process dying inside leaves the entry to a recovery.
+ */
+export async function startJournaled(
+  ctx: SyncStartContext,
+  entry: JournalEntry<AcceptedCommand>,
+  findHeader?: DurableStart['findHeader'],
+): Promise<SyncStartOutcome> {
+  const journal = ctx.deps.journal!;
+  const leaseMs = ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS;
+  const renew = setInterval(
+    () => void journal.renew(entry.id, leaseMs).catch(() => undefined),
+    Math.max(100, Math.floor(leaseMs / 3)),
   );
-  // A dry run also shows the requester what a real sync would change (the live diff, ephemeral).
-  if (parsed.operation.dryRun && outcome !== 'refused') {
-    await ctx.respond(ephemeral(await liveDiffReply(ctx, application, parsed.operation)));
+  try {
+    const outcome = await startSync(ctx, entry.payload.input, {
+      jobId: entry.id,
+      ...(entry.header ? { header: entry.header } : {}),
+      ...(findHeader ? { findHeader } : {}),
+      onHeader: (header) => journal.attachHeader(entry.id, header),
+    });
+    await journal.complete(entry.id);
+    return outcome;
+  } finally {
+    clearInterval(renew);
   }
 }
 
@@ -72,7 +152,8 @@ export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
  */
 export async function startSync(
   ctx: SyncStartContext,
-  input: Omit<SyncRequest, 'target'> & { breakGlassReason?: string; deletionPlan?: DeletionPlan },
+  input: SyncStartInput,
+  durable?: DurableStart,
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
   const { application, operation, initiator, requestKey, deletion } = input;
@@ -82,11 +163,13 @@ export async function startSync(
     initiator,
     ...(deletion ? { deletion } : {}),
   });
-  const header = await postHeader(ctx, base);
+  const found = durable?.header ?? (await durable?.findHeader?.());
+  const header = found ? { ...found, base } : await postHeader(ctx, base, durable?.jobId);
   if (!header) {
     ctx.recent.release(requestKey);
     return 'not_queued';
   }
+  if (!durable?.header) await durable?.onHeader?.({ channel: header.channel, ts: header.ts });
   const request: SyncRequest = {
     application,
     operation,
@@ -101,13 +184,16 @@ export async function startSync(
       header: { channel: header.channel, ts: header.ts },
       ...reasonOf(input),
       ...(plan ? { deletionPlan: plan } : {}),
+      ...(input.trigger ? { trigger: input.trigger } : {}),
     };
     const gated = await deps.approvals.gate(request, context);
+    // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).
+    if (gated === 'refused') ctx.recent.release(requestKey);
     if (gated !== 'proceed') return gated;
   }
   let result: EnqueueResult;
   try {
-    result = await deps.queue.enqueueSync(request);
+    result = await deps.queue.enqueueSync(request, durable ? { jobId: durable.jobId } : undefined);
   } catch (err) {
     ctx.recent.release(requestKey);
     await notQueued(ctx, header, err);
@@ -116,6 +202,26 @@ export async function startSync(
   await showQueued(ctx, header, result);
   return 'queued';
 }
+
+/** What startSync starts: the request (without its target, the header is) and what the approvers see. */
+export type SyncStartInput = Omit<SyncRequest, 'target'> & {
+  breakGlassReason?: string;
+  deletionPlan?: DeletionPlan;
+  /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
+};
+
+/** A journaled start: the job id to enqueue with, the header if already posted, and where to record it once posted. */
+export interface DurableStart {
+  jobId: string;
+  header?: { channel: string; ts: string };
+  /** A recovery looks the header up by its client key (a dead bot may have posted it without recording it). */
+  findHeader?(): Promise<{ channel: string; ts: string } | undefined>;
+  onHeader?(header: { channel: string; ts: string }): Promise<void>;
+}
+
+/** `metadata.event_type` of a sync header (its `event_payload.command_id` is the journal id). */
+export const HEADER_EVENT_TYPE = 'wavesync_sync_header';
 
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
@@ -128,11 +234,23 @@ export function acceptedText(application: string, op: SyncOperation): string {
   return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
 }
 
-async function postHeader(ctx: SyncStartContext, base: HeaderBase): Promise<Header | undefined> {
+async function postHeader(
+  ctx: SyncStartContext,
+  base: HeaderBase,
+  commandId?: string,
+): Promise<Header | undefined> {
   const channel = ctx.channel;
   const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
   try {
-    const posted = await ctx.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
+    const posted = await ctx.client.chat.postMessage({
+      channel,
+      text: message.text,
+      blocks: message.blocks,
+      // The journal id as the message's client key: a recovery finds this header instead of posting another.
+      ...(commandId
+        ? { metadata: { event_type: HEADER_EVENT_TYPE, event_payload: { command_id: commandId } } }
+        : {}),
+    });
     return { channel, ts: posted.ts!, base };
   } catch (err) {
     const error = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;

@@ -24,6 +24,7 @@ function auditLine(record: AuditRecord): string {
   const when = `${record.at.slice(0, 10)} ${record.at.slice(11, 19)} UTC`;
   const details = [
     record.operation === 'delete' ? '🗑 delete' : '',
+    record.trigger ? `via ${escapeMrkdwn(record.trigger)}` : '',
     record.revision ? `revision \`${escapeMrkdwn(record.revision.slice(0, 7))}\`` : '',
     record.phase ? escapeMrkdwn(record.phase) : '',
     record.breakGlass ? `break-glass: ${escapeMrkdwn(record.breakGlass)}` : '',

@@ -7,7 +7,7 @@ import { context, plainFallback, type SlackMessage, section } from './block.js';
 export const USAGE = {
   sync: '/sync <app> [--revision REV] [--prune] [--dry-run] [--resource GROUP:KIND:NAME] [--break-glass "reason"]',
   status: '/sync status [app]',
-  cancel: '/sync cancel <app>',
+  cancel: '/sync cancel <app> ["reason"]',
   confirmPrune: '/sync confirm-prune <app>',
   history: '/sync history <app>',
   diff: '/sync diff <app> [--revision REV] [--prune]',
@@ -28,7 +28,7 @@ export function helpBlocks(): SlackMessage {
       '`--dry-run` validate only · `--resource GROUP:KIND:NAME` selective sync (repeatable; hooks do not run) · ' +
       '`--break-glass "reason"` sync during a change freeze; the reason is recorded',
     `\`${USAGE.status}\` — what is running and queued`,
-    `\`${USAGE.cancel}\` — cancel the queued or running sync`,
+    `\`${USAGE.cancel}\` — cancel the running (else the next queued) sync; the reason is shown and audited`,
     `\`${USAGE.history}\` — the last syncs and their outcome`,
     `\`${USAGE.diff}\` — what a sync would change in the cluster now (only you see it; Secret values are hidden)`,
     `\`${USAGE.confirmPrune}\` — let a waiting sync prune its \`Prune=confirm\` resources (approvers, in production)`,

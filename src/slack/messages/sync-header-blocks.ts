@@ -29,7 +29,11 @@ export type SyncHeaderState =
       /** App health observed after the operation (HealthAssessed), when known. */
       health?: HealthStatus;
     }
-  | { kind: 'cancelled'; by: string }
+  /**
+   * Cancelled by a person (`/sync cancel` or the Cancel button): before it started, or terminated while running
+   * (`durationMs` and the operation's `message`, e.g. "Operation terminated"). Not a failure.
+   */
+  | { kind: 'cancelled'; by: string; reason?: string; durationMs?: number; message?: string }
   | { kind: 'not_queued'; reason: string }
   | { kind: 'duplicate'; permalink: string | undefined };
 
@@ -115,7 +119,11 @@ function stateParts(state: SyncHeaderState): string[] {
         formatClock(state.durationMs),
       ];
     case 'cancelled':
-      return [`Cancelled by ${mention(state.by)}`];
+      return [
+        `Cancelled by ${mention(state.by)}${state.reason ? `: ${escapeMrkdwn(truncate(state.reason, 300))}` : ''}`,
+        ...(state.message ? [escapeMrkdwn(truncate(state.message, 300))] : []),
+        ...(state.durationMs === undefined ? [] : [formatClock(state.durationMs)]),
+      ];
     case 'not_queued':
       return [`Not queued: ${escapeMrkdwn(state.reason)}`];
     case 'duplicate':

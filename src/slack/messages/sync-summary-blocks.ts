@@ -3,7 +3,13 @@
  * `🎉 Succeeded in 1:07 · Healthy after 42 s · 4 resources synced, 1 pruned, 3 hooks run`, or
  * `⚠️ Succeeded in 1:07 · Degraded: Deployment web ImagePullBackOff`, or `❌ Failed in 0:19 · <message>`.
  */
-import type { HealthStatus, OperationPhase, OperationState, TaskRef } from '../../domain/index.js';
+import type {
+  CancelledBy,
+  HealthStatus,
+  OperationPhase,
+  OperationState,
+  TaskRef,
+} from '../../domain/index.js';
 import { plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatDuration, listNames, plural, truncate } from './format.js';
 
@@ -14,10 +20,16 @@ export interface SyncSummary {
   state?: OperationState;
   /** From HealthAssessed; absent when the operation failed before health was assessed. */
   health?: { health: HealthStatus; afterMs: number; unhealthy: { task: TaskRef; health: HealthStatus }[] };
+  /** A person terminated the operation (`/sync cancel`, Cancel): shown as cancelled, not as a failure. */
+  cancelledBy?: CancelledBy;
 }
 
-/** True when the outcome should alert people: the sync failed, or it succeeded but the app is not Healthy. */
-export function isAlarming(summary: Pick<SyncSummary, 'phase' | 'health'>): boolean {
+/**
+ * True when the outcome should alert people: the sync failed, or it succeeded but the app is not Healthy. A sync a
+ * person cancelled is not alarming (they know).
+ */
+export function isAlarming(summary: Pick<SyncSummary, 'phase' | 'health' | 'cancelledBy'>): boolean {
+  if (summary.cancelledBy) return false;
   return (
     summary.phase !== 'Succeeded' ||
     (summary.health !== undefined && summary.health.health.status !== 'Healthy')
@@ -26,9 +38,23 @@ export function isAlarming(summary: Pick<SyncSummary, 'phase' | 'health'>): bool
 
 /** One section with the outcome line. */
 export function syncSummaryBlocks(summary: SyncSummary): SlackMessage {
+  if (summary.cancelledBy) return cancelledSummaryBlocks(summary, summary.cancelledBy);
   const parts = [`${summaryIcon(summary)} ${summary.phase} in ${formatDuration(summary.durationMs)}`];
   if (summary.phase !== 'Succeeded') parts.push(escapeMrkdwn(truncate(summary.message, 1500)));
   if (summary.health) parts.push(healthPart(summary.health));
+  const counts = summary.state ? resultCounts(summary.state) : '';
+  if (counts) parts.push(counts);
+  const line = parts.join(' · ');
+  return { text: plainFallback(line), blocks: [section(line)] };
+}
+
+/** `🚫 Cancelled by @pat after 0:42: wrong branch · Operation terminated · 2 resources synced` (Terminated). */
+function cancelledSummaryBlocks(summary: SyncSummary, by: CancelledBy): SlackMessage {
+  const reason = by.reason ? `: ${escapeMrkdwn(truncate(by.reason, 300))}` : '';
+  const parts = [
+    `🚫 Cancelled by <@${by.userId}> after ${formatDuration(summary.durationMs)}${reason}`,
+    escapeMrkdwn(truncate(summary.message, 300)),
+  ];
   const counts = summary.state ? resultCounts(summary.state) : '';
   if (counts) parts.push(counts);
   const line = parts.join(' · ');

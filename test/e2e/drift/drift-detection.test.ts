@@ -10,6 +10,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
@@ -348,6 +349,13 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(messageText('heal', header!.ts)).toContain('wavesync (selfHeal)');
     const thread = slack.thread(CHANNELS.heal, header!.ts).map((m) => m.text);
     expect(thread[0]).toContain('Self-heal: OutOfSync: 2 resources differ');
+    // No person asked for it: the audit log says what did (selfHeal), the job and what drifted.
+    const audit = new Redis(REDIS_URL);
+    const entries = await audit.xrange(`${prefix}:audit:heal`, '-', '+').finally(() => audit.disconnect());
+    const selfHeal = entries.map(([, fields]) => fields).filter((f) => f[1] === 'self-heal');
+    expect(selfHeal).toHaveLength(1);
+    expect(selfHeal[0]).toEqual(expect.arrayContaining(['trigger', 'selfHeal', 'jobId', history[0]!.jobId]));
+    expect(selfHeal[0]?.join(' ')).toMatch(/drift in 2 resource\(s\): .*ConfigMap\/stray \(extraneous\)/);
   });
 
   it('when a production app with selfHeal drifts, then it is not synced automatically: a notice whose Sync button asks for approval', async () => {
@@ -362,9 +370,13 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(more).toEqual([]);
     expect(messageText('prod', notice!.ts)).toContain('selfHeal not allowed: production requires approval');
 
-    // @lee may not request production syncs: the click is refused, and the notice stays clickable.
+    // @lee may not request production syncs: the click is refused to @lee only (nothing posted, nothing
+    // claimed), and the notice stays clickable.
+    const postsBefore = slack.calls('chat.postMessage').length;
     await clickSync(serveClient, 'prod', notice!.ts, 'U0LEE');
-    await slack.waitFor(() => slack.calls('chat.postEphemeral').find((c) => c.args.user === 'U0LEE'), 10_000);
+    const refusal = await slack.waitFor(() => ephemeralTexts('prod').find((t) => t.startsWith('🚫')), 10_000);
+    expect(refusal).toContain('Nothing was queued.');
+    expect(slack.calls('chat.postMessage').length).toBe(postsBefore);
     await clickSync(serveClient, 'prod', notice!.ts, 'U0PAT');
     const approval = await slack.waitFor(
       () => roots('prod').find((m) => buttons('prod', m.ts).some((b) => b.action_id === APPROVE_ACTION_ID)),

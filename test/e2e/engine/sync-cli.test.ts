@@ -149,6 +149,34 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     expect((await wavesync('sync', manifest, ...common, '--timeout', 'soon')).code).toBe(1);
   });
 
+  it('survives its output going away (| head -2): stops printing and finishes the sync, every hook created', async () => {
+    // `wavesync sync … | head -2`: the reader closes the pipe after two lines; before, EPIPE killed the CLI
+    // halfway and the later hooks were never created.
+    const proc = spawn(
+      process.execPath,
+      [bin, 'sync', 'examples/rails', '--kubeconfig', kubeconfig, '--app', 'rails-epipe', '-n', 'epipe'],
+      { cwd: root },
+    );
+    sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'epipe' } });
+    let seen = '';
+    let stderr = '';
+    proc.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    proc.stdout.on('data', (d) => {
+      seen += d;
+      if (seen.split('\n').length > 2) proc.stdout.destroy();
+    });
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+    // The PostSync smoke test (deleted once it succeeded) was created, and the App came out Healthy.
+    const writes = sim.requests.filter((r) => r.method !== 'GET').map((r) => r.path);
+    expect(writes.some((p) => p.includes('/namespaces/epipe/jobs/db-migrate'))).toBe(true);
+    expect(writes.some((p) => p.includes('/namespaces/epipe/jobs/smoke-test'))).toBe(true);
+  });
+
   describe('waiting for app health after the operation (argocd app sync)', () => {
     /** A Deployment whose image cannot be pulled: the operation Succeeds (one step), the app never gets Healthy. */
     function neverHealthy(): string {

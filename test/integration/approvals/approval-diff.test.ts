@@ -143,7 +143,9 @@ describe('the live diff in the approval flow', () => {
       responseUrl: env.slack.responseUrl('diff-2'),
     });
     const reply = await env.slack.waitFor(() => env.slack.responseUrlPosts('diff-2')[0], 20_000);
-    expect(JSON.stringify(reply.body)).toContain('can only be synced from');
+    expect(JSON.stringify(reply.body)).toContain(
+      'A dry run of guestbook (production) can only be requested from',
+    );
     expect(JSON.stringify(reply.body)).not.toContain('Live diff');
   }, 30_000);
 

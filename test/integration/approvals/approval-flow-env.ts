@@ -81,6 +81,8 @@ export interface FlowEnv {
   clock: { now: number };
   /** Set to make the next sync fail on its merits (a failed hook). */
   failNext: { value: boolean };
+  /** Set to make the next run throw this error outside the engine (the runner crashes; nothing reported). */
+  throwNext: { value: Error | undefined };
   /**
    * `/sync <text>` by `userId` (default @pat) in #deploys; resolves with the approval message once it shows its
    * buttons: its ts and the Approve button's value.
@@ -103,9 +105,18 @@ export function buttonsOf(slack: FakeSlackApi, channel: string, ts: string): Blo
   return (message?.blocks as BlockJson[] | undefined)?.find((b) => b.type === 'actions')?.elements ?? [];
 }
 
-/** The recording runner, failing the next run when asked (its `test.fail` switch). */
-function failingOnDemand(runner: SyncRunner, failNext: { value: boolean }): SyncRunner {
-  return (ctx) => {
+/** The recording runner, failing the next run when asked (its `test.fail` switch), or throwing `throwNext`. */
+function failingOnDemand(
+  runner: SyncRunner,
+  failNext: { value: boolean },
+  throwNext: { value: Error | undefined },
+): SyncRunner {
+  return async (ctx) => {
+    const error = throwNext.value;
+    if (error) {
+      throwNext.value = undefined;
+      throw error;
+    }
     if (!failNext.value) return runner(ctx);
     failNext.value = false;
     const operation = { ...ctx.request.operation, syncOptions: ['test.fail'] };
@@ -151,6 +162,10 @@ function application(
 }
 
 export interface FlowEnvOptions {
+  /** How long the recording runner's one step takes (ms, abortable; default 5): long keeps a sync running. */
+  stepMs?: number;
+  /** wavesync.yaml text (default SETTINGS). */
+  settings?: string;
   /** The destination cluster of every Application: with it the approval shows the live diff. */
   cluster?: Cluster;
   /** Extra `spec` of the guestbook Application manifest (e.g. ignoreDifferences). */
@@ -164,7 +179,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   const root = await mkdtemp(path.join(tmpdir(), 'wavesync-approvals-'));
   const appDir = path.join(root, 'guestbook');
   await cp(sharedFixturesDir('argocd-example-apps', 'guestbook'), appDir, { recursive: true });
-  const settings: Settings = parseSettings(SETTINGS, path.join(root, 'wavesync.yaml'));
+  const settings: Settings = parseSettings(options.settings ?? SETTINGS, path.join(root, 'wavesync.yaml'));
   const apps = new Map([
     ['guestbook', application('guestbook', 'production', appDir, options.guestbookSpec)],
     ['payments', application('payments', 'dual', appDir)],
@@ -178,6 +193,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   const messenger = createSlackApprovalMessenger(web);
   const clock = { now: WEDNESDAY };
   const failNext = { value: false };
+  const throwNext: { value: Error | undefined } = { value: undefined };
   const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
   const { approvals, store, audit } = createApprovalServices({
     redis,
@@ -203,7 +219,11 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   const worker: SyncWorker = createSyncWorker({
     connection: { url: REDIS_URL },
     prefix,
-    runner: failingOnDemand(createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: 5 }), failNext),
+    runner: failingOnDemand(
+      createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: options.stepMs ?? 5 }),
+      failNext,
+      throwNext,
+    ),
     reporterFactory: (job) =>
       fanOutReporter([
         createSlackReporter({
@@ -256,6 +276,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
     slack,
     bot: signed,
     failNext,
+    throwNext,
     approvals,
     store,
     notifier,

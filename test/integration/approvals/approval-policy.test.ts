@@ -28,25 +28,29 @@ async function sync(text: string, options: { userId?: string; channelId?: string
 
 const ephemeralTexts = () => env.slack.calls('chat.postEphemeral').map((c) => c.args.text);
 
-/** `/sync <text>` that the policy refuses: resolves with the header's mrkdwn once the requester was told. */
+/**
+ * `/sync <text>` that the policy refuses: resolves with the ephemeral ack (the only answer: no "Got it", nothing
+ * posted in any channel, nothing queued).
+ */
 async function refused(text: string, options: { channelId?: string } = {}): Promise<string> {
-  const header = await sync(text, options);
-  await env.slack.waitFor(() => ephemeralTexts().length === 1);
-  return (header.blocks as { text?: { text: string } }[])[0]?.text?.text ?? '';
+  const delivery = await env.bot.sendCommand({
+    text,
+    userId: 'U0PAT',
+    channelId: options.channelId ?? DEPLOYS,
+  });
+  expect(delivery.json?.response_type).toBe('ephemeral');
+  expect(env.slack.calls('chat.postMessage')).toEqual([]);
+  expect(await env.queue.applicationStatus('guestbook')).toEqual([]);
+  return String(delivery.json?.text ?? '');
 }
 
 describe('test/integration/approvals/approval-policy', () => {
   it('when a freeze window is active, then /sync is refused with when it reopens', async () => {
     env.clock.now = SATURDAY;
 
-    const header = await sync('guestbook');
-
     const reason =
       'Sync of guestbook is frozen until Mon 2026-11-30 09:00 UTC (change freeze "weekend"). Break glass: /sync guestbook --break-glass "reason"';
-    expect(header.text).toBe(`🚫 guestbook  ·  not synced: ${reason}`);
-    await env.slack.waitFor(() => ephemeralTexts().length === 1);
-    expect(ephemeralTexts()).toEqual([reason]);
-    expect(await env.queue.applicationStatus('guestbook')).toEqual([]);
+    expect(await refused('guestbook')).toBe(`🚫 ${reason} Nothing was queued.`);
   });
 
   it('when break-glass is given with a reason during a freeze, then approval is requested and the reason recorded', async () => {
@@ -82,13 +86,13 @@ describe('test/integration/approvals/approval-policy', () => {
 
   it('when the revision is not allowed for production, then the refusal names the rule', async () => {
     expect(await refused('guestbook --revision feature/login')).toBe(
-      '🚫 *guestbook*  ·  not synced: Revision feature/login is not allowed for production: allowedRevisions is `main`, `v*`.',
+      '🚫 Revision feature/login is not allowed for production: allowedRevisions is main, v*. Nothing was queued.',
     );
   });
 
   it('when /sync comes from a channel the environment does not allow, then it is refused', async () => {
     expect(await refused('guestbook', { channelId: 'C0RANDOM' })).toBe(
-      '🚫 *guestbook*  ·  not synced: guestbook (production) can only be synced from <#C0DEPLOYS>.',
+      '🚫 guestbook (production) can only be synced from <#C0DEPLOYS>. Nothing was queued.',
     );
   });
 
@@ -128,7 +132,8 @@ describe('test/integration/approvals/approval-policy', () => {
 
     expect(await env.approvals.audit('guestbook', 'U0EVE')).toEqual({
       allowed: false,
-      reason: 'Only <@U0SAM>, <@U0PAT>, <!subteam^S0SRE> may read the audit log of guestbook.',
+      code: 'not_permitted',
+      reason: 'Only <@U0SAM>, <@U0PAT>, <!subteam^S0SRE> may read the audit log of guestbook (production).',
     });
     const view = await env.approvals.audit('guestbook', 'U0LEE');
     expect(view).toMatchObject({
@@ -164,6 +169,8 @@ describe('test/integration/approvals/approval-policy', () => {
     expect(JSON.stringify(lee?.body.blocks)).toContain(
       '*refused* <@U0PAT> — Revision feature/x is not allowed',
     );
-    expect(eve?.body.text).toBe('Only @U0SAM, @U0PAT, <!subteam^S0SRE> may read the audit log of guestbook.');
+    expect(eve?.body.text).toBe(
+      'Only @U0SAM, @U0PAT, <!subteam^S0SRE> may read the audit log of guestbook (production).',
+    );
   });
 });

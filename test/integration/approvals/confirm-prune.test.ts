@@ -35,7 +35,9 @@ describe('/sync confirm-prune <app> (Prune=confirm, Argo CD deletion-approved)',
     expect(await env.queue.pruneConfirmedAt('guestbook')).toBeUndefined();
 
     const refused = await command('confirm-prune guestbook', 'U0NOBODY');
-    expect(refused).toContain('only @U0SAM, @U0PAT, <!subteam^S0SRE> may confirm pruning');
+    expect(refused).toContain(
+      'Only @U0SAM, @U0PAT, <!subteam^S0SRE> may confirm pruning of guestbook (production).',
+    );
     expect(await env.queue.pruneConfirmedAt('guestbook')).toBeUndefined();
 
     const before = new Date().toISOString();

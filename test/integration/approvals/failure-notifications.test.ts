@@ -103,4 +103,18 @@ describe('test/integration/approvals/failure-notifications', () => {
       outcomes.allowed && outcomes.records.filter((r) => r.type === 'outcome').map((r) => r.phase),
     ).toEqual(['Succeeded', 'Succeeded', 'Failed']);
   });
+
+  it('when the run fails outside the engine (the runner throws), then the thread ends Error with the reason and the alerts channel is told', async () => {
+    env.throwNext.value = new Error('Kubernetes API unreachable: connect ECONNREFUSED 127.0.0.1:6443');
+    const { ts } = await approvedSync('guestbook', 'U0PAT');
+    const reason = 'Kubernetes API unreachable: connect ECONNREFUSED 127.0.0.1:6443';
+
+    const [alert] = await env.slack.waitFor(() => (alerts().length > 0 ? alerts() : undefined));
+    expect(alert?.text).toContain('guestbook');
+    expect(JSON.stringify(alert?.blocks)).toContain(reason);
+    await env.slack.waitFor(() => env.slack.message(DEPLOYS, ts)?.text.includes('Error'));
+    expect(env.slack.message(DEPLOYS, ts)?.text).not.toContain('Running');
+    const thread = env.slack.thread(DEPLOYS, ts).map((m) => JSON.stringify(m.blocks));
+    expect(thread.some((t) => t.includes(reason))).toBe(true);
+  });
 });

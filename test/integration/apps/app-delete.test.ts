@@ -245,13 +245,18 @@ async function click(actionId: string, value: string, responseId: string, userId
   return before;
 }
 
+/**
+ * The first header (a top-level message, not a reply broadcast to the channel) posted after `before` that matches.
+ * A failed deletion's summary is broadcast and names the app and the phase too; it lands a few ms before the header
+ * turns Error, so matching it instead of the header made the thread wait look at the summary's (empty) thread.
+ */
 async function headerAfter(before: number, probe: (text: string) => boolean, timeoutMs = 60_000) {
   return slack.waitFor(
     () =>
       slack
         .channelMessages(CHANNEL)
         .slice(before)
-        .find((m) => probe(text(m.blocks))),
+        .find((m) => m.threadTs === undefined && probe(text(m.blocks))),
     timeoutMs,
   );
 }
@@ -498,9 +503,8 @@ describe('/sync delete: big plans, a changed cluster, and who may delete', { tim
     const before = await click(DELETE_CONFIRM_ACTION_ID, confirmation.value, 'del-busy');
     const header = await headerAfter(before, (t) => t.includes('busy') && t.includes('Error'));
 
-    // The header is already Error; the summary reply follows through the channel's ~1 msg/s pacing, which every
-    // test of this file shares (10 s was too short once under load).
-    await slack.waitFor(() => threadText(header.ts).includes('❌ Deleting busy Error'), 60_000);
+    // The reporter posts the summary before it turns the header Error: it is in the thread already.
+    await slack.waitFor(() => threadText(header.ts).includes('❌ Deleting busy Error'), 10_000);
     expect(threadText(header.ts)).toContain(
       'The cluster changed since the plan was confirmed (it would now delete ConfigMap/one, Job/slow); nothing was deleted. Run /sync delete busy again to see the new plan.',
     );
@@ -510,8 +514,8 @@ describe('/sync delete: big plans, a changed cluster, and who may delete', { tim
   });
 
   it.each([
-    ['guarded', 'Only @U0SAM may sync guarded (restricted).'],
-    ['elsewhere-app', 'elsewhere-app (elsewhere) can only be synced from #C0OTHER.'],
+    ['guarded', 'Only @U0SAM may delete guarded (restricted).'],
+    ['elsewhere-app', 'elsewhere-app (elsewhere) can only be deleted from #C0OTHER.'],
     ['frozen-app', 'Sync of frozen-app is frozen until'],
   ])(
     'shows %s neither plan nor Delete button when the request policy refuses it (%s)',

@@ -62,7 +62,7 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     ['guestbook --revision ../etc', '../etc is not a branch, tag or commit.'],
     [
       'guestbook --resource Deployment/web',
-      'Bad --resource Deployment/web: use GROUP:KIND:NAME, e.g. apps:Deployment:web or :Service:web for the core group.',
+      'Bad --resource Deployment/web: use GROUP:KIND:NAME or GROUP:KIND:NAMESPACE/NAME with Kubernetes names',
     ],
     ['guestbook helm-guestbook', 'Unexpected helm-guestbook: /sync takes one application and flags.'],
     ['', 'Which application should I sync? · /sync apps lists them, /sync help shows everything.'],
@@ -157,9 +157,9 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     expect(render(await cancelNone.reply())).toBe(
       'Nothing to cancel: no sync of guestbook is running or queued.',
     );
+    // The second finds nothing in the line, so it cancels nothing.
     expect(h.queue.cancels).toEqual([
-      { application: 'guestbook', by: { userId: 'U0PAT', userName: 'pat' } },
-      { application: 'guestbook', by: { userId: 'U0PAT', userName: 'pat' } },
+      { application: 'guestbook', by: { userId: 'U0PAT', userName: 'pat' }, jobId: 'job-1' },
     ]);
     expect(h.fake.calls('chat.update')).toEqual([]);
   });
@@ -170,7 +170,9 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     h.queue.setDown(true);
     const down = await sync('cancel guestbook');
 
-    expect(render(missing.ack)).toBe('Which application? Name the one to cancel.\nUsage: /sync cancel <app>');
+    expect(render(missing.ack)).toBe(
+      'Which application? Name the one to cancel.\nUsage: /sync cancel <app> ["reason"]',
+    );
     expect(render(unknown.ack)).toContain('Did you mean guestbook?');
     expect(render(await down.reply())).toBe(
       '❌ I could not reach the sync queue: Redis is unreachable (connection refused). Try again in a minute.',

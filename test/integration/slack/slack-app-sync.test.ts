@@ -143,16 +143,42 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
   });
 
   it('when Slack re-delivers the same command, then one header and one queued job result', async () => {
-    await h.slack.sendCommand({ text: 'guestbook', triggerId: 't1' });
+    const timestampSec = Math.floor(Date.now() / 1000);
+    await h.slack.sendCommand({ text: 'guestbook', triggerId: 't1' }, { timestampSec });
     await h.fake.waitFor(() => h.queue.requests[0]);
 
-    const retry = await h.slack.sendCommand({ text: 'guestbook', triggerId: 't1' }, { retryNum: 1 });
+    // The same signed bytes again: the request guard answers 200 and nothing runs (a replay without the
+    // retry header would get 401).
+    const retry = await h.slack.sendCommand(
+      { text: 'guestbook', triggerId: 't1' },
+      { retryNum: 1, timestampSec },
+    );
     const double = await h.slack.sendCommand({ text: 'guestbook', triggerId: 't2' });
 
-    expect(retry.json?.text).toContain('Already requested');
+    expect([retry.status, retry.body]).toEqual([200, '']);
     expect(double.json?.text).toContain('Already requested');
     expect(h.fake.calls('chat.postMessage')).toHaveLength(1);
     expect(h.queue.requests).toHaveLength(1);
+  });
+
+  it('when --resource names a resource the Application does not contain, then it is refused before anything is posted or queued', async () => {
+    h.catalog.resourcesOf = async () => [
+      { group: 'apps', kind: 'Deployment', namespace: 'guestbook', name: 'guestbook-ui' },
+      { group: '', kind: 'Service', namespace: 'guestbook', name: 'guestbook-ui' },
+    ];
+
+    const missing = await h.slack.sendCommand({ text: 'guestbook --resource apps:Deployment:nope' });
+    const present = await h.slack.sendCommand({
+      text: 'guestbook --resource apps:Deployment:guestbook/guestbook-ui',
+    });
+
+    expect(missing.json?.text).toContain('guestbook has no apps:Deployment:nope in its manifests');
+    expect(present.json?.text).toContain('Got it: syncing');
+    await h.fake.waitFor(() => h.queue.requests.length === 1);
+    expect(h.queue.requests[0]?.operation.resources).toEqual([
+      { group: 'apps', kind: 'Deployment', namespace: 'guestbook', name: 'guestbook-ui' },
+    ]);
+    expect(h.fake.calls('chat.postMessage')).toHaveLength(1);
   });
 
   it('when the queue is down, then the user is told it was not queued and the header says so', async () => {

@@ -70,6 +70,19 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     expect(fake.calls().every((c) => c.status === 200 && c.response.ok === true)).toBe(true);
   });
 
+  it('when Slack answers HTTP 500 during the sync and until after it ended, then the thread is complete once Slack recovers', async () => {
+    const { target, make } = await setup();
+    const reporter = make();
+    fake.outage(6000);
+
+    await feed(reporter, prePostSyncEvents(), 25); // ends (close() drains) only once Slack is back
+
+    expect(fake.calls().some((c) => c.status === 500)).toBe(true);
+    const thread = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+    expect(thread.split('\n')).toEqual(PRE_POST_SYNC_THREAD);
+    expect(text(fake.message(CHANNEL, target.threadTs)!)).toContain('Succeeded');
+  });
+
   it('when a PreSync hook fails, then its log tail is replied, the summary is broadcast and the header says Failed', async () => {
     const { target, make } = await setup();
 

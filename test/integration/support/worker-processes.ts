@@ -20,7 +20,20 @@ export interface WorkerProcessEnv {
 
 /** Start a worker process and resolve once it printed `ready` (rejects if it exits first or after 20 s). */
 export async function spawnWorkerProcess(env: WorkerProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+  return (await spawnTsxScript(SCRIPT, { ...env }, /ready/, 20_000)).child;
+}
+
+/**
+ * Run `script` under tsx with `env` added; resolves once its stdout matched `ready` (with the match), rejects if it
+ * exits first or after `timeoutMs`.
+ */
+export async function spawnTsxScript(
+  script: string,
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -28,20 +41,26 @@ export async function spawnWorkerProcess(env: WorkerProcessEnv): Promise<ChildPr
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker not ready in 20 s: ${stderr}`)), 20_000);
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${path.basename(script)} not ready in ${timeoutMs} ms: ${stderr}`)),
+      timeoutMs,
+    );
+    let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) {
+      out += chunk.toString();
+      const found = ready.exec(out);
+      if (found) {
         clearTimeout(timer);
-        resolve();
+        resolve(found);
       }
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}: ${stderr}`));
+      reject(new Error(`${path.basename(script)} exited with ${code}: ${stderr}`));
     });
   });
-  return child;
+  return { child, match };
 }
 
 /** SIGTERM (graceful) or SIGKILL a worker process and wait for it to exit. */

@@ -189,6 +189,32 @@ describe('runOperation prune, resume, terminate and timeouts', () => {
     expect(cluster.written()).toEqual(['Deployment/web']);
   });
 
+  it('a wave cut short by a terminate is announced failed with the reason, never "completed"', async () => {
+    const cluster = new FakeCluster();
+    const abort = new AbortController();
+    const events: SyncEvent[] = [];
+    setTimeout(() => abort.abort(), 80);
+    await runOperation(
+      input(
+        cluster,
+        [
+          obj('apps/v1', 'Deployment', 'web', { [WAVE]: '0' }),
+          obj('v1', 'ConfigMap', 'next', { [WAVE]: '1' }),
+        ],
+        {
+          signal: abort.signal,
+          reporter: { report: async (e) => void events.push(e) },
+          options: { pollIntervalMs: 20, healthTimeoutMs: 10 },
+        },
+      ),
+    );
+
+    const completed = events.flatMap((e) => (e.type === 'WaveCompleted' ? [e] : []));
+    expect(completed.map((e) => [e.wave.wave, e.failed, e.message])).toEqual([
+      [0, true, 'Operation terminated'],
+    ]);
+  });
+
   it('fails a hook whose Pod cannot start after the grace period, naming the missing ConfigMap', async () => {
     const cluster = new FakeCluster();
     cluster.onWrite = (o) => {

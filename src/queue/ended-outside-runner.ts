@@ -1,0 +1,36 @@
+/**
+ * The last words of an operation that ended outside the engine (the runner threw, attempts ran out, the job was
+ * abandoned or stalled beyond the limit): an `OperationCompleted` event with phase Error (Failed when terminated)
+ * and the reason, so the job's reporters end its thread — header, failure line, alerts channel — as for any failed
+ * sync. Built from the last persisted OperationState when there is one.
+ */
+import type { OperationState, SyncEvent } from '../domain/index.js';
+import type { SyncRequest } from './sync-request.js';
+
+export function endedOutsideRunner(
+  request: SyncRequest,
+  last: OperationState | undefined,
+  message: string,
+  cancelled = false,
+): Extract<SyncEvent, { type: 'OperationCompleted' }> {
+  const now = new Date();
+  const phase = cancelled ? 'Failed' : 'Error';
+  const startedAt = last?.startedAt ?? now.toISOString();
+  const state: OperationState = {
+    operation: last?.operation ?? request.operation,
+    syncResult: last?.syncResult ?? { revision: request.operation.revision ?? '', resources: [] },
+    startedAt,
+    ...(last?.health ? { health: last.health } : {}),
+    phase,
+    message,
+    finishedAt: now.toISOString(),
+  };
+  return {
+    type: 'OperationCompleted',
+    at: now.toISOString(),
+    phase,
+    message,
+    durationMs: Math.max(0, now.getTime() - Date.parse(startedAt)),
+    state,
+  };
+}

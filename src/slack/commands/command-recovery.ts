@@ -1,0 +1,114 @@
+/**
+ * Command recovery: `/sync <app>` requests that were acknowledged but whose bot died before it queued them (their
+ * journal lease lapsed) are finished by any running bot — header posted (or the posted one reused), approval gate,
+ * enqueued with the journal id as job id, so a command acknowledged once runs once. The sweep runs at start and
+ * every `intervalMs`; replies meant for the requester go to them as ephemeral messages (the response_url of the
+ * dead bot's request is not kept).
+ */
+import type { RespondArguments } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { JournalEntry } from '../ports.js';
+import type { SlackAppDeps } from './command-context.js';
+import type { RecentRequests } from './recent-requests.js';
+import {
+  type AcceptedCommand,
+  COMMAND_LEASE_MS,
+  HEADER_EVENT_TYPE,
+  startJournaled,
+} from './start-sync-command.js';
+
+export interface CommandRecoveryOptions {
+  client: WebClient;
+  deps: SlackAppDeps;
+  recent: RecentRequests;
+  /** ms between sweeps; default 5000. */
+  intervalMs?: number;
+}
+
+/** Start sweeping the journal; returns `stop`, which resolves once a running sweep finished. */
+export function startCommandRecovery(options: CommandRecoveryOptions): () => Promise<void> {
+  const { deps } = options;
+  const journal = deps.journal;
+  if (!journal) return async () => undefined;
+  const leaseMs = deps.commandLeaseMs ?? COMMAND_LEASE_MS;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    const due = await journal.claimDue(leaseMs).catch((err: unknown) => {
+      deps.logger?.debug({ err }, 'command journal not readable; next sweep tries again');
+      return [];
+    });
+    for (const entry of due) {
+      if (stopped) return;
+      await recoverOne(options, entry as JournalEntry<AcceptedCommand>).catch((err: unknown) =>
+        deps.logger?.warn({ commandId: entry.id, err }, 'could not recover an accepted command'),
+      );
+    }
+  };
+  const tick = () => {
+    running = running.then(sweep);
+  };
+  tick();
+  const timer = setInterval(tick, options.intervalMs ?? 5000);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
+
+async function recoverOne(
+  options: CommandRecoveryOptions,
+  entry: JournalEntry<AcceptedCommand>,
+): Promise<void> {
+  const { client, deps, recent } = options;
+  const { channel, userId, input } = entry.payload;
+  deps.logger?.info(
+    { commandId: entry.id, application: input.application, headerPosted: entry.header !== undefined },
+    'recovering an accepted command whose bot stopped before queueing it',
+  );
+  const respond = async (message: string | RespondArguments) => {
+    const body = (typeof message === 'string' ? { text: message } : message) as {
+      text?: string;
+      blocks?: unknown[];
+    };
+    await client.chat.postEphemeral({
+      channel,
+      user: userId,
+      text: body.text ?? '',
+      ...(body.blocks ? { blocks: body.blocks as never } : {}),
+    });
+  };
+  const findHeader = () => findHeaderByKey(client, channel, entry.id, entry.recordedAt);
+  await startJournaled({ channel, client, deps, recent, respond: respond as never }, entry, findHeader);
+}
+
+/**
+ * The header a dead bot posted for command `id` but did not record: the channel's messages since the command was
+ * recorded, matched by `metadata.event_payload.command_id` (needs channels:history / groups:history). Undefined when
+ * none is found or the lookup fails (then a header is posted).
+ */
+async function findHeaderByKey(
+  client: WebClient,
+  channel: string,
+  id: string,
+  recordedAt: number,
+): Promise<{ channel: string; ts: string } | undefined> {
+  try {
+    const history = await client.conversations.history({
+      channel,
+      oldest: String(Math.floor(recordedAt / 1000) - 5),
+      include_all_metadata: true,
+      limit: 200,
+    });
+    const found = history.messages?.find((m) => {
+      const payload = (m as { metadata?: { event_type?: string; event_payload?: { command_id?: unknown } } })
+        .metadata;
+      return payload?.event_type === HEADER_EVENT_TYPE && payload.event_payload?.command_id === id;
+    });
+    return found?.ts ? { channel, ts: found.ts } : undefined;
+  } catch {
+    return undefined;
+  }
+}

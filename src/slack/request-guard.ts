@@ -1,0 +1,140 @@
+/**
+ * What Bolt's HTTPReceiver does not check about a signed Slack request, checked before Bolt sees it (HTTP mode):
+ * - the timestamp is integer seconds (Slack's `X-Slack-Request-Timestamp`), else 401;
+ * - it is within five minutes of now **both ways** (Slack's replay window,
+ *   https://docs.slack.dev/authentication/verifying-requests-from-slack; Slack's Python verifier uses
+ *   `abs(now - ts) > 300`; Bolt 5.1.0 rejects only old ones, NOTES A1), else 401;
+ * - the same signed request is accepted once: a request whose v0 signature is valid is remembered (a SHA-256 of
+ *   its signature, which is itself the HMAC of the signed bytes) for as long as its timestamp can be accepted
+ *   (`ts + 300 s - now`, plus a margin), in Redis so every bot replica refuses it. A second delivery of the same
+ *   bytes is answered 401 — except Slack's own re-delivery (`X-Slack-Retry-Num`), answered 200 with nothing done
+ *   (the first delivery is being handled; a re-sent copy must not run twice either way).
+ * A request with a bad signature is left to Bolt (401) and is not remembered, so nobody can block a request by
+ * sending its signature first with other bytes. If the replay store cannot be reached the request is refused
+ * (503): a replay check that cannot run fails closed.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HTTPReceiver } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+
+/** Seconds of allowed clock skew, each way. */
+export const REPLAY_WINDOW_SECONDS = 300;
+/** Largest body read (Bolt's default body limit). */
+const BODY_LIMIT = 4 * 1024 * 1024;
+
+/** Where accepted requests are remembered. */
+export interface ReplayStore {
+  /** True the first time `digest` is seen (and remember it for `ttlSeconds`); false for a repeat. */
+  firstSeen(digest: string, ttlSeconds: number): Promise<boolean>;
+}
+
+/** Remembered in Redis (`<prefix>:slack:seen:<digest>`, SET NX EX): one answer across bot replicas. */
+export function redisReplayStore(redis: Redis, prefix: string): ReplayStore {
+  return {
+    async firstSeen(digest, ttlSeconds) {
+      const key = `${prefix}:slack:seen:${digest}`;
+      return (await redis.set(key, '1', 'EX', Math.max(1, Math.ceil(ttlSeconds)), 'NX')) === 'OK';
+    },
+  };
+}
+
+/** Remembered in this process only (tests, or a bot without Redis); expired entries are dropped as it goes. */
+export function memoryReplayStore(now: () => number = Date.now): ReplayStore {
+  const seen = new Map<string, number>();
+  return {
+    async firstSeen(digest, ttlSeconds) {
+      const at = now();
+      for (const [key, until] of seen) if (until <= at) seen.delete(key);
+      if (seen.has(digest)) return false;
+      seen.set(digest, at + ttlSeconds * 1000);
+      return true;
+    },
+  };
+}
+
+export interface RequestGuardOptions {
+  signingSecret: string;
+  replays: ReplayStore;
+  /** Clock in epoch ms (default Date.now); tests move it instead of sleeping. */
+  now?: () => number;
+  onReject?(reason: string, detail?: Record<string, unknown>): void;
+}
+
+/** Wrap `receiver`'s request listener for `endpoint` with the checks above. */
+export function guardSlackRequests(
+  receiver: HTTPReceiver,
+  endpoint: string,
+  options: RequestGuardOptions,
+): void {
+  const inner = receiver.requestListener;
+  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== endpoint) {
+      inner(req, res);
+      return;
+    }
+    check(req, options).then(
+      (verdict) => {
+        if (verdict === 'pass') return inner(req, res);
+        res.writeHead(verdict).end();
+      },
+      (err: unknown) => {
+        options.onReject?.('replay check unavailable', { err: String(err) });
+        if (!res.headersSent) res.writeHead(503);
+        res.end();
+      },
+    );
+  };
+}
+
+async function check(req: IncomingMessage, options: RequestGuardOptions): Promise<'pass' | 200 | 401 | 413> {
+  const raw = header(req, 'x-slack-request-timestamp');
+  if (raw === undefined) return 'pass'; // Bolt answers 401 for a missing header
+  if (!/^\d{1,12}$/.test(raw)) {
+    options.onReject?.('timestamp is not integer seconds', { timestamp: raw.slice(0, 40) });
+    return 401;
+  }
+  const ts = Number(raw);
+  const nowSec = Math.floor((options.now ?? Date.now)() / 1000);
+  if (Math.abs(nowSec - ts) > REPLAY_WINDOW_SECONDS) {
+    options.onReject?.('timestamp outside the five-minute window', { skewSeconds: ts - nowSec });
+    return 401;
+  }
+  const body = await readBody(req);
+  if (body === undefined) return 413;
+  (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+  const signature = header(req, 'x-slack-signature');
+  if (signature === undefined || !validSignature(options.signingSecret, raw, body, signature)) return 'pass';
+  const digest = createHash('sha256').update(signature).digest('hex');
+  const ttl = ts + REPLAY_WINDOW_SECONDS - nowSec + 60;
+  if (await options.replays.firstSeen(digest, ttl)) return 'pass';
+  const retry = header(req, 'x-slack-retry-num') !== undefined;
+  options.onReject?.(retry ? 'Slack re-delivery of a request already taken' : 'replayed request', {
+    ageSeconds: nowSec - ts,
+  });
+  return retry ? 200 : 401;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function validSignature(secret: string, ts: string, body: Buffer, signature: string): boolean {
+  const expected = `v0=${createHmac('sha256', secret).update(`v0:${ts}:`).update(body).digest('hex')}`;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(signature);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > BODY_LIMIT) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
