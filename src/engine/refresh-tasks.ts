@@ -169,8 +169,9 @@ async function missingVerdict(
 async function workloadPods(ctx: SyncContext, scope: RefreshScope, task: SyncTask): Promise<KubeObject[]> {
   const live = task.liveObj;
   if (live === undefined) return [];
-  if (task.isHook) return hookPodsOf(ctx, objectRefOf(ctx, task), live);
-  if (!['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'].includes(live.kind)) return [];
+  if (live.kind === 'Pod') return [live];
+  if (!['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'].includes(live.kind)) return [];
+  // The namespace's Pods are read once per pass for all tasks (a scan per task would cost tasks × objects).
   return podsOfWorkload(live, await podsIn(ctx, scope, task.namespace));
 }
 

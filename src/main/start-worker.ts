@@ -48,6 +48,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const engineOptions: Partial<EngineOptions> = {
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
     applyConcurrency: settings.defaults.applyConcurrency,
+    hookStartGraceMs: settings.defaults.startGraceSeconds * 1000,
     ...deps.engineOptions,
   };
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });

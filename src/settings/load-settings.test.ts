@@ -51,6 +51,7 @@ describe('parseSettings', () => {
     expect(settings.defaults).toEqual({
       healthTimeoutSeconds: 60,
       applyConcurrency: 32,
+      startGraceSeconds: 60,
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
       registryRefreshSeconds: 180,

@@ -97,6 +97,12 @@ export const DefaultsSchema = z.strictObject({
    * still go one after another. Default 32 (see EngineOptions.applyConcurrency).
    */
   applyConcurrency: z.number().int().min(1).max(256).default(32),
+  /**
+   * The start grace, in seconds: a hook, or a resource a wave waits on, whose Pod cannot start because it waits
+   * for an object this sync does not create (or a hook Pod that cannot pull its image) fails after this long.
+   * Default 60 (EngineOptions.hookStartGraceMs).
+   */
+  startGraceSeconds: z.number().int().positive().default(60),
   /** Clones and checkouts of git sources (`~` expands to the home directory). */
   gitCacheDir: nonEmpty.default('~/.cache/wavesync/git'),
   /** Timeout of one git, helm or kustomize process, in seconds. */
