@@ -117,7 +117,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
         apps,
         metrics,
         logger,
-        ...(web ? { web } : {}),
+        ...(web ? { web, threadWeb: slackWebClient(config, metrics, 0)! } : {}),
         ...(wiring ? { notifier: wiring.notifier } : {}),
         ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
       });
@@ -191,10 +191,15 @@ async function listen(
 }
 
 /** The Web API client the worker (threads, notifications) and the approval flow use; none without a bot token. */
-function slackWebClient(config: Config, metrics: Metrics): WebClient | undefined {
+function slackWebClient(config: Config, metrics: Metrics, retries?: number): WebClient | undefined {
   const { botToken, apiUrl } = config.slack;
   if (!botToken) return undefined;
-  return createSlackWebClient({ botToken, ...(apiUrl ? { apiUrl } : {}), fetch: countingFetch(metrics) });
+  return createSlackWebClient({
+    botToken,
+    ...(apiUrl ? { apiUrl } : {}),
+    ...(retries === undefined ? {} : { retries }),
+    fetch: countingFetch(metrics),
+  });
 }
 
 function deadline(promise: Promise<void>, ms: number): Promise<void> {

@@ -20,6 +20,7 @@ import { createSlackAppOfAppsAnnouncer } from '../slack/app-of-apps-announcer.js
 import { ChannelPacer } from '../slack/channel-pacer.js';
 import { type ChildLineStore, createChildLineReporter } from '../slack/child-line-reporter.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
+import { type PostedLines, redisPostedLines } from '../slack/posted-lines.js';
 import { createSlackReporter } from '../slack/slack-reporter.js';
 import { createAppOfAppsDriver } from './app-of-apps-driver.js';
 import { createClusterProvider } from './cluster-provider.js';
@@ -37,6 +38,11 @@ export interface WorkerDeps {
   engineOptions?: Partial<EngineOptions>;
   /** The Slack Web API client for threads; undefined when no bot token is configured (metrics only). */
   web?: WebClient;
+  /**
+   * The client for thread replies, without WebClient-level retries: a post whose answer was lost must be looked
+   * up in the thread before it is tried again (ThreadPoster), never re-sent blindly. Default `web`.
+   */
+  threadWeb?: WebClient;
   /** Failure notifications (approvals), fanned out next to the thread. */
   notifier?: FailureNotifier;
 }
@@ -105,7 +111,9 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     connection: { url: config.redisUrl },
     prefix: config.queue.prefix,
     runner,
-    reporterFactory: reporterFactory(deps, pacer, lineStore),
+    reporterFactory: reporterFactory(deps, pacer, lineStore, (jobId) =>
+      redisPostedLines(redis, config.queue.prefix, jobId),
+    ),
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
     logger,
@@ -144,6 +152,7 @@ function reporterFactory(
   deps: WorkerDeps,
   pacer: ChannelPacer,
   lineStore: ChildLineStore,
+  postedLines: (jobId: string) => PostedLines,
 ): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
   const logger = deps.logger.child({ component: 'slack-reporter' });
   return (job) => {
@@ -152,10 +161,11 @@ function reporterFactory(
     if (deps.web && request.target) {
       reporters.push(
         createSlackReporter({
-          client: deps.web,
+          client: deps.threadWeb ?? deps.web,
           target: request.target,
           pacer,
           logger,
+          posted: postedLines(jobId),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
         }),
       );

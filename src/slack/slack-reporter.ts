@@ -7,7 +7,10 @@
  * short gathering window, then pending replies go out as one message; header updates are throttled (≤1/s) and
  * only the latest state is sent. Calls per operation stay within waves + hooks + 3 (CallBudget); hook outcomes
  * and the summary are never dropped. `report()` never blocks on Slack; `close()` drains.
- * Restart-safe: a new reporter for the same ReportTarget continues the same thread and header.
+ * Restart-safe: a new reporter for the same ReportTarget continues the same thread and header. Each reply has a
+ * stable key — the event's kind and identity (phase, wave, task, outcome) and its occurrence number — so a
+ * resumed worker whose engine re-emits WaveStarted / WaveCompleted produces the same keys, and the ThreadPoster
+ * (with the job's PostedLines) posts each line once.
  */
 import type { WebClient } from '@slack/web-api';
 import type { HealthStatus, SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
@@ -16,7 +19,6 @@ import { CallBudget } from './call-budget.js';
 import { ChannelPacer } from './channel-pacer.js';
 import type { SlackMessage } from './messages/block.js';
 import { textMessage } from './messages/block.js';
-import { coalesceMessages } from './messages/coalesce-messages.js';
 import {
   deletionHookBlocks,
   deletionSummaryBlocks,
@@ -37,6 +39,7 @@ import {
   syncFailStartedBlocks,
   waveStartedBlocks,
 } from './messages/wave-started-blocks.js';
+import type { PostedLines } from './posted-lines.js';
 import { nextStep, type Step } from './reporter-schedule.js';
 import type { DeliveryLogger } from './slack-delivery.js';
 import { ThreadPoster } from './thread-poster.js';
@@ -55,6 +58,8 @@ export interface SlackReporterOptions {
   /** ms to gather events before posting so bursts coalesce into one reply; default 250. */
   coalesceMs?: number;
   logger?: DeliveryLogger;
+  /** The job's record of posted lines (redisPostedLines); without it a resumed job may repeat lines. */
+  posted?: PostedLines;
 }
 
 export interface SlackReporter extends SyncReporter {
@@ -73,10 +78,12 @@ interface PendingReply {
   message: SlackMessage;
   /** Hook outcomes are never held back by the budget. */
   hookOutcome: boolean;
+  /** Stable key of the line (see eventKey). */
+  key: string;
 }
 
 class ThreadReporter implements SlackReporter {
-  private readonly o: Required<Omit<SlackReporterOptions, 'logger'>> & { logger?: DeliveryLogger };
+  private readonly o: Required<Omit<SlackReporterOptions, 'logger' | 'posted'>> & { logger?: DeliveryLogger };
   private readonly callBudget = new CallBudget();
   private readonly poster: ThreadPoster;
   private readonly replies: PendingReply[] = [];
@@ -95,11 +102,18 @@ class ThreadReporter implements SlackReporter {
   private closed = false;
   private loop: Promise<void> | undefined;
   private readonly signal = new WakeSignal();
+  /** Occurrences of each base key so far (the n of `key#n`). */
+  private readonly seen = new Map<string, number>();
 
   constructor(options: SlackReporterOptions) {
     this.o = { pacer: new ChannelPacer(), headerIntervalMs: 1000, coalesceMs: 250, ...options };
     this.header = options.header;
-    this.poster = new ThreadPoster({ ...this.o, budget: this.callBudget });
+    this.poster = new ThreadPoster({
+      ...this.o,
+      budget: this.callBudget,
+      ...(options.posted ? { posted: options.posted } : {}),
+      ...(options.header.jobId ? { scope: options.header.jobId } : {}),
+    });
   }
 
   get calls(): number {
@@ -134,26 +148,38 @@ class ThreadReporter implements SlackReporter {
         this.header = { ...this.header, revision: event.revision };
         this.markHeader(now);
         if (event.resumed)
-          this.queue(textMessage('↻ Resumed by another worker; continuing in this thread.'), false);
+          this.queue(
+            textMessage('↻ Resumed by another worker; continuing in this thread.'),
+            false,
+            `resumed@${now}`,
+          );
         if (event.warnings?.length && !event.resumed) {
           // Mandatory like a hook outcome: it explains a failure (or a dry run's verdict) before it happens.
           this.callBudget.addHooks(1);
-          this.queue(planWarningsBlocks(event.warnings), true);
+          this.queue(planWarningsBlocks(event.warnings), true, 'warnings');
         }
         return;
       case 'WaveStarted':
         this.wave = event.wave;
         this.waiting = [];
         this.markHeader(now);
-        this.queue(waveStartedBlocks(event), false);
+        this.queue(waveStartedBlocks(event), false, `started:${waveKey(event.wave)}`);
         return;
       case 'HookFinished':
-        this.queue(hookOutcomeBlocks(event), true);
+        this.queue(
+          hookOutcomeBlocks(event),
+          true,
+          `hook:${waveKey(event.wave)}:${taskKey(event.task)}:${event.hookPhase}`,
+        );
         return;
       case 'WaveCompleted':
         if (this.waiting.length > 0) this.markHeader(now);
         this.waiting = [];
-        this.queue(waveCompletedBlocks(event), false);
+        this.queue(
+          waveCompletedBlocks(event),
+          false,
+          `done:${waveKey(event.wave)}:${event.failed ? 'failed' : 'ok'}`,
+        );
         return;
       case 'WaveWaiting':
         // The header only (edited in place, throttled by headerIntervalMs): no reply per change.
@@ -163,11 +189,11 @@ class ThreadReporter implements SlackReporter {
       case 'PruneConfirmationRequired':
         // Mandatory like a hook outcome: without it nobody knows the sync waits for them.
         this.callBudget.addHooks(1);
-        this.queue(pruneConfirmationBlocks(event, this.header.application), true);
+        this.queue(pruneConfirmationBlocks(event, this.header.application), true, 'prune-confirmation');
         return;
       case 'SyncFailStarted':
         this.callBudget.addHooks(countHooks(event.tasks));
-        this.queue(syncFailStartedBlocks(event), false);
+        this.queue(syncFailStartedBlocks(event), false, 'syncfail');
         return;
       case 'OperationCompleted':
         this.summary = {
@@ -186,22 +212,33 @@ class ThreadReporter implements SlackReporter {
         return;
       case 'ResourcesDeleted':
         this.markHeader(now);
-        this.queue(resourcesDeletedBlocks(event), false);
+        this.queue(resourcesDeletedBlocks(event), false, `deleted:${event.syncWave}`);
         return;
       case 'ResourcesKept':
-        this.queue(resourcesKeptBlocks(event), false);
+        this.queue(resourcesKeptBlocks(event), false, 'kept');
         return;
       case 'DeletionHookFinished':
-        this.queue(deletionHookBlocks(event), true);
+        this.queue(
+          deletionHookBlocks(event),
+          true,
+          `deletion-hook:${event.hookType}:${taskKey(event.task)}:${event.hookPhase}`,
+        );
         return;
       default:
         return; // ResourceApplied and HookStarted are summarised by the wave and hook replies
     }
   }
 
-  private queue(message: SlackMessage, hookOutcome: boolean): void {
+  private queue(message: SlackMessage, hookOutcome: boolean, base: string): void {
     if (this.replies.length === 0) this.firstReplyAt = Date.now();
-    this.replies.push({ message, hookOutcome });
+    this.replies.push({ message, hookOutcome, key: this.occurrence(base) });
+  }
+
+  /** `base#n` for the n-th reply with this base key: deterministic for an engine that re-emits in order. */
+  private occurrence(base: string): string {
+    const n = (this.seen.get(base) ?? 0) + 1;
+    this.seen.set(base, n);
+    return `${base.replace(/\s+/g, '_')}#${n}`;
   }
 
   private markHeader(now: number): void {
@@ -256,14 +293,18 @@ class ThreadReporter implements SlackReporter {
     this.headerDirtyAt = Date.now();
     if (alarming) {
       await this.post(taken, false);
-      return this.post([{ message, hookOutcome: false }], true);
+      return this.post([{ message, hookOutcome: false, key: this.occurrence('summary') }], true);
     }
-    return this.post([...taken, { message, hookOutcome: false }], false);
+    return this.post([...taken, { message, hookOutcome: false, key: this.occurrence('summary') }], false);
   }
 
   private async post(replies: PendingReply[], broadcast: boolean): Promise<void> {
     const hookOutcomes = replies.filter((r) => r.hookOutcome).length;
-    await this.poster.reply(coalesceMessages(replies.map((r) => r.message)), hookOutcomes, broadcast);
+    await this.poster.reply(
+      replies.map((r) => ({ message: r.message, keys: [r.key] })),
+      hookOutcomes,
+      broadcast,
+    );
   }
 
   private async updateHeader(): Promise<void> {
@@ -294,4 +335,12 @@ class ThreadReporter implements SlackReporter {
 
 function countHooks(tasks: readonly TaskRef[]): number {
   return tasks.filter((t) => t.isHook).length;
+}
+
+function waveKey(wave: WaveRef): string {
+  return `${wave.phase}:${wave.wave}`;
+}
+
+function taskKey(task: TaskRef): string {
+  return `${task.group}/${task.kind}/${task.namespace}/${task.name}`;
 }

@@ -91,6 +91,7 @@ export class FakeSlackApi {
   private readonly options: FakeSlackOptions;
   private seq = 0;
   private outageUntil = 0;
+  private readonly stalls = new Map<string, number[]>();
 
   private constructor(server: Server, options: FakeSlackOptions) {
     this.server = server;
@@ -115,6 +116,7 @@ export class FakeSlackApi {
       'usergroups.users.list': (a) => this.usergroupUsers(a),
       'conversations.info': (a) => this.conversationInfo(a),
       'conversations.history': (a) => this.conversationHistory(a),
+      'conversations.replies': (a) => this.conversationReplies(a),
       'views.open': (a) => this.viewsOpen(a),
       'views.update': (a) => this.viewsUpdate(a),
     };
@@ -187,6 +189,14 @@ export class FakeSlackApi {
     this.outageUntil = Date.now() + ms;
   }
 
+  /**
+   * The next call(s) of `method` are done (and recorded) but answered only after `ms` — a response lost to the
+   * client's timeout, as when Slack's edge stalls after the message was stored. Queued, one per call.
+   */
+  stallNext(method: string, ms: number): void {
+    this.stalls.set(method, [...(this.stalls.get(method) ?? []), ms]);
+  }
+
   /** Resolve when `probe` returns a truthy value; reject after `timeoutMs`. Polls every 10 ms. */
   async waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 5000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -234,7 +244,9 @@ export class FakeSlackApi {
     }
     const response = this.dispatch(method, args, req.headers.authorization);
     this.recorded.push({ method, args, at, status: 200, response });
-    send(res, 200, response);
+    const stallMs = this.stalls.get(method)?.shift();
+    if (stallMs) await new Promise((resolve) => setTimeout(resolve, stallMs));
+    if (!res.destroyed) send(res, 200, response);
   }
 
   private dispatch(method: string, args: Args, authorization: string | undefined): Record<string, unknown> {
@@ -370,6 +382,37 @@ export class FakeSlackApi {
         ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
       }));
     return { ok: true, messages, has_more: false };
+  }
+
+  /**
+   * A thread, oldest first, the parent included (Slack's shape: `messages`, `has_more`,
+   * `response_metadata.next_cursor`); `metadata` only with include_all_metadata; `thread_not_found` for an unknown ts.
+   */
+  private conversationReplies(a: Args): Record<string, unknown> {
+    const channel = String(a.channel ?? '');
+    const ts = String(a.ts ?? '');
+    if (!channel) return { ok: false, error: 'channel_not_found' };
+    const parent = this.messages.get(`${channel}/${ts}`);
+    if (!parent) return { ok: false, error: 'thread_not_found' };
+    const withMetadata = a.include_all_metadata === true || a.include_all_metadata === 'true';
+    const limit = Math.max(1, Math.min(1000, Number(a.limit ?? 1000)));
+    const start = Number(a.cursor ?? 0) || 0;
+    const all = [parent, ...this.thread(channel, ts)];
+    const page = all.slice(start, start + limit).map((m) => ({
+      type: 'message',
+      ts: m.ts,
+      thread_ts: ts,
+      text: m.text,
+      bot_id: 'B0BOT',
+      ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
+    }));
+    const more = start + limit < all.length;
+    return {
+      ok: true,
+      messages: page,
+      has_more: more,
+      ...(more ? { response_metadata: { next_cursor: String(start + limit) } } : {}),
+    };
   }
 
   private conversationInfo(a: Args): Record<string, unknown> {

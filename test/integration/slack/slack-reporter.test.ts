@@ -1,9 +1,11 @@
 import type { WebClient } from '@slack/web-api';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
 import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { type PostedLines, redisPostedLines } from '../../../src/slack/posted-lines.js';
 import { createSlackReporter, type SlackReporterOptions } from '../../../src/slack/slack-reporter.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
@@ -31,16 +33,18 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
   async function setup(
     fakeOptions: { postIntervalMs?: number; burst?: number } = {},
     reporter: Partial<SlackReporterOptions> = {},
+    clientOptions: { timeoutMs?: number } = {},
   ) {
     fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
     const client: WebClient = createSlackWebClient({
       botToken: fake.botToken,
       apiUrl: fake.apiUrl,
       retries: 0,
+      ...clientOptions,
     });
     const root = await client.chat.postMessage({ channel: CHANNEL, text: 'header' });
     const target = { channel: CHANNEL, threadTs: root.ts! };
-    const make = () =>
+    const make = (more: Partial<SlackReporterOptions> = {}) =>
       createSlackReporter({
         client,
         target,
@@ -49,6 +53,7 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
         headerIntervalMs: 20,
         coalesceMs: 5,
         ...reporter,
+        ...more,
       });
     return { client, target, make, callsBefore: fake.calls().length };
   }
@@ -225,5 +230,75 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     const all = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
     expect(all).toMatch(/last \d+ of 2000 log lines/);
     expect(all).toContain('log line 1999 ');
+  });
+
+  describe('exactly once', () => {
+    const prefix = `wavesync-test-21-${process.pid}-${Date.now()}`;
+    let redis: Redis | undefined;
+    afterEach(async () => {
+      if (!redis) return;
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      redis = undefined;
+    });
+
+    /** The Sync wave's start is posted, then the worker dies; the resuming engine re-emits from that wave. */
+    async function resumeMidSync(storeOf: (store: PostedLines, first: boolean) => PostedLines) {
+      redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+      const store = redisPostedLines(redis, prefix, 'job-1');
+      const { target, make } = await setup();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+      await feed(make({ posted: storeOf(store, true) }), events.slice(0, cut + 1), 25);
+      const start = events[0]!;
+      await feed(
+        make({ posted: storeOf(store, false) }),
+        [{ ...start, resumed: true } as SyncEvent, ...events.slice(cut)],
+        25,
+      );
+      return fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+    }
+
+    const RESUMED_THREAD = [
+      ...PRE_POST_SYNC_THREAD.slice(0, 4),
+      '↻ Resumed by another worker; continuing in this thread.',
+      ...PRE_POST_SYNC_THREAD.slice(4),
+    ];
+
+    it('when a resumed worker re-emits the wave it was in, then no line is posted twice', async () => {
+      const lines = await resumeMidSync((store) => store);
+
+      expect(lines).toEqual(RESUMED_THREAD);
+    });
+
+    it('when the worker died after Slack answered but before it recorded the post, then the thread metadata tells the resumed one', async () => {
+      // The first worker records only its first post: its later ones were answered but never written down.
+      let records = 0;
+      const lines = await resumeMidSync((store, first) =>
+        first
+          ? {
+              load: () => store.load(),
+              record: (k, ts) => (++records > 1 ? Promise.resolve() : store.record(k, ts)),
+            }
+          : store,
+      );
+
+      expect(records).toBeGreaterThan(1);
+      expect(lines).toEqual(RESUMED_THREAD);
+    });
+
+    it('when a chat.postMessage is done but its answer is lost to the client timeout, then it is posted once', async () => {
+      const { target, make } = await setup({}, {}, { timeoutMs: 300 });
+      fake.stallNext('chat.postMessage', 1500);
+      fake.stallNext('chat.postMessage', 1500);
+
+      await feed(make(), prePostSyncEvents(), 25);
+
+      const stalled = fake.calls('chat.postMessage').filter((c) => c.response.ok === true);
+      expect(stalled.length).toBeGreaterThan(0);
+      const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+      expect(lines).toEqual(PRE_POST_SYNC_THREAD);
+    });
   });
 });
