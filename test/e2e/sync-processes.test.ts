@@ -80,6 +80,11 @@ describe('test/e2e/sync-processes', () => {
       )
       .map((r) => r.path.split('?')[0]);
     expect(hookDeletes).toEqual(['/apis/batch/v1/namespaces/rails/jobs/smoke-test']);
+    // Each thread line once: the resumed worker's engine re-announces the wave it was in (and the lines posted
+    // before the kill); none may appear twice, durations aside.
+    const lines = replies().split('\n').map(withoutDurations);
+    expect(lines.filter((l, i) => lines.indexOf(l) !== i)).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('↻ Resumed'))).toHaveLength(1);
     expect(s.sim.requests.some((r) => isApply(r) && r.path.includes('/jobs/smoke-test'))).toBe(true);
   }, 300_000);
 });
@@ -87,4 +92,9 @@ describe('test/e2e/sync-processes', () => {
 /** A server-side apply that persisted something (not a dry run). */
 function isApply(r: { method: string; path: string; code: number }): boolean {
   return r.method === 'PATCH' && !r.path.includes('dryRun') && r.code < 300;
+}
+
+/** A thread line with its timings ("after 3 s", "in 9.8 s", "1:02") blanked, to compare lines across workers. */
+function withoutDurations(line: string): string {
+  return line.replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#').replace(/\b\d+:\d\d\b/g, '#');
 }
