@@ -30,6 +30,11 @@ export interface Metrics {
   slackCall(method: string): void;
   /** Count one HTTP 429 from Slack for `method`. */
   slackRateLimited(method: string): void;
+  /**
+   * Count one thread message given up (`what`: "thread reply" | "header update"): a Slack outage past the retention
+   * of one delivery (10 min) or a permanent Slack error.
+   */
+  slackDropped(what: string): void;
   /** Record one drift comparison of `application` (src/apps/drift). */
   driftChecked(application: string, result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped'): void;
   /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
@@ -87,6 +92,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     labelNames: ['method'],
     registers: [registry],
   });
+  const slackDropped = new Counter({
+    name: 'wavesync_slack_messages_dropped_total',
+    help: 'Thread messages given up after a Slack outage past the retention (10 min) or a permanent error, by kind',
+    labelNames: ['what'],
+    registers: [registry],
+  });
   const driftChecks = new Counter({
     name: 'wavesync_drift_checks_total',
     help: 'Drift comparisons of Applications with syncPolicy.automated, by result',
@@ -122,6 +133,7 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     }),
     slackCall: (method) => slackCalls.inc({ method }),
     slackRateLimited: (method) => slackLimited.inc({ method }),
+    slackDropped: (what) => slackDropped.inc({ what }),
     driftChecked(application, result) {
       driftChecks.inc({ result });
       if (result === 'OutOfSync') outOfSync.add(application);

@@ -78,6 +78,7 @@ describe('src/main/ops-routes', () => {
     metrics.slackCall('chat.postMessage');
     metrics.slackCall('chat.postMessage');
     metrics.slackRateLimited('chat.postMessage');
+    metrics.slackDropped('thread reply');
     server = await startOpsServer(
       opsRoutes({ version: '0.1.0', role: 'serve', pingRedis: async () => {}, metrics }),
       0,
@@ -96,6 +97,7 @@ describe('src/main/ops-routes', () => {
     expect(text).toContain('wavesync_wave_duration_seconds_bucket{le="5",sync_phase="PreSync"} 1');
     expect(text).toContain('wavesync_slack_api_calls_total{method="chat.postMessage"} 2');
     expect(text).toContain('wavesync_slack_rate_limited_total{method="chat.postMessage"} 1');
+    expect(text).toContain('wavesync_slack_messages_dropped_total{what="thread reply"} 1');
   });
 
   it('answers 404 for unknown paths and matches prefix routes below their path only', async () => {

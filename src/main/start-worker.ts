@@ -166,6 +166,7 @@ function reporterFactory(
           pacer,
           logger,
           posted: postedLines(jobId),
+          onDropped: (what) => deps.metrics.slackDropped(what),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
         }),
       );

@@ -60,6 +60,8 @@ export interface SlackReporterOptions {
   logger?: DeliveryLogger;
   /** The job's record of posted lines (redisPostedLines); without it a resumed job may repeat lines. */
   posted?: PostedLines;
+  /** Called for each message given up (Slack outage past 10 min, permanent error): the dropped-messages metric. */
+  onDropped?: (what: 'thread reply' | 'header update') => void;
 }
 
 export interface SlackReporter extends SyncReporter {
@@ -83,7 +85,9 @@ interface PendingReply {
 }
 
 class ThreadReporter implements SlackReporter {
-  private readonly o: Required<Omit<SlackReporterOptions, 'logger' | 'posted'>> & { logger?: DeliveryLogger };
+  private readonly o: Required<Omit<SlackReporterOptions, 'logger' | 'posted' | 'onDropped'>> & {
+    logger?: DeliveryLogger;
+  };
   private readonly callBudget = new CallBudget();
   private readonly poster: ThreadPoster;
   private readonly replies: PendingReply[] = [];
@@ -112,6 +116,7 @@ class ThreadReporter implements SlackReporter {
       ...this.o,
       budget: this.callBudget,
       ...(options.posted ? { posted: options.posted } : {}),
+      ...(options.onDropped ? { onDropped: options.onDropped } : {}),
       ...(options.header.jobId ? { scope: options.header.jobId } : {}),
     });
   }

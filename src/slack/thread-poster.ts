@@ -33,6 +33,7 @@ export class ThreadPoster {
   private readonly store: PostedLines | undefined;
   private readonly scope: string;
   private posted: Map<string, string> | undefined;
+  private readonly onDropped: ((what: 'thread reply' | 'header update') => void) | undefined;
 
   constructor(o: {
     client: WebClient;
@@ -44,6 +45,8 @@ export class ThreadPoster {
     posted?: PostedLines;
     /** Distinguishes this job's lines from other jobs' in the same thread (the job id); default the thread. */
     scope?: string;
+    /** Called for each message given up (outage past the retention, permanent error); e.g. a metrics counter. */
+    onDropped?: (what: 'thread reply' | 'header update') => void;
   }) {
     this.client = o.client;
     this.target = o.target;
@@ -52,6 +55,7 @@ export class ThreadPoster {
     this.logger = o.logger;
     this.store = o.posted;
     this.scope = o.scope ?? `${o.target.channel}/${o.target.threadTs}`;
+    this.onDropped = o.onDropped;
   }
 
   /**
@@ -68,6 +72,7 @@ export class ThreadPoster {
       this.budget.spend(result.attempts, outcomes);
       outcomes = 0;
       if (result.ok && result.value) await this.remember(keys, result.value);
+      else if (!result.ok) this.onDropped?.('thread reply');
     }
   }
 
@@ -79,6 +84,7 @@ export class ThreadPoster {
       this.context('header update'),
     );
     this.budget.spend(result.attempts);
+    if (!result.ok) this.onDropped?.('header update');
   }
 
   /** One post; after a failed attempt the thread is searched for it before trying again. Resolves to its ts. */

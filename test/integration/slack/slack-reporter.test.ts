@@ -232,6 +232,18 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     expect(all).toContain('log line 1999 ');
   });
 
+  it('when Slack refuses a reply for good, then it is reported as dropped and the rest of the thread follows', async () => {
+    const dropped: string[] = [];
+    const { target, make } = await setup();
+    fake.failNext('chat.postMessage', 'msg_too_long');
+
+    await feed(make({ onDropped: (what) => dropped.push(what) }), prePostSyncEvents(), 25);
+
+    expect(dropped).toEqual(['thread reply']);
+    const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+    expect(lines[lines.length - 1]).toContain('🎉 Succeeded');
+  });
+
   describe('exactly once', () => {
     const prefix = `wavesync-test-21-${process.pid}-${Date.now()}`;
     let redis: Redis | undefined;
