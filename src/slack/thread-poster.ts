@@ -10,7 +10,7 @@
  * include_all_metadata) and a message holding the keys counts as posted instead of posting again. A reporter that
  * starts on a job which already posted reads the thread once the same way (a post answered just before a kill).
  */
-import type { WebClient } from '@slack/web-api';
+import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { ReportTarget } from '../reporting/sync-reporter.js';
 import type { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
@@ -90,28 +90,35 @@ export class ThreadPoster {
   /** One post; after a failed attempt the thread is searched for it before trying again. Resolves to its ts. */
   private postOnce(message: SlackMessage, keys: readonly string[], broadcast: boolean) {
     const { channel, threadTs } = this.target;
-    let sent = false;
+    // Set once an attempt failed without Slack's answer (timeout, reset, 5xx): the message may be stored.
+    let uncertain = false;
     return deliver(async () => {
-      if (sent && keys.length > 0) {
+      if (uncertain && keys.length > 0) {
         const found = await this.lookup(keys[keys.length - 1]!);
         if (found) return found;
       }
-      sent = true;
-      const answer = await this.client.chat.postMessage({
-        channel,
-        thread_ts: threadTs,
-        text: message.text,
-        blocks: message.blocks,
-        reply_broadcast: broadcast,
-        ...(keys.length > 0
-          ? {
-              metadata: {
-                event_type: THREAD_LINE_EVENT,
-                event_payload: { scope: this.scope, keys: keys.join(' ') },
-              },
-            }
-          : {}),
-      });
+      const answer = await this.client.chat
+        .postMessage({
+          channel,
+          thread_ts: threadTs,
+          text: message.text,
+          blocks: message.blocks,
+          reply_broadcast: broadcast,
+          ...(keys.length > 0
+            ? {
+                metadata: {
+                  event_type: THREAD_LINE_EVENT,
+                  event_payload: { scope: this.scope, keys: keys.join(' ') },
+                },
+              }
+            : {}),
+        })
+        .catch((err: { code?: string }) => {
+          // A 429 or a platform error is Slack's answer that nothing was stored; anything else may hide a post.
+          if (err.code !== ErrorCode.RateLimitedError && err.code !== ErrorCode.PlatformError)
+            uncertain = true;
+          throw err;
+        });
       return answer.ts;
     }, this.context('thread reply'));
   }
