@@ -146,7 +146,20 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
 /** Call the runner with the persisted state, unless that state is already final (finished before a crash). */
 async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
   const resumed = run.lastState;
-  if (resumed?.finishedAt && isCompleted(resumed.phase)) return resumed;
+  if (resumed?.finishedAt && isCompleted(resumed.phase)) {
+    // Finished just before its worker died, maybe before the outcome was reported: report it now (a thread that
+    // already has the summary skips it — its lines are keyed, docs/queue.md "Each thread line once").
+    const durationMs = Math.max(0, Date.parse(resumed.finishedAt) - Date.parse(resumed.startedAt)) || 0;
+    await reporter.report({
+      type: 'OperationCompleted',
+      at: resumed.finishedAt,
+      phase: resumed.phase,
+      message: resumed.message,
+      durationMs,
+      state: resumed,
+    });
+    return resumed;
+  }
   const { started } = deps.lifecycle ?? {};
   if (started) {
     await callHook(deps, run.jobId, 'started', () => started({ jobId: run.jobId, request: run.request }));

@@ -38,4 +38,22 @@ describe('sync worker that loses its job lock', () => {
     expect(events.at(-1)).toBe('OperationCompleted');
     expect((await t.queue.history('web'))[0]).toMatchObject({ jobId, phase: 'Succeeded' });
   });
+
+  it('when the worker dies after persisting the final state but before reporting it, then the resumed job reports the outcome', async () => {
+    const { jobId } = await t.queue.enqueueSync(
+      syncRequest('web', { syncOptions: ['test.die-after-final'] }),
+    );
+    await waitFor(
+      async () => (await readRuns(t.redis, t.prefix)).some((r) => r.kind === 'finish'),
+      20_000,
+      'final state persisted',
+    );
+    await t.redis.del(`${t.prefix}:${SYNC_QUEUE_NAME}:${jobId}:lock`);
+
+    const [state] = await jobsFinished(t.queue, [jobId], 20_000);
+    expect(state).toMatchObject({ state: 'completed', operationState: { phase: 'Succeeded' } });
+    const events = await readReported(t.redis, t.prefix, jobId);
+    expect(events.filter((e) => e === 'OperationCompleted')).toHaveLength(1);
+    expect(events.at(-1)).toBe('OperationCompleted');
+  });
 });

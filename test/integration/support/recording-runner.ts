@@ -109,6 +109,15 @@ export function createRecordingRunner(options: RecordingOptions): SyncRunner {
       };
     await ctx.persist(state);
     await record(ctx, 'finish');
+    // The worker dies between persisting the final state and reporting it: stop here until the lock is gone.
+    if (opts.includes('test.die-after-final') && !ctx.initialState?.finishedAt) {
+      // Persisting fails once the lock is gone (the processor's lock-loss check), as the next step would.
+      for (let i = 0; i < 100; i++) {
+        if (!(await sleep(stepMs, ctx.signal))) break;
+        await ctx.persist(state);
+      }
+      return state;
+    }
     const event: SyncEvent = {
       type: 'OperationCompleted',
       at: now(),
