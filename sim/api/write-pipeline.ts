@@ -20,7 +20,7 @@ import { generateJobSelector } from '../validation/job-selector.js';
 import { validateObjectMeta } from '../validation/metadata-validation.js';
 import { validateSpec } from '../validation/spec-validation.js';
 import { apiVersionOf, typeKey } from './resource-type.js';
-import { conflict, forbidden, invalid, namespaceNotFound } from './status-error.js';
+import { badRequest, conflict, forbidden, invalid, namespaceNotFound } from './status-error.js';
 import type { CustomResourceType } from './type-registry.js';
 
 export interface WriteOptions {
@@ -144,6 +144,7 @@ export class WritePipeline {
   }
 
   private validate(type: CustomResourceType, obj: KubeObject, live?: KubeObject): void {
+    rejectUndecodableSecret(obj);
     const causes = [...validateObjectMeta(obj.metadata, type.kind), ...validateSpec(obj)];
     if (live) causes.push(...validateImmutable(live, obj));
     if (causes.length > 0) throw invalid(type, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);
@@ -153,6 +154,34 @@ export class WritePipeline {
     this.nextIp += 1;
     return `10.96.${Math.floor(this.nextIp / 250)}.${this.nextIp % 250}`;
   }
+}
+
+/**
+ * A Secret's `data` values are bytes ([]byte), sent as standard base64: the real API server fails to decode a value
+ * that is not, before any validation, with 400 BadRequest `Secret in version "v1" cannot be handled as a Secret:
+ * illegal base64 data at input byte N` (Go's encoding/base64: StdEncoding with padding; \r and \n skipped).
+ */
+function rejectUndecodableSecret(obj: KubeObject): void {
+  if (obj.kind !== 'Secret' || obj.apiVersion !== 'v1' || !isJsonObject(obj.data)) return;
+  for (const value of Object.values(obj.data)) {
+    const at = illegalBase64At(value);
+    if (at !== undefined)
+      throw badRequest(
+        `Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte ${at}`,
+      );
+  }
+}
+
+/** The input byte where Go's base64.StdEncoding fails to decode `value`, or undefined when it decodes. */
+function illegalBase64At(value: unknown): number | undefined {
+  if (typeof value !== 'string') return 0;
+  const text = value.replace(/[\r\n]/g, '');
+  const bad = text.search(/[^A-Za-z0-9+/=]/);
+  if (bad >= 0) return bad;
+  const padding = text.indexOf('=');
+  if (padding >= 0 && !/^={1,2}$/.test(text.slice(padding))) return padding;
+  if (text.length % 4 !== 0) return text.length - (text.length % 4);
+  return undefined;
 }
 
 function keepClusterIp(live: KubeObject, obj: KubeObject): void {

@@ -48,6 +48,23 @@ describe('validation', () => {
     });
   });
 
+  it('refuses a Secret whose data is not base64 with 400, as the real API server fails to decode it', async () => {
+    const secret = (data: Record<string, string>) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'b64', namespace: 'default' },
+      data,
+    });
+    const bad = await failureOf(cluster.api.objects.create(secret({ K: 'topsecret99!!notb64' })));
+    expect(bad.code).toBe(400);
+    expect(bad.status.message).toBe(
+      'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 11',
+    );
+    const unpadded = await failureOf(cluster.api.objects.create(secret({ K: 'YWJj', L: 'YWI' })));
+    expect(unpadded.status.message).toContain('illegal base64 data at input byte 0');
+    await expect(cluster.api.objects.create(secret({ K: 'YWJj', L: 'YWI=' }))).resolves.toBeDefined();
+  });
+
   it('validates names per kind and workload selectors against template labels', async () => {
     const bad = await failureOf(
       cluster.api.objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'Not.Valid' } }),

@@ -37,4 +37,21 @@ describe('formatSyncEventText', () => {
       '◼ PreSync wave 0 [step 1/1] failed after 61.7s: Job/db-migrate: Pod db-migrate-x cannot start: configmap "rails-env" not found',
     );
   });
+
+  it('names at most ten objects of a wave, then how many more: 3,000 ConfigMaps are one short line', () => {
+    const tasks = Array.from({ length: 3000 }, (_, i) => ({
+      kind: 'ConfigMap',
+      name: `cm-${i}`,
+      namespace: 'big',
+      isHook: false,
+      isPrune: false,
+    }));
+    const line = formatSyncEventText({ type: 'WaveStarted', at, wave, tasks } as unknown as SyncEvent);
+    expect(line).toBe(
+      `▶ PreSync wave 0 [step 1/1]: ${tasks
+        .slice(0, 10)
+        .map((t) => `ConfigMap/${t.name} (big)`)
+        .join(', ')} and 2990 more`,
+    );
+  });
 });

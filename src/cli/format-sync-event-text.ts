@@ -3,7 +3,7 @@
  * Returns undefined for events that print nothing.
  */
 import { displayRevision, type SyncEvent, type TaskRef, type WaveRef } from '../domain/index.js';
-import { plural } from '../slack/messages/format.js';
+import { listNames, plural } from '../slack/messages/format.js';
 
 function task(ref: TaskRef): string {
   return `${ref.kind}/${ref.name}${ref.namespace ? ` (${ref.namespace})` : ''}`;
@@ -31,7 +31,8 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
       return [head, ...(event.warnings ?? []).map((w) => `  ⚠ ${w}`)].join('\n');
     }
     case 'WaveStarted':
-      return `▶ ${wave(event.wave)}: ${event.tasks.map(task).join(', ')}`;
+      // A wave of thousands of objects is one readable line: the first names, then how many more.
+      return `▶ ${wave(event.wave)}: ${listNames(event.tasks.map(task), 10)}`;
     case 'ResourceApplied': {
       const mark = event.status === 'SyncFailed' ? '✗' : '✓';
       return `  ${mark} ${task(event.task)}: ${event.status} — ${event.message}`;

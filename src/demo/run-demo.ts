@@ -183,7 +183,10 @@ async function grantApprovals(
       // The approval message as the approvers see it: plan, live diff (counts, changed fields) and buttons.
       onRequest: (blocks) => {
         const users = Object.fromEntries(Object.values(DEMO_USERS).map((u) => [u.id, u.name]));
-        const text = renderBlocksAsText(blocks as Block[], { ansi, users, indent: '  │ ' });
+        const text = renderBlocksAsText(blocks as Block[], { ansi, users, indent: '  │ ' })
+          .split('\n')
+          .map((line) => wrapText(line, TERMINAL_COLUMNS, '  │   '))
+          .join('\n');
         say(`\n${app.application} approval request:\n${text}\n`);
       },
     });

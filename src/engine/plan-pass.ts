@@ -62,7 +62,7 @@ async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void>
 }
 
 /** `<group>/<kind>` of every CRD among the targets (gitops-engine `hasCRDOfGroupKind`, live or not). */
-function kindsDefinedInSync(tasks: SyncTask[]): Set<string> {
+export function kindsDefinedInSync(tasks: SyncTask[]): Set<string> {
   const kinds = new Set<string>();
   for (const task of tasks) {
     if (task.kind !== 'CustomResourceDefinition' || task.group !== 'apiextensions.k8s.io') continue;
@@ -92,12 +92,14 @@ function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
       task.skipDryRun = true;
       continue;
     }
-    invalid.push({
-      task,
-      message: `the server could not find the requested resource: ${apiVersionOf(task)} ${task.kind} is not served (is its CRD installed?)`,
-    });
+    invalid.push({ task, message: notServedMessage(task) });
   }
   return invalid;
+}
+
+/** The API server's words for a task whose kind is not served (the sync's and the diff's message). */
+export function notServedMessage(task: SyncTask): string {
+  return `the server could not find the requested resource: ${apiVersionOf(task)} ${task.kind} is not served (is its CRD installed?)`;
 }
 
 const POD_OWNERS = new Set(['Job', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);

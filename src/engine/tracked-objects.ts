@@ -7,7 +7,6 @@
  */
 import { type KubeObject, TRACKING_LABEL } from '../domain/index.js';
 import type { Cluster } from './cluster.js';
-import { withRetry } from './retry.js';
 import type { SyncContext } from './sync-context.js';
 
 /** `obj` with the tracking label for `application` (a copy; the input is never mutated). */
@@ -23,20 +22,16 @@ export function listTrackedObjects(ctx: SyncContext): Promise<KubeObject[]> {
 
 /**
  * The same for callers outside a sync (drift detection): the top-level objects labelled
- * `app.kubernetes.io/instance=<application>` in `cluster`. Transient errors are retried (retry.ts); rejects with
- * the cluster's error when a list still fails.
+ * `app.kubernetes.io/instance=<application>` in `cluster`. Rejects with the cluster's error when a list fails.
  */
 export async function listTrackedLiveObjects(
   cluster: Pick<Cluster, 'listKinds' | 'list'>,
   application: string,
 ): Promise<KubeObject[]> {
-  // Transient failures (a reset keep-alive connection, a timeout) are retried like every other read of a sync.
-  const kinds = await withRetry(() => cluster.listKinds());
+  const kinds = await cluster.listKinds();
   const labelSelector = `${TRACKING_LABEL}=${application}`;
   const lists = await Promise.all(
-    kinds.map((k) =>
-      withRetry(() => cluster.list({ apiVersion: k.apiVersion, kind: k.kind, namespace: '', labelSelector })),
-    ),
+    kinds.map((k) => cluster.list({ apiVersion: k.apiVersion, kind: k.kind, namespace: '', labelSelector })),
   );
   return lists.flat().filter((obj) => (obj.metadata.ownerReferences ?? []).length === 0);
 }

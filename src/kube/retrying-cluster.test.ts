@@ -69,6 +69,20 @@ describe('withRetries', () => {
     expect(forbidden.calls).toHaveLength(1);
   });
 
+  it('with readsRetriedBelow, a read is tried once here (its GETs are retried below), a write still retried', async () => {
+    const reads = scripted('get', [transient(503), undefined]);
+    const cluster = withRetries(reads.cluster, { ...noWait, readsRetriedBelow: true });
+    await expect(
+      cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns', name: 'a' }),
+    ).rejects.toThrow('HTTP 503');
+    expect(reads.calls).toHaveLength(1);
+
+    const writes = scripted('apply', [transient(503), cm('2')]);
+    const retryingWrites = withRetries(writes.cluster, { ...noWait, readsRetriedBelow: true });
+    expect(await retryingWrites.apply(cm('1'), { dryRun: false, force: true })).toEqual(cm('2'));
+    expect(writes.calls).toHaveLength(2);
+  });
+
   it('re-reads after a 409 on apply and applies again without the stale resourceVersion, a bounded number of times', async () => {
     const ok = scripted('apply', [conflict(), cm('8')], cm('7'));
     expect(await withRetries(ok.cluster, noWait).apply(cm('3'), { dryRun: false, force: true })).toEqual(

@@ -20,6 +20,12 @@ export interface RetryPolicy {
   maxMs?: number;
   /** Tries of an apply/replace answered 409 Conflict, re-reading in between; default 4. */
   conflictAttempts?: number;
+  /**
+   * True when the wrapped cluster already retries each GET itself (the client-node adapter does, per request, in
+   * retrying-http.ts): reads then pass through here, so one GET is not tried attempts × attempts times (36 tries:
+   * an unreachable cluster took half a minute to be reported). Default false.
+   */
+  readsRetriedBelow?: boolean;
   /** Called before each retry (metrics, logs). */
   onRetry?(info: { action: string; attempt: number; delayMs: number; error: ClusterError }): void;
   /** Defaults: Math.random and setTimeout; tests pass their own. */
@@ -58,6 +64,9 @@ export function withRetries(cluster: Cluster, policy: RetryPolicy = {}): Cluster
     }
   }
 
+  /** A read: retried here unless the cluster below retries its GETs already. */
+  const reading = <T>(action: string, call: () => Promise<T>): Promise<T> =>
+    policy.readsRetriedBelow ? call() : retrying(action, call);
   /** Run a write; on 409 Conflict re-read the object and write again (bounded), each try retried if transient. */
   async function onConflictReread(
     action: string,
@@ -71,7 +80,7 @@ export function withRetries(cluster: Cluster, policy: RetryPolicy = {}): Cluster
         return await retrying(action, () => write(current));
       } catch (error) {
         if (!isConflict(error) || attempt >= conflictAttempts) throw error;
-        const live = await retrying(`get ${action}`, () => cluster.get(refOf(obj)));
+        const live = await reading(`get ${action}`, () => cluster.get(refOf(obj)));
         current = fresh(obj, live);
         await sleep(Math.floor(random() * Math.min(maxMs, baseMs * 2 ** (attempt - 1))));
       }
@@ -80,10 +89,10 @@ export function withRetries(cluster: Cluster, policy: RetryPolicy = {}): Cluster
 
   return {
     discover: (apiVersion, kind) =>
-      retrying(`discover ${apiVersion} ${kind}`, () => cluster.discover(apiVersion, kind)),
-    listKinds: () => retrying('list kinds', () => cluster.listKinds()),
-    get: (ref) => retrying('get', () => cluster.get(ref)),
-    list: (query) => retrying('list', () => cluster.list(query)),
+      reading(`discover ${apiVersion} ${kind}`, () => cluster.discover(apiVersion, kind)),
+    listKinds: () => reading('list kinds', () => cluster.listKinds()),
+    get: (ref) => reading('get', () => cluster.get(ref)),
+    list: (query) => reading('list', () => cluster.list(query)),
     // Server-side apply is idempotent; a 409 (a stale resourceVersion precondition) applies again without it.
     apply: (obj, options) =>
       onConflictReread('apply', obj, (o) => cluster.apply(o, options), withoutResourceVersion),
@@ -129,11 +138,14 @@ function withoutResourceVersion(obj: KubeObject): KubeObject {
   return { ...obj, metadata };
 }
 
-/** The client-node adapter with retries: what every production path (worker, bot, CLI) uses. */
+/**
+ * The client-node adapter with retries: what every production path (worker, bot, CLI) uses. Its GETs are retried
+ * per request by the adapter's HTTP layer (retrying-http.ts), writes here.
+ */
 export function createRetryingKubeCluster(
   kc: KubeConfig,
   options: KubeClusterOptions & { retry?: RetryPolicy } = {},
 ): Cluster {
   const { retry, ...adapter } = options;
-  return withRetries(createKubeCluster(kc, adapter), retry);
+  return withRetries(createKubeCluster(kc, adapter), { readsRetriedBelow: true, ...retry });
 }

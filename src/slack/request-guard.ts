@@ -10,8 +10,10 @@
  *   bytes is answered 401 — except Slack's own re-delivery (`X-Slack-Retry-Num`), answered 200 with nothing done
  *   (the first delivery is being handled; a re-sent copy must not run twice either way).
  * A request with a bad signature is left to Bolt (401) and is not remembered, so nobody can block a request by
- * sending its signature first with other bytes. If the replay store cannot be reached the request is refused
- * (503): a replay check that cannot run fails closed.
+ * sending its signature first with other bytes. If the replay store cannot be reached the request is refused:
+ * a replay check that cannot run fails closed — a slash command with 200 and an ephemeral "was not run: Redis is
+ * unavailable, try again" (Slack shows the user that text; a bare 503 shows a generic "failed with the error
+ * http_service_unavailable"), anything else with 503.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -76,6 +78,7 @@ export function guardSlackRequests(
     check(req, options).then(
       (verdict) => {
         if (verdict === 'pass') return inner(req, res);
+        if (verdict === 'unavailable') return refuseUnavailable(req, res);
         res.writeHead(verdict).end();
       },
       (err: unknown) => {
@@ -87,7 +90,25 @@ export function guardSlackRequests(
   };
 }
 
-async function check(req: IncomingMessage, options: RequestGuardOptions): Promise<'pass' | 200 | 401 | 413> {
+/** A signed request whose replay check could not run: the slash command's user is told why, in words. */
+function refuseUnavailable(req: IncomingMessage, res: ServerResponse): void {
+  const body = (req as IncomingMessage & { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '';
+  const form = new URLSearchParams(body);
+  const command = form.get('command');
+  if (command === null) {
+    res.writeHead(503).end();
+    return;
+  }
+  const asked = `${command} ${form.get('text') ?? ''}`.trim().slice(0, 200);
+  const text = `\`${asked}\` was not run: Redis is unavailable, so wavesync cannot take requests. Try again in a minute.`;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ response_type: 'ephemeral', text }));
+}
+
+async function check(
+  req: IncomingMessage,
+  options: RequestGuardOptions,
+): Promise<'pass' | 'unavailable' | 200 | 401 | 413> {
   const raw = header(req, 'x-slack-request-timestamp');
   if (raw === undefined) return 'pass'; // Bolt answers 401 for a missing header
   if (!/^\d{1,12}$/.test(raw)) {
@@ -107,7 +128,14 @@ async function check(req: IncomingMessage, options: RequestGuardOptions): Promis
   if (signature === undefined || !validSignature(options.signingSecret, raw, body, signature)) return 'pass';
   const digest = createHash('sha256').update(signature).digest('hex');
   const ttl = ts + REPLAY_WINDOW_SECONDS - nowSec + 60;
-  if (await options.replays.firstSeen(digest, ttl)) return 'pass';
+  let first: boolean;
+  try {
+    first = await options.replays.firstSeen(digest, ttl);
+  } catch (err) {
+    options.onReject?.('replay check unavailable', { err: String(err) });
+    return 'unavailable';
+  }
+  if (first) return 'pass';
   const retry = header(req, 'x-slack-retry-num') !== undefined;
   options.onReject?.(retry ? 'Slack re-delivery of a request already taken' : 'replayed request', {
     ageSeconds: nowSec - ts,

@@ -46,10 +46,11 @@ export async function viewDiffAction(input: {
     })
     .catch((error: unknown) => ({
       allowed: false as const,
-      reason: `Could not compute the diff: ${error instanceof Error ? error.message : String(error)}`,
+      reason: `Could not compute the diff: ${escapeMrkdwn(error instanceof Error ? error.message : String(error))}`,
     }));
   let view: ReturnType<typeof messageView> | ReturnType<typeof diffModalView>;
-  if (!result.allowed) view = messageView('Live diff', escapeMrkdwn(result.reason));
+  // A refusal's reason is our own mrkdwn (mentions of who may, the channel): shown as written, not escaped.
+  if (!result.allowed) view = messageView('Live diff', result.reason);
   else if (!result.preview.diff) {
     view = messageView(
       'Live diff',

@@ -13,10 +13,11 @@
  * as written and the resource carries a note. Listing the live objects (when not given) may throw ClusterError.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject, SyncOperation, SyncPhase } from '../../domain/index.js';
+import { BotError, type KubeObject, type SyncOperation, type SyncPhase } from '../../domain/index.js';
 import { desiredObject, respectsIgnoreDifferences } from '../apply-task.js';
 import { mapBounded } from '../bounded-pool.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
+import { kindsDefinedInSync, notServedMessage } from '../plan-pass.js';
 import { messageOf } from '../retry.js';
 import { apiVersionOf } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
@@ -116,6 +117,7 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
     return found;
   };
   const resourceTasks = tasks.filter((t) => !t.isHook);
+  await rejectUnservedKinds(input, tasks, discover);
   const resources = await mapBounded(resourceTasks, input.concurrency ?? 16, (task) =>
     diffTask(input, task, rules, discover),
   );
@@ -131,6 +133,38 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
     warnings: [...(input.warnings ?? []), ...warnings.map((w) => w.message)],
     fingerprint: fingerprintOf(resources),
   };
+}
+
+/**
+ * The sync's validation (plan-pass.ts, gitops-engine getSyncTasks): a task whose kind the cluster does not serve is
+ * valid only when a CRD of this sync defines it or it has SkipDryRunOnMissingResource=true. A diff of what the sync
+ * would refuse is not shown as a create. @throws BotError invalid_manifest naming every unserved kind.
+ */
+async function rejectUnservedKinds(
+  input: ApplicationDiffInput,
+  tasks: readonly SyncTask[],
+  discover: (apiVersion: string, kind: string) => Promise<ApiResourceInfo | undefined>,
+): Promise<void> {
+  const served = await Promise.all(
+    tasks.map((t) => (isPruneTask(t) ? true : discover(apiVersionOf(t), t.kind))),
+  );
+  const unserved = tasks.filter((_, i) => served[i] === undefined);
+  if (unserved.length === 0) return;
+  const defined = kindsDefinedInSync([...tasks]);
+  const invalid = unserved.filter(
+    (t) =>
+      !defined.has(`${t.group}/${t.kind}`) &&
+      !hasSyncOption(input.operation, 'SkipDryRunOnMissingResource=true', t.targetObj),
+  );
+  if (invalid.length === 0) return;
+  const messages = [...new Set(invalid.map(notServedMessage))];
+  throw new BotError(
+    'invalid_manifest',
+    `one or more synchronization tasks are not valid: ${messages.join('; ')}`,
+    {
+      fix: 'install the CRD first, add it to the Application, or mark the object SkipDryRunOnMissingResource=true',
+    },
+  );
 }
 
 async function diffTask(
@@ -165,7 +199,7 @@ async function diffTask(
     // Its Namespace or CRD is created by this sync (the sync skips its dry run too): it can only be a create, and
     // the manifest as written is what there is to show.
   } else if (info === undefined) {
-    note = `${task.kind} is not served by the cluster yet (its CRD is created by this sync): the manifest is shown as written`;
+    note = `${task.kind} is not served by the cluster yet (its CRD is created by this sync, or SkipDryRunOnMissingResource=true): the manifest is shown as written`;
   } else {
     try {
       desired = await dryRun(input, task, desired, live);

@@ -22,8 +22,7 @@ export async function cancelAction(args: {
   try {
     const job = action.value ? await deps.queue.jobStatus(action.value) : undefined;
     if (!job) return void (await reply('That sync is no longer known to the queue.'));
-    if (job.state !== 'waiting' && job.state !== 'active')
-      return void (await reply(`That sync already ended (${job.state}).`));
+    // Nothing about the job (whether it ended, how) is said before cancelSync has checked the clicker may cancel it.
     const by = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
     const channel = body.channel?.id ?? body.container?.channel_id ?? '';
     await cancelSync(deps, client, respond, { application: job.application, job, by, channel });

@@ -80,6 +80,29 @@ function diffOf(
 }
 
 describe('computeApplicationDiff against the simulator', () => {
+  it('refuses, as the sync does, a custom resource whose kind is not served and not defined by this sync', async () => {
+    const namespace = h.freshNamespace('diff-unserved');
+    const widget = (annotations?: Record<string, string>): KubeObject => ({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', ...(annotations ? { annotations } : {}) },
+    });
+    const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } };
+
+    await expect(diffOf(namespace, sourced(cm, widget()))).rejects.toThrow(
+      'one or more synchronization tasks are not valid: the server could not find the requested resource: ' +
+        'example.com/v1 Widget is not served (is its CRD installed?)',
+    );
+    const skipped = await diffOf(
+      namespace,
+      sourced(cm, widget({ 'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true' })),
+    );
+    expect(skipped.resources.map((r) => [r.kind, r.action])).toEqual([
+      ['ConfigMap', 'create'],
+      ['Widget', 'create'],
+    ]);
+  });
+
   it('shows nothing after a sync, then a live edit as a changed field and a Secret change masked', async () => {
     const namespace = h.freshNamespace('diff');
     const targets = sourced(deployment(2, 'web:1'), secret('s3cr3t-one'), hook);

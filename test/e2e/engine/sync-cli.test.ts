@@ -154,7 +154,17 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     // halfway and the later hooks were never created.
     const proc = spawn(
       process.execPath,
-      [bin, 'sync', 'examples/rails', '--kubeconfig', kubeconfig, '--app', 'rails-epipe', '-n', 'epipe'],
+      [
+        bin,
+        'sync',
+        'examples/rails',
+        '--kubeconfig',
+        kubeconfig,
+        '--tracking-label',
+        'rails-epipe',
+        '-n',
+        'epipe',
+      ],
       { cwd: root },
     );
     sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'epipe' } });

@@ -149,6 +149,28 @@ describe('the live diff in the approval flow', () => {
     expect(JSON.stringify(reply.body)).not.toContain('Live diff');
   }, 30_000);
 
+  it('refuses View diff from a channel the dry-run is not allowed in, with the mentions as Slack renders them', async () => {
+    const before = env.slack.views().length;
+    await env.bot.sendBlockAction({
+      actionId: VIEW_DIFF_ACTION_ID,
+      value: posted.value,
+      messageTs: posted.ts,
+      userId: 'U0PAT',
+      channelId: 'C0ELSEWHERE',
+    });
+    const modal = await env.slack.waitFor(
+      () =>
+        env.slack
+          .views()
+          .slice(before)
+          .find((v) => v.updates > 0),
+      20_000,
+    );
+    const modalText = JSON.stringify(modal.view);
+    expect(modalText).toContain('A dry run of guestbook (production) can only be requested from <#');
+    expect(modalText).not.toContain('&lt;');
+  }, 30_000);
+
   it('refuses Approve when the live state changed since the request, and says so on the message', async () => {
     await editDeployment({
       spec: { template: { spec: { containers: [{ name: 'guestbook-ui', image: 'gb-frontend:other' }] } } },

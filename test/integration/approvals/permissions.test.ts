@@ -90,6 +90,34 @@ describe('test/integration/approvals/permissions: cancel', () => {
     expect(view.allowed && view.records.some((r) => r.type === 'cancelled')).toBe(false);
   });
 
+  it('when a forged Cancel click names a job that has ended, then it is refused the same way: nothing about the job is told', async () => {
+    env = await startFlowEnv(redis, { stepMs: 60_000 });
+    const { jobId } = await runningProductionSync();
+    await env.bot.sendCommand({
+      text: 'cancel guestbook',
+      userId: 'U0SAM',
+      channelId: DEPLOYS,
+      responseUrl: env.slack.responseUrl('sam'),
+    });
+    await waitFor(async () => {
+      const job = await env.queue.jobStatus(jobId);
+      return job && job.state !== 'active' && job.state !== 'waiting' ? job : undefined;
+    }, 20_000);
+
+    await env.bot.sendBlockAction({
+      actionId: CANCEL_ACTION_ID,
+      value: jobId,
+      userId: 'U0EVE',
+      channelId: RANDOM,
+      messageTs: '1700000000.000100',
+      responseUrl: env.slack.responseUrl('eve'),
+    });
+
+    const text = await answer('eve');
+    expect(text).toContain('may cancel syncs of guestbook (production)');
+    expect(text).not.toMatch(/ended|failed|completed/);
+  });
+
   it('when the requester cancels with a reason, then it is audited, header and thread say who and why, and no failure is announced', async () => {
     env = await startFlowEnv(redis, { stepMs: 60_000 });
     const { ts, jobId } = await runningProductionSync();

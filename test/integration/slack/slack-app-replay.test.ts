@@ -3,6 +3,7 @@
  * whole window (remembered in real Redis), non-integer timestamps are refused. The bot's request clock is injected
  * and moved forward instead of sleeping; the bytes keep their original timestamp and signature.
  */
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPLAY_WINDOW_SECONDS, redisReplayStore } from '../../../src/slack/request-guard.js';
 import { type Harness, SIGNING_SECRET, startHarness } from '../../fakes/slack-app-harness.js';
@@ -47,6 +48,32 @@ describe('src/slack/request-guard over signed HTTP', () => {
       expect(headers()).toBe(posted);
     },
   );
+
+  it('when Redis cannot be reached, then a /sync is answered 200 with an ephemeral "not run: Redis is unavailable" and nothing runs', async () => {
+    // The shipped wiring's store on a Redis that is down (nothing listens on port 1): before, an empty 503, which
+    // Slack shows as a bare "failed with the error http_service_unavailable".
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    const unreachable = await startHarness({}, undefined, { replays: redisReplayStore(down, prefix) });
+    try {
+      const answer = await unreachable.slack.sendCommand({ text: 'guestbook --prune' });
+
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({
+        response_type: 'ephemeral',
+        text: '`/sync guestbook --prune` was not run: Redis is unavailable, so wavesync cannot take requests. Try again in a minute.',
+      });
+      expect(unreachable.queue.requests).toHaveLength(0);
+      expect(unreachable.fake.calls('chat.postMessage')).toHaveLength(0);
+    } finally {
+      await unreachable.close();
+      down.disconnect();
+    }
+  });
 
   it('remembers a request in Redis for at least as long as its timestamp is accepted', async () => {
     const ts = Math.floor(clock.now / 1000);
