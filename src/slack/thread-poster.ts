@@ -22,6 +22,8 @@ import { type DeliveryLogger, deliver } from './slack-delivery.js';
 /** Slack message metadata event_type of wavesync's thread lines. */
 export const THREAD_LINE_EVENT = 'wavesync_thread_line';
 /** Pages of 200 replies read when looking a key up in a thread (bounded: 4,000 replies). */
+/** The store's mark that this job's thread poster has started (never a line's key: keys have no '!'). */
+const OPENED = '!opened';
 const MAX_LOOKUP_PAGES = 20;
 
 export class ThreadPoster {
@@ -133,10 +135,14 @@ export class ThreadPoster {
       this.logger?.warn({ err: (err as Error).message }, 'posted thread lines unreadable; lines may repeat');
     }
     if (posted.size > 0) {
-      // A resumed job: a post Slack answered just before the previous worker died may be missing from the store.
+      // A resumed job: a post Slack answered just before the previous worker died may be missing from the store —
+      // also its very first post (which may hold several coalesced lines), hence the OPENED mark below.
       const result = await deliver(() => this.threadKeys(), this.context('thread read'));
       this.budget.spend(result.attempts);
       for (const [key, ts] of result.value ?? []) posted.set(key, ts);
+    } else {
+      // Recorded before this job's first post: a worker resuming it finds the store non-empty and reads the thread.
+      await this.remember([OPENED], '-');
     }
     this.posted = posted;
     return posted;

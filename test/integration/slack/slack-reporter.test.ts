@@ -300,6 +300,21 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       expect(lines).toEqual(RESUMED_THREAD);
     });
 
+    it('when the worker died before it recorded any post (its first post held several lines), then the resumed one reads the thread', async () => {
+      // Seen in a clean-clone CI run: the first post coalesced "wave 1 — done" with the next lines, the worker died
+      // before recording it, and the resumed worker, finding no record, posted "wave 1 — done" again.
+      const lines = await resumeMidSync((store, first) =>
+        first
+          ? {
+              load: () => store.load(),
+              record: (k, ts) => (k.includes('!opened') ? store.record(k, ts) : Promise.resolve()),
+            }
+          : store,
+      );
+
+      expect(lines).toEqual(RESUMED_THREAD);
+    });
+
     it('when a chat.postMessage is done but its answer is lost to the client timeout, then it is posted once', async () => {
       const { target, make } = await setup({}, {}, { timeoutMs: 300 });
       fake.stallNext('chat.postMessage', 1500);
