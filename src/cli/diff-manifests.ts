@@ -18,6 +18,7 @@ import { createClusterProvider } from '../main/cluster-provider.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 import { renderApplicationNamed } from './plan-application.js';
 import { rethrowClusterError } from './sync-manifests.js';
+import { rejectPathAndApp } from './target-or-app.js';
 
 /** Options of `wavesync diff` as commander parses them. */
 export interface DiffCommandOptions {
@@ -41,12 +42,7 @@ export async function diffForCommand(
   target: string | undefined,
   options: DiffCommandOptions,
 ): Promise<ApplicationDiff> {
-  if (options.app !== undefined && target !== undefined) {
-    throw new BotError(
-      'invalid_command',
-      `give a path or --app, not both (got ${target} and --app ${options.app})`,
-    );
-  }
+  rejectPathAndApp(target, options.app);
   if (options.app === undefined && target === undefined) {
     throw new BotError(
       'invalid_command',

@@ -13,6 +13,7 @@ import type { Settings } from '../settings/index.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
 import { formatPlanText } from './format-plan-text.js';
+import { rejectPathAndApp } from './target-or-app.js';
 
 export interface PlanOptions {
   output: 'text' | 'json';
@@ -148,13 +149,8 @@ export async function printPlan(
   options: PlanOptions,
   io: CommandIo,
 ): Promise<void> {
+  rejectPathAndApp(target, options.app);
   if (options.app !== undefined) {
-    if (target !== undefined) {
-      throw new BotError(
-        'invalid_command',
-        `give a path or --app, not both (got ${target} and --app ${options.app})`,
-      );
-    }
     const plan = await planApplication(options.app, options);
     if (options.output === 'json') {
       const { application, environment, namespace, revision } = plan;

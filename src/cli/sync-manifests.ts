@@ -10,6 +10,7 @@ import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 import { planLoaded } from './plan-application.js';
 import { type SyncCommandOptions, secondsOption } from './sync-command-options.js';
+import { rejectPathAndApp } from './target-or-app.js';
 
 export type { SyncCommandOptions } from './sync-command-options.js';
 
@@ -42,13 +43,8 @@ export async function syncManifests(
   signal?: AbortSignal,
   onWarning: (warning: PlanWarning) => void = () => {},
 ): Promise<OperationState> {
+  rejectPathAndApp(target, options.app);
   if (options.app !== undefined) {
-    if (target !== undefined) {
-      throw new BotError(
-        'invalid_command',
-        `give a path or --app, not both (got ${target} and --app ${options.app})`,
-      );
-    }
     const { syncApplication } = await import('./sync-application.js');
     return syncApplication(options.app, options, onEvent, signal, onWarning).catch(rethrowClusterError);
   }
