@@ -38,6 +38,18 @@ async function runningProductionSync(): Promise<{ ts: string; jobId: string }> {
   return { ts: posted.ts, jobId: job.jobId };
 }
 
+/** @eve, who may not cancel, clicks a Cancel button naming `jobId` from a channel of her own (a forged click). */
+async function forgedCancelClick(jobId: string): Promise<void> {
+  await env.bot.sendBlockAction({
+    actionId: CANCEL_ACTION_ID,
+    value: jobId,
+    userId: 'U0EVE',
+    channelId: RANDOM,
+    messageTs: '1700000000.000100',
+    responseUrl: env.slack.responseUrl('eve'),
+  });
+}
+
 /** The ephemeral answer posted to `responseUrl(id)` (Bolt's respond()). */
 async function answer(id: string): Promise<string> {
   const [post] = await env.slack.waitFor(() =>
@@ -75,14 +87,7 @@ describe('test/integration/approvals/permissions: cancel', () => {
     env = await startFlowEnv(redis, { stepMs: 60_000 });
     const { jobId } = await runningProductionSync();
 
-    await env.bot.sendBlockAction({
-      actionId: CANCEL_ACTION_ID,
-      value: jobId,
-      userId: 'U0EVE',
-      channelId: RANDOM,
-      messageTs: '1700000000.000100',
-      responseUrl: env.slack.responseUrl('eve'),
-    });
+    await forgedCancelClick(jobId);
 
     expect(await answer('eve')).toContain('may cancel syncs of guestbook (production)');
     expect(await env.queue.jobStatus(jobId)).toMatchObject({ state: 'active' });
@@ -104,14 +109,7 @@ describe('test/integration/approvals/permissions: cancel', () => {
       return job && job.state !== 'active' && job.state !== 'waiting' ? job : undefined;
     }, 20_000);
 
-    await env.bot.sendBlockAction({
-      actionId: CANCEL_ACTION_ID,
-      value: jobId,
-      userId: 'U0EVE',
-      channelId: RANDOM,
-      messageTs: '1700000000.000100',
-      responseUrl: env.slack.responseUrl('eve'),
-    });
+    await forgedCancelClick(jobId);
 
     const text = await answer('eve');
     expect(text).toContain('may cancel syncs of guestbook (production)');
