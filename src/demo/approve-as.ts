@@ -1,10 +1,10 @@
 /**
  * The demo's second user: waits for the approval request in a channel (a message with an Approve button) and
- * clicks Approve as that user, through the bot's signed interactivity endpoint exactly as Slack would send it.
+ * clicks Approve as that user, as Slack would send it: signed to the bot's interactivity endpoint, or over Socket Mode.
  */
 import { APPROVE_ACTION_ID } from '../approvals/index.js';
 import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
-import type { Delivery, SignedSlackClient } from './fake-slack/slack-client.js';
+import type { Delivery, SlackSender } from './fake-slack/slack-client.js';
 
 interface ButtonLike {
   action_id?: string;
@@ -26,7 +26,7 @@ function approvalRequest(slack: FakeSlackApi, channel: string): { ts: string; va
 /** Wait (up to `timeoutMs`) for the approval request in `channel`, then click Approve as `user`. */
 export async function approveAs(
   slack: FakeSlackApi,
-  client: SignedSlackClient,
+  client: SlackSender,
   input: {
     channel: string;
     user: { id: string; name: string };

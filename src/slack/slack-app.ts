@@ -100,7 +100,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ? new SocketModeReceiver({
         appToken: options.appToken!,
         customRoutes: routes,
-        installerOptions: { port },
+        // The Socket Mode client opens its link with apps.connections.open on this Web API (SLACK_API_URL too).
+        installerOptions: { port, clientOptions: options.apiUrl ? { slackApiUrl: options.apiUrl } : {} },
         ...logOptions,
       })
     : new HTTPReceiver({

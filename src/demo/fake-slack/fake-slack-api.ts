@@ -4,11 +4,13 @@
  * usergroups.users.list, conversations.info, views.open and views.update the way Slack does (HTTP 200 with `{ok:false,error}` for
  * platform errors, HTTP 429 + Retry-After for rate limits), enforces Slack's message limits, records every call
  * and keeps the resulting messages so tests can assert threads. It also receives `response_url` posts at
- * `/response/<id>`.
+ * `/response/<id>`. With `socketMode`, it is also Slack's Socket Mode endpoint (`apps.connections.open` and the
+ * WebSocket it hands out: FakeSocketMode).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChannelRateLimiter } from './channel-rate-limiter.js';
+import { FakeSocketMode, type FakeSocketModeOptions } from './fake-socket-mode.js';
 import { blockProblems, LIMITS, modalProblems } from './slack-block-rules.js';
 
 export interface RecordedCall {
@@ -72,6 +74,8 @@ export interface FakeSlackOptions {
   usergroups?: Record<string, string[]>;
   /** channel id → info; unknown channels are treated as public channels the bot is in. */
   channels?: Record<string, { name: string; isPrivate?: boolean }>;
+  /** Serve Socket Mode too (`apps.connections.open` + the WebSocket); `true` for the defaults. */
+  socketMode?: FakeSocketModeOptions | boolean;
 }
 
 type Args = Record<string, unknown>;
@@ -79,6 +83,8 @@ type Handler = (args: Args) => Record<string, unknown>;
 
 export class FakeSlackApi {
   readonly botToken: string;
+  /** Slack's Socket Mode side, when started with `socketMode`. */
+  readonly socketMode: FakeSocketMode | undefined;
   private readonly recorded: RecordedCall[] = [];
   private readonly responsePosts: ResponseUrlPost[] = [];
   private readonly messages = new Map<string, FakeMessage>();
@@ -98,6 +104,9 @@ export class FakeSlackApi {
     this.options = options;
     this.botToken = options.botToken ?? 'xoxb-test-token';
     this.limiter = new ChannelRateLimiter(options.postIntervalMs ?? 1000, options.burst ?? 3);
+    this.socketMode = options.socketMode
+      ? new FakeSocketMode(options.socketMode === true ? {} : options.socketMode)
+      : undefined;
     this.handlers = {
       'auth.test': () => ({
         ok: true,
@@ -127,7 +136,10 @@ export class FakeSlackApi {
     let fake: FakeSlackApi | undefined;
     const server = createServer((req, res) => void fake!.handle(req, res));
     fake = new FakeSlackApi(server, options);
+    const socketMode = fake.socketMode;
+    if (socketMode) server.on('upgrade', (req, socket, head) => socketMode.handleUpgrade(req, socket, head));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    socketMode?.attach(fake.url);
     return fake;
   }
 
@@ -209,6 +221,7 @@ export class FakeSlackApi {
   }
 
   async close(): Promise<void> {
+    await this.socketMode?.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -250,6 +263,8 @@ export class FakeSlackApi {
   }
 
   private dispatch(method: string, args: Args, authorization: string | undefined): Record<string, unknown> {
+    if (method === 'apps.connections.open')
+      return this.socketMode?.connectionsOpen(authorization) ?? { ok: false, error: 'invalid_auth' };
     if (authorization !== `Bearer ${this.botToken}` && args.token !== this.botToken)
       return { ok: false, error: 'invalid_auth' };
     const handler = this.handlers[method];

@@ -60,7 +60,69 @@ export interface BlockActionInput {
   teamId?: string;
 }
 
-export class SignedSlackClient {
+/** What plays Slack's side towards the bot: signed HTTP (SignedSlackClient) or Socket Mode (FakeSocketMode). */
+export interface SlackSender {
+  sendCommand(input: SlashCommandInput): Promise<Delivery>;
+  sendBlockAction(input: BlockActionInput): Promise<Delivery>;
+}
+
+/**
+ * The fields of a slash command as Slack sends them (https://docs.slack.dev/interactivity/implementing-slash-commands):
+ * form fields over HTTP, the same names as a JSON object in a Socket Mode `slash_commands` envelope. `n` makes the
+ * trigger_id unique (`trigger.<ms>.<n>`, the fake Web API's views.open checks its age).
+ */
+export function slashCommandFields(input: SlashCommandInput, n: number): Record<string, string> {
+  return {
+    token: 'deprecated-verification-token',
+    team_id: input.teamId ?? 'T0FAKE',
+    team_domain: 'fake',
+    channel_id: input.channelId ?? 'C0DEPLOYS',
+    channel_name: input.channelName ?? 'deploys',
+    user_id: input.userId ?? 'U0PAT',
+    user_name: input.userName ?? 'pat',
+    command: input.command ?? '/sync',
+    text: input.text,
+    api_app_id: 'A0WAVESYNC',
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl ?? 'http://127.0.0.1:9/response/unused',
+    trigger_id: input.triggerId ?? `trigger.${Date.now()}.${n}`,
+  };
+}
+
+/** A `block_actions` payload (one button click), as Slack sends it (https://docs.slack.dev/reference/interaction-payloads/block_actions-payload). */
+export function blockActionPayload(input: BlockActionInput, n: number): Record<string, unknown> {
+  const userId = input.userId ?? 'U0PAT';
+  const channelId = input.channelId ?? 'C0DEPLOYS';
+  return {
+    type: 'block_actions',
+    user: {
+      id: userId,
+      username: input.userName ?? 'pat',
+      name: input.userName ?? 'pat',
+      team_id: input.teamId ?? 'T0FAKE',
+    },
+    api_app_id: 'A0WAVESYNC',
+    token: 'deprecated-verification-token',
+    container: { type: 'message', message_ts: input.messageTs, channel_id: channelId, is_ephemeral: false },
+    trigger_id: `trigger.${Date.now()}.${n}`,
+    team: { id: input.teamId ?? 'T0FAKE', domain: 'fake' },
+    channel: { id: channelId, name: 'deploys' },
+    message: { type: 'message', ts: input.messageTs, text: '' },
+    response_url: input.responseUrl ?? 'http://127.0.0.1:9/response/unused',
+    actions: [
+      {
+        type: 'button',
+        action_id: input.actionId,
+        block_id: input.blockId ?? 'b1',
+        text: { type: 'plain_text', text: input.actionId },
+        value: input.value,
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
+  };
+}
+
+export class SignedSlackClient implements SlackSender {
   private readonly eventsUrl: string;
   private readonly signingSecret: string;
   private triggers = 0;
@@ -73,57 +135,13 @@ export class SignedSlackClient {
 
   /** A slash command as Slack posts it (form fields of `SlashCommand`). */
   sendCommand(input: SlashCommandInput, options: DeliveryOptions = {}): Promise<Delivery> {
-    this.triggers += 1;
-    const form = new URLSearchParams({
-      token: 'deprecated-verification-token',
-      team_id: input.teamId ?? 'T0FAKE',
-      team_domain: 'fake',
-      channel_id: input.channelId ?? 'C0DEPLOYS',
-      channel_name: input.channelName ?? 'deploys',
-      user_id: input.userId ?? 'U0PAT',
-      user_name: input.userName ?? 'pat',
-      command: input.command ?? '/sync',
-      text: input.text,
-      api_app_id: 'A0WAVESYNC',
-      is_enterprise_install: 'false',
-      response_url: input.responseUrl ?? 'http://127.0.0.1:9/response/unused',
-      trigger_id: input.triggerId ?? `trigger.${Date.now()}.${this.triggers}`,
-    });
+    const form = new URLSearchParams(slashCommandFields(input, ++this.triggers));
     return this.sendRaw(form.toString(), 'application/x-www-form-urlencoded', options);
   }
 
   /** A block_actions interaction (button click), form-encoded as `payload=<json>`. */
   sendBlockAction(input: BlockActionInput, options: DeliveryOptions = {}): Promise<Delivery> {
-    const userId = input.userId ?? 'U0PAT';
-    const channelId = input.channelId ?? 'C0DEPLOYS';
-    const payload = {
-      type: 'block_actions',
-      user: {
-        id: userId,
-        username: input.userName ?? 'pat',
-        name: input.userName ?? 'pat',
-        team_id: input.teamId ?? 'T0FAKE',
-      },
-      api_app_id: 'A0WAVESYNC',
-      token: 'deprecated-verification-token',
-      container: { type: 'message', message_ts: input.messageTs, channel_id: channelId, is_ephemeral: false },
-      trigger_id: `trigger.${Date.now()}.${++this.triggers}`,
-      team: { id: input.teamId ?? 'T0FAKE', domain: 'fake' },
-      channel: { id: channelId, name: 'deploys' },
-      message: { type: 'message', ts: input.messageTs, text: '' },
-      response_url: input.responseUrl ?? 'http://127.0.0.1:9/response/unused',
-      actions: [
-        {
-          type: 'button',
-          action_id: input.actionId,
-          block_id: input.blockId ?? 'b1',
-          text: { type: 'plain_text', text: input.actionId },
-          value: input.value,
-          action_ts: `${Date.now() / 1000}`,
-        },
-      ],
-    };
-    const form = new URLSearchParams({ payload: JSON.stringify(payload) });
+    const form = new URLSearchParams({ payload: JSON.stringify(blockActionPayload(input, ++this.triggers)) });
     return this.sendRaw(form.toString(), 'application/x-www-form-urlencoded', options);
   }
 

@@ -1,6 +1,8 @@
 /**
  * One end-to-end stack: the Kubernetes API simulator, the fake Slack Web API, and `wavesync bot` + `wavesync
  * worker` as separate child processes on the real Redis under a unique key prefix (removed by close()).
+ * `socketMode: true` runs the bot in Socket Mode (SLACK_APP_TOKEN, no signing secret) against the fake's Socket
+ * Mode server; `redis` points both processes at another topology (REDIS_SENTINELS…, REDIS_CLUSTER_NODES…).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +12,7 @@ import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { type Config, loadConfig } from '../../../src/config.js';
 import { DEMO_USERS, type DemoApp } from '../../../src/demo/demo-scenario.js';
 import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
-import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
+import { SignedSlackClient, type SlackSender } from '../../../src/demo/fake-slack/slack-client.js';
 import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
 import { startWavesyncProcess, type WavesyncProcess } from './wavesync-process.js';
 
@@ -25,8 +27,8 @@ export interface E2eStack {
   kubeconfigFile: string;
   bot: WavesyncProcess;
   worker: WavesyncProcess;
-  /** Signs requests to the bot's /slack/events as Slack does. */
-  client: SignedSlackClient;
+  /** Plays Slack towards the bot: signed HTTP to /slack/events, or the fake's Socket Mode server. */
+  client: SlackSender;
   /** Send a signed `/sync <app>` from the app's channel as @pat; resolves with the ack latency in ms. */
   sync(app: DemoApp): Promise<number>;
   /** Start a new worker process (after the old one died). */
@@ -34,10 +36,17 @@ export interface E2eStack {
   close(): Promise<void>;
 }
 
-export async function startE2eStack(options: { speed: number }): Promise<E2eStack> {
+export interface E2eStackOptions {
+  speed: number;
+  /** Run the bot in Socket Mode. */
+  socketMode?: boolean;
+}
+
+export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack> {
   const sim = await startSimulator({ speed: options.speed });
   const slack = await FakeSlackApi.start({
     users: Object.values(DEMO_USERS).map((u) => ({ id: u.id, name: u.name })),
+    socketMode: options.socketMode ?? false,
   });
   const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-e2e-'));
   const kubeconfigFile = path.join(dir, 'kubeconfig');
@@ -49,7 +58,7 @@ export async function startE2eStack(options: { speed: number }): Promise<E2eStac
     PORT: '0',
     LOG_LEVEL: 'info',
     SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: secret,
+    ...(slack.socketMode ? { SLACK_APP_TOKEN: slack.socketMode.appToken } : { SLACK_SIGNING_SECRET: secret }),
     SLACK_API_URL: slack.apiUrl,
     KUBECONFIG: kubeconfigFile,
     WAVESYNC_CONFIG: path.join(root, 'examples/wavesync.yaml'),
@@ -61,7 +70,7 @@ export async function startE2eStack(options: { speed: number }): Promise<E2eStac
     startWavesyncProcess('bot', env),
     startWavesyncProcess('worker', env),
   ]);
-  const client = new SignedSlackClient(`http://127.0.0.1:${bot.port}`, secret);
+  const client = slack.socketMode ?? new SignedSlackClient(`http://127.0.0.1:${bot.port}`, secret);
   const stack: E2eStack = {
     sim,
     slack,
