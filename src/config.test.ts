@@ -6,7 +6,7 @@ describe('src/config', () => {
   it('applies defaults for an empty environment', () => {
     const config = loadConfig({});
 
-    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
     expect(config.port).toBe(3000);
     expect(config.slack.appToken).toBeUndefined();
   });
@@ -36,7 +36,46 @@ describe('src/config', () => {
   it('treats an empty variable as unset, so REDIS_URL= falls back to the default', () => {
     const config = loadConfig({ REDIS_URL: '', PORT: '' });
 
-    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
     expect(config.port).toBe(3000);
+  });
+
+  it('reads a Sentinel topology (sentinels, master group, passwords) and keeps the prefix', () => {
+    const config = loadConfig({
+      REDIS_SENTINELS: '10.0.0.1:26379, sentinel-b:26380',
+      REDIS_SENTINEL_MASTER: 'mymaster',
+      REDIS_PASSWORD: 'pw',
+      REDIS_SENTINEL_PASSWORD: 'spw',
+    });
+
+    expect(config.redis).toEqual({
+      sentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-b', port: 26380 },
+      ],
+      name: 'mymaster',
+      password: 'pw',
+      sentinelPassword: 'spw',
+    });
+    expect(config.queue.prefix).toBe('bull');
+  });
+
+  it('reads a Cluster topology and puts the prefix in a {hash tag} unless it has one', () => {
+    const tagged = loadConfig({ REDIS_CLUSTER_NODES: 'a:7000,b:7001', WAVESYNC_QUEUE_PREFIX: 'x{ws}' });
+    const plain = loadConfig({ REDIS_CLUSTER_NODES: '[::1]:7000' });
+
+    expect(plain.redis).toEqual({ cluster: { nodes: [{ host: '::1', port: 7000 }] } });
+    expect(plain.queue.prefix).toBe('{bull}');
+    expect(tagged.queue.prefix).toBe('x{ws}');
+  });
+
+  it('refuses a bad node list, Sentinel without its master name, and two topologies at once, naming the variable', () => {
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:7000,b' })).toThrow(
+      /REDIS_CLUSTER_NODES: "b" is not host:port/,
+    );
+    expect(() => loadConfig({ REDIS_SENTINELS: 'a:26379' })).toThrow(/REDIS_SENTINEL_MASTER/);
+    expect(() =>
+      loadConfig({ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_CLUSTER_NODES: 'b:2' }),
+    ).toThrow(/not both/);
   });
 });

@@ -5,10 +5,16 @@
  */
 import { z } from 'zod';
 import { BotError } from './domain/errors.js';
+import { clusterSafePrefix, type RedisConnectionOptions, type RedisNode } from './queue/redis-connections.js';
 
 const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  REDIS_SENTINELS: z.string().optional(),
+  REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
+  REDIS_CLUSTER_NODES: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   SLACK_BOT_TOKEN: z.string().optional(),
   SLACK_SIGNING_SECRET: z.string().optional(),
@@ -26,7 +32,12 @@ const EnvSchema = z.object({
 /** Typed configuration; field names follow the environment variables they come from. */
 export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  redisUrl: string;
+  /**
+   * Where Redis is, for every connection (queue, worker, approvals, drift state, scripts): REDIS_URL (one
+   * server), REDIS_SENTINELS + REDIS_SENTINEL_MASTER (Sentinel) or REDIS_CLUSTER_NODES (Cluster), with
+   * REDIS_PASSWORD / REDIS_SENTINEL_PASSWORD. docs/deploy.md "Redis topologies".
+   */
+  redis: RedisConnectionOptions;
   /** HTTP port of the bot (Slack events, /healthz, /metrics). */
   port: number;
   slack: {
@@ -42,7 +53,10 @@ export interface Config {
   /** Path of wavesync.yaml (applications, environments, approvers, channels). */
   configFile: string | undefined;
   queue: {
-    /** BullMQ key prefix; give each installation (or test run) sharing one Redis its own. */
+    /**
+     * BullMQ key prefix; give each installation (or test run) sharing one Redis its own. On Cluster it carries a
+     * `{hash tag}` (added when WAVESYNC_QUEUE_PREFIX has none) so every script's keys share one slot.
+     */
     prefix: string;
   };
   worker: {
@@ -73,9 +87,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new BotError('invalid_config', `invalid environment: ${problems}`);
   }
   const e = parsed.data;
+  const redis = redisOf(e);
   return {
     logLevel: e.LOG_LEVEL,
-    redisUrl: e.REDIS_URL,
+    redis,
     port: e.PORT,
     slack: {
       botToken: e.SLACK_BOT_TOKEN,
@@ -85,13 +100,53 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     kubeconfig: e.KUBECONFIG,
     configFile: e.WAVESYNC_CONFIG,
-    queue: { prefix: e.WAVESYNC_QUEUE_PREFIX },
+    queue: { prefix: clusterSafePrefix(e.WAVESYNC_QUEUE_PREFIX, redis) },
     worker: { concurrency: e.WAVESYNC_WORKER_CONCURRENCY, lockDurationMs: e.WAVESYNC_WORKER_LOCK_MS },
     admin:
       e.WAVESYNC_ADMIN_PASSWORD === undefined
         ? undefined
         : { user: e.WAVESYNC_ADMIN_USER, password: e.WAVESYNC_ADMIN_PASSWORD },
   };
+}
+
+type Env = z.infer<typeof EnvSchema>;
+
+/** REDIS_* → connection options. @throws BotError('invalid_config') on a bad node list or a mixed topology. */
+function redisOf(e: Env): RedisConnectionOptions {
+  const password = e.REDIS_PASSWORD === undefined ? {} : { password: e.REDIS_PASSWORD };
+  if (e.REDIS_SENTINELS !== undefined && e.REDIS_CLUSTER_NODES !== undefined)
+    throw new BotError('invalid_config', 'set REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both');
+  if (e.REDIS_CLUSTER_NODES !== undefined)
+    return { cluster: { nodes: nodeList('REDIS_CLUSTER_NODES', e.REDIS_CLUSTER_NODES) }, ...password };
+  if (e.REDIS_SENTINELS !== undefined) {
+    if (e.REDIS_SENTINEL_MASTER === undefined)
+      throw new BotError(
+        'invalid_config',
+        'REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER (the master group name, e.g. mymaster) is not',
+      );
+    return {
+      sentinels: nodeList('REDIS_SENTINELS', e.REDIS_SENTINELS),
+      name: e.REDIS_SENTINEL_MASTER,
+      ...password,
+      ...(e.REDIS_SENTINEL_PASSWORD === undefined ? {} : { sentinelPassword: e.REDIS_SENTINEL_PASSWORD }),
+    };
+  }
+  return { url: e.REDIS_URL, ...password };
+}
+
+/** `host:port,host:port` → nodes. @throws BotError('invalid_config') naming `variable` and the bad entry. */
+function nodeList(variable: string, value: string): RedisNode[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(entry);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535)
+        throw new BotError('invalid_config', `${variable}: "${entry}" is not host:port`);
+      return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+    });
 }
 
 /**
@@ -108,6 +163,23 @@ export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config
     missing.push('SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)');
   }
   return missing;
+}
+
+/** The variables that say where Redis is (the demo passes them on to the Config it builds). */
+export const REDIS_VARIABLES = [
+  'REDIS_URL',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_MASTER',
+  'REDIS_SENTINEL_PASSWORD',
+  'REDIS_PASSWORD',
+  'REDIS_CLUSTER_NODES',
+] as const;
+
+/** The REDIS_* variables of `env` (default: `process.env`) that are set. */
+export function redisVariables(
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  return withoutEmptyValues(Object.fromEntries(REDIS_VARIABLES.map((name) => [name, env[name]])));
 }
 
 /**

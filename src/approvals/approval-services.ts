@@ -2,10 +2,11 @@
  * One call for the approval flow over Redis with its store, audit log, group cache and plan preview; the
  * composition root (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only `createFailureNotifier` (see docs/approvals.md, "Wiring").
  */
-import type { Redis } from 'ioredis';
+
 import type { ApplicationRenderer } from '../apps/render/render-application.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import type { ApprovalMessenger } from './approval-messenger.js';
@@ -19,7 +20,7 @@ import { createSyncPreviewer } from './sync-preview.js';
 export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
 
 export interface ApprovalServicesOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Default `wavesync`. */
   prefix?: string;
   settings: Pick<Settings, 'environments'>;

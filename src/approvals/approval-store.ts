@@ -4,8 +4,9 @@
  * (`<prefix>:approvals:expiries`) and a job → request index for notifications. Every state change is one Lua
  * compare-and-set (approval-scripts.ts). Finished requests are kept `retentionMs` for audit look-ups.
  */
-import type { Redis } from 'ioredis';
+
 import { runScript } from '../queue/lua-script.js';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type {
   Approval,
   ApprovalRecord,
@@ -71,7 +72,7 @@ export interface ApprovalStoreOptions {
   retentionMs?: number;
 }
 
-export function createApprovalStore(redis: Redis, options: ApprovalStoreOptions): ApprovalStore {
+export function createApprovalStore(redis: RedisClient, options: ApprovalStoreOptions): ApprovalStore {
   const base = `${options.prefix}:approvals`;
   const requestKey = (id: string) => `${base}:request:${id}`;
   const expiries = `${base}:expiries`;

@@ -3,7 +3,7 @@
  * auto ids, never trimmed or edited) of every request, refusal, decision, expiry, invalidation, queued job and
  * outcome, with the Slack ids involved. `/sync audit <app>` reads it newest first.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 
 export type AuditEventType =
   | 'requested'
@@ -57,7 +57,7 @@ export interface AuditLog {
   read(application: string, limit?: number): Promise<AuditRecord[]>;
 }
 
-export function createAuditLog(redis: Redis, prefix: string): AuditLog {
+export function createAuditLog(redis: RedisClient, prefix: string): AuditLog {
   const key = (application: string) => `${prefix}:audit:${application}`;
   return {
     async append(entry) {

@@ -5,9 +5,10 @@
  * non-Degraded sync of that Application posts "recovered" once (GETDEL of the app's failing marker).
  * Every outcome is appended to the audit log. Delivery problems go to `onError`, never thrown.
  */
-import type { Redis } from 'ioredis';
+
 import type { Application, OperationState, SyncEvent } from '../domain/index.js';
 import type { SyncRequest } from '../queue/index.js';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { ApprovalStore } from './approval-store.js';
@@ -21,7 +22,7 @@ import {
 } from './failure-notice.js';
 
 export interface FailureNotifierDeps {
-  redis: Redis;
+  redis: RedisClient;
   /** Key prefix (`<prefix>:notify:…`). */
   prefix: string;
   settings: Pick<Settings, 'environments'>;

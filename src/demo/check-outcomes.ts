@@ -49,7 +49,7 @@ export async function checkOutcomes(input: {
 }): Promise<DemoOutcome[]> {
   const { env } = input;
   const queue = createSyncQueue({
-    connection: { url: env.config.redisUrl },
+    connection: env.config.redis,
     prefix: env.config.queue.prefix,
   });
   const deadline = Date.now() + input.timeoutMs;

@@ -1,7 +1,7 @@
 /**
  * The embedded default the demo runs on: the Kubernetes API simulator (time sped up), the fake Slack Web API,
  * a kubeconfig for the simulator, a unique Redis key prefix, and the Config that points wavesync at all of them.
- * No Slack or cluster credentials are read; only REDIS_URL (and LOG_LEVEL) come from the environment.
+ * No Slack or cluster credentials are read; only the REDIS_* variables (and LOG_LEVEL) come from the environment.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -28,7 +28,8 @@ export interface DemoEnvironment {
 }
 
 export interface DemoEnvironmentOptions {
-  redisUrl: string;
+  /** REDIS_URL, or REDIS_SENTINELS + REDIS_SENTINEL_MASTER, or REDIS_CLUSTER_NODES (+ passwords). */
+  redisEnv: Record<string, string>;
   logLevel: Config['logLevel'];
   /** Simulator time factor (default 20: a 30 s migration Job takes 1.5 s). */
   speed?: number;
@@ -48,7 +49,7 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
   const signingSecret = randomUUID();
   const logFile = path.join(dir, 'wavesync.log');
   const config = loadConfig({
-    REDIS_URL: options.redisUrl,
+    ...options.redisEnv,
     LOG_LEVEL: options.logLevel,
     PORT: '0',
     SLACK_BOT_TOKEN: slack.botToken,

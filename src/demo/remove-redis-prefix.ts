@@ -2,22 +2,41 @@
  * Delete every Redis key under a prefix (SCAN + UNLINK in batches), so a demo or test run leaves nothing behind in a
  * shared Redis. Only ever called with a prefix the run generated itself.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connections.js';
 
-/** Remove `${prefix}:*`; resolves with the number of keys removed. */
-export async function removeRedisPrefix(url: string, prefix: string): Promise<number> {
-  if (!/^[\w.-]+-[0-9a-f]{8}/.test(prefix)) throw new Error(`refusing to remove keys of prefix "${prefix}"`);
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+/**
+ * Remove `${prefix}:*` from the Redis of `where` (a redis:// URL or connection options; on Cluster every master is
+ * scanned); resolves with the number of keys removed.
+ */
+export async function removeRedisPrefix(
+  where: string | RedisConnectionOptions,
+  prefix: string,
+): Promise<number> {
+  if (!/^\{?[\w.-]+-[0-9a-f]{8}/.test(prefix))
+    throw new Error(`refusing to remove keys of prefix "${prefix}"`);
+  const redis = createRedisClient(typeof where === 'string' ? { url: where } : where, {
+    maxRetriesPerRequest: 1,
+  });
   let removed = 0;
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) removed += await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    const nodes =
+      'nodes' in redis && typeof redis.nodes === 'function' ? redis.nodes('master') : [redis as Redis];
+    for (const node of nodes) removed += await removeFrom(node, prefix);
   } finally {
     redis.disconnect();
   }
+  return removed;
+}
+
+async function removeFrom(redis: Redis, prefix: string): Promise<number> {
+  let removed = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    // On Cluster the keys of one UNLINK must share a slot: they do, the prefix carries a {hash tag}.
+    if (keys.length > 0) removed += await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
   return removed;
 }

@@ -6,10 +6,12 @@
  * phase, the thread's replies, and that the cluster holds the manifests. Resolves with the exit code (0 only
  * when every expected outcome happened).
  */
+import { loadConfig } from '../config.js';
 import { BotError } from '../domain/index.js';
 import { didYouMean } from '../engine/index.js';
 import { createLogger } from '../logger.js';
 import { startWavesync } from '../main/start-wavesync.js';
+import { describeRedis } from '../queue/redis-connections.js';
 import type { Block } from '../slack/messages/block.js';
 import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import { approveAs } from './approve-as.js';
@@ -26,7 +28,8 @@ import { TERMINAL_COLUMNS, wrapText } from './terminal-text.js';
 import { ThreadPrinter } from './thread-printer.js';
 
 export interface DemoOptions {
-  redisUrl: string;
+  /** The REDIS_* variables (config.ts redisVariables): one server, Sentinel or Cluster. */
+  redisEnv: Record<string, string>;
   write(text: string): void;
   ansi: boolean;
   /** Keep the temporary folder (kubeconfig, log) for inspection. */
@@ -40,10 +43,11 @@ export interface DemoOptions {
 export async function runDemo(options: DemoOptions): Promise<number> {
   const started = performance.now();
   const selected = selectScenario(options.app);
+  const redis = loadConfig(options.redisEnv).redis;
   try {
-    await pingRedis(options.redisUrl);
+    await pingRedis(redis);
   } catch (error) {
-    options.write(`${redisHelp(options.redisUrl, (error as Error).message)}\n`);
+    options.write(`${redisHelp(describeRedis(redis), (error as Error).message)}\n`);
     return 1;
   }
   const demo = await startDemo(options, selected);
@@ -81,7 +85,7 @@ export function selectScenario(name: string | undefined): readonly DemoApp[] {
 
 /** The environment, wavesync serve in this process, and the live thread printer; cleanUp() undoes it all once. */
 async function startDemo(options: DemoOptions, scenarios: readonly DemoApp[]) {
-  const env = await startDemoEnvironment({ redisUrl: options.redisUrl, logLevel: 'info' });
+  const env = await startDemoEnvironment({ redisEnv: options.redisEnv, logLevel: 'info' });
   const logger = createLogger({ level: 'info', destination: env.log });
   const running = await startWavesync('serve', { config: env.config, logger, host: '127.0.0.1' });
   const apps = await selectApps(options, scenarios);
@@ -107,7 +111,7 @@ async function startDemo(options: DemoOptions, scenarios: readonly DemoApp[]) {
     cleaned ??= (async () => {
       printer.stop();
       await running.close({ graceMs: 2000 });
-      await removeRedisPrefix(options.redisUrl, env.config.queue.prefix).catch(() => 0);
+      await removeRedisPrefix(env.config.redis, env.config.queue.prefix).catch(() => 0);
       await env.close({ keep: options.keep ?? false });
     })();
     return cleaned;
@@ -135,7 +139,7 @@ function printIntro(
     'wavesync demo — /sync in Slack → BullMQ on Redis → Argo CD-faithful sync → the Slack thread, here in the terminal',
     `  Kubernetes API simulator  ${env.sim.url} (time ×${env.sim.speed})`,
     `  fake Slack Web API        ${env.slack.apiUrl}`,
-    `  Redis                     ${options.redisUrl} (key prefix ${env.config.queue.prefix}, removed at the end)`,
+    `  Redis                     ${describeRedis(env.config.redis)} (key prefix ${env.config.queue.prefix}, removed at the end)`,
     `  wavesync serve            http://127.0.0.1:${port} (POST /slack/events, GET /healthz, GET /metrics)`,
   ];
   options.write(`${lines.map((l) => wrapText(l, TERMINAL_COLUMNS, '    ')).join('\n')}\n`);

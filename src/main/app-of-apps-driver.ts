@@ -16,7 +16,7 @@
  * Children inherit the parent's authorization: the parent's request was authorized (and approved where its
  * environment requires it) and each child runs with the parent's initiator, without a second approval.
  */
-import type { Redis } from 'ioredis';
+
 import { environmentNameOf } from '../approvals/index.js';
 import {
   type ChildApplication,
@@ -39,6 +39,7 @@ import {
   type SyncRequest,
   TransientError,
 } from '../queue/index.js';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
 import type { AppOfAppsAnnouncer } from '../slack/app-of-apps-announcer.js';
@@ -48,7 +49,7 @@ import type { ApplicationResolver } from './resolve-application.js';
 export interface AppOfAppsDriverDeps {
   queue: Pick<SyncQueueClient, 'enqueueSync'>;
   /** Chain state: `<prefix>:aoa:<parentJobId>:*` keys, kept 7 days. */
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   settings: Pick<Settings, 'defaults' | 'environments'>;
   applicationOf: ApplicationResolver;

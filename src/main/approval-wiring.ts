@@ -5,7 +5,6 @@
  * failure-notification reporter the worker fans out next to the Slack thread.
  */
 import type { WebClient } from '@slack/web-api';
-import { Redis } from 'ioredis';
 import {
   type Approvals,
   createApprovalServices,
@@ -17,6 +16,7 @@ import type { Application } from '../domain/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
 import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/index.js';
 import {
   createSlackApprovalMessenger,
@@ -33,7 +33,8 @@ export interface ApprovalWiring {
 }
 
 export interface ApprovalWiringDeps {
-  redisUrl: string;
+  /** Where Redis is (Config.redis). */
+  redis: RedisConnectionOptions;
   prefix: string;
   settings: Settings;
   apps: ApplicationsFromSettings;
@@ -51,7 +52,7 @@ export interface ApprovalWiringDeps {
 }
 
 export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
-  const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: 2 });
+  const redis = createRedisClient(deps.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => deps.logger.debug({ err: err.message }, 'approvals redis error'));
   const messenger = createSlackApprovalMessenger(deps.web);
   const findApplication = (name: string) => deps.apps.registry.find(name);

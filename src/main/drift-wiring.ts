@@ -10,7 +10,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import { Redis } from 'ioredis';
 import {
   type ApprovalStore,
   autoSyncAllowed,
@@ -34,13 +33,14 @@ import { ignoreDifferencesOf, listTrackedLiveObjects } from '../engine/index.js'
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
+import { createRedisClient } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/index.js';
 import { createDriftNotices } from '../slack/drift-notices.js';
 import { createClusterProvider } from './cluster-provider.js';
 import type { Metrics } from './metrics.js';
 
 export interface DriftDetectionDeps {
-  config: Pick<Config, 'redisUrl' | 'kubeconfig' | 'queue'>;
+  config: Pick<Config, 'redis' | 'kubeconfig' | 'queue'>;
   settings: Settings;
   apps: ApplicationsFromSettings;
   web: WebClient;
@@ -64,7 +64,7 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
   const { settings, apps, config } = deps;
   const logger = deps.logger.child({ component: 'drift' });
   const now = deps.now ?? (() => new Date());
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const approvals = createApprovalStore(redis, { prefix: config.queue.prefix });
   const audit = createAuditLog(redis, config.queue.prefix);

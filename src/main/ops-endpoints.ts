@@ -3,9 +3,9 @@
  * Queue handle for queue depth in /metrics and for Bull Board (when `config.admin` is set).
  */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { SYNC_QUEUE_NAME } from '../queue/index.js';
+import { createRedisClient } from '../queue/redis-connections.js';
 import { bullBoardRoute } from './bull-board-route.js';
 import type { Metrics } from './metrics.js';
 import { type OpsRoute, opsRoutes } from './ops-routes.js';
@@ -17,13 +17,13 @@ export interface OpsEndpoints {
 
 /** Build the routes for `role`; connects to Redis lazily and never throws for an unreachable one. */
 export function createOpsEndpoints(input: {
-  config: Pick<Config, 'redisUrl' | 'queue' | 'admin'>;
+  config: Pick<Config, 'redis' | 'queue' | 'admin'>;
   version: string;
   role: string;
   metrics: Metrics;
 }): OpsEndpoints {
   const { config } = input;
-  const ping = new Redis(config.redisUrl, {
+  const ping = createRedisClient(config.redis, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -32,7 +32,7 @@ export function createOpsEndpoints(input: {
   });
   ping.on('error', () => undefined);
   const queue = new Queue(SYNC_QUEUE_NAME, {
-    connection: { url: config.redisUrl, maxRetriesPerRequest: 1, enableOfflineQueue: false },
+    connection: createRedisClient(config.redis, { maxRetriesPerRequest: 1, enableOfflineQueue: false }),
     prefix: config.queue.prefix,
   });
   queue.on('error', () => undefined);

@@ -5,12 +5,13 @@
  * (its notices' Sync button is registered by the Slack app, one sync per notice through Redis claims under the
  * queue prefix) runs here too, when the caller passes `drift`.
  */
-import { Redis } from 'ioredis';
+
 import { type ApplicationsFromSettings, redisDriftNoticeClaims } from '../apps/index.js';
 import type { Config } from '../config.js';
 import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue } from '../queue/index.js';
+import { createRedisClient } from '../queue/redis-connections.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import type { DeletionPlanner } from '../slack/ports.js';
 import { redisReplayStore } from '../slack/request-guard.js';
@@ -59,13 +60,13 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   }
   const logger = deps.logger.child({ component: 'bot' });
   const queue = createSyncQueue({
-    connection: { url: config.redisUrl },
+    connection: config.redis,
     prefix: config.queue.prefix,
     logger,
   });
   const wiring = deps.wiring(queue);
   // The drift notices' Sync-button claims (one sync per notice across replicas) and the replay guard's memory.
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'bot redis error'));
   const gate = createApprovalGate(wiring.approvals, wiring.messenger);
   const slack = createSlackApp({

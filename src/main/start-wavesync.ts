@@ -80,7 +80,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
-      redisUrl: config.redisUrl,
+      redis: config.redis,
       prefix: config.queue.prefix,
       settings,
       apps,

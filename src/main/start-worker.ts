@@ -5,7 +5,6 @@
  */
 
 import type { WebClient } from '@slack/web-api';
-import { Redis } from 'ioredis';
 import type { FailureNotifier } from '../approvals/index.js';
 import { type ApplicationsFromSettings, deleteApplication, renderedDeletionHooks } from '../apps/index.js';
 import type { Config } from '../config.js';
@@ -14,6 +13,7 @@ import { type EngineOptions, runOperation, type SourcedObject } from '../engine/
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import { createSyncQueue, createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
+import { createRedisClient, type RedisClient } from '../queue/redis-connections.js';
 import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/app-of-apps-announcer.js';
@@ -87,10 +87,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });
   // App of Apps: chain state and child-line ts in Redis, children enqueued through a producer of our own.
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'app of apps redis error'));
   const producer = createSyncQueue({
-    connection: { url: config.redisUrl },
+    connection: config.redis,
     prefix: config.queue.prefix,
     logger,
   });
@@ -108,7 +108,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     logger: deps.logger.child({ component: 'app-of-apps' }),
   });
   const worker = createSyncWorker({
-    connection: { url: config.redisUrl },
+    connection: config.redis,
     prefix: config.queue.prefix,
     runner,
     reporterFactory: reporterFactory(deps, pacer, lineStore, (jobId) =>
@@ -132,7 +132,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
 }
 
 /** Child-line ts by job id, kept as long as job records (7 days). */
-function childLineStore(redis: Redis, prefix: string): ChildLineStore {
+function childLineStore(redis: RedisClient, prefix: string): ChildLineStore {
   const key = (jobId: string) => `${prefix}:aoa:line:${jobId}`;
   return {
     async get(jobId) {

@@ -2,11 +2,12 @@
  * AppLine — the per-application FIFO line kept in Redis next to BullMQ (docs/queue.md). A job may run only
  * while it is the head of its application's line; it leaves the line when it finishes or is cancelled.
  */
-import type { Redis } from 'ioredis';
+
 import type { OperationState, WaveRef } from '../domain/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import { ACQUIRE, CANCEL, FINISH, REGISTER, UPDATE } from './app-line-scripts.js';
 import { runScript } from './lua-script.js';
+import type { RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 import type { HistoryEntry, JobState } from './sync-queue-client.js';
 import { parseSyncRequest, type SyncRequest } from './sync-request.js';
@@ -63,7 +64,7 @@ export interface AppLine {
 }
 
 /** Create the line operations over one Redis connection. */
-export function createAppLine(redis: Redis, keys: SyncKeys, historyLimit: number): AppLine {
+export function createAppLine(redis: RedisClient, keys: SyncKeys, historyLimit: number): AppLine {
   return {
     async register(jobId, request, enqueuedAt) {
       const args = [jobId, request.application, JSON.stringify(request), enqueuedAt];

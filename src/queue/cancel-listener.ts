@@ -3,8 +3,7 @@
  * a poll of the cancel flags (every `pollMs`) for messages missed while the subscriber was reconnecting.
  * BullMQ's own `worker.cancelJob` only reaches jobs of the same Worker instance, hence this.
  */
-import type { Redis } from 'ioredis';
-import type { QueueLogger } from './redis-connections.js';
+import type { QueueLogger, RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 import type { RunningJobs } from './running-jobs.js';
 
@@ -14,8 +13,8 @@ export interface CancelListener {
 
 /** Start listening. `subscriber` becomes a subscriber-mode connection owned by the listener. */
 export function listenForCancels(
-  redis: Redis,
-  subscriber: Redis,
+  redis: RedisClient,
+  subscriber: RedisClient,
   keys: SyncKeys,
   running: RunningJobs,
   logger: QueueLogger,

@@ -5,8 +5,9 @@
  * entry to a recovering bot, which finishes it with the same job id (so it never runs twice). Entries are deleted
  * when the command reached the queue (or was refused, or went to approval); leftovers expire after `ENTRY_TTL_S`.
  */
-import type { Redis } from 'ioredis';
+
 import { luaScript, runScript } from './lua-script.js';
+import type { RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 
 /** One accepted command. `payload` is the caller's (JSON-serialisable); `header` once its message was posted. */
@@ -57,7 +58,7 @@ return out
 
 /** Journal over `redis` (the producer's fail-fast connection); `ready` waits, bounded, for the connection. */
 export function createCommandJournal(
-  redis: Redis,
+  redis: RedisClient,
   keys: SyncKeys,
   ready: () => Promise<unknown>,
 ): CommandJournal {

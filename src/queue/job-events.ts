@@ -3,8 +3,9 @@
  * one `end` entry with the job's outcome. Lets a terminal (`wavesync sync <app> --queue`) follow a job that a
  * worker elsewhere runs.
  */
-import type { Redis } from 'ioredis';
+
 import type { SyncEvent } from '../domain/index.js';
+import type { RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 import type { JobState } from './sync-queue-client.js';
 
@@ -17,7 +18,7 @@ export type JobStreamEntry =
  * `redis` must be a connection that may block (not the producer's).
  */
 export async function readJobEvents(
-  redis: Redis,
+  redis: RedisClient,
   keys: SyncKeys,
   jobId: string,
   afterId: string,

@@ -3,7 +3,7 @@
  * failover), so scripts survive Redis restarts without re-registration.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 
 export interface LuaScript {
   lua: string;
@@ -17,7 +17,7 @@ export function luaScript(lua: string): LuaScript {
 
 /** EVALSHA, else EVAL on `NOSCRIPT`. Resolves with the script's reply. */
 export async function runScript(
-  redis: Redis,
+  redis: RedisClient,
   script: LuaScript,
   keys: readonly string[],
   args: readonly (string | number)[],

@@ -3,16 +3,16 @@
  * `followJob`) and then delivered, in order. Delivery problems of the inner reporter are logged, never
  * allowed to stop the sync.
  */
-import type { Redis } from 'ioredis';
+
 import type { CancelledBy, SyncEvent } from '../domain/index.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AppLine } from './app-line.js';
 import { LockLostError } from './queue-errors.js';
-import type { QueueLogger } from './redis-connections.js';
+import type { QueueLogger, RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 
 export interface MirrorTarget {
-  redis: Redis;
+  redis: RedisClient;
   keys: SyncKeys;
   line: AppLine;
   jobId: string;
@@ -53,7 +53,7 @@ export function mirrorReporter(inner: SyncReporter, target: MirrorTarget): SyncR
  * `Initiator` and reason, written by the CANCEL script) says who cancelled it.
  */
 async function withCancelledBy(
-  redis: Redis,
+  redis: RedisClient,
   keys: SyncKeys,
   jobId: string,
   event: Extract<SyncEvent, { type: 'OperationCompleted' }>,

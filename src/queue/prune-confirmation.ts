@@ -2,13 +2,14 @@
  * Pruning confirmations in Redis (key `SyncKeys.pruneConfirmed`): what `/sync confirm-prune <app>` writes and what
  * a worker's engine reads while a wave waits for `Prune=confirm` resources (spec §4.7 step 2).
  */
-import type { Redis } from 'ioredis';
+
 import type { Initiator } from '../reporting/sync-reporter.js';
+import type { RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 
 /** Record a confirmation by `by` now; resolves with its ISO-8601 time. */
 export async function confirmPrune(
-  redis: Redis,
+  redis: RedisClient,
   keys: SyncKeys,
   application: string,
   by: Initiator,
@@ -20,7 +21,7 @@ export async function confirmPrune(
 
 /** The time of the application's last confirmation, or undefined (none, or an unreadable value). */
 export async function pruneConfirmedAt(
-  redis: Redis,
+  redis: RedisClient,
   keys: SyncKeys,
   application: string,
 ): Promise<string | undefined> {

@@ -5,7 +5,6 @@
  * errors → retried by BullMQ with backoff while the job keeps its place at the head of the line.
  */
 import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { isCompleted, type OperationState } from '../domain/index.js';
 import type { SyncReporter } from '../reporting/sync-reporter.js';
 import type { AppLine, JobRecord } from './app-line.js';
@@ -16,7 +15,7 @@ import { mirrorReporter } from './mirror-reporter.js';
 import { promoteHead } from './promote-head.js';
 import { pruneConfirmedAt } from './prune-confirmation.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
-import type { QueueLogger } from './redis-connections.js';
+import type { QueueLogger, RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
 import type { RunningJob, RunningJobs } from './running-jobs.js';
 import type { SyncJobData } from './sync-queue.js';
@@ -26,7 +25,7 @@ import { takeTurn } from './take-turn.js';
 
 export interface ProcessorDeps {
   queue: Queue<SyncJobData>;
-  redis: Redis;
+  redis: RedisClient;
   keys: SyncKeys;
   line: AppLine;
   runner: SyncRunner;

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { BotError } from '../domain/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import { createAppLine } from './app-line.js';
@@ -13,6 +12,7 @@ import { type JobStreamEntry, readJobEvents } from './job-events.js';
 import { aheadOf, toJobStatus } from './job-status.js';
 import { promoteHead } from './promote-head.js';
 import { confirmPrune, pruneConfirmedAt } from './prune-confirmation.js';
+import type { RedisClient } from './redis-connections.js';
 import {
   closeConnection,
   producerConnection,
@@ -67,7 +67,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   const line = createAppLine(redis, keys, options.historyLimit ?? 50);
   const queue = new Queue<SyncJobData>(queueName, { connection: redis, prefix });
   queue.on('error', (err) => logger.debug({ err: err.message }, 'queue error'));
-  let reader: Redis | undefined;
+  let reader: RedisClient | undefined;
 
   /**
    * Wait (≤ timeoutMs) until the producer connection is ready. It does not queue commands while connecting
@@ -135,7 +135,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
         logger.warn({ application: request.application, err: reason }, 'sync not queued');
         throw new BotError(
           'not_queued',
-          `Sync of ${request.application} not queued: Redis is unreachable (${reason}). Try again.`,
+          `Sync of ${request.application} not queued: RedisClient is unreachable (${reason}). Try again.`,
           { cause: err },
         );
       }

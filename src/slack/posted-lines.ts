@@ -6,7 +6,7 @@
  * Redis layout: one HASH per job, `<prefix>:thread:posted:<jobId>` (key → ts), expiring `POSTED_LINES_TTL_S`
  * after its last write — as long as job records are kept (7 days). Past that a resumed job would post again.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 
 export interface PostedLines {
   /** Keys already posted in this job's thread (key → message ts). Throws when the store is unreachable. */
@@ -19,7 +19,7 @@ export interface PostedLines {
 export const POSTED_LINES_TTL_S = 7 * 24 * 3600;
 
 /** The job's record in Redis (see the module comment for the layout). */
-export function redisPostedLines(redis: Redis, prefix: string, jobId: string): PostedLines {
+export function redisPostedLines(redis: RedisClient, prefix: string, jobId: string): PostedLines {
   const key = `${prefix}:thread:posted:${jobId}`;
   return {
     async load() {

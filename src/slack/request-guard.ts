@@ -18,7 +18,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 
 /** Seconds of allowed clock skew, each way. */
 export const REPLAY_WINDOW_SECONDS = 300;
@@ -32,7 +32,7 @@ export interface ReplayStore {
 }
 
 /** Remembered in Redis (`<prefix>:slack:seen:<digest>`, SET NX EX): one answer across bot replicas. */
-export function redisReplayStore(redis: Redis, prefix: string): ReplayStore {
+export function redisReplayStore(redis: RedisClient, prefix: string): ReplayStore {
   return {
     async firstSeen(digest, ttlSeconds) {
       const key = `${prefix}:slack:seen:${digest}`;
@@ -100,7 +100,7 @@ function refuseUnavailable(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   const asked = `${command} ${form.get('text') ?? ''}`.trim().slice(0, 200);
-  const text = `\`${asked}\` was not run: Redis is unavailable, so wavesync cannot take requests. Try again in a minute.`;
+  const text = `\`${asked}\` was not run: RedisClient is unavailable, so wavesync cannot take requests. Try again in a minute.`;
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ response_type: 'ephemeral', text }));
 }

@@ -68,7 +68,7 @@ describe('test/e2e/socket-mode', () => {
       ['payments', 'Succeeded', []],
     ]);
     expect(roots(s, guestbook.channel)).toHaveLength(1);
-    const queue = createSyncQueue({ connection: { url: s.config.redisUrl }, prefix: s.config.queue.prefix });
+    const queue = createSyncQueue({ connection: s.config.redis, prefix: s.config.queue.prefix });
     try {
       expect(await queue.history('guestbook', 10)).toHaveLength(1);
       expect(await queue.history('payments', 10)).toHaveLength(1);

@@ -6,8 +6,9 @@
  * fresh state. So when two replicas tick at once, one stores "episode started, notify" and the other then sees
  * the episode already running and does nothing.
  */
-import type { Redis } from 'ioredis';
+
 import { luaScript, runScript } from '../../queue/lua-script.js';
+import type { RedisClient } from '../../queue/redis-connections.js';
 import type { ResourceDifference } from './compare-application.js';
 import type { DriftStateStore } from './drift-detector.js';
 import type { DriftAction, DriftState } from './drift-episodes.js';
@@ -32,7 +33,7 @@ export function driftStateKey(prefix: string, application: string): string {
  * The Redis store. `transition` rejects with an Error when it lost the race MAX_ATTEMPTS times in a row (the
  * detector logs it and tries again next tick).
  */
-export function redisDriftStateStore(redis: Redis, prefix: string): DriftStateStore {
+export function redisDriftStateStore(redis: RedisClient, prefix: string): DriftStateStore {
   const read = async (application: string) => {
     const raw = await redis.get(driftStateKey(prefix, application));
     return { raw: raw ?? '', state: raw ? (JSON.parse(raw) as DriftState) : undefined };
@@ -71,7 +72,7 @@ export interface DriftNoticeRefs {
 }
 
 /** DriftNoticeRefs in Redis under `<prefix>:drift:notice:<application>` (GETDEL: Redis 6.2+). */
-export function redisDriftNoticeRefs(redis: Redis, prefix: string): DriftNoticeRefs {
+export function redisDriftNoticeRefs(redis: RedisClient, prefix: string): DriftNoticeRefs {
   const key = (application: string) => `${prefix}:drift:notice:${application}`;
   return {
     async save(application, ref) {
@@ -89,7 +90,7 @@ export function redisDriftNoticeRefs(redis: Redis, prefix: string): DriftNoticeR
  * interval (the others skip it). Resolves true when this caller took it for `ttlMs` milliseconds.
  */
 export function redisDriftLease(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   holder: string,
 ): (ttlMs: number) => Promise<boolean> {
@@ -122,7 +123,7 @@ export const DRIFT_NOTICE_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
  * by every bot replica. Rejects when Redis is unreachable.
  */
 export function redisDriftNoticeClaims(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   ttlMs = DRIFT_NOTICE_CLAIM_TTL_MS,
 ): DriftNoticeClaims {

@@ -1,6 +1,7 @@
 /**
  * `wavesync demo [--keep] [--app NAME]` — the main job on the embedded default, with no Slack or cluster credentials: the
- * Kubernetes API simulator, a fake Slack, the real bot and worker on the Redis at REDIS_URL, a signed `/sync` per
+ * Kubernetes API simulator, a fake Slack, the real bot and worker on the Redis the REDIS_* variables name (REDIS_URL,
+ * Sentinel or Cluster: docs/deploy.md), a signed `/sync` per
  * example Application, and each Slack thread printed live. Exit code 0 only when every expected outcome happened.
  */
 import type { Command } from 'commander';
@@ -15,13 +16,12 @@ export function registerDemoCommand(program: Command): void {
     .option('--app <name>', 'run only this scenario (guestbook, sync-waves, payments, …)')
     .action(async (options: { keep?: boolean; app?: string }) => {
       // Loaded on use, so other commands do not pay for the simulator, Bolt and BullMQ.
-      const [{ loadConfig }, { runDemo }] = await Promise.all([
+      const [{ redisVariables }, { runDemo }] = await Promise.all([
         import('../../config.js'),
         import('../../demo/run-demo.js'),
       ]);
-      const config = loadConfig();
       const code = await runDemo({
-        redisUrl: config.redisUrl,
+        redisEnv: redisVariables(),
         write: (text) => process.stdout.write(text),
         ansi: process.stdout.isTTY === true,
         keep: options.keep === true,

@@ -51,7 +51,7 @@ export interface AppOfAppsEnv {
 
 export async function startAppOfAppsEnv(options: { configFile?: string } = {}): Promise<AppOfAppsEnv> {
   const env = await startDemoEnvironment({
-    redisUrl: REDIS_URL,
+    redisEnv: { REDIS_URL },
     logLevel: 'info',
     ...(options.configFile ? { configFile: options.configFile } : {}),
   });
