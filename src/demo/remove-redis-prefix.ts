@@ -2,7 +2,8 @@
  * Delete every Redis key under a prefix (SCAN + UNLINK in batches), so a demo or test run leaves nothing behind in a
  * shared Redis. Only ever called with a prefix the run generated itself.
  */
-import type { Redis } from 'ioredis';
+import { once } from 'node:events';
+import { Cluster, type Redis } from 'ioredis';
 import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connections.js';
 
 /**
@@ -20,8 +21,12 @@ export async function removeRedisPrefix(
   });
   let removed = 0;
   try {
-    const nodes =
-      'nodes' in redis && typeof redis.nodes === 'function' ? redis.nodes('master') : [redis as Redis];
+    let nodes: Redis[] = [redis as Redis];
+    if (redis instanceof Cluster) {
+      // The node list is known once the cluster's slots were read.
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      nodes = redis.nodes('master');
+    }
     for (const node of nodes) removed += await removeFrom(node, prefix);
   } finally {
     redis.disconnect();

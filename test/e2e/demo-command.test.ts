@@ -3,33 +3,10 @@
  * REDIS_URL. It must exit 0 (every expected outcome happened), print every example app's thread and the outcome
  * table, and finish well under a minute.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runDemoProcess } from './support/demo-process.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-function runDemo(...args: string[]): Promise<{ code: number | null; out: string; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/wavesync.js'), 'demo', ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-      },
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => resolve({ code, out, ms: performance.now() - started }));
-  });
-}
+const runDemo = (...args: string[]) => runDemoProcess(args);
 
 describe('test/e2e/demo-command', () => {
   it('when a newcomer runs wavesync demo, then every app ends as expected and it exits 0 in under a minute of demo time', async () => {

@@ -40,6 +40,8 @@ export interface E2eStackOptions {
   speed: number;
   /** Run the bot in Socket Mode. */
   socketMode?: boolean;
+  /** REDIS_* variables of another topology (test/support/redis-topologies.ts); default REDIS_URL. */
+  redisEnv?: Record<string, string>;
 }
 
 export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack> {
@@ -54,7 +56,7 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
   const secret = randomUUID();
   const prefix = `wavesync-e2e-${randomUUID().slice(0, 8)}`;
   const env: Record<string, string> = {
-    REDIS_URL,
+    ...(options.redisEnv ?? { REDIS_URL }),
     PORT: '0',
     LOG_LEVEL: 'info',
     SLACK_BOT_TOKEN: slack.botToken,
@@ -70,12 +72,13 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
     startWavesyncProcess('bot', env),
     startWavesyncProcess('worker', env),
   ]);
+  const config = loadConfig(env);
   const client = slack.socketMode ?? new SignedSlackClient(`http://127.0.0.1:${bot.port}`, secret);
   const stack: E2eStack = {
     sim,
     slack,
     env,
-    config: loadConfig(env),
+    config,
     kubeconfigFile,
     bot,
     worker,
@@ -100,7 +103,7 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
       await Promise.all([stack.bot.stop(), stack.worker.stop()]);
       await slack.close();
       await sim.stop();
-      await removeRedisPrefix(REDIS_URL, prefix);
+      await removeRedisPrefix(config.redis, config.queue.prefix);
       await rm(dir, { recursive: true, force: true });
     },
   };
