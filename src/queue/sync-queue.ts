@@ -135,7 +135,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
         logger.warn({ application: request.application, err: reason }, 'sync not queued');
         throw new BotError(
           'not_queued',
-          `Sync of ${request.application} not queued: RedisClient is unreachable (${reason}). Try again.`,
+          `Sync of ${request.application} not queued: Redis is unreachable (${reason}). Try again.`,
           { cause: err },
         );
       }

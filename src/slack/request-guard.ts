@@ -100,7 +100,7 @@ function refuseUnavailable(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   const asked = `${command} ${form.get('text') ?? ''}`.trim().slice(0, 200);
-  const text = `\`${asked}\` was not run: RedisClient is unavailable, so wavesync cannot take requests. Try again in a minute.`;
+  const text = `\`${asked}\` was not run: Redis is unavailable, so wavesync cannot take requests. Try again in a minute.`;
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ response_type: 'ephemeral', text }));
 }

@@ -24,7 +24,8 @@ interface Proc {
   child: ChildProcess;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (bound and released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -34,7 +35,8 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function answers(port: number): Promise<boolean> {
+/** True when a Redis on 127.0.0.1:`port` answers PING now. */
+export async function answers(port: number): Promise<boolean> {
   const probe = new Redis(port, '127.0.0.1', {
     lazyConnect: true,
     maxRetriesPerRequest: 0,

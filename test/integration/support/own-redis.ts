@@ -5,10 +5,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import { answers, freePort } from '../../support/redis-topologies.js';
 
 export interface OwnRedis {
   url: string;
@@ -16,29 +15,6 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** Stop and delete its files. */
   dispose(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-async function ping(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {
@@ -51,8 +27,8 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     async start() {
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'];
       child = spawn('redis-server', [...args, '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
-      for (let i = 0; i < 100 && !(await ping(url)); i++) await new Promise((r) => setTimeout(r, 50));
-      if (!(await ping(url))) throw new Error(`redis-server did not start on ${port}`);
+      for (let i = 0; i < 100 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!(await answers(port))) throw new Error(`redis-server did not start on ${port}`);
     },
     async stop() {
       if (!child || child.exitCode !== null) return;
