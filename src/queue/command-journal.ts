@@ -36,6 +36,15 @@ export interface CommandJournal {
   claimDue(leaseMs: number, limit?: number): Promise<JournalEntry[]>;
 }
 
+/**
+ * How many replicas must hold an entry before `record` resolves (Redis `WAIT`), and for how long to wait (ms).
+ * Replication is asynchronous: without this, a master that dies right after the ack takes the entry with it.
+ */
+export interface JournalDurability {
+  replicas: number;
+  timeoutMs: number;
+}
+
 /** Entries nobody finished are dropped after a day (a recovering bot runs within seconds of a restart). */
 export const ENTRY_TTL_S = 86_400;
 
@@ -56,11 +65,18 @@ end
 return out
 `);
 
-/** Journal over `redis` (the producer's fail-fast connection); `ready` waits, bounded, for the connection. */
+/**
+ * Journal over `redis` (the producer's fail-fast connection); `ready` waits, bounded, for the connection. With
+ * `durability.replicas > 0` (Sentinel), `record` also waits until that many replicas have the entry (WAIT) and
+ * throws when they do not confirm in time, so the command is not acknowledged. Later writes of the same command
+ * (the job, `complete`) need no WAIT: replication is ordered, so a replica that lost them still has the entry, and
+ * a recovering bot enqueues it again under the same job id.
+ */
 export function createCommandJournal(
   redis: RedisClient,
   keys: SyncKeys,
   ready: () => Promise<unknown>,
+  durability: JournalDurability = { replicas: 0, timeoutMs: 0 },
 ): CommandJournal {
   const prefixOfEntry = keys.command('');
   return {
@@ -74,6 +90,13 @@ export function createCommandJournal(
         .zadd(keys.commands, now + leaseMs, id)
         .exec()
         .then(throwOnExecError);
+      if (durability.replicas > 0) {
+        const confirmed = Number(await redis.call('WAIT', durability.replicas, durability.timeoutMs));
+        if (confirmed < durability.replicas)
+          throw new Error(
+            `only ${confirmed} of ${durability.replicas} Redis replicas confirmed the request within ${durability.timeoutMs} ms`,
+          );
+      }
     },
     async renew(id, leaseMs) {
       await redis.zadd(keys.commands, 'XX', Date.now() + leaseMs, id);

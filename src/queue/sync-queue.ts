@@ -12,12 +12,13 @@ import { type JobStreamEntry, readJobEvents } from './job-events.js';
 import { aheadOf, toJobStatus } from './job-status.js';
 import { promoteHead } from './promote-head.js';
 import { confirmPrune, pruneConfirmedAt } from './prune-confirmation.js';
-import type { RedisClient } from './redis-connections.js';
 import {
   closeConnection,
   producerConnection,
   type QueueLogger,
+  type RedisClient,
   type RedisConnectionOptions,
+  redisTopologyOf,
   silentLogger,
   workerConnection,
 } from './redis-connections.js';
@@ -39,6 +40,11 @@ export interface SyncQueueOptions {
   backoffMs?: number;
   /** History entries kept per application (default 50). */
   historyLimit?: number;
+  /**
+   * Replicas that must confirm (Redis WAIT, up to `timeoutMs`) a command's journal entry before it is acknowledged;
+   * default 1 on Sentinel, 0 otherwise (a single Redis has none; on Cluster WAIT would go to a random node).
+   */
+  waitReplicas?: number;
   logger?: QueueLogger;
 }
 
@@ -114,7 +120,11 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   }
 
   return {
-    commands: createCommandJournal(redis, keys, ready),
+    commands: createCommandJournal(redis, keys, ready, {
+      replicas: options.waitReplicas ?? (redisTopologyOf(options.connection) === 'sentinel' ? 1 : 0),
+      // Below the connection's command timeout, so a shortfall is reported as such.
+      timeoutMs: Math.floor(timeoutMs / 2),
+    }),
     readJobEvents(jobId, afterId, blockMs) {
       reader ??= workerConnection(options.connection, logger, 'event-reader');
       return readJobEvents(reader, keys, jobId, afterId, blockMs);

@@ -80,6 +80,21 @@ async function stopAll(procs: Proc[], dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
+/** Wait (≤ 10 s) until the master on `port` has `count` replicas online (INFO replication). */
+async function replicasOnline(port: number, count: number): Promise<void> {
+  const master = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  try {
+    for (const deadline = Date.now() + 10_000; ; ) {
+      const info = await master.info('replication');
+      if ((info.match(/^slave\d+:.*state=online/gm) ?? []).length >= count) return;
+      if (Date.now() > deadline) throw new Error(`replicas of ${port} not online: ${info}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    master.disconnect();
+  }
+}
+
 export interface SentinelSet {
   /** REDIS_SENTINELS and REDIS_SENTINEL_MASTER for wavesync. */
   env: Record<string, string>;
@@ -88,6 +103,8 @@ export interface SentinelSet {
   currentMaster(): Promise<number>;
   /** SIGKILL the master; resolves with ms until a sentinel names another master (the promotion). */
   killMaster(): Promise<number>;
+  /** SIGKILL every replica (the master stays up alone). */
+  killReplicas(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,12 +117,15 @@ export async function startSentinelSet(
     const masterPort = await freePort();
     const master = await spawnRedis(masterPort, serverArgs(masterPort, dir));
     procs.push(master);
+    const replicas: Proc[] = [];
     for (let i = 0; i < (options.replicas ?? 2); i++) {
       const port = await freePort();
-      procs.push(
+      replicas.push(
         await spawnRedis(port, [...serverArgs(port, dir), '--replicaof', '127.0.0.1', String(masterPort)]),
       );
     }
+    procs.push(...replicas);
+    await replicasOnline(masterPort, replicas.length);
     const sentinelPorts: number[] = [];
     for (let i = 0; i < 3; i++) {
       const port = await freePort();
@@ -155,6 +175,14 @@ export async function startSentinelSet(
           await new Promise((r) => setTimeout(r, 20));
         }
         return performance.now() - killedAt;
+      },
+      async killReplicas() {
+        for (const { child } of replicas) {
+          if (child.exitCode !== null || child.signalCode !== null) continue;
+          const exited = once(child, 'exit');
+          child.kill('SIGKILL');
+          await exited;
+        }
       },
       stop: () => stopAll(procs, dir),
     };
