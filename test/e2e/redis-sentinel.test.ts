@@ -12,6 +12,7 @@ import { DEMO_APPS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { createSyncQueue } from '../../src/queue/index.js';
 import { type SentinelSet, startSentinelSet } from '../support/redis-topologies.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
+import { RAILS_HOOK_DELETES_ONCE, railsHookDeletes, threadRoots } from './support/thread-checks.js';
 
 const app = (name: string): DemoApp => DEMO_APPS.find((a) => a.application === name)!;
 
@@ -77,22 +78,8 @@ describe('test/e2e/redis-sentinel', () => {
     expect(await sentinels.currentMaster()).not.toBe(sentinels.masterPort);
     expect(railsOutcome?.problems).toEqual([]);
     expect(railsOutcome?.phase).toBe('Succeeded');
-    expect(
-      s.slack
-        .channelMessages(rails.channel)
-        .filter((m) => !m.threadTs)
-        .map((m) => m.ts),
-    ).toEqual([root.ts]);
-    // A hook created twice would have been deleted first (BeforeHookCreation): only smoke-test is deleted, once,
-    // by its own HookSucceeded policy.
-    const hookDeletes = s.sim.requests
-      .filter(
-        (r) =>
-          r.method === 'DELETE' &&
-          /\/(jobs\/db-migrate|jobs\/smoke-test|configmaps\/rails-env)\b/.test(r.path),
-      )
-      .map((r) => r.path.split('?')[0]);
-    expect(hookDeletes).toEqual(['/apis/batch/v1/namespaces/rails/jobs/smoke-test']);
+    expect(threadRoots(s, rails.channel)).toEqual([root.ts]);
+    expect(railsHookDeletes(s)).toEqual(RAILS_HOOK_DELETES_ONCE);
     // The /sync sent during the failover: told "not queued" in its ack, or it ran (one history entry).
     expect(during.status).toBe(200);
     const queue = createSyncQueue({ connection: s.config.redis, prefix: s.config.queue.prefix });

@@ -11,16 +11,9 @@ import { checkOutcomes, threadText } from '../../src/demo/check-outcomes.js';
 import { DEMO_APPS, DEMO_USERS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { createSyncQueue } from '../../src/queue/index.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
+import { threadRoots } from './support/thread-checks.js';
 
 const app = (name: string): DemoApp => DEMO_APPS.find((a) => a.application === name)!;
-
-/** Thread roots (one per queued sync) the bot posted in `channel`. */
-function roots(stack: E2eStack, channel: string): string[] {
-  return stack.slack
-    .channelMessages(channel)
-    .filter((m) => !m.threadTs)
-    .map((m) => m.ts);
-}
 
 describe('test/e2e/socket-mode', () => {
   let stack: E2eStack | undefined;
@@ -67,7 +60,7 @@ describe('test/e2e/socket-mode', () => {
       ['guestbook', 'Succeeded', []],
       ['payments', 'Succeeded', []],
     ]);
-    expect(roots(s, guestbook.channel)).toHaveLength(1);
+    expect(threadRoots(s, guestbook.channel)).toHaveLength(1);
     const queue = createSyncQueue({ connection: s.config.redis, prefix: s.config.queue.prefix });
     try {
       expect(await queue.history('guestbook', 10)).toHaveLength(1);
@@ -111,7 +104,7 @@ describe('test/e2e/socket-mode', () => {
       ['rails', 'Succeeded', []],
       ['guestbook', 'Succeeded', []],
     ]);
-    expect(roots(s, rails.channel)).toEqual([root.ts]);
+    expect(threadRoots(s, rails.channel)).toEqual([root.ts]);
     expect(socket.envelopes().every((e) => e.ack !== undefined && e.sends.length === 1)).toBe(true);
   }, 240_000);
 });

@@ -11,6 +11,7 @@ import { checkOutcomes, threadText } from '../../src/demo/check-outcomes.js';
 import { DEMO_APPS, DEMO_USERS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { hasKustomizeRenderer } from '../../src/demo/has-kustomize-renderer.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
+import { RAILS_HOOK_DELETES_ONCE, railsHookDeletes, threadRoots } from './support/thread-checks.js';
 
 describe('test/e2e/sync-processes', () => {
   let stack: E2eStack | undefined;
@@ -64,22 +65,8 @@ describe('test/e2e/sync-processes', () => {
     expect(finishedBeforeKill).toBe(false);
     expect(outcome?.problems).toEqual([]);
     expect(outcome?.phase).toBe('Succeeded');
-    expect(
-      s.slack
-        .channelMessages(app.channel)
-        .filter((m) => !m.threadTs)
-        .map((m) => m.ts),
-    ).toEqual([root.ts]);
-    // A hook created twice would have been deleted first (BeforeHookCreation): only smoke-test is deleted, once,
-    // by its own HookSucceeded policy after it succeeded.
-    const hookDeletes = s.sim.requests
-      .filter(
-        (r) =>
-          r.method === 'DELETE' &&
-          /\/(jobs\/db-migrate|jobs\/smoke-test|configmaps\/rails-env)\b/.test(r.path),
-      )
-      .map((r) => r.path.split('?')[0]);
-    expect(hookDeletes).toEqual(['/apis/batch/v1/namespaces/rails/jobs/smoke-test']);
+    expect(threadRoots(s, app.channel)).toEqual([root.ts]);
+    expect(railsHookDeletes(s)).toEqual(RAILS_HOOK_DELETES_ONCE);
     // Each thread line once: the resumed worker's engine re-announces the wave it was in (and the lines posted
     // before the kill); none may appear twice, durations aside.
     const lines = replies().split('\n').map(withoutDurations);
