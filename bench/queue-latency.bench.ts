@@ -19,6 +19,7 @@ import type { SyncRequest } from '../src/queue/sync-request.js';
 import type { SyncRunner } from '../src/queue/sync-runner.js';
 import { createSyncWorker } from '../src/queue/sync-worker.js';
 import { deleteKeys } from '../test/integration/support/queue-test-env.js';
+import { percentile } from './support/percentile.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUNDS = 5;
@@ -50,11 +51,6 @@ const request = (application: string): SyncRequest => ({
   target: undefined,
   requestKey: randomUUID(),
 });
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
