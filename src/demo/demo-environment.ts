@@ -35,6 +35,8 @@ export interface DemoEnvironmentOptions {
   speed?: number;
   /** wavesync.yaml to use (default examples/wavesync.yaml); tests pass private variants. */
   configFile?: string;
+  /** The bot in Socket Mode (SLACK_APP_TOKEN) against the fake Slack's Socket Mode server. */
+  socketMode?: boolean;
 }
 
 /** Start the simulator and the fake Slack and build the Config for them. */
@@ -43,6 +45,7 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
   const sim = await startSimulator({ speed: options.speed ?? 20 });
   const slack = await FakeSlackApi.start({
     users: Object.values(DEMO_USERS).map((u) => ({ id: u.id, name: u.name })),
+    socketMode: options.socketMode ?? false,
   });
   const kubeconfigFile = path.join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfigFile);
@@ -53,7 +56,9 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     LOG_LEVEL: options.logLevel,
     PORT: '0',
     SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: signingSecret,
+    ...(slack.socketMode
+      ? { SLACK_APP_TOKEN: slack.socketMode.appToken }
+      : { SLACK_SIGNING_SECRET: signingSecret }),
     SLACK_API_URL: slack.apiUrl,
     KUBECONFIG: kubeconfigFile,
     WAVESYNC_CONFIG: options.configFile ?? path.join(packageRoot(), 'examples', 'wavesync.yaml'),

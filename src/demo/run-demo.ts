@@ -20,7 +20,7 @@ import { pingRedis, redisHelp } from './check-redis.js';
 import { startDemoEnvironment } from './demo-environment.js';
 import { ALERTS_CHANNEL, DEMO_APPS, DEMO_USERS, type DemoApp } from './demo-scenario.js';
 import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
-import { SignedSlackClient } from './fake-slack/slack-client.js';
+import { SignedSlackClient, type SlackSender } from './fake-slack/slack-client.js';
 import { hasKustomizeRenderer } from './has-kustomize-renderer.js';
 import { outcomeTable } from './outcome-table.js';
 import { removeRedisPrefix } from './remove-redis-prefix.js';
@@ -38,6 +38,8 @@ export interface DemoOptions {
   timeoutMs?: number;
   /** Run only this scenario (a DEMO_APPS application name). */
   app?: string;
+  /** The bot in Socket Mode: commands and clicks over the fake Slack's WebSocket instead of signed HTTP. */
+  socketMode?: boolean;
 }
 
 export async function runDemo(options: DemoOptions): Promise<number> {
@@ -57,7 +59,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   let outcomes: DemoOutcome[] = [];
   try {
     const { env, port, apps } = demo;
-    const client = new SignedSlackClient(`http://127.0.0.1:${port}`, env.signingSecret);
+    const client: SlackSender =
+      env.slack.socketMode ?? new SignedSlackClient(`http://127.0.0.1:${port}`, env.signingSecret);
     const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), demo.say);
     await grantApprovals(client, env.slack, apps, demo.say, options.ansi);
     outcomes = await checkOutcomes({ apps, env, acks, timeoutMs: options.timeoutMs ?? 50_000 });
@@ -85,7 +88,11 @@ export function selectScenario(name: string | undefined): readonly DemoApp[] {
 
 /** The environment, wavesync serve in this process, and the live thread printer; cleanUp() undoes it all once. */
 async function startDemo(options: DemoOptions, scenarios: readonly DemoApp[]) {
-  const env = await startDemoEnvironment({ redisEnv: options.redisEnv, logLevel: 'info' });
+  const env = await startDemoEnvironment({
+    redisEnv: options.redisEnv,
+    logLevel: 'info',
+    socketMode: options.socketMode ?? false,
+  });
   const logger = createLogger({ level: 'info', destination: env.log });
   const running = await startWavesync('serve', { config: env.config, logger, host: '127.0.0.1' });
   const apps = await selectApps(options, scenarios);
@@ -140,14 +147,16 @@ function printIntro(
     `  Kubernetes API simulator  ${env.sim.url} (time ×${env.sim.speed})`,
     `  fake Slack Web API        ${env.slack.apiUrl}`,
     `  Redis                     ${describeRedis(env.config.redis)} (key prefix ${env.config.queue.prefix}, removed at the end)`,
-    `  wavesync serve            http://127.0.0.1:${port} (POST /slack/events, GET /healthz, GET /metrics)`,
+    env.slack.socketMode
+      ? '  wavesync serve            Socket Mode: a WebSocket from apps.connections.open on the fake Slack'
+      : `  wavesync serve            http://127.0.0.1:${port} (POST /slack/events, GET /healthz, GET /metrics)`,
   ];
   options.write(`${lines.map((l) => wrapText(l, TERMINAL_COLUMNS, '    ')).join('\n')}\n`);
 }
 
 /** Send one signed `/sync <app>` per app as @pat; resolves with each ack latency in ms. */
 async function sendSyncCommands(
-  client: SignedSlackClient,
+  client: SlackSender,
   apps: readonly DemoApp[],
   responseUrl: (id: string) => string,
   say: (text: string) => void,
@@ -172,7 +181,7 @@ async function sendSyncCommands(
 
 /** For each production app: wait for its approval request and approve it as the second user (@sam). */
 async function grantApprovals(
-  client: SignedSlackClient,
+  client: SlackSender,
   slack: FakeSlackApi,
   apps: readonly DemoApp[],
   say: (text: string) => void,

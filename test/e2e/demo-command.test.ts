@@ -39,6 +39,15 @@ describe('test/e2e/demo-command', () => {
     expect(ms).toBeLessThan(180_000);
   }, 300_000);
 
+  it('when run with --socket-mode, then the command and the Approve click go over the Socket Mode WebSocket and the scenario passes', async () => {
+    const { code, out } = await runDemo('--socket-mode', '--app', 'payments');
+
+    expect(out).toContain('Socket Mode: a WebSocket from apps.connections.open');
+    expect(out).toContain('@sam clicks Approve on payments');
+    expect(out).toMatch(/demo passed: 1 of 1 as expected/);
+    expect(code).toBe(0);
+  }, 300_000);
+
   it('when asked for one scenario with --app, then only that app runs; an unknown name exits 2 naming the closest', async () => {
     const [one, unknown] = await Promise.all([runDemo('--app', 'guestbook'), runDemo('--app', 'gestbook')]);
 

@@ -14,7 +14,11 @@ export function registerDemoCommand(program: Command): void {
     )
     .option('--keep', 'keep the temporary folder (kubeconfig, wavesync log) and print its path')
     .option('--app <name>', 'run only this scenario (guestbook, sync-waves, payments, …)')
-    .action(async (options: { keep?: boolean; app?: string }) => {
+    .option(
+      '--socket-mode',
+      'the bot in Socket Mode: commands and clicks over a WebSocket, as without a public URL',
+    )
+    .action(async (options: { keep?: boolean; app?: string; socketMode?: boolean }) => {
       // Loaded on use, so other commands do not pay for the simulator, Bolt and BullMQ.
       const [{ redisVariables }, { runDemo }] = await Promise.all([
         import('../../config.js'),
@@ -25,6 +29,7 @@ export function registerDemoCommand(program: Command): void {
         write: (text) => process.stdout.write(text),
         ansi: process.stdout.isTTY === true,
         keep: options.keep === true,
+        socketMode: options.socketMode === true,
         ...(options.app === undefined ? {} : { app: options.app }),
       });
       // The demo's servers are closed; a sync still winding down must not keep the terminal waiting.
