@@ -12,7 +12,8 @@
  *   `retry_reason: "timeout"`, up to `maxRetries` times; one whose connection closed before the ack is sent again
  *   on the next connection with `retry_reason: "connection_closed"`;
  * - `refresh()` sends `{ type: "disconnect", reason: "refresh_requested" }`, as Slack does before it recycles a
- *   link; the client reconnects through `apps.connections.open`. Envelopes wait for a live connection.
+ *   link; the client reconnects through `apps.connections.open`. An envelope finding no live connection waits
+ *   for one, its deadline running: past it, it counts as a timed-out attempt (the next one says `retry_attempt`).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -243,7 +244,12 @@ export class FakeSocketMode implements SlackSender {
   private send(p: Pending): void {
     const link = this.links.find((l) => !l.draining && l.socket.readyState === l.socket.OPEN);
     if (!link) {
+      // No connection: the deadline runs all the same (Slack does not hold envelopes for an app that is away).
       this.waiting.push(p);
+      p.timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(p), 1);
+        this.retry(p, 'timeout');
+      }, this.ackTimeoutMs);
       return;
     }
     const now = Date.now();
@@ -293,7 +299,10 @@ export class FakeSocketMode implements SlackSender {
         connection_info: { app_id: APP_ID },
       }),
     );
-    for (const p of this.waiting.splice(0)) this.send(p);
+    for (const p of this.waiting.splice(0)) {
+      clearTimeout(p.timer);
+      this.send(p);
+    }
   }
 
   private onAck(link: Link, text: string): void {

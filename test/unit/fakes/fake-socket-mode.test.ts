@@ -112,4 +112,22 @@ describe('FakeSocketMode', () => {
     first.ws.close();
     second.ws.close();
   });
+
+  it('when no client is connected past the ack deadline, then the envelope counts as timed out: it arrives later with retry_attempt 1, or never', async () => {
+    slack = await FakeSlackApi.start({ socketMode: { ackTimeoutMs: 100, maxRetries: 1 } });
+    const socket = slack.socketMode!;
+
+    const lost = await socket.sendCommand({ text: 'guestbook' });
+    const late = socket.sendCommand({ text: 'rails' });
+    await new Promise((r) => setTimeout(r, 150));
+    const client = await connect(String((await open(slack, socket.appToken)).url), () => true);
+    const delivered = await late;
+
+    expect(lost.status).toBe(0);
+    expect(client.frames.slice(1).map((f) => [f.type, f.retry_attempt, f.retry_reason])).toEqual([
+      ['slash_commands', 1, 'timeout'],
+    ]);
+    expect(delivered.status).toBe(200);
+    client.ws.close();
+  });
 });
