@@ -56,6 +56,12 @@ describe('test/e2e/socket-mode', () => {
       ['interactive', 1, true],
     ]);
     expect(socket.envelopes()[0]!.sends[1]).toMatchObject({ retryAttempt: 1, retryReason: 'timeout' });
+    // Slack's deadline: every envelope (the re-delivery included) acked within 3 s of its send.
+    expect(socket.envelopes().map((e) => (e.ackMs ?? Number.POSITIVE_INFINITY) < 3000)).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(outcomes.map((o) => [o.application, o.phase, o.problems])).toEqual([
       ['guestbook', 'Succeeded', []],
       ['payments', 'Succeeded', []],
