@@ -95,6 +95,29 @@ export class RawObjectApi extends KubernetesObjectApi {
     return JSON.parse(await response.body.text()) as T;
   }
 
+  /** Discovery requests in flight, by apiVersion and kind: concurrent misses share one. */
+  private readonly discovering = new Map<string, Promise<V1APIResource | undefined>>();
+
+  /**
+   * client-node's discovery with concurrent cache misses for one kind sharing one request: a burst of requests
+   * for a kind not yet discovered (a wave's first run, a CRD just created) sent one discovery request each.
+   */
+  override resource(
+    apiVersion: string,
+    kind: string,
+    options?: Configuration,
+  ): Promise<V1APIResource | undefined> {
+    const cached = this.apiVersionResourceCache[apiVersion]?.resources.find((r) => r.kind === kind);
+    if (cached) return Promise.resolve(cached);
+    const key = `${apiVersion} ${kind}`;
+    let pending = this.discovering.get(key);
+    if (pending === undefined) {
+      pending = super.resource(apiVersion, kind, options).finally(() => this.discovering.delete(key));
+      this.discovering.set(key, pending);
+    }
+    return pending;
+  }
+
   /** Discovery (cached per apiVersion by client-node, refetched on a cache miss for the kind). */
   discover(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
     return this.resource(apiVersion, kind);
