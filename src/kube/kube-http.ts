@@ -63,6 +63,8 @@ const DEFAULT_AUTH_TTL_MS = 1000;
 export class KubeHttp {
   private readonly kc: KubeConfig;
   private readonly server: URL;
+  /** The server's protocol, host (IPv6 without brackets) and port, as http.request options. */
+  private readonly host: { protocol: string; hostname: string; port: number | undefined };
   private readonly requestTimeoutMs: number;
   private readonly authTtlMs: number;
   private readonly retry: HttpRetryPolicy;
@@ -75,6 +77,12 @@ export class KubeHttp {
     if (!cluster) throw new Error('No active cluster!');
     this.kc = kc;
     this.server = new URL(cluster.server);
+    const { protocol, hostname, port } = this.server;
+    this.host = {
+      protocol,
+      hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+      port: port === '' ? undefined : Number(port),
+    };
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.authTtlMs = options.authTtlMs ?? DEFAULT_AUTH_TTL_MS;
     this.retry = { ...options.retry, requestTimeoutMs: options.requestTimeoutMs };
@@ -87,10 +95,10 @@ export class KubeHttp {
    */
   async request<T>(request: KubeRequest): Promise<T> {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const url = this.urlOf(request);
+    const path = this.pathOf(request);
     const safe = request.method === 'GET';
-    let answer = await withHttpRetries(safe, this.retry, async () => this.send(request, url, body, false));
-    if (answer.status === 401) answer = await this.send(request, url, body, true);
+    let answer = await withHttpRetries(safe, this.retry, async () => this.send(request, path, body, false));
+    if (answer.status === 401) answer = await this.send(request, path, body, true);
     if (answer.status < 200 || answer.status > 299) {
       const headers = Object.fromEntries(
         Object.entries(answer.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
@@ -100,8 +108,9 @@ export class KubeHttp {
     return (answer.text === '' ? undefined : JSON.parse(answer.text)) as T;
   }
 
-  private urlOf(request: KubeRequest): string {
-    const base = this.server.href.replace(/\/$/, '');
+  /** The request's path from the host on: the server URL's own path (if any), `request.path`, the query. */
+  private pathOf(request: KubeRequest): string {
+    const base = this.server.pathname.replace(/\/$/, '');
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(request.query ?? {}))
       if (value !== undefined) params.set(key, value);
@@ -134,7 +143,7 @@ export class KubeHttp {
     return { headers, at: Date.now() };
   }
 
-  private async send(request: KubeRequest, url: string, body: string | undefined, fresh: boolean) {
+  private async send(request: KubeRequest, path: string, body: string | undefined, fresh: boolean) {
     const { headers: auth } = await this.credentialsFor(fresh);
     const headers: Record<string, string | number> = {
       ...auth,
@@ -145,9 +154,11 @@ export class KubeHttp {
       headers['Content-Type'] = request.contentType ?? 'application/json';
       headers['Content-Length'] = Buffer.byteLength(body);
     }
-    const transport = url.startsWith('https:') ? https : http;
+    const transport = this.host.protocol === 'https:' ? https : http;
+    // Host parts as options, not a URL string: Node would parse the URL again for every request.
+    const options = { ...this.host, path, method: request.method, headers, agent: this.agent };
     return new Promise<Answer>((resolve, reject) => {
-      const req = transport.request(url, { method: request.method, headers, agent: this.agent }, (res) => {
+      const req = transport.request(options, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', (error) => {
