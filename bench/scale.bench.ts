@@ -83,8 +83,14 @@ async function wavesync(
   return result;
 }
 
-async function kubectl(kubeconfig: string, args: string[]): Promise<number> {
-  return (await run(KUBECTL, args, { KUBECONFIG: kubeconfig })).ms;
+/** One kubectl run: its wall time and CPU time (user + system, from bash's `times` for its children), in ms. */
+async function kubectl(kubeconfig: string, args: string[]): Promise<{ ms: number; cpuMs: number }> {
+  const script = '"$0" "$@" >/dev/null && times';
+  const { ms, out } = await run('/bin/bash', ['-c', script, KUBECTL, ...args], { KUBECONFIG: kubeconfig });
+  // `times` prints the shell's user/system times, then its children's: "0m1.789s 0m0.233s".
+  const children = out.trim().split('\n').at(-1) ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(([, m, s]) => Number(m) * 60 + Number(s));
+  return { ms, cpuMs: seconds.reduce((a, b) => a + b, 0) * 1000 };
 }
 
 async function startSim(
@@ -148,8 +154,8 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function mixedWaves(work: string, kubeconfig: string, simCpu: () => Promise<number>): Promise<void> {
   const header = [
-    '| objects | kubectl apply --server-side | wavesync sync | ratio | kubectl ms/object | wavesync ms/object | wavesync CPU | wavesync CPU ms/object | wavesync peak RSS | simulator CPU (kubectl / wavesync) | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| objects | kubectl apply --server-side | wavesync sync | ratio | wall ms/object (kubectl / wavesync) | CPU ms/object (kubectl / wavesync) | wavesync peak RSS | simulator CPU (kubectl / wavesync) | load |',
+    '|---|---|---|---|---|---|---|---|---|',
   ].join('\n');
   const again: string[] = [];
   console.log(
@@ -184,10 +190,13 @@ async function mixedWaves(work: string, kubeconfig: string, simCpu: () => Promis
   for (const line of again) console.log(line);
 }
 
-/** One table row: kubectl's wall time `k` ms, wavesync's result `w`, the simulator's CPU ms during each. */
-function row(n: number, k: number, w: ChildResult, simK: number, simW: number): string {
-  return `| ${n.toLocaleString('en')} | ${fmt(k)} | ${fmt(w.ms)} | ${(w.ms / k).toFixed(2)} | ${(k / n).toFixed(2)} | ${(w.ms / n).toFixed(2)} | ${fmt(w.cpuMs)} | ${(w.cpuMs / n).toFixed(2)} | ${w.peakRssMb.toFixed(0)} MB | ${fmt(simK)} / ${fmt(simW)} | ${load()} |`;
+/** One table row: kubectl's run `k`, wavesync's result `w`, the simulator's CPU ms during each. */
+function row(n: number, k: Timed, w: ChildResult, simK: number, simW: number): string {
+  const perObject = (ms: number) => (ms / n).toFixed(2);
+  return `| ${n.toLocaleString('en')} | ${fmt(k.ms)} | ${fmt(w.ms)} | ${(w.ms / k.ms).toFixed(2)} | ${perObject(k.ms)} / ${perObject(w.ms)} | ${perObject(k.cpuMs)} / ${perObject(w.cpuMs)} | ${w.peakRssMb.toFixed(0)} MB | ${fmt(simK)} / ${fmt(simW)} | ${load()} |`;
 }
+
+type Timed = { ms: number; cpuMs: number };
 
 async function customResources(work: string, kubeconfig: string): Promise<void> {
   const ns = 'gadgets';
