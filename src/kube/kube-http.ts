@@ -56,6 +56,8 @@ interface Answer {
   headers: http.IncomingHttpHeaders;
   retryAfter: string | undefined;
   text: string;
+  /** The credentials the request was sent with. */
+  credentials: Credentials;
 }
 
 const DEFAULT_AUTH_TTL_MS = 1000;
@@ -97,8 +99,8 @@ export class KubeHttp {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const path = this.pathOf(request);
     const safe = request.method === 'GET';
-    let answer = await withHttpRetries(safe, this.retry, async () => this.send(request, path, body, false));
-    if (answer.status === 401) answer = await this.send(request, path, body, true);
+    let answer = await withHttpRetries(safe, this.retry, async () => this.send(request, path, body));
+    if (answer.status === 401) answer = await this.send(request, path, body, answer.credentials);
     if (answer.status < 200 || answer.status > 299) {
       const headers = Object.fromEntries(
         Object.entries(answer.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
@@ -118,13 +120,17 @@ export class KubeHttp {
     return `${base}${request.path}${query === '' ? '' : `?${query}`}`;
   }
 
-  /** The Authorization (and impersonation) headers, re-derived after `authTtlMs` or when `fresh`. */
-  private async credentialsFor(fresh: boolean): Promise<Credentials> {
+  /**
+   * The Authorization (and impersonation) headers, re-derived after `authTtlMs`, or when `refused` (credentials a
+   * server answered 401) are still the current ones — requests refused together share one new derivation.
+   */
+  private async credentialsFor(refused?: Credentials): Promise<Credentials> {
     const current = this.credentials;
-    if (current !== undefined && !fresh) {
+    if (current !== undefined) {
       const held = await current;
-      if (Date.now() - held.at < this.authTtlMs) return held;
-      if (this.credentials !== current) return this.credentialsFor(false);
+      const usable = refused === undefined ? Date.now() - held.at < this.authTtlMs : held !== refused;
+      if (usable) return held;
+      if (this.credentials !== current) return this.credentialsFor(refused);
     }
     const next = this.derive();
     this.credentials = next;
@@ -143,8 +149,10 @@ export class KubeHttp {
     return { headers, at: Date.now() };
   }
 
-  private async send(request: KubeRequest, path: string, body: string | undefined, fresh: boolean) {
-    const { headers: auth } = await this.credentialsFor(fresh);
+  /** One try with the current credentials (new ones if `refused` are current); the answer names those used. */
+  private async send(request: KubeRequest, path: string, body: string | undefined, refused?: Credentials) {
+    const credentials = await this.credentialsFor(refused);
+    const auth = credentials.headers;
     const headers: Record<string, string | number> = {
       ...auth,
       Accept: 'application/json',
@@ -169,7 +177,7 @@ export class KubeHttp {
           clearTimeout(timer);
           const { statusCode: status = 0, headers } = res;
           const retryAfter = headers['retry-after'];
-          resolve({ status, headers, retryAfter, text: Buffer.concat(chunks).toString() });
+          resolve({ status, headers, retryAfter, text: Buffer.concat(chunks).toString(), credentials });
         });
       });
       const timer = setTimeout(() => {

@@ -18,8 +18,8 @@ let server: Server;
 let url: string;
 /** Per request: the Authorization header and the client certificate's CN. */
 let seen: { authorization: string | undefined; clientCn: string | undefined; method: string }[] = [];
-/** When set, the next request is refused with 401 (and the flag cleared). */
-let unauthorizedOnce = false;
+/** The next this many requests are refused with 401. */
+let unauthorized = 0;
 
 function openssl(...args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
@@ -73,8 +73,8 @@ beforeAll(async () => {
         res.writeHead(status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (unauthorizedOnce) {
-        unauthorizedOnce = false;
+      if (unauthorized > 0) {
+        unauthorized--;
         return json(401, {
           kind: 'Status',
           status: 'Failure',
@@ -117,7 +117,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   seen = [];
-  unauthorizedOnce = false;
+  unauthorized = 0;
 });
 
 /** A kubeconfig trusting the test CA, with the client certificate (as files) and `user` added. */
@@ -218,11 +218,28 @@ describe('the adapter request path over TLS with kubeconfig credentials', () => 
   it('answers a 401 by deriving the credentials again and trying once more (a token rotated under it)', async () => {
     const cluster = createKubeCluster(kubeConfig({ token: 'static-token' }));
     await cluster.get(ref('warm-up'));
-    unauthorizedOnce = true;
+    unauthorized = 1;
 
     const applied = await cluster.apply(configMap('after-rotation'), { dryRun: false, force: true });
 
     expect(applied.metadata.name).toBe('after-rotation');
     expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(2);
+  });
+
+  it('derives new credentials once for requests refused together (one exec plugin run, not one per request)', async () => {
+    const plugin = execUser();
+    const cluster = createKubeCluster(kubeConfig({ exec: plugin.exec }));
+    await cluster.get(ref('warm-up'));
+    const runsBefore = plugin.runs();
+    unauthorized = 10;
+
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        cluster.apply(configMap(`r-${i}`), { dryRun: false, force: true }),
+      ),
+    );
+
+    expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(20);
+    expect(plugin.runs() - runsBefore).toBeLessThanOrEqual(2);
   });
 });
