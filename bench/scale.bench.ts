@@ -2,15 +2,18 @@
  * Scale benchmark: wavesync against `kubectl apply --server-side` of the same objects, in the same run, against
  * the same simulator (`wavesync cluster-sim`, its own process, speed 10).
  *   1. One wave of N mixed objects (a Namespace, then ConfigMaps, Secrets, Services, ServiceAccounts in it) for
- *      N = 250, 1,000, 2,000, 4,000, 10,000: wall time of each tool, ms per object, ratio wavesync / kubectl.
+ *      N = 250, 1,000, 2,000, 4,000, 10,000: wall time of each tool, ms per object, ratio wavesync / kubectl;
+ *      then both again with nothing changed (wavesync now dry-runs every object before applying it).
  *   2. A CRD + 4,000 custom resources (no health) in one wave: first sync, no-change re-sync, peak RSS of the
  *      sync process (targets ≤ 60 s, ≤ 30 s, ≤ 256 MB).
  *   3. 10 waves of 5 Sync-hook Jobs against a shell-like loop of `kubectl apply --server-side` +
  *      `kubectl wait --for=condition=complete` per wave (target ratio ≤ 1.0).
- * wavesync runs in a child process as the worker does (bench/support/sync-child.ts: load manifests +
- * runOperation, timed from the start of loading, without Node start-up); kubectl's time is its process's wall
- * time. The simulator's CPU time per case is read from /proc. Sizes: `SIZES=250,1000 npx tsx bench/scale.bench.ts`.
- * Run: `npm run bench:scale`.
+ * wavesync runs in a child process as the worker does — compiled to JavaScript first (tsc, into
+ * dist/bench-sync-child/), as the worker runs dist/ — (bench/support/sync-child.ts: load manifests +
+ * runOperation, timed from the start of loading, without Node start-up; its CPU time over the same span; its peak
+ * RSS from the kernel's VmHWM); kubectl's time is its process's wall time. The simulator's CPU time per case is
+ * read from /proc, and the 1-minute load average is printed with every case (other processes share the cores).
+ * Sizes: `SIZES=250,1000 PARTS=mixed npx tsx bench/scale.bench.ts`. Run: `npm run bench:scale`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -54,21 +57,40 @@ interface ChildResult {
   peakRssMb: number;
 }
 
+const CHILD_DIST = path.join(ROOT, 'dist', 'bench-sync-child');
+
+/** Compiles the sync child and the sources it imports to JavaScript (dist/ is git-ignored). */
+async function compileChild(): Promise<void> {
+  await rm(CHILD_DIST, { recursive: true, force: true });
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const config = path.join(ROOT, 'bench', 'support', 'tsconfig.sync-child.json');
+  await run(process.execPath, [tsc, '-p', config, '--outDir', CHILD_DIST]);
+}
+
+/** The 1-minute load average, for the record next to each figure. */
+const load = () => loadavg()[0]!.toFixed(1);
+
 async function wavesync(
   kubeconfig: string,
   dir: string,
   app: string,
   namespace: string,
 ): Promise<ChildResult> {
-  const child = path.join(ROOT, 'bench/support/sync-child.ts');
-  const { out } = await run(process.execPath, ['--import', 'tsx', child, kubeconfig, dir, app, namespace]);
+  const child = path.join(CHILD_DIST, 'bench', 'support', 'sync-child.js');
+  const { out } = await run(process.execPath, [child, kubeconfig, dir, app, namespace]);
   const result = JSON.parse(out.trim().split('\n').at(-1)!) as ChildResult;
   if (result.phase !== 'Succeeded') throw new Error(`wavesync ${app}: ${result.phase}: ${result.message}`);
   return result;
 }
 
-async function kubectl(kubeconfig: string, args: string[]): Promise<number> {
-  return (await run(KUBECTL, args, { KUBECONFIG: kubeconfig })).ms;
+/** One kubectl run: its wall time and CPU time (user + system, from bash's `times` for its children), in ms. */
+async function kubectl(kubeconfig: string, args: string[]): Promise<{ ms: number; cpuMs: number }> {
+  const script = '"$0" "$@" >/dev/null && times';
+  const { ms, out } = await run('/bin/bash', ['-c', script, KUBECTL, ...args], { KUBECONFIG: kubeconfig });
+  // `times` prints the shell's user/system times, then its children's: "0m1.789s 0m0.233s".
+  const children = out.trim().split('\n').at(-1) ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(([, m, s]) => Number(m) * 60 + Number(s));
+  return { ms, cpuMs: seconds.reduce((a, b) => a + b, 0) * 1000 };
 }
 
 async function startSim(
@@ -131,10 +153,15 @@ function namespace(name: string): Obj {
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function mixedWaves(work: string, kubeconfig: string, simCpu: () => Promise<number>): Promise<void> {
+  const header = [
+    '| objects | kubectl apply --server-side | wavesync sync | ratio | wall ms/object (kubectl / wavesync) | CPU ms/object (kubectl / wavesync) | wavesync peak RSS | simulator CPU (kubectl / wavesync) | load |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ].join('\n');
+  const again: string[] = [];
   console.log(
-    '\n| objects | kubectl apply --server-side | wavesync sync | ratio | kubectl ms/object | wavesync ms/object | wavesync CPU | wavesync peak RSS | simulator CPU (kubectl / wavesync) |',
+    "\nFirst apply (wavesync: the objects' Namespace is created by the same sync, so their dry run is skipped):",
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(header);
   for (const n of SIZES) {
     const objectsFor = (ns: string) => [
       namespace(ns),
@@ -149,11 +176,27 @@ async function mixedWaves(work: string, kubeconfig: string, simCpu: () => Promis
     const cpu1 = await simCpu();
     const w = await wavesync(kubeconfig, wsDir, `wavesync-${n}`, `wavesync-${n}`);
     const cpu2 = await simCpu();
-    console.log(
-      `| ${n.toLocaleString('en')} | ${fmt(k)} | ${fmt(w.ms)} | ${(w.ms / k).toFixed(2)} | ${(k / n).toFixed(2)} | ${(w.ms / n).toFixed(2)} | ${fmt(w.cpuMs)} | ${w.peakRssMb.toFixed(0)} MB | ${fmt(cpu1 - cpu0)} / ${fmt(cpu2 - cpu1)} |`,
-    );
+    console.log(row(n, k, w, cpu1 - cpu0, cpu2 - cpu1));
+    // Again, nothing changed: now every object exists, so wavesync dry-runs each one before applying it.
+    const k2 = await kubectl(kubeconfig, ['apply', '--server-side', '-f', kcFile]);
+    const cpu3 = await simCpu();
+    const w2 = await wavesync(kubeconfig, wsDir, `wavesync-${n}`, `wavesync-${n}`);
+    again.push(row(n, k2, w2, cpu3 - cpu2, (await simCpu()) - cpu3));
   }
+  console.log(
+    '\nThe same objects applied again, nothing changed (wavesync: server-side dry run + apply of each):',
+  );
+  console.log(header);
+  for (const line of again) console.log(line);
 }
+
+/** One table row: kubectl's run `k`, wavesync's result `w`, the simulator's CPU ms during each. */
+function row(n: number, k: Timed, w: ChildResult, simK: number, simW: number): string {
+  const perObject = (ms: number) => (ms / n).toFixed(2);
+  return `| ${n.toLocaleString('en')} | ${fmt(k.ms)} | ${fmt(w.ms)} | ${(w.ms / k.ms).toFixed(2)} | ${perObject(k.ms)} / ${perObject(w.ms)} | ${perObject(k.cpuMs)} / ${perObject(w.cpuMs)} | ${w.peakRssMb.toFixed(0)} MB | ${fmt(simK)} / ${fmt(simW)} | ${load()} |`;
+}
+
+type Timed = { ms: number; cpuMs: number };
 
 async function customResources(work: string, kubeconfig: string): Promise<void> {
   const ns = 'gadgets';
@@ -170,18 +213,20 @@ async function customResources(work: string, kubeconfig: string): Promise<void> 
       ...crs,
     ]),
   );
-  const first = await wavesync(kubeconfig, dir, 'gadgets', ns);
-  const again = await wavesync(kubeconfig, dir, 'gadgets', ns);
+  const first = { ...(await wavesync(kubeconfig, dir, 'gadgets', ns)), load: load() };
+  const again = { ...(await wavesync(kubeconfig, dir, 'gadgets', ns)), load: load() };
   console.log(
-    `\n| CRD + ${CRS.toLocaleString('en')} custom resources, one wave | time (target) | CPU | peak RSS (target ≤ 256 MB) |`,
+    `\n| CRD + ${CRS.toLocaleString('en')} custom resources, one wave | time (target) | CPU | CPU ms/object | peak RSS (target ≤ 256 MB) | load |`,
   );
-  console.log('|---|---|---|---|');
-  console.log(
-    `| first sync | ${fmt(first.ms)} (≤ 60 s) | ${fmt(first.cpuMs)} | ${first.peakRssMb.toFixed(0)} MB |`,
-  );
-  console.log(
-    `| no-change re-sync | ${fmt(again.ms)} (≤ 30 s) | ${fmt(again.cpuMs)} | ${again.peakRssMb.toFixed(0)} MB |`,
-  );
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, r, target] of [
+    ['first sync', first, '≤ 60 s'],
+    ['no-change re-sync', again, '≤ 30 s'],
+  ] as const) {
+    console.log(
+      `| ${name} | ${fmt(r.ms)} (${target}) | ${fmt(r.cpuMs)} | ${(r.cpuMs / CRS).toFixed(2)} | ${r.peakRssMb.toFixed(0)} MB | ${r.load} |`,
+    );
+  }
 }
 
 function hookJob(wave: number, index: number, namespace: string, hook: boolean): Obj {
@@ -229,19 +274,23 @@ async function jobWaves(work: string, kubeconfig: string): Promise<void> {
     ]);
   }
   const shell = performance.now() - started;
+  const shellLoad = load();
   const ns = 'waves-wavesync';
   const objects = [namespace(ns)];
   for (let wave = 0; wave < WAVES; wave++)
     for (let i = 0; i < JOBS_PER_WAVE; i++) objects.push(hookJob(wave, i, ns, true));
   const dir = path.dirname(await writeManifests(path.join(work, 'waves-wavesync'), objects));
   const w = await wavesync(kubeconfig, dir, 'waves', ns);
-  console.log(`\n| ${WAVES} waves × ${JOBS_PER_WAVE} Sync-hook Jobs | time |`);
-  console.log('|---|---|');
-  console.log(`| shell: kubectl apply --server-side + kubectl wait per wave | ${fmt(shell)} |`);
-  console.log(`| wavesync sync | ${fmt(w.ms)} |`);
+  console.log(`\n| ${WAVES} waves × ${JOBS_PER_WAVE} Sync-hook Jobs | time | load |`);
+  console.log('|---|---|---|');
+  console.log(
+    `| shell: kubectl apply --server-side + kubectl wait per wave | ${fmt(shell)} | ${shellLoad} |`,
+  );
+  console.log(`| wavesync sync | ${fmt(w.ms)} | ${load()} |`);
   console.log(`| ratio wavesync / shell (target ≤ 1.0) | ${(w.ms / shell).toFixed(2)} |`);
 }
 
+await compileChild();
 const work = await mkdtemp(path.join(tmpdir(), 'wavesync-scale-'));
 const sim = await startSim(work);
 try {

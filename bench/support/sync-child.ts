@@ -1,10 +1,15 @@
 /**
  * One sync as the worker runs it, in its own process (so its RSS is its own): load the manifests of a directory,
  * run the operation through the real client-node adapter, print one JSON line
- * `{phase, message, ms, cpuMs, peakRssMb}` — ms from the start of loading to the end of the operation (without
- * the post-operation health watch), peak RSS sampled every 20 ms.
- * Usage: tsx bench/support/sync-child.ts KUBECONFIG DIR APP NAMESPACE
+ * `{phase, message, ms, cpuMs, peakRssMb, startRssMb}` — ms from the start of loading to the end of the operation
+ * (without the post-operation health watch); cpuMs the process's user + system CPU over the same span; peakRssMb
+ * the kernel's high-water mark of the process's resident set (VmHWM of /proc/self/status: exact, no sampling);
+ * startRssMb the RSS before loading (Node + the modules loaded).
+ * The scale bench runs it compiled (bench/support/tsconfig.sync-child.json), as the worker runs dist/: under tsx
+ * the same process holds ~80 MB more (tsx's loader thread and the transpiled sources).
+ * Usage: node dist/bench-sync-child/bench/support/sync-child.js KUBECONFIG DIR APP NAMESPACE
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { runOperation } from '../../src/engine/index.js';
 import { createKubeCluster } from '../../src/kube/kube-cluster.js';
@@ -15,10 +20,13 @@ const [kubeconfig, dir, application, namespace] = process.argv.slice(2);
 if (!kubeconfig || !dir || !application || !namespace)
   throw new Error('usage: sync-child KUBECONFIG DIR APP NAMESPACE');
 
-let peakRss = process.memoryUsage.rss();
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage.rss());
-}, 20);
+/** The process's peak resident set so far, in MB (VmHWM, Linux). */
+function peakRssMb(): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return kb === undefined ? Number.NaN : Number(kb) / 1024;
+}
+
+const startRssMb = process.memoryUsage.rss() / 2 ** 20;
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const loaded = await loadManifests(dir);
@@ -39,13 +47,12 @@ const state = await runOperation({
 });
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
-clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage.rss());
 const result = {
   phase: state.phase,
   message: state.message,
   ms,
   cpuMs: (cpu.user + cpu.system) / 1000,
-  peakRssMb: peakRss / 2 ** 20,
+  peakRssMb: peakRssMb(),
+  startRssMb,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

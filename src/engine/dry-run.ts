@@ -58,23 +58,33 @@ export async function createNamespace(
   return outcome.ok ? undefined : `the namespace failed to apply, reason: ${outcome.message}`;
 }
 
-/** Dry-runs every task; returns the failed ones' messages. Records results for failures (or for a dry-run op). */
+/**
+ * Dry-runs every task; returns the failed ones' messages. Records results for failures (or for a dry-run op).
+ * Each answer is compared with the live object as it arrives and then dropped: only the verdict is kept, so a
+ * 10,000-task dry run does not hold 10,000 answers until the last one is in.
+ */
 export async function dryRunTasks(
   ctx: SyncContext,
   state: OperationState,
   tasks: SyncTask[],
 ): Promise<string[]> {
   const runs = tasks.filter((t) => !skipsDryRun(t));
-  const outcomes = await mapBounded(runs, ctx.options.applyConcurrency, (task) =>
-    applyTask(ctx, task, { dryRun: true, operationStartedAt: state.startedAt }),
-  );
+  // Only ApplyOutOfSyncOnly reads the verdict "unmodified": without it, no answer is serialised to compare.
+  const compares = ctx.operation.syncOptions.includes('ApplyOutOfSyncOnly=true');
+  const verdicts = await mapBounded(runs, ctx.options.applyConcurrency, async (task) => {
+    const outcome = await applyTask(ctx, task, { dryRun: true, operationStartedAt: state.startedAt });
+    if (!outcome.ok) return { failed: outcome.message };
+    const unmodified =
+      compares && task.liveObj !== undefined && comparable(outcome.object) === comparable(task.liveObj);
+    return { unmodified };
+  });
   const failures: string[] = [];
   for (const [i, task] of runs.entries()) {
-    const outcome = outcomes[i]!;
-    if (!outcome.ok) {
-      failures.push(`${task.kind}/${task.name}: ${outcome.message}`);
-      recordOutcome(state, task, 'SyncFailed', outcome.message, nowIso(ctx));
-    } else if (task.liveObj && comparable(outcome.object) === comparable(task.liveObj)) {
+    const verdict = verdicts[i]!;
+    if (verdict.failed !== undefined) {
+      failures.push(`${task.kind}/${task.name}: ${verdict.failed}`);
+      recordOutcome(state, task, 'SyncFailed', verdict.failed, nowIso(ctx));
+    } else if (verdict.unmodified) {
       ctx.memory.unmodified.add(resultKeyOf(task));
     }
   }

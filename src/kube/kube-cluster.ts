@@ -1,8 +1,10 @@
 /**
- * createKubeCluster — the Cluster port over @kubernetes/client-node 1.4.0: KubernetesObjectApi (positional
- * signatures) for every kind incl. CRDs, server-side apply with field manager `wavesync` and `force=true`,
- * server-side dry run (`dryRun=All`), JSON-patch finalizer removal, Watch with bounded `timeoutSeconds` and
- * restart (see kube-watch.ts), and CoreV1Api for Pod logs. Every failure becomes a ClusterError.
+ * createKubeCluster — the Cluster port over @kubernetes/client-node 1.4.0: its KubeConfig for server, TLS and
+ * credentials, its discovery (KubernetesObjectApi) for every kind incl. CRDs; reads, lists and writes through
+ * KubeHttp (kube-http.ts: a lean keep-alive request path under the same credentials) — server-side apply with
+ * field manager `wavesync` and `force=true`, server-side dry run (`dryRun=All`), JSON-patch finalizer removal;
+ * Watch with bounded `timeoutSeconds` and restart (see kube-watch.ts), and CoreV1Api for Pod logs. Every failure
+ * becomes a ClusterError.
  */
 import { ApisApi, CoreV1Api, type KubeConfig, PatchStrategy } from '@kubernetes/client-node';
 import type { KubeObject } from '../domain/index.js';
@@ -19,7 +21,8 @@ import {
   type WriteOptions,
 } from '../engine/cluster.js';
 import { toClusterError } from './cluster-errors.js';
-import { watchCollections } from './kube-watch.js';
+import { KubeHttp, type KubeRequest } from './kube-http.js';
+import { type WatchList, watchCollections } from './kube-watch.js';
 import { apiClient, RawObjectApi, toPlainJson } from './raw-object-api.js';
 
 export interface KubeClusterOptions {
@@ -74,11 +77,6 @@ interface ApiResourceEntry {
   verbs: string[];
 }
 
-function header(ref: ObjectRef) {
-  const metadata = ref.namespace === '' ? { name: ref.name } : { name: ref.name, namespace: ref.namespace };
-  return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
-}
-
 function refOfObject(obj: KubeObject): ObjectRef {
   const { namespace = '', name = '' } = obj.metadata;
   return { apiVersion: obj.apiVersion, kind: obj.kind, namespace, name };
@@ -88,15 +86,16 @@ function describe(verb: string, ref: ObjectRef): string {
   return `${verb} ${ref.apiVersion} ${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
 }
 
-function writeQuery(options: WriteOptions): Record<string, string> {
-  return options.validate === false ? { fieldValidation: 'Ignore' } : {};
+/** Query parameters of a write: `dryRun=All`, `fieldManager`, `fieldValidation=Ignore` for Validate=false. */
+function writeQuery(options: WriteOptions): Record<string, string | undefined> {
+  return {
+    dryRun: options.dryRun ? 'All' : undefined,
+    fieldManager: FIELD_MANAGER,
+    fieldValidation: options.validate === false ? 'Ignore' : undefined,
+  };
 }
 
-function dryRunOf(options: { dryRun?: boolean }): string | undefined {
-  return options.dryRun ? 'All' : undefined;
-}
-
-/** Runs a RawObjectApi call (which answers plain JSON); ClusterError on failure. */
+/** Runs one request (which answers plain JSON); ClusterError on failure. */
 async function callOnce<T>(action: string, run: () => Promise<unknown>): Promise<T> {
   try {
     return (await run()) as T;
@@ -118,6 +117,7 @@ async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
 class KubeCluster implements Cluster {
   private readonly kc: KubeConfig;
   private readonly api: RawObjectApi;
+  private readonly http: KubeHttp;
   private readonly core: CoreV1Api;
   private readonly apis: ApisApi;
   private readonly watchTimeoutSeconds: number;
@@ -127,6 +127,7 @@ class KubeCluster implements Cluster {
     this.kc = kc;
     const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.api = RawObjectApi.forConfig(kc, timeoutMs);
+    this.http = new KubeHttp(kc, { requestTimeoutMs: timeoutMs });
     this.core = apiClient(kc, CoreV1Api, timeoutMs);
     this.apis = apiClient(kc, ApisApi, timeoutMs);
     this.watchTimeoutSeconds = options.watchTimeoutSeconds ?? 30;
@@ -136,6 +137,18 @@ class KubeCluster implements Cluster {
   /** One API request through the in-flight limit; plain JSON out, ClusterError on failure. */
   private call<T>(action: string, run: () => Promise<unknown>): Promise<T> {
     return this.inFlight.run(() => callOnce<T>(action, run));
+  }
+
+  /** One request on `ref` (its path from discovery) through KubeHttp; plain JSON out, ClusterError on failure. */
+  private send<T>(
+    action: string,
+    ref: ObjectRef,
+    target: 'object' | 'create' | 'list',
+    request: Omit<KubeRequest, 'path'>,
+  ): Promise<T> {
+    return this.call(action, async () =>
+      this.http.request<T>({ ...request, path: await this.api.pathOf(ref, target) }),
+    );
   }
 
   /** A typed client-node request (ApisApi): its models turned back into plain JSON. */
@@ -170,54 +183,57 @@ class KubeCluster implements Cluster {
   }
 
   get(ref: ObjectRef): Promise<KubeObject | undefined> {
-    return orUndefined(this.call<KubeObject>(describe('get', ref), () => this.api.read(header(ref))));
+    return orUndefined(this.send<KubeObject>(describe('get', ref), ref, 'object', { method: 'GET' }));
   }
 
   async list(query: { apiVersion: string; kind: string; namespace: string; labelSelector?: string }) {
     const { apiVersion, kind, labelSelector } = query;
-    const namespace = query.namespace === '' ? undefined : query.namespace;
-    const result = await this.call<{ items?: KubeObject[] }>(`list ${apiVersion} ${kind}`, () =>
-      this.api.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector),
+    const result = await this.send<{ items?: KubeObject[] }>(
+      `list ${apiVersion} ${kind}`,
+      { ...query, name: '' },
+      'list',
+      { method: 'GET', query: { labelSelector } },
     );
     return (result.items ?? []).map((item) => ({ ...item, apiVersion, kind }));
   }
 
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject> {
-    const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
-    const ssa = PatchStrategy.ServerSideApply;
-    return this.call(describe('apply', refOfObject(obj)), () =>
-      this.api.patch(
-        header(refOfObject(obj)),
-        undefined,
-        dryRunOf(options),
-        FIELD_MANAGER,
-        options.force,
-        ssa,
-        raw,
-      ),
-    );
+    const ref = refOfObject(obj);
+    return this.send(describe('apply', ref), ref, 'object', {
+      method: 'PATCH',
+      query: {
+        ...writeQuery(options),
+        force: options.force === undefined ? undefined : String(options.force),
+      },
+      body: obj,
+      contentType: PatchStrategy.ServerSideApply,
+    });
   }
 
   create(obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
-    const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
-    return this.call(describe('create', refOfObject(obj)), () =>
-      this.api.create(header(refOfObject(obj)), undefined, dryRunOf(options), FIELD_MANAGER, raw),
-    );
+    const ref = refOfObject(obj);
+    return this.send(describe('create', ref), ref, 'create', {
+      method: 'POST',
+      query: writeQuery(options),
+      body: obj,
+    });
   }
 
   replace(obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
-    const raw = this.api.rawOptions({ body: obj, query: writeQuery(options) });
-    return this.call(describe('replace', refOfObject(obj)), () =>
-      this.api.replace(header(refOfObject(obj)), undefined, dryRunOf(options), FIELD_MANAGER, raw),
-    );
+    const ref = refOfObject(obj);
+    return this.send(describe('replace', ref), ref, 'object', {
+      method: 'PUT',
+      query: writeQuery(options),
+      body: obj,
+    });
   }
 
   async delete(ref: ObjectRef, options: { propagationPolicy: string; dryRun?: boolean }): Promise<boolean> {
-    const { propagationPolicy } = options;
     const deleted = await orUndefined(
-      this.call(describe('delete', ref), () =>
-        this.api.delete(header(ref), undefined, dryRunOf(options), undefined, undefined, propagationPolicy),
-      ),
+      this.send(describe('delete', ref), ref, 'object', {
+        method: 'DELETE',
+        query: { dryRun: options.dryRun ? 'All' : undefined, propagationPolicy: options.propagationPolicy },
+      }),
     );
     return deleted !== undefined;
   }
@@ -239,7 +255,11 @@ class KubeCluster implements Cluster {
   }
 
   watch(targets: readonly WatchTarget[], onChange: (change: ObjectChange) => void): ClusterWatch {
-    return watchCollections(this.kc, this.api, targets, onChange, this.watchTimeoutSeconds);
+    const list = (target: WatchTarget) =>
+      this.call<WatchList>(`list ${target.apiVersion} ${target.kind}`, async () =>
+        this.http.request({ method: 'GET', path: await this.api.pathOf({ ...target, name: '' }, 'list') }),
+      );
+    return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds);
   }
 
   async podLogs(namespace: string, name: string, options: { tailLines: number; container?: string }) {
@@ -262,18 +282,12 @@ class KubeCluster implements Cluster {
       { op: 'test', path, value: finalizer },
       { op: 'remove', path },
     ];
-    const raw = this.api.rawOptions({ body });
-    return this.call(describe('remove finalizer from', ref), () =>
-      this.api.patch(
-        header(ref),
-        undefined,
-        undefined,
-        FIELD_MANAGER,
-        undefined,
-        PatchStrategy.JsonPatch,
-        raw,
-      ),
-    );
+    return this.send(describe('remove finalizer from', ref), ref, 'object', {
+      method: 'PATCH',
+      query: { fieldManager: FIELD_MANAGER },
+      body,
+      contentType: PatchStrategy.JsonPatch,
+    });
   }
 }
 

@@ -24,20 +24,25 @@ function sleep(ms: number, session: Session): Promise<void> {
   });
 }
 
+/** A list answer: the collection's resourceVersion and its items. */
+export interface WatchList {
+  metadata?: { resourceVersion?: string };
+  items?: KubeObject[];
+}
+
+/** Lists one collection (as plain JSON). */
+export type ListCollection = (target: WatchTarget) => Promise<WatchList>;
+
 async function listFrom(
-  api: RawObjectApi,
+  list: ListCollection,
   target: WatchTarget,
   onChange: (change: ObjectChange) => void,
 ): Promise<string> {
-  const ns = target.namespace === '' ? undefined : target.namespace;
-  const list = (await api.list(target.apiVersion, target.kind, ns)) as {
-    metadata?: { resourceVersion?: string };
-    items?: KubeObject[];
-  };
-  for (const item of list.items ?? []) {
+  const answer = await list(target);
+  for (const item of answer.items ?? []) {
     onChange({ type: 'MODIFIED', object: { ...item, apiVersion: target.apiVersion, kind: target.kind } });
   }
-  return list.metadata?.resourceVersion ?? '';
+  return answer.metadata?.resourceVersion ?? '';
 }
 
 /** One watch request; resolves with the last resourceVersion, or undefined when the server said 410 Gone. */
@@ -87,6 +92,7 @@ function jitter(ms: number): number {
 async function runCollection(
   kc: KubeConfig,
   api: RawObjectApi,
+  list: ListCollection,
   target: WatchTarget,
   onChange: (change: ObjectChange) => void,
   timeoutSeconds: number,
@@ -99,12 +105,8 @@ async function runCollection(
     try {
       const resource = await api.discover(target.apiVersion, target.kind);
       if (resource === undefined) throw new Error(`${target.apiVersion} ${target.kind} is not served`);
-      const path = api.collectionPath(
-        target.apiVersion,
-        resource.name,
-        resource.namespaced ? target.namespace : '',
-      );
-      resourceVersion ??= await listFrom(api, target, onChange);
+      const path = await api.pathOf({ ...target, name: '' }, 'list');
+      resourceVersion ??= await listFrom(list, target, onChange);
       const openedAt = Date.now();
       resourceVersion = await watchOnce(watch, path, resourceVersion, timeoutSeconds, session, onChange);
       // A watch answered 410 Gone, or closed at once, is re-listed and re-opened after a backoff too: a server
@@ -127,13 +129,14 @@ async function runCollection(
 export function watchCollections(
   kc: KubeConfig,
   api: RawObjectApi,
+  list: ListCollection,
   targets: readonly WatchTarget[],
   onChange: (change: ObjectChange) => void,
   timeoutSeconds: number,
 ): ClusterWatch {
   const sessions = targets.map((target) => {
     const session: Session = { stopped: false, abort: undefined, timer: undefined };
-    void runCollection(kc, api, target, onChange, timeoutSeconds, session);
+    void runCollection(kc, api, list, target, onChange, timeoutSeconds, session);
     return session;
   });
   return {

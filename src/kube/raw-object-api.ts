@@ -1,23 +1,20 @@
 /**
- * RawObjectApi — @kubernetes/client-node's KubernetesObjectApi (URL building, discovery cache, auth, TLS) with
- * the wire body under our control. client-node 1.4.0 re-serialises every body through its typed models, which
- * drops fields it does not know (breaking `Validate=false` and CRD schemas' `x-kubernetes-*` keys) and calls
- * `toISOString()` on timestamp strings; responses come back as typed models with `Date` objects. Here the
- * request body is sent exactly as given, extra query parameters can be added, and successful responses are
- * returned as the plain JSON the server sent (parsed once: no typed-model round trip, no per-object
- * re-serialisation). Errors are client-node's ApiException, as before.
+ * RawObjectApi — @kubernetes/client-node's KubernetesObjectApi for discovery (its per-apiVersion cache of
+ * APIResourceLists) and the paths it implies; the requests themselves go through KubeHttp (kube-http.ts).
+ * client-node 1.4.0 re-serialises every body through its typed models, which drops fields it does not know
+ * (breaking `Validate=false` and CRD schemas' `x-kubernetes-*` keys) and calls `toISOString()` on timestamp
+ * strings; responses come back as typed models with `Date` objects. What still goes through client-node here
+ * (discovery) is answered as the plain JSON the server sent. Errors are client-node's ApiException.
  */
 import http from 'node:http';
 import https from 'node:https';
 import {
   type Configuration,
   createConfiguration,
-  type HttpMethod,
   type KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
   type Middleware,
-  RequestContext,
   type ResponseContext,
   ServerConfiguration,
   type V1APIResource,
@@ -71,38 +68,15 @@ export function apiClient<T>(
   return new Type(configuration);
 }
 
-/** A request context that ignores client-node's serialised body when a raw one was given. */
-class RawBodyRequestContext extends RequestContext {
-  private readonly rawBody: string | undefined;
-
-  constructor(url: string, method: HttpMethod, rawBody: string | undefined) {
-    super(url, method);
-    this.rawBody = rawBody;
-  }
-
-  override setBody(body: Parameters<RequestContext['setBody']>[0]): void {
-    super.setBody(this.rawBody ?? body);
-  }
-}
-
-/** Per-request overrides: the exact JSON body to send and extra query parameters. */
-export interface RawRequest {
-  body?: unknown;
-  query?: Record<string, string>;
-}
-
 /** Plain JSON of whatever client-node returned (typed models → wire-like objects, Dates → ISO strings). */
 export function toPlainJson<T>(value: unknown): T {
   return (value === undefined ? undefined : JSON.parse(JSON.stringify(value))) as T;
 }
 
 export class RawObjectApi extends KubernetesObjectApi {
-  private server = '';
-
   /** Builds the API for the current context of `kc`; `requestTimeoutMs` bounds each request (see apiClient). */
   static forConfig(kc: KubeConfig, requestTimeoutMs: number): RawObjectApi {
     const api = apiClient(kc, RawObjectApi, requestTimeoutMs);
-    api.server = kc.getCurrentCluster()?.server ?? '';
     api.setDefaultNamespace(kc);
     return api;
   }
@@ -121,6 +95,29 @@ export class RawObjectApi extends KubernetesObjectApi {
     return JSON.parse(await response.body.text()) as T;
   }
 
+  /** Discovery requests in flight, by apiVersion and kind: concurrent misses share one. */
+  private readonly discovering = new Map<string, Promise<V1APIResource | undefined>>();
+
+  /**
+   * client-node's discovery with concurrent cache misses for one kind sharing one request: a burst of requests
+   * for a kind not yet discovered (a wave's first run, a CRD just created) sent one discovery request each.
+   */
+  override resource(
+    apiVersion: string,
+    kind: string,
+    options?: Configuration,
+  ): Promise<V1APIResource | undefined> {
+    const cached = this.apiVersionResourceCache[apiVersion]?.resources.find((r) => r.kind === kind);
+    if (cached) return Promise.resolve(cached);
+    const key = `${apiVersion} ${kind}`;
+    let pending = this.discovering.get(key);
+    if (pending === undefined) {
+      pending = super.resource(apiVersion, kind, options).finally(() => this.discovering.delete(key));
+      this.discovering.set(key, pending);
+    }
+    return pending;
+  }
+
   /** Discovery (cached per apiVersion by client-node, refetched on a cache miss for the kind). */
   discover(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
     return this.resource(apiVersion, kind);
@@ -133,27 +130,26 @@ export class RawObjectApi extends KubernetesObjectApi {
     return this.apiVersionResourceCache[apiVersion]?.resources ?? [];
   }
 
-  /** The collection path of a kind: `/apis/<g>/<v>[/namespaces/<ns>]/<plural>`. */
-  collectionPath(apiVersion: string, plural: string, namespace: string): string {
-    const base = this.apiVersionPath(apiVersion);
-    return namespace === '' ? `${base}/${plural}` : `${base}/namespaces/${namespace}/${plural}`;
-  }
-
-  /** The configuration to pass as `options` for one request with raw overrides. */
-  rawOptions(request: RawRequest): Configuration {
-    const { body, query = {} } = request;
-    const rawBody = body === undefined ? undefined : JSON.stringify(body);
-    const server = this.server;
-    return {
-      ...this.configuration,
-      baseServer: {
-        makeRequestContext(endpoint: string, method: HttpMethod): RequestContext {
-          const context = new RawBodyRequestContext(server + endpoint, method, rawBody);
-          for (const [key, value] of Object.entries(query)) context.setQueryParam(key, value);
-          return context;
-        },
-      },
-    };
+  /**
+   * The request path for `action` on `ref`: `/api[s]/<apiVersion>[/namespaces/<ns>]/<plural>[/<name>]` — the
+   * object's (`object`), or its collection's (`create`, `list`); the kind's plural and scope from discovery
+   * (cached; a cache miss for the kind asks the server again). A namespaced kind without a namespace gets the
+   * context's default namespace, except for `list` (all namespaces), as client-node's own requests do.
+   * @throws Error('Unrecognized API version and kind: …') when the server does not serve the kind.
+   */
+  async pathOf(
+    ref: { apiVersion: string; kind: string; namespace: string; name: string },
+    action: 'object' | 'create' | 'list',
+  ): Promise<string> {
+    const resource = await this.resource(ref.apiVersion, ref.kind);
+    if (!resource) throw new Error(`Unrecognized API version and kind: ${ref.apiVersion} ${ref.kind}`);
+    const namespace = ref.namespace || (action === 'list' ? '' : this.defaultNamespace);
+    const base = this.apiVersionPath(ref.apiVersion);
+    const collection =
+      resource.namespaced && namespace !== ''
+        ? `${base}/namespaces/${encodeURIComponent(namespace)}/${resource.name}`
+        : `${base}/${resource.name}`;
+    return action === 'object' ? `${collection}/${encodeURIComponent(ref.name)}` : collection;
   }
 }
 

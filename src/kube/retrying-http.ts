@@ -37,29 +37,44 @@ const TRANSIENT_CODES = new Set([
 /** The HttpLibrary for `createConfiguration({ httpApi })`. */
 export function retryingHttpLibrary(policy: HttpRetryPolicy) {
   const inner = new IsomorphicFetchHttpLibrary();
+  return wrapHttpLibrary({
+    send(request: RequestContext): Promise<ResponseContext> {
+      const safe = request.getHttpMethod() === 'GET' && !request.getUrl().includes('watch=true');
+      return withHttpRetries(safe, policy, async () => {
+        request.setSignal(AbortSignal.timeout(policy.requestTimeoutMs));
+        const response = await inner.send(request).toPromise();
+        return { status: response.httpStatusCode, retryAfter: response.headers['retry-after'], response };
+      }).then((tried) => tried.response);
+    },
+  });
+}
+
+/**
+ * Runs `attempt` (one try of one request, with its own timeout) and, when `safe`, tries again after a transient
+ * status or network error as described above; the last try's answer or error is returned or thrown.
+ */
+export async function withHttpRetries<A extends { status: number; retryAfter?: unknown }>(
+  safe: boolean,
+  policy: HttpRetryPolicy,
+  attempt: () => Promise<A>,
+): Promise<A> {
   const attempts = policy.attempts ?? 6;
   const baseMs = policy.baseMs ?? 200;
   const maxMs = policy.maxMs ?? 5000;
   const backoff = (n: number) => Math.floor(Math.random() * Math.min(maxMs, baseMs * 2 ** (n - 1)));
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-  return wrapHttpLibrary({
-    async send(request: RequestContext): Promise<ResponseContext> {
-      const safe = request.getHttpMethod() === 'GET' && !request.getUrl().includes('watch=true');
-      for (let attempt = 1; ; attempt++) {
-        request.setSignal(AbortSignal.timeout(policy.requestTimeoutMs));
-        const last = !safe || attempt >= attempts;
-        try {
-          const response = await inner.send(request).toPromise();
-          if (last || !isTransientStatus(response.httpStatusCode)) return response;
-          const retryAfter = Number(response.headers['retry-after']);
-          await sleep(Number.isFinite(retryAfter) ? Math.min(maxMs, retryAfter * 1000) : backoff(attempt));
-        } catch (error) {
-          if (last || !isTransientNetworkError(error)) throw error;
-          await sleep(backoff(attempt));
-        }
-      }
-    },
-  });
+  for (let tried = 1; ; tried++) {
+    const last = !safe || tried >= attempts;
+    try {
+      const answer = await attempt();
+      if (last || !isTransientStatus(answer.status)) return answer;
+      const retryAfter = Number(answer.retryAfter);
+      await sleep(Number.isFinite(retryAfter) ? Math.min(maxMs, retryAfter * 1000) : backoff(tried));
+    } catch (error) {
+      if (last || !isTransientNetworkError(error)) throw error;
+      await sleep(backoff(tried));
+    }
+  }
 }
 
 function isTransientNetworkError(error: unknown): boolean {

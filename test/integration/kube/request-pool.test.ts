@@ -10,6 +10,7 @@ let url: string;
 let inFlight = 0;
 let mostInFlight = 0;
 const sockets = new Set<Socket>();
+const urls: string[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -17,7 +18,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.url === '/api/v1') {
+    urls.push(req.url ?? '');
+    if (req.url === '/api/v1' || req.url === '/proxy/k8s/api/v1') {
       const resources = [{ name: 'configmaps', namespaced: true, kind: 'ConfigMap', verbs: ['get'] }];
       return json({ kind: 'APIResourceList', groupVersion: 'v1', resources });
     }
@@ -55,5 +57,15 @@ describe('requests of the client-node adapter', () => {
     expect(mostInFlight).toBe(4);
     // client-node alone opens one connection per request (40 here).
     expect(sockets.size).toBeLessThanOrEqual(5);
+  });
+
+  it('keep the path of a server URL behind a proxy (server: https://host/proxy/k8s) on every request', async () => {
+    urls.length = 0;
+    const cluster = createKubeCluster(kubeConfigFor(`${url}/proxy/k8s`));
+
+    const got = await cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'p' });
+
+    expect(got?.metadata.name).toBe('p');
+    expect(urls).toEqual(['/proxy/k8s/api/v1', '/proxy/k8s/api/v1/namespaces/default/configmaps/p']);
   });
 });

@@ -1,0 +1,245 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+
+/**
+ * The adapter's own request path (kube-http.ts) against an HTTPS API server that trusts only client certificates
+ * of its CA: TLS material and credentials must come from the kubeconfig exactly as client-node reads them.
+ */
+let dir: string;
+let server: Server;
+let url: string;
+/** Per request: the Authorization header and the client certificate's CN. */
+let seen: { authorization: string | undefined; clientCn: string | undefined; method: string }[] = [];
+/** The next this many requests are refused with 401. */
+let unauthorized = 0;
+
+function openssl(...args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+}
+
+/** A CA, a server certificate for 127.0.0.1 and a client certificate (CN=wavesync-test), all signed by the CA. */
+function makeCertificates(): void {
+  const key = ['-newkey', 'rsa:2048', '-nodes'];
+  openssl(
+    'req',
+    '-x509',
+    ...key,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=test-ca',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+  );
+  writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  for (const [name, cn, ext] of [
+    ['server', '127.0.0.1', ['-extfile', 'san.ext']],
+    ['client', 'wavesync-test', []],
+  ] as const) {
+    openssl('req', ...key, '-subj', `/CN=${cn}`, '-keyout', `${name}.key`, '-out', `${name}.csr`);
+    const ca = ['-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial'];
+    openssl('x509', '-req', '-in', `${name}.csr`, ...ca, '-days', '1', '-out', `${name}.crt`, ...ext);
+  }
+}
+
+const file = (name: string) => path.join(dir, name);
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wavesync-kube-http-'));
+  makeCertificates();
+  server = createServer(
+    {
+      key: readFileSync(file('server.key')),
+      cert: readFileSync(file('server.crt')),
+      ca: readFileSync(file('ca.crt')),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (req, res) => {
+      const authorization = req.headers.authorization;
+      const clientCn = String((req.socket as TLSSocket).getPeerCertificate().subject?.CN);
+      seen.push({ authorization, clientCn, method: req.method ?? '' });
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (unauthorized > 0) {
+        unauthorized--;
+        return json(401, {
+          kind: 'Status',
+          status: 'Failure',
+          message: 'Unauthorized',
+          reason: 'Unauthorized',
+          code: 401,
+        });
+      }
+      if (req.url === '/api/v1') {
+        const resources = [
+          { name: 'configmaps', namespaced: true, kind: 'ConfigMap', verbs: ['get', 'patch'] },
+        ];
+        return json(200, { kind: 'APIResourceList', groupVersion: 'v1', resources });
+      }
+      const name = /\/configmaps\/([^/?]+)/.exec(req.url ?? '')?.[1] ?? '';
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const sent = body === '' ? {} : (JSON.parse(body) as { data?: unknown });
+        json(200, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: 'default' },
+          data: sent.data,
+        });
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  seen = [];
+  unauthorized = 0;
+});
+
+/** A kubeconfig trusting the test CA, with the client certificate (as files) and `user` added. */
+function kubeConfig(user: Record<string, unknown>): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: url, 'certificate-authority': file('ca.crt') } }],
+      users: [
+        {
+          name: 'u',
+          user: { 'client-certificate': file('client.crt'), 'client-key': file('client.key'), ...user },
+        },
+      ],
+      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u', namespace: 'default' } }],
+      'current-context': 'ctx',
+    }),
+  );
+  return kc;
+}
+
+/** An exec credential plugin printing token `exec-<n>` on its n-th run (no expirationTimestamp), counting runs. */
+function execUser(): { exec: Record<string, unknown>; runs: () => number } {
+  const counter = file(`runs-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(counter, '0');
+  const script = file('plugin.cjs');
+  writeFileSync(
+    script,
+    `const fs = require('node:fs');
+const n = Number(fs.readFileSync(process.argv[2], 'utf8')) + 1;
+fs.writeFileSync(process.argv[2], String(n));
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'exec-' + n } }));
+`,
+  );
+  return {
+    exec: {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: process.execPath,
+      args: [script, counter],
+      interactiveMode: 'Never',
+    },
+    runs: () => Number(readFileSync(counter, 'utf8')),
+  };
+}
+
+const configMap = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+  data: { k: name },
+});
+const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name });
+
+describe('the adapter request path over TLS with kubeconfig credentials', () => {
+  it('verifies the server against the kubeconfig CA and presents the client certificate and bearer token on reads and writes', async () => {
+    const cluster = createKubeCluster(kubeConfig({ token: 'static-token' }));
+
+    const applied = await cluster.apply(configMap('a'), { dryRun: false, force: true });
+    const read = await cluster.get(ref('b'));
+
+    expect(applied.data).toEqual({ k: 'a' });
+    expect(read?.metadata.name).toBe('b');
+    const writes = seen.filter((s) => s.method === 'PATCH' || s.method === 'GET');
+    expect(writes.length).toBeGreaterThanOrEqual(2);
+    for (const request of seen) {
+      expect(request).toMatchObject({ authorization: 'Bearer static-token', clientCn: 'wavesync-test' });
+    }
+  });
+
+  it('refuses a server its CA did not sign', async () => {
+    const kc = kubeConfig({ token: 'static-token' });
+    // The client certificate as CA: the server's certificate does not chain to it.
+    kc.clusters[0] = { ...kc.clusters[0]!, caFile: file('client.crt') };
+    const cluster = createKubeCluster(kc, { requestTimeoutMs: 2000 });
+
+    await expect(cluster.apply(configMap('x'), { dryRun: false, force: true })).rejects.toThrow();
+    expect(seen).toEqual([]);
+  });
+
+  it('runs an exec credential plugin once for a burst of requests, not once per request', async () => {
+    const plugin = execUser();
+    const cluster = createKubeCluster(kubeConfig({ exec: plugin.exec }));
+
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        cluster.apply(configMap(`c-${i}`), { dryRun: false, force: true }),
+      ),
+    );
+
+    // client-node alone runs a plugin that gives no expirationTimestamp for every request (30 runs here);
+    // discovery still goes through client-node (one request, one run); the credentials are reused for 1 s.
+    expect(plugin.runs()).toBeLessThanOrEqual(3);
+    expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(30);
+  });
+
+  it('answers a 401 by deriving the credentials again and trying once more (a token rotated under it)', async () => {
+    const cluster = createKubeCluster(kubeConfig({ token: 'static-token' }));
+    await cluster.get(ref('warm-up'));
+    unauthorized = 1;
+
+    const applied = await cluster.apply(configMap('after-rotation'), { dryRun: false, force: true });
+
+    expect(applied.metadata.name).toBe('after-rotation');
+    expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(2);
+  });
+
+  it('derives new credentials once for requests refused together (one exec plugin run, not one per request)', async () => {
+    const plugin = execUser();
+    const cluster = createKubeCluster(kubeConfig({ exec: plugin.exec }));
+    await cluster.get(ref('warm-up'));
+    const runsBefore = plugin.runs();
+    unauthorized = 10;
+
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        cluster.apply(configMap(`r-${i}`), { dryRun: false, force: true }),
+      ),
+    );
+
+    expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(20);
+    expect(plugin.runs() - runsBefore).toBeLessThanOrEqual(2);
+  });
+});
