@@ -23,8 +23,11 @@ export interface RequestContext {
   /** Reason given with `--break-glass`; undefined without the flag ('' when given empty). */
   breakGlassReason: string | undefined;
   now: Date;
-  /** Which permission the request needs (default `sync`). */
-  action?: 'sync' | 'dry-run' | 'delete';
+  /**
+   * Which permission the request needs (default `sync`). A `rollback` returns to a revision that was synced before
+   * (and passed the revision rules then), so `allowedRevisions` is not asked again; freeze windows are.
+   */
+  action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
 }
 
 export type RequestDecision =
@@ -46,7 +49,7 @@ export async function authorizeRequest(
     isMemberOfAny,
   );
   if (!permitted.allowed) return permitted;
-  if (!isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
+  if (ctx.action !== 'rollback' && !isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
     return refuse(
       'revision_not_allowed',
       `Revision ${ctx.revisionName} is not allowed for ${environment}: allowedRevisions is ${env.allowedRevisions.map((r) => `\`${r}\``).join(', ')}.`,

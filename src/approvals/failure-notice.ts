@@ -23,6 +23,8 @@ export interface FailureNotice {
   /** Ids to mention (users, groups, here/channel). */
   mention: string[];
   jobId: string;
+  /** The Application can be rolled back (no automated sync, a source with revisions): the notice gets a Roll back button. */
+  rollbackable?: boolean;
 }
 
 export interface RecoveryNotice {

@@ -40,6 +40,14 @@ export interface FailureNotifier {
   reporterFor(job: { jobId: string; request: SyncRequest }): SyncReporter;
 }
 
+/**
+ * Whether `app` can be rolled back (`/sync rollback`): Argo CD refuses Applications with automated sync, and a
+ * local folder (empty repoURL) has no revisions.
+ */
+export function canRollBackApplication(app: Application): boolean {
+  return !app.syncPolicy?.automated && app.source.repoURL !== '';
+}
+
 /** Notified markers live 30 days: longer than any retry or resume of one job. */
 const NOTIFIED_TTL_SECONDS = 30 * 86_400;
 
@@ -52,6 +60,7 @@ export function createFailureNotifier(deps: FailureNotifierDeps): FailureNotifie
         job.jobId,
         job.request,
         app && environmentFor(deps.settings, app),
+        app !== undefined && canRollBackApplication(app),
       );
       return {
         report: (event) => reporter.observe(event).catch((error: unknown) => deps.onError?.(error)),
@@ -70,14 +79,17 @@ class NotifyingReporter {
   private readonly jobId: string;
   private readonly request: SyncRequest;
   private readonly env: ResolvedEnvironment | undefined;
+  private readonly rollbackable: boolean;
 
   constructor(
     deps: FailureNotifierDeps,
     jobId: string,
     request: SyncRequest,
     env: ResolvedEnvironment | undefined,
+    rollbackable: boolean,
   ) {
     this.deps = deps;
+    this.rollbackable = rollbackable && !request.deletion && !request.operation.dryRun;
     this.jobId = jobId;
     this.request = request;
     this.env = env;
@@ -147,6 +159,7 @@ class NotifyingReporter {
         failure,
         mention: notifications.mention,
         jobId: this.jobId,
+        rollbackable: this.rollbackable,
         ...(await this.context()),
       });
       await this.deps.redis.set(this.failingKey(), this.jobId);

@@ -91,6 +91,7 @@ export function createAppLine(redis: Redis, keys: SyncKeys, historyLimit: number
         keys.history(application),
         keys.cancel(jobId),
         keys.events(jobId),
+        keys.historySeq(application),
       ];
       const history = input.history ? JSON.stringify(input.history) : '';
       const end = JSON.stringify({ status: input.status, message: input.message });

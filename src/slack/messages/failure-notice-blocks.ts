@@ -10,6 +10,7 @@
 import { type FailureNotice, mentionOf, type RecoveryNotice } from '../../approvals/index.js';
 import { context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, mention, truncate } from './format.js';
+import { rollbackButtonBlock } from './rollback-button.js';
 
 export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
   const what =
@@ -23,7 +24,13 @@ export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
   const footer = mentions ? `${link} · ${mentions}` : link;
   return {
     text: plainFallback(`${title}: ${notice.failure} ${mentions}`),
-    blocks: [section(truncate(`${title}\n${failure}`, 3000)), context(footer)],
+    blocks: [
+      section(truncate(`${title}\n${failure}`, 3000)),
+      context(footer),
+      ...(notice.rollbackable
+        ? [rollbackButtonBlock({ application: notice.application, jobId: notice.jobId })]
+        : []),
+    ],
   };
 }
 
