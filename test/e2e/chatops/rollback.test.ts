@@ -3,26 +3,18 @@
  * signed Slack requests to the bot, the fake Slack Web API, the Kubernetes API simulator over HTTP (client-node),
  * the real BullMQ queue on the real Redis, and a real git repository served over file://. Nothing is mocked.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../../sim/index.js';
-import { loadConfig } from '../../../src/config.js';
-import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
-import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
-import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
-import { createLogger } from '../../../src/logger.js';
-import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
-import { createSyncQueue, type HistoryEntry, type SyncQueue } from '../../../src/queue/index.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { ROLLBACK_ACTION_ID } from '../../../src/slack/messages/rollback-button.js';
-import { waitFor } from '../../integration/support/queue-test-env.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';
+import {
+  type ServeStack,
+  stagingApplicationYaml,
+  startServeStack,
+  webDeploymentYaml,
+} from '../support/serve-stack.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHANNEL = 'C0WEB';
 const USERS = { U0PAT: 'pat', U0LEE: 'lee' } as const;
 type UserId = keyof typeof USERS;
@@ -42,22 +34,6 @@ environments:
 `;
 }
 
-function application(name: string, source: string, automated = false): string {
-  return `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-  labels: { wavesync.io/environment: staging }
-spec:
-  project: default
-  source: ${source}
-  destination: { server: https://kubernetes.default.svc, namespace: ${name} }
-  syncPolicy:
-    syncOptions: [CreateNamespace=true]
-${automated ? '    automated: { prune: true }\n' : ''}`;
-}
-
 function manifests(version: string, image: string): Record<string, string> {
   return {
     'web/config.yaml': `apiVersion: v1
@@ -65,135 +41,54 @@ kind: ConfigMap
 metadata: { name: web-config }
 data: { version: "${version}" }
 `,
-    'web/deployment.yaml': `apiVersion: apps/v1
-kind: Deployment
-metadata: { name: web }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: web } }
-  template:
-    metadata: { labels: { app: web } }
-    spec:
-      containers:
-        - { name: web, image: "${image}" }
-`,
+    'web/deployment.yaml': webDeploymentYaml(image),
   };
 }
 
-let sim: Simulator;
-let slack: FakeSlackApi;
-let serve: RunningWavesync;
-let queue: SyncQueue;
-let client: SignedSlackClient;
+let stack: ServeStack;
 let git: GitFixture;
-let apps: AppsV1Api;
-let core: CoreV1Api;
-let dir: string;
-const prefix = `wavesync-rollback-${randomUUID().slice(0, 8)}`;
+// The git cache is per test file: a scratch folder of the fixture's.
+const cacheDir = () => path.join(git.root, 'cache');
 
 beforeAll(async () => {
-  sim = await startSimulator({ speed: 20 });
-  slack = await FakeSlackApi.start({
-    postIntervalMs: 1,
-    burst: 1000,
-    users: Object.entries(USERS).map(([id, name]) => ({ id, name })),
-  });
   git = await createGitFixture();
-  dir = await mkdtemp(path.join(tmpdir(), 'wavesync-rollback-'));
-  await mkdir(path.join(dir, 'applications'));
-  await mkdir(path.join(dir, 'local/web'), { recursive: true });
-  await writeFile(path.join(dir, 'wavesync.yaml'), settings(path.join(dir, 'git-cache')));
   const gitSource = `{ repoURL: "${git.url}", path: web, targetRevision: main }`;
-  await writeFile(path.join(dir, 'applications/web.yaml'), application('web', gitSource));
-  await writeFile(path.join(dir, 'applications/auto.yaml'), application('auto', gitSource, true));
-  await writeFile(
-    path.join(dir, 'applications/local.yaml'),
-    application('local', '{ repoURL: "", path: local/web }'),
-  );
-  const kubeconfigFile = path.join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfigFile);
-  const secret = randomUUID();
-  const config = loadConfig({
-    REDIS_URL,
-    PORT: '0',
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: secret,
-    SLACK_API_URL: slack.apiUrl,
-    KUBECONFIG: kubeconfigFile,
-    WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
-    WAVESYNC_QUEUE_PREFIX: prefix,
+  stack = await startServeStack({
+    settings: settings(cacheDir()),
+    users: USERS,
+    files: {
+      'applications/web.yaml': stagingApplicationYaml('web', gitSource),
+      'applications/auto.yaml': stagingApplicationYaml('auto', gitSource, { automated: true }),
+      'applications/local.yaml': stagingApplicationYaml('local', '{ repoURL: "", path: local/web }'),
+      'local/web/config.yaml': manifests('0', 'nginx:1.0')['web/config.yaml']!,
+    },
   });
-  serve = await startWavesync('serve', {
-    config,
-    logger: createLogger({ level: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent' }),
-    host: '127.0.0.1',
-  });
-  client = new SignedSlackClient(`http://127.0.0.1:${serve.port}`, secret);
-  queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfigFile);
-  apps = kc.makeApiClient(AppsV1Api);
-  core = kc.makeApiClient(CoreV1Api);
 }, 60_000);
 
 afterAll(async () => {
-  await queue?.close();
-  await serve?.close({ graceMs: 1000 });
-  await slack?.close();
-  await sim?.stop();
+  await stack?.close();
   await git?.cleanup();
-  await removeRedisPrefix(REDIS_URL, prefix);
-  await rm(dir, { recursive: true, force: true });
 });
 
-/** Send `/sync <text>` signed as Slack does, from the web channel; resolves with the ack's text (ephemeral reply). */
-async function command(text: string, userId: UserId = 'U0PAT'): Promise<string> {
-  const delivery = await client.sendCommand({
-    text,
-    userId,
-    userName: USERS[userId],
-    channelId: CHANNEL,
-    responseUrl: slack.responseUrl(CHANNEL),
-  });
-  expect(delivery.status).toBe(200);
-  if (!delivery.body) return '';
-  const body = JSON.parse(delivery.body) as {
-    text?: string;
-    blocks?: Parameters<typeof renderBlocksAsText>[0];
-  };
-  return body.blocks ? renderBlocksAsText(body.blocks) : (body.text ?? '');
-}
+const command = (text: string, userId: UserId = 'U0PAT') => stack.command(text, CHANNEL, userId);
+const finished = (app: string, count: number) => stack.finished(app, count);
+const text = (ts: string) => stack.text(CHANNEL, ts);
+const roots = () => stack.slack.channelMessages(CHANNEL).filter((m) => !m.threadTs);
 
-/** Wait until `app` has `count` finished operations and nothing queued; resolves with the history, newest first. */
-function finished(app: string, count: number): Promise<HistoryEntry[]> {
-  return waitFor(
-    async () => {
-      const [history, line] = await Promise.all([queue.history(app), queue.applicationStatus(app)]);
-      return history.length >= count && line.length === 0 && history;
-    },
-    60_000,
-    `${count} finished operations of ${app}`,
-  );
-}
-
-/** The ephemeral replies (response_url posts and ack bodies are both recorded by the fake) as text, oldest first. */
+/** The ephemeral replies sent to the response_url, as text, oldest first. */
 function ephemeralTexts(): string[] {
-  return slack.responseUrlPosts(CHANNEL).map((p) => {
+  return stack.slack.responseUrlPosts(CHANNEL).map((p) => {
     const blocks = p.body.blocks as Parameters<typeof renderBlocksAsText>[0] | undefined;
     return blocks ? renderBlocksAsText(blocks) : String(p.body.text ?? '');
   });
 }
 
-const text = (ts: string, channel = CHANNEL) =>
-  renderBlocksAsText((slack.message(channel, ts)?.blocks ?? []) as Parameters<typeof renderBlocksAsText>[0]);
-const roots = () => slack.channelMessages(CHANNEL).filter((m) => !m.threadTs);
-
 async function liveConfigVersion(): Promise<string | undefined> {
-  return (await core.readNamespacedConfigMap({ name: 'web-config', namespace: 'web' })).data?.version;
+  return (await stack.core.readNamespacedConfigMap({ name: 'web-config', namespace: 'web' })).data?.version;
 }
 async function liveImage(): Promise<string | undefined> {
-  return (await apps.readNamespacedDeployment({ name: 'web', namespace: 'web' })).spec?.template.spec
-    ?.containers[0]?.image;
+  const deployment = await stack.apps.readNamespacedDeployment({ name: 'web', namespace: 'web' });
+  return deployment.spec?.template.spec?.containers[0]?.image;
 }
 
 describe('test/e2e/chatops/rollback', () => {
@@ -215,7 +110,7 @@ describe('test/e2e/chatops/rollback', () => {
     expect(await liveConfigVersion()).toBe('2');
 
     await command('history web');
-    const history = await slack.waitFor(() =>
+    const history = await stack.slack.waitFor(() =>
       ephemeralTexts().find((t) => t.startsWith('Last 2 syncs of web')),
     );
     expect(history).toContain(`#2 `);
@@ -248,7 +143,7 @@ describe('test/e2e/chatops/rollback', () => {
     expect(await command('rollback web 99')).toContain('History has no entry #99 (newest: #3, #2, #1)');
     expect(await command('rollback web 2 extra')).toContain('Too many words: extra.');
     expect(roots().length).toBe(before);
-    expect(await queue.history('auto')).toEqual([]);
+    expect(await stack.queue.history('auto')).toEqual([]);
   });
 
   it('when a sync fails, then its summary carries Roll back; only a user the rollback permission allows may use it, and it returns to the last good revision', async () => {
@@ -259,12 +154,14 @@ describe('test/e2e/chatops/rollback', () => {
     // Another command than the first test's `/sync web` (the same one within 60 s is "Already requested").
     const ack = await command(`web --revision ${bad}`);
     const [failed] = await finished('web', 4).catch(async (err: Error) => {
-      throw new Error(`${err.message}; ack: ${ack}; history: ${JSON.stringify(await queue.history('web'))}`);
+      throw new Error(
+        `${err.message}; ack: ${ack}; history: ${JSON.stringify(await stack.queue.history('web'))}`,
+      );
     });
     expect(failed?.phase).not.toBe('Succeeded');
     const header = roots().find((m) => text(m.ts).includes(`/sync web --revision ${bad}`));
     expect(header).toBeDefined();
-    const thread = slack.thread(CHANNEL, header!.ts);
+    const thread = stack.slack.thread(CHANNEL, header!.ts);
     const summary = thread.find((m) =>
       (m.blocks as { type: string; elements?: { action_id?: string }[] }[]).some((b) =>
         b.elements?.some((e) => e.action_id === ROLLBACK_ACTION_ID),
@@ -276,18 +173,18 @@ describe('test/e2e/chatops/rollback', () => {
       .find((e) => e.action_id === ROLLBACK_ACTION_ID)?.value;
 
     const click = (userId: UserId) =>
-      client.sendBlockAction({
+      stack.client.sendBlockAction({
         actionId: ROLLBACK_ACTION_ID,
         userId,
         userName: USERS[userId],
         channelId: CHANNEL,
         messageTs: summary!.ts,
         value: value ?? '',
-        responseUrl: slack.responseUrl(CHANNEL),
+        responseUrl: stack.slack.responseUrl(CHANNEL),
       });
     const rootsBefore = roots().length;
     await click('U0LEE');
-    await slack.waitFor(() => ephemeralTexts().some((t) => t.includes('🚫') && t.includes('roll')));
+    await stack.slack.waitFor(() => ephemeralTexts().some((t) => t.includes('🚫') && t.includes('roll')));
     expect(roots().length).toBe(rootsBefore);
 
     await click('U0PAT');
