@@ -62,18 +62,20 @@ function checkFreeze(env: EnvironmentSettings, ctx: RequestContext): RequestDeci
   const freeze = activeFreeze(env.freezeWindows, ctx.now);
   if (!freeze) return { allowed: true };
   const until = formatUtc(freeze.endsAt);
+  const command =
+    ctx.action === 'rollback' ? `/sync rollback ${ctx.application}` : `/sync ${ctx.application}`;
   if (ctx.breakGlassReason === undefined) {
     return refuse(
       'frozen',
       `Sync of ${ctx.application} is frozen until ${until} (change freeze "${freeze.window.name}"). ` +
-        `Break glass: /sync ${ctx.application} --break-glass "reason"`,
+        `Break glass: ${command} --break-glass "reason"`,
     );
   }
   const reason = ctx.breakGlassReason.trim();
   if (reason === '') {
     return refuse(
       'break_glass_needs_reason',
-      `Break glass needs a reason: /sync ${ctx.application} --break-glass "why this cannot wait"`,
+      `Break glass needs a reason: ${command} --break-glass "why this cannot wait"`,
     );
   }
   return {

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { ROLLBACK_ACTION_ID } from '../../../src/slack/messages/rollback-button.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';
@@ -16,7 +17,7 @@ import {
 } from '../support/serve-stack.js';
 
 const CHANNEL = 'C0WEB';
-const USERS = { U0PAT: 'pat', U0LEE: 'lee' } as const;
+const USERS = { U0PAT: 'pat', U0LEE: 'lee', U0SAM: 'sam' } as const;
 type UserId = keyof typeof USERS;
 
 function settings(cacheDir: string): string {
@@ -31,6 +32,9 @@ environments:
   staging:
     permissions:
       rollback: { users: [U0PAT] }
+  production:
+    requireApproval: true
+    approvers: { users: [U0SAM] }
 `;
 }
 
@@ -58,6 +62,10 @@ beforeAll(async () => {
     users: USERS,
     files: {
       'applications/web.yaml': stagingApplicationYaml('web', gitSource),
+      'applications/prod.yaml': stagingApplicationYaml('prod', gitSource).replace(
+        'wavesync.io/environment: staging',
+        'wavesync.io/environment: production',
+      ),
       'applications/auto.yaml': stagingApplicationYaml('auto', gitSource, { automated: true }),
       'applications/local.yaml': stagingApplicationYaml('local', '{ repoURL: "", path: local/web }'),
       'local/web/config.yaml': manifests('0', 'nginx:1.0')['web/config.yaml']!,
@@ -192,5 +200,55 @@ describe('test/e2e/chatops/rollback', () => {
     // The newest Succeeded entry before the failure is #3 (the rollback to the first revision).
     expect(rolledBack).toMatchObject({ phase: 'Succeeded', rollback: { id: 3, revision: first } });
     expect(await liveConfigVersion()).toBe('1');
+  }, 120_000);
+
+  it('when the environment requires approval, then a rollback waits for an approver and its approval message says what it rolls back to', async () => {
+    const PROD = 'C0PROD';
+    const approvalsIn = () =>
+      stack.slack
+        .channelMessages(PROD)
+        .filter(
+          (m) => !m.threadTs && JSON.stringify(m.blocks).includes(`"action_id":"${APPROVE_ACTION_ID}"`),
+        );
+    const approved = new Set<string>();
+    // The next approval request (an approved one loses its buttons and becomes the sync's header).
+    const approveNext = async () => {
+      const message = await stack.slack.waitFor(() => approvalsIn().find((m) => !approved.has(m.ts)), 10_000);
+      approved.add(message.ts);
+      const value = (message.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+        .flatMap((b) => b.elements ?? [])
+        .find((e) => e.action_id === APPROVE_ACTION_ID)?.value;
+      await stack.client.sendBlockAction({
+        actionId: APPROVE_ACTION_ID,
+        userId: 'U0SAM',
+        userName: 'sam',
+        channelId: PROD,
+        messageTs: message.ts,
+        value: value ?? '',
+        responseUrl: stack.slack.responseUrl(PROD),
+      });
+      return message;
+    };
+    await stack.command(`prod --revision ${first}`, PROD, 'U0PAT');
+    await approveNext();
+    await stack.finished('prod', 1);
+    await stack.command(`prod --revision ${second}`, PROD, 'U0PAT');
+    await approveNext();
+    await stack.finished('prod', 2);
+    expect(await stack.queue.applicationStatus('prod')).toEqual([]);
+
+    await stack.command('rollback prod', PROD, 'U0PAT');
+    const approval = await approveNext();
+    const [rolledBack] = await stack.finished('prod', 3);
+
+    expect(rolledBack).toMatchObject({
+      phase: 'Succeeded',
+      revision: first,
+      rollback: { id: 1, revision: first },
+    });
+    const version = await stack.core.readNamespacedConfigMap({ name: 'web-config', namespace: 'prod' });
+    expect(version.data?.version).toBe('1');
+    // The approval message became the rollback's header.
+    expect(stack.text(PROD, approval.ts)).toContain(`Rollback to ${first.slice(0, 7)} (#1)`);
   }, 120_000);
 });
