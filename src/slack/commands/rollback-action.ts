@@ -14,7 +14,12 @@ import { rollbackTitle } from '../messages/sync-header-blocks.js';
 import { type ActionArgs, ephemeral } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestRefusal } from './request-refusal.js';
-import { ROLLBACK_HISTORY_SCAN, rollbackOperation, rollbackRefusal } from './rollback-command.js';
+import {
+  ROLLBACK_HISTORY_SCAN,
+  rollbackOperation,
+  rollbackRefusal,
+  UNKNOWN_REVISION,
+} from './rollback-command.js';
 import { type RollbackChoice, rollbackTargetBefore } from './rollback-target.js';
 import { alreadyRequested, startSync } from './start-sync-command.js';
 
@@ -35,6 +40,16 @@ export async function rollbackAction(args: ActionArgs): Promise<void> {
   const application = app.name;
   const cannot = rollbackRefusal(app);
   if (cannot) return void (await reply(`🚫 ${escapeMrkdwn(cannot)} Nothing was queued.`));
+  const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
+  // Who may roll back, from where, now — asked before the history is read (the target revision plays no part).
+  const refusal = await requestRefusal(deps, {
+    application,
+    operation: rollbackOperation(UNKNOWN_REVISION),
+    initiator,
+    channel,
+    action: 'rollback',
+  });
+  if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
   let choice: RollbackChoice;
   try {
     choice = rollbackTargetBefore(await deps.queue.history(application, ROLLBACK_HISTORY_SCAN), value.jobId);
@@ -50,15 +65,6 @@ export async function rollbackAction(args: ActionArgs): Promise<void> {
   const { entry } = choice;
   const operation = rollbackOperation(entry.revision);
   const rollback = { id: entry.id, revision: entry.revision };
-  const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-  const refusal = await requestRefusal(deps, {
-    application,
-    operation,
-    initiator,
-    channel,
-    action: 'rollback',
-  });
-  if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
   const what = JSON.stringify([body.team?.id ?? '', channel, messageTs, body.user.id, application, entry.id]);
   const requestKey = `slack-rollback-button:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
   if (recent.claim(requestKey))

@@ -23,6 +23,9 @@ import { chooseRollbackTarget, type RollbackChoice } from './rollback-target.js'
 import { acceptCommand } from './start-sync-command.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
+/** The revision of the request-policy check made before the target is known (a rollback's revision is not checked). */
+export const UNKNOWN_REVISION = 'rollback';
+
 /** How many history entries a rollback looks through (the history itself is capped by `defaults.historyLimit`). */
 export const ROLLBACK_HISTORY_SCAN = 1000;
 
@@ -36,6 +39,20 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   }
   const notRollbackable = rollbackRefusal(ctx.deps.catalog.describe(application));
   if (notRollbackable) return ctx.ack(ephemeral(textMessage(`🚫 ${notRollbackable} Nothing was queued.`)));
+  const initiator = initiatorOf(ctx.command);
+  const breakGlass =
+    parsed.breakGlassReason === undefined ? {} : { breakGlassReason: parsed.breakGlassReason };
+  // Who may roll back, from where, now (freeze windows) — asked before anything of the history is shown. The
+  // target revision plays no part in it (allowedRevisions is not asked for a rollback).
+  const refusal = await requestRefusal(ctx.deps, {
+    application,
+    operation: rollbackOperation(UNKNOWN_REVISION, parsed.prune),
+    initiator,
+    channel: ctx.command.channel_id,
+    action: 'rollback',
+    ...breakGlass,
+  });
+  if (refusal) return ctx.ack(ephemeral(refusal));
   let choice: RollbackChoice;
   try {
     choice = await rollbackTargetOf(ctx.deps.queue, application, parsed.id);
@@ -50,18 +67,6 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   const { entry } = choice;
   const operation = rollbackOperation(entry.revision, parsed.prune);
   const rollback = { id: entry.id, revision: entry.revision };
-  const initiator = initiatorOf(ctx.command);
-  const breakGlass =
-    parsed.breakGlassReason === undefined ? {} : { breakGlassReason: parsed.breakGlassReason };
-  const refusal = await requestRefusal(ctx.deps, {
-    application,
-    operation,
-    initiator,
-    channel: ctx.command.channel_id,
-    action: 'rollback',
-    ...breakGlass,
-  });
-  if (refusal) return ctx.ack(ephemeral(refusal));
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
   await acceptCommand(
     ctx,
