@@ -66,6 +66,38 @@ export function canRollBackApplication(app: Application): boolean {
   return !app.syncPolicy?.automated && app.source.repoURL !== '';
 }
 
+/** The subscriptions of `app`: its annotations', then its environment's defaults. */
+export function subscriptionsOf(app: Application, env: ResolvedEnvironment | undefined): Subscriptions[] {
+  return [
+    parseSubscriptionAnnotations(app.annotations).subscriptions,
+    ...(env ? [parseEnvironmentSubscriptions(env.name, env.settings.subscriptions).subscriptions] : []),
+  ];
+}
+
+/**
+ * Post `notice` to each of `channels` once per operation, trigger and channel, from any process: SET NX
+ * `<prefix>:notify:sent:<jobId>:<trigger>:<channel>` (30 days), removed again when Slack refused the post so a
+ * later attempt delivers it. Delivery errors go to `onError` after every channel was tried.
+ */
+export async function postOncePerChannel(
+  deps: Pick<FailureNotifierDeps, 'redis' | 'prefix' | 'poster' | 'onError'>,
+  channels: readonly string[],
+  notice: SubscriptionNotice,
+): Promise<void> {
+  const errors: unknown[] = [];
+  for (const channel of channels) {
+    const key = `${deps.prefix}:notify:sent:${notice.jobId}:${notice.trigger}:${channel}`;
+    if ((await deps.redis.set(key, '1', 'EX', NOTIFIED_TTL_SECONDS, 'NX')) !== 'OK') continue;
+    try {
+      await deps.poster.postNotice(channel, notice);
+    } catch (error) {
+      await deps.redis.del(key);
+      errors.push(error);
+    }
+  }
+  for (const error of errors) deps.onError?.(error);
+}
+
 /** Notified markers live 30 days: longer than any retry or resume of one job. */
 const NOTIFIED_TTL_SECONDS = 30 * 86_400;
 
@@ -114,15 +146,7 @@ class NotifyingReporter {
     this.deps = deps;
     const real = !request.deletion && !request.operation.dryRun;
     this.rollbackable = real && app !== undefined && canRollBackApplication(app);
-    this.subscriptions =
-      real && app
-        ? [
-            parseSubscriptionAnnotations(app.annotations).subscriptions,
-            ...(env
-              ? [parseEnvironmentSubscriptions(env.name, env.settings.subscriptions).subscriptions]
-              : []),
-          ]
-        : [];
+    this.subscriptions = real && app ? subscriptionsOf(app, env) : [];
     this.destination = env?.name ?? app?.destination.namespace ?? app?.destination.name ?? '';
     this.jobId = jobId;
     this.request = request;
@@ -217,18 +241,7 @@ class NotifyingReporter {
       ...(this.request.rollback ? { rollback: this.request.rollback } : {}),
       ...outcome,
     };
-    const errors: unknown[] = [];
-    for (const channel of channels) {
-      const key = `${this.deps.prefix}:notify:sent:${this.jobId}:${trigger}:${channel}`;
-      if ((await this.deps.redis.set(key, '1', 'EX', NOTIFIED_TTL_SECONDS, 'NX')) !== 'OK') continue;
-      try {
-        await this.deps.poster.postNotice(channel, notice);
-      } catch (error) {
-        await this.deps.redis.del(key);
-        errors.push(error);
-      }
-    }
-    for (const error of errors) this.deps.onError?.(error);
+    await postOncePerChannel(this.deps, channels, notice);
   }
 
   /** After a good sync: "recovered" once, if the Application's last notice was a failure. */

@@ -5,6 +5,7 @@
  * Argo CD's notifications controller reads them) and from the environment's defaults in wavesync.yaml.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../integration/support/queue-test-env.js';
 import {
   type ServeStack,
   stagingApplicationYaml,
@@ -40,6 +41,12 @@ beforeAll(async () => {
       'applications/api.yaml': stagingApplicationYaml('api', '{ repoURL: "", path: manifests/api }', {
         annotations: { 'notifications.argoproj.io/subscribe.on-health-degraded.slack': 'C0DEGRADED' },
       }),
+      // Automated (so drift detection compares it), subscribed to on-health-degraded.
+      'applications/watch.yaml': stagingApplicationYaml('watch', '{ repoURL: "", path: manifests/watch }', {
+        automated: true,
+        annotations: { 'notifications.argoproj.io/subscribe.on-health-degraded.slack': 'C0WATCH' },
+      }),
+      'manifests/watch/deployment.yaml': webDeploymentYaml('nginx:1.27', 2),
       'manifests/api/deployment.yaml': webDeploymentYaml('registry.example/api:does-not-exist', 2),
     },
   });
@@ -91,5 +98,35 @@ describe('test/e2e/chatops/notifications', () => {
     );
     // The app with no on-deployed subscription posted nothing there.
     expect(texts('C0DEPLOYED').some((t) => t.includes('api'))).toBe(false);
+  }, 60_000);
+
+  it('when a Deployment turns Degraded long after its Succeeded and Healthy sync, then the drift check fires on-health-degraded once', async () => {
+    await stack.command('watch', 'C0WATCHAPP', 'U0PAT');
+    const [entry] = await stack.finished('watch', 1);
+    expect(entry).toMatchObject({ phase: 'Succeeded', health: { status: 'Healthy' } });
+    expect(texts('C0WATCH')).toEqual([]);
+    // Someone sets an image that cannot be pulled: the rollout passes its progress deadline.
+    const live = await stack.apps.readNamespacedDeployment({ name: 'web', namespace: 'watch' });
+    live.spec!.template.spec!.containers[0]!.image = 'registry.example/web:does-not-exist';
+    await stack.apps.replaceNamespacedDeployment({ name: 'web', namespace: 'watch', body: live });
+    await waitFor(
+      async () => {
+        const d = await stack.apps.readNamespacedDeployment({ name: 'web', namespace: 'watch' });
+        return d.status?.conditions?.some((c) => c.reason === 'ProgressDeadlineExceeded');
+      },
+      20_000,
+      'the Deployment past its progress deadline',
+    );
+
+    await stack.serve.drift!.tick();
+    await stack.serve.drift!.tick();
+
+    const notices = texts('C0WATCH');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(
+      /^⚠️ watch → staging is Degraded after sync · revision \S+ · requested by @U0PAT/,
+    );
+    expect(notices[0]).toContain('Deployment/web Degraded');
+    expect(notices[0]).toContain('(seen by drift detection)');
   }, 60_000);
 });
