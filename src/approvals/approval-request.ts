@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DeletionPlan } from '../apps/application-deletion.js';
 import type { SyncOperation } from '../domain/index.js';
-import type { DeletionRequest } from '../queue/index.js';
+import type { DeletionRequest, RollbackRef } from '../queue/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { Principals } from '../settings/environments-schema.js';
 import type { DiffSummary } from './diff-summary.js';
@@ -55,6 +55,8 @@ export interface ApprovalRequest {
   breakGlass?: BreakGlass;
   /** Present when the request deletes the Application (`/sync delete`): what is asked and the plan shown. */
   deletion?: DeletionApproval;
+  /** Present when the request is a rollback (`/sync rollback`): the history entry it returns to. */
+  rollback?: RollbackRef;
 }
 
 /** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */
@@ -110,6 +112,9 @@ export function bindingOf(
 }
 
 /** The command that asks again for what `request` asked: `/sync delete <app>` for a deletion, else `/sync <app>`. */
-export function rerunCommandOf(request: Pick<ApprovalRequest, 'application' | 'deletion'>): string {
+export function rerunCommandOf(
+  request: Pick<ApprovalRequest, 'application' | 'deletion'> & Pick<Partial<ApprovalRequest>, 'rollback'>,
+): string {
+  if (request.rollback) return `/sync rollback ${request.application} ${request.rollback.id}`;
   return request.deletion ? `/sync delete ${request.application}` : `/sync ${request.application}`;
 }

@@ -77,6 +77,34 @@ describe('src/approvals/authorize-request', () => {
       breakGlass: { reason: 'outage fix', freeze: 'quarter-end', endsAt: '2026-11-30T09:00:00.000Z' },
     });
   });
+
+  it('a rollback: the rollback permission and freeze windows apply, allowedRevisions does not (the revision passed them when synced)', async () => {
+    const rollback = {
+      ...ctx,
+      action: 'rollback' as const,
+      revisionName: '3f2a1c9aa0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5',
+    };
+
+    expect(await authorizeRequest(production, rollback, isMemberOfAny)).toEqual({ allowed: true });
+    expect(await authorizeRequest(production, { ...rollback, userId: 'U0EVE' }, isMemberOfAny)).toMatchObject(
+      {
+        allowed: false,
+        code: 'not_permitted',
+      },
+    );
+    expect(
+      await authorizeRequest(
+        production,
+        { ...rollback, now: new Date('2026-11-28T12:00:00Z') },
+        isMemberOfAny,
+      ),
+    ).toEqual({
+      allowed: false,
+      code: 'frozen',
+      reason:
+        'Sync of guestbook is frozen until Mon 2026-11-30 09:00 UTC (change freeze "quarter-end"). Break glass: /sync rollback guestbook --break-glass "reason"',
+    });
+  });
 });
 
 describe('src/approvals/authorize-decision', () => {

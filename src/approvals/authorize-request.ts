@@ -23,8 +23,11 @@ export interface RequestContext {
   /** Reason given with `--break-glass`; undefined without the flag ('' when given empty). */
   breakGlassReason: string | undefined;
   now: Date;
-  /** Which permission the request needs (default `sync`). */
-  action?: 'sync' | 'dry-run' | 'delete';
+  /**
+   * Which permission the request needs (default `sync`). A `rollback` returns to a revision that was synced before
+   * (and passed the revision rules then), so `allowedRevisions` is not asked again; freeze windows are.
+   */
+  action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
 }
 
 export type RequestDecision =
@@ -46,7 +49,7 @@ export async function authorizeRequest(
     isMemberOfAny,
   );
   if (!permitted.allowed) return permitted;
-  if (!isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
+  if (ctx.action !== 'rollback' && !isRevisionAllowed(env.allowedRevisions, ctx.revisionName)) {
     return refuse(
       'revision_not_allowed',
       `Revision ${ctx.revisionName} is not allowed for ${environment}: allowedRevisions is ${env.allowedRevisions.map((r) => `\`${r}\``).join(', ')}.`,
@@ -59,18 +62,20 @@ function checkFreeze(env: EnvironmentSettings, ctx: RequestContext): RequestDeci
   const freeze = activeFreeze(env.freezeWindows, ctx.now);
   if (!freeze) return { allowed: true };
   const until = formatUtc(freeze.endsAt);
+  const command =
+    ctx.action === 'rollback' ? `/sync rollback ${ctx.application}` : `/sync ${ctx.application}`;
   if (ctx.breakGlassReason === undefined) {
     return refuse(
       'frozen',
       `Sync of ${ctx.application} is frozen until ${until} (change freeze "${freeze.window.name}"). ` +
-        `Break glass: /sync ${ctx.application} --break-glass "reason"`,
+        `Break glass: ${command} --break-glass "reason"`,
     );
   }
   const reason = ctx.breakGlassReason.trim();
   if (reason === '') {
     return refuse(
       'break_glass_needs_reason',
-      `Break glass needs a reason: /sync ${ctx.application} --break-glass "why this cannot wait"`,
+      `Break glass needs a reason: ${command} --break-glass "why this cannot wait"`,
     );
   }
   return {

@@ -26,6 +26,7 @@ export async function enqueueApproved(
         target: message ? { channel: message.channel, threadTs: message.ts } : undefined,
         requestKey: `approval-${request.id}`,
         ...(request.deletion ? { deletion: request.deletion.request } : {}),
+        ...(request.rollback ? { rollback: request.rollback } : {}),
       },
       { jobId: approvalJobId(request.id) },
     );

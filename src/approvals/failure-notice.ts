@@ -2,7 +2,9 @@
  * FailureNotice / RecoveryNotice — what an environment's notification channel is told, and the port that tells
  * it (the Slack adapter renders them; src/slack/messages/failure-notice-blocks.ts).
  */
-import type { HealthStatus, OperationState, TaskRef } from '../domain/index.js';
+import type { NotificationTrigger } from '../apps/notification-subscriptions.js';
+import type { CancelledBy, HealthStatus, OperationState, TaskRef } from '../domain/index.js';
+import type { RollbackRef } from '../queue/index.js';
 import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
 
 export interface FailureNotice {
@@ -23,6 +25,38 @@ export interface FailureNotice {
   /** Ids to mention (users, groups, here/channel). */
   mention: string[];
   jobId: string;
+  /** The Application can be rolled back (no automated sync, a source with revisions): the notice gets a Roll back button. */
+  rollbackable?: boolean;
+  /** The failing hook's last log lines (`failed` only), so the channel has the evidence, not only the thread. */
+  logTail?: string[];
+}
+
+/**
+ * What a channel subscribed to a trigger gets (argocd-notifications subscriptions, src/apps/notification-subscriptions.ts):
+ * once per operation, trigger and channel.
+ */
+export interface SubscriptionNotice {
+  trigger: NotificationTrigger;
+  application: string;
+  /** Environment name, else the destination namespace. */
+  destination: string;
+  /** Exact revision (git SHA or content hash); '' before it is resolved. */
+  revision: string;
+  requester: Initiator;
+  jobId: string;
+  threadLink?: string;
+  /** Operation phase (Running, Succeeded, Failed, Error). */
+  phase: string;
+  /** What failed, or what is not Healthy (`on-sync-failed`, `on-health-degraded`). */
+  detail?: string;
+  /** The failing hook's last log lines (`on-sync-failed`). */
+  logTail?: string[];
+  /** Set when a person cancelled the operation: announced as cancelled, not as a failure (`on-sync-failed`). */
+  cancelledBy?: CancelledBy;
+  /** The operation was a rollback (`on-rollback`, and the other triggers of a rollback). */
+  rollback?: RollbackRef;
+  /** A Roll back button is offered (failed or Degraded, and the Application can be rolled back). */
+  rollbackable?: boolean;
 }
 
 export interface RecoveryNotice {
@@ -39,6 +73,8 @@ export interface NotificationPoster {
   permalink(target: ReportTarget): Promise<string | undefined>;
   postFailure(channel: string, notice: FailureNotice): Promise<void>;
   postRecovery(channel: string, notice: RecoveryNotice): Promise<void>;
+  /** A subscription's notice (paced per channel by the adapter, within Slack's one message per second). */
+  postNotice(channel: string, notice: SubscriptionNotice): Promise<void>;
 }
 
 /** `PreSync hook Job/db-migrate failed: <message>`, else the first SyncFailed resource, else the operation message. */
@@ -53,6 +89,14 @@ export function describeFailure(state: OperationState): string {
   if (resource)
     return `${resource.syncPhase} ${resource.kind}/${resource.name} failed: ${resource.message || state.message}`;
   return state.message || `operation ${state.phase}`;
+}
+
+/** The log tail of the hook describeFailure names (the first Failed/Errored hook), or [] when none. */
+export function failureLogTail(state: OperationState): string[] {
+  const hook = state.syncResult.resources.find(
+    (r) => r.hookType !== undefined && (r.hookPhase === 'Failed' || r.hookPhase === 'Error'),
+  );
+  return hook?.logTail ?? [];
 }
 
 /** `Deployment/web Degraded: <message>` for the first unhealthy resource. */

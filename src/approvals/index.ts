@@ -21,7 +21,14 @@ export * from './diff-summary.js';
 export { approvalJobId, STRANDED_AFTER_MS } from './enqueue-approved.js';
 export * from './environment-resolver.js';
 export * from './failure-notice.js';
-export { createFailureNotifier, type FailureNotifier, type FailureNotifierDeps } from './failure-notifier.js';
+export {
+  canRollBackApplication,
+  createFailureNotifier,
+  type FailureNotifier,
+  type FailureNotifierDeps,
+  postOncePerChannel,
+  subscriptionsOf,
+} from './failure-notifier.js';
 export * from './freeze-windows.js';
 export * from './group-membership.js';
 export * from './live-diff.js';

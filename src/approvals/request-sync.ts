@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Application, SyncOperation } from '../domain/index.js';
+import type { RollbackRef } from '../queue/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import {
@@ -32,6 +33,8 @@ export interface SyncRequestContext {
   deletion?: DeletionApproval;
   /** What started the request when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
+  /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
+  rollback?: RollbackRef;
 }
 
 export type RequestSyncResult =
@@ -84,13 +87,17 @@ export async function checkRequest(
   return { kind: 'decided', app, env, decision };
 }
 
-/** The permission a request needs: `delete` for `/sync delete`, `dry-run` for `--dry-run`, else `sync`. */
-export type RequestAction = 'sync' | 'dry-run' | 'delete';
+/**
+ * The permission a request needs: `delete` for `/sync delete`, `rollback` for `/sync rollback`, `dry-run` for
+ * `--dry-run`, else `sync`.
+ */
+export type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
 
 export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
   const checked = await checkRequest(deps, {
     ...ctx,
     ...(ctx.deletion ? { action: 'delete' as const } : {}),
+    ...(ctx.rollback ? { action: 'rollback' as const } : {}),
   });
   if (checked.kind === 'unknown')
     return {
@@ -195,6 +202,7 @@ async function newRequest(
     ...(preview.liveError ? { liveError: preview.liveError } : {}),
     ...(breakGlass ? { breakGlass } : {}),
     ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
+    ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export interface ApplicationDescription {
   source: ApplicationSource;
   /** Where it was read from (file:line). */
   origin: string;
+  /** `spec.syncPolicy.automated` is set (Argo CD refuses a rollback then). */
+  automated?: true;
 }
 
 export interface ApplicationRegistry {
@@ -94,5 +96,6 @@ export function describeApplication(app: Application): ApplicationDescription {
     destination: app.destination,
     source: app.source,
     origin: app.origin,
+    ...(app.syncPolicy?.automated ? { automated: true as const } : {}),
   };
 }

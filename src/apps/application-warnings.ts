@@ -5,15 +5,25 @@
  */
 import type { Application } from '../domain/index.js';
 import { type PlanWarning, syncOptionProblem } from '../engine/index.js';
+import { subscriptionWarnings } from './notification-subscriptions.js';
 
-/** One warning per unknown sync option, at the Application's origin (`file:line`; line 1 when it has none). */
-export function applicationWarnings(app: Pick<Application, 'name' | 'origin' | 'syncPolicy'>): PlanWarning[] {
+/**
+ * One warning per unknown sync option, and per notification subscription annotation that subscribes to nothing
+ * (unknown trigger, a service other than slack), at the Application's origin (`file:line`; line 1 when it has none).
+ */
+export function applicationWarnings(
+  app: Pick<Application, 'name' | 'origin' | 'syncPolicy'> & Partial<Pick<Application, 'annotations'>>,
+): PlanWarning[] {
   const match = /^(.*):(\d+)$/.exec(app.origin);
   const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
-  return (app.syncPolicy?.syncOptions ?? []).flatMap((option) => {
+  const options = (app.syncPolicy?.syncOptions ?? []).flatMap((option) => {
     const problem = syncOptionProblem(option);
     return problem === undefined
       ? []
       : [{ file, line, message: `Application ${app.name}: spec.syncPolicy.syncOptions: ${problem}` }];
   });
+  const subscriptions = subscriptionWarnings({ name: app.name, annotations: app.annotations ?? {} }).map(
+    (message) => ({ file, line, message }),
+  );
+  return [...options, ...subscriptions];
 }

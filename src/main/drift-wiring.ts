@@ -36,7 +36,9 @@ import type { SyncQueueClient } from '../queue/index.js';
 import { createRedisClient } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/index.js';
 import { createDriftNotices } from '../slack/drift-notices.js';
+import { createSlackApprovalMessenger } from '../slack/slack-approval-messenger.js';
 import { createClusterProvider } from './cluster-provider.js';
+import { noticeDegradedHealth } from './degraded-health-notices.js';
 import type { Metrics } from './metrics.js';
 
 export interface DriftDetectionDeps {
@@ -44,7 +46,7 @@ export interface DriftDetectionDeps {
   settings: Settings;
   apps: ApplicationsFromSettings;
   web: WebClient;
-  queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history'>;
+  queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history' | 'jobStatus'>;
   metrics?: Pick<Metrics, 'driftChecked'>;
   logger: Logger;
   now?: () => Date;
@@ -73,11 +75,22 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     kubeconfig: config.kubeconfig,
     createCluster: createRetryingKubeCluster,
   });
+  const degradedDeps = {
+    redis,
+    prefix: config.queue.prefix,
+    settings,
+    queue: deps.queue,
+    poster: createSlackApprovalMessenger(deps.web),
+    onError: (err: unknown) => logger.warn({ err }, 'on-health-degraded notice not delivered'),
+  };
   // Applications whose last render was empty while live objects remain (read by the policy right after compare).
   const wouldWipeOut = new Set<string>();
   const compare = async (app: Application) => {
     const rendered = await apps.renderer.renderApplication(app);
     const live = await listTrackedLiveObjects(clusterFor(app), app.name);
+    await noticeDegradedHealth(degradedDeps, app, live).catch((err: unknown) =>
+      logger.warn({ err, application: app.name }, 'on-health-degraded not checked'),
+    );
     if (rendered.targets.length === 0 && live.length > 0) wouldWipeOut.add(app.name);
     else wouldWipeOut.delete(app.name);
     const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;

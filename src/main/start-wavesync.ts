@@ -8,6 +8,7 @@
 import type { WebClient } from '@slack/web-api';
 import { assertKnownEnvironments } from '../approvals/index.js';
 import { applicationsFromSettings, createRegistryRefresher, type RegistryRefresher } from '../apps/index.js';
+import { parseEnvironmentSubscriptions } from '../apps/notification-subscriptions.js';
 import { type Config, processEnvironment } from '../config.js';
 import { BotError } from '../domain/index.js';
 import type { EngineOptions } from '../engine/index.js';
@@ -73,6 +74,11 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   logger.info({ applications: apps.registry.names().length, config: settings.file }, 'applications loaded');
   const refresher = createRegistryRefresher(apps.registry, { logger });
   assertKnownEnvironments(settings, apps.registry.list());
+  for (const [name, env] of Object.entries(settings.environments)) {
+    for (const warning of parseEnvironmentSubscriptions(name, env.subscriptions).warnings) {
+      logger.warn({ config: settings.file }, warning);
+    }
+  }
   const metrics = createMetrics();
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
   const web = slackWebClient(config, metrics);

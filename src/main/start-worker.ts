@@ -92,6 +92,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const producer = createSyncQueue({
     connection: config.redis,
     prefix: config.queue.prefix,
+    historyLimit: settings.defaults.historyLimit,
     logger,
   });
   const pacer = new ChannelPacer();
@@ -116,6 +117,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     ),
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
+    historyLimit: settings.defaults.historyLimit,
     logger,
     lifecycle,
   });

@@ -31,9 +31,11 @@ redis.call('HSETNX', KEYS[2], 'startedAt', ARGV[3])
 return {'acquired'}`);
 
 /**
- * KEYS line, job, history, cancel, events; ARGV jobId, status, finishedAt, message, history JSON or '',
- * history limit, owner ('' = unchecked), retain seconds, end-of-events JSON → {1|0|-1, new head or ''}
- * (1 finished now, 0 was already finished, -1 owned by another worker).
+ * KEYS line, job, history, cancel, events, history sequence; ARGV jobId, status, finishedAt, message, history JSON
+ * or '', history limit, owner ('' = unchecked), retain seconds, end-of-events JSON → {1|0|-1, new head or ''}
+ * (1 finished now, 0 was already finished, -1 owned by another worker). The history entry gets the application's
+ * next history id (INCR of the sequence, `"id":N` written first into the JSON object), once: a job finished again
+ * (0) records nothing.
  */
 export const FINISH = luaScript(`${TERMINAL}
 local status = redis.call('HGET', KEYS[2], 'status')
@@ -48,7 +50,8 @@ redis.call('XADD', KEYS[5], 'MAXLEN', '~', 5000, '*', 'end', ARGV[9])
 redis.call('EXPIRE', KEYS[5], ARGV[8])
 redis.call('DEL', KEYS[4])
 if ARGV[5] ~= '' then
-  redis.call('LPUSH', KEYS[3], ARGV[5])
+  local id = redis.call('INCR', KEYS[6])
+  redis.call('LPUSH', KEYS[3], '{"id":' .. id .. ',' .. string.sub(ARGV[5], 2))
   redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
 end
 return {1, head}`);

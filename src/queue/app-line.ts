@@ -92,6 +92,7 @@ export function createAppLine(redis: RedisClient, keys: SyncKeys, historyLimit: 
         keys.history(application),
         keys.cancel(jobId),
         keys.events(jobId),
+        keys.historySeq(application),
       ];
       const history = input.history ? JSON.stringify(input.history) : '';
       const end = JSON.stringify({ status: input.status, message: input.message });

@@ -34,5 +34,8 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)),
   };
   if (state?.health) entry.health = state.health;
+  if (request.operation.dryRun) entry.dryRun = true;
+  if (request.deletion) entry.deletion = true;
+  if (request.rollback) entry.rollback = request.rollback;
   return entry;
 }

@@ -25,6 +25,11 @@ export type {
   JobStatus,
   SyncQueueClient,
 } from './sync-queue-client.js';
-export { type DeletionRequest, parseSyncRequest, type SyncRequest } from './sync-request.js';
+export {
+  type DeletionRequest,
+  parseSyncRequest,
+  type RollbackRef,
+  type SyncRequest,
+} from './sync-request.js';
 export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker, type SyncWorkerOptions } from './sync-worker.js';

@@ -22,6 +22,8 @@ export interface SyncKeys {
   cancel(jobId: string): string;
   /** LIST of HistoryEntry JSON, newest first, capped. */
   history(application: string): string;
+  /** STRING counter: the last history id given to an entry of the application (`/sync rollback <app> ID`). */
+  historySeq(application: string): string;
   /** STREAM mirroring the job's SyncEvents in order, ending with an `end` entry. */
   events(jobId: string): string;
   /** Pub/sub channel on which cancel requests for running jobs are announced (message: job id). */
@@ -46,6 +48,7 @@ export function syncKeys(prefix: string = DEFAULT_PREFIX, queueName: string = SY
     job: (jobId) => `${base}:job:${jobId}`,
     cancel: (jobId) => `${base}:cancel:${jobId}`,
     history: (application) => `${base}:history:${application}`,
+    historySeq: (application) => `${base}:history-seq:${application}`,
     events: (jobId) => `${base}:events:${jobId}`,
     cancelChannel: `${base}:cancel`,
     pruneConfirmed: (application) => `${base}:prune-confirmed:${application}`,

@@ -10,7 +10,7 @@ import type {
   WaveRef,
 } from '../domain/index.js';
 import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
-import type { SyncRequest } from './sync-request.js';
+import type { RollbackRef, SyncRequest } from './sync-request.js';
 
 /** Where a job stands. `cancelled` covers both a removed waiting job and a terminated running one. */
 export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'cancelled';
@@ -53,11 +53,25 @@ export interface JobStatus {
 
 /** One finished operation of an application, for `/sync history` and rollback. */
 export interface HistoryEntry {
+  /**
+   * The application's history id (1, 2, …; Argo CD's `RevisionHistory.id`), given when the entry is recorded
+   * (Redis INCR, never reused). Absent on entries recorded before ids existed.
+   */
+  id?: number;
   jobId: string;
   application: string;
   initiator: Initiator;
-  /** Resolved revision, else the requested one, else ''. */
+  /**
+   * The exact revision synced: the git commit SHA the worker resolved (a Helm chart in git is pinned by it too),
+   * or the content hash of a local folder's manifests; else the requested revision; else ''.
+   */
   revision: string;
+  /** Set on a dry run (nothing applied: never a rollback target). */
+  dryRun?: true;
+  /** Set on a `/sync delete` job (never a rollback target). */
+  deletion?: true;
+  /** Set when this operation was a rollback: to which history entry and revision. */
+  rollback?: RollbackRef;
   phase: OperationPhase;
   message: string;
   /** ISO-8601. */

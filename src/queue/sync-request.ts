@@ -21,6 +21,17 @@ export interface SyncRequest {
    * same per-application line, so it never overlaps a sync of that app. `operation` is then unused.
    */
   deletion?: DeletionRequest;
+  /**
+   * Present when this sync is a rollback (`/sync rollback <app> [ID]`, the Roll back button): the history entry it
+   * returns to. `operation.revision` is then that entry's exact revision.
+   */
+  rollback?: RollbackRef;
+}
+
+/** A rollback's target: history entry `id` and its exact revision (git SHA). */
+export interface RollbackRef {
+  id: number;
+  revision: string;
 }
 
 /** What `/sync delete` asks for (see src/apps/delete-application.ts). */
@@ -60,6 +71,7 @@ export const SyncRequestSchema = z.object({
   target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   requestKey: z.string().min(1).max(200),
   appOfApps: AppOfAppsChainSchema.optional(),
+  rollback: z.object({ id: z.number().int().positive(), revision: z.string().min(1) }).optional(),
   deletion: z
     .object({
       cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
@@ -79,10 +91,11 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, deletion, appOfApps, ...rest } = parsed.data;
+  const { target, deletion, appOfApps, rollback, ...rest } = parsed.data;
   return {
     ...rest,
     target,
+    ...(rollback ? { rollback } : {}),
     ...(deletion ? { deletion: deletionOf(deletion) } : {}),
     ...(appOfApps ? { appOfApps } : {}),
   };

@@ -29,6 +29,7 @@ describe('src/settings/environments-schema', () => {
       allowedRevisions: [],
       freezeWindows: [],
       permissions: {},
+      subscriptions: {},
       applications: {},
     });
   });

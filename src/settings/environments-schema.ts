@@ -18,6 +18,7 @@
  *     freezeWindows:
  *       - { name: quarter-end, cron: "0 18 * * 5", durationMinutes: 3840, timezone: UTC }
  *     notifications: { channel: C0ALERTS, mention: [S0ONCALL] }
+ *     subscriptions: { on-deployed: [C0DEPLOYS], on-sync-failed: [C0TEAM] } # argocd-notifications triggers
  *     autoSync: false                           # selfHeal may sync by itself (default: !requireApproval)
  *     permissions:                              # who may do what (defaults: docs/approvals.md, "Who may do what")
  *       cancel: { groups: [S0SRE] }             # a grant, or a list of grants (Argo CD AppProject roles)
@@ -154,6 +155,13 @@ export const EnvironmentSchema = z
     allowedRevisions: z.array(revisionRule).default([]),
     freezeWindows: z.array(FreezeWindowSchema).default([]),
     notifications: NotificationsSchema.optional(),
+    /**
+     * Notification subscriptions of every Application of the environment (argocd-notifications' default
+     * subscriptions): trigger (`on-deployed`, `on-sync-failed`, …) → Slack channels (ids or names). Added to each
+     * Application's `notifications.argoproj.io/subscribe.<trigger>.slack` annotations. An unknown trigger is
+     * warned about at start and ignored (src/apps/notification-subscriptions.ts).
+     */
+    subscriptions: z.record(z.string(), z.array(nonEmpty)).default({}),
     /**
      * May drift detection sync this environment's Applications by itself (`syncPolicy.automated.selfHeal`)?
      * Default: yes, unless `requireApproval` (an automatic sync would bypass the approval).

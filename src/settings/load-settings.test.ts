@@ -55,6 +55,7 @@ describe('parseSettings', () => {
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
       registryRefreshSeconds: 180,
+      historyLimit: 50,
       appOfApps: { gateOnChildHealth: true },
       driftDetection: { intervalSeconds: 180, enabled: true },
     });

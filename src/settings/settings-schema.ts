@@ -112,6 +112,11 @@ export const DefaultsSchema = z.strictObject({
    * seconds; 0 turns it off. Argo CD refreshes every 180 s. A name `/sync` does not know triggers a read at once.
    */
   registryRefreshSeconds: z.number().int().nonnegative().default(180),
+  /**
+   * How many finished operations are kept per Application in Redis (`/sync history`, `/sync rollback <app> ID`);
+   * the oldest are dropped beyond it. Argo CD's `spec.revisionHistoryLimit` defaults to 10; wavesync keeps 50.
+   */
+  historyLimit: z.number().int().min(1).max(1000).default(50),
   appOfApps: z
     .strictObject({
       /** Sync children one by one after the parent, each waiting for the previous child's health. */

@@ -48,6 +48,7 @@ export function createApprovalGate(
         header,
         ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
         ...(trigger ? { trigger } : {}),
+        ...(request.rollback ? { rollback: request.rollback } : {}),
         ...(request.deletion && deletionPlan
           ? { deletion: { request: request.deletion, plan: deletionPlan } }
           : {}),

@@ -30,6 +30,8 @@ export interface ApplicationSummary {
   destination: ApplicationDestination | string;
   /** Source: the Application's `spec.source`, or preformatted text. */
   source: ApplicationSource | string;
+  /** `spec.syncPolicy.automated` is set: a rollback is refused, as in Argo CD. */
+  automated?: true;
 }
 
 /** The Applications the bot may sync. */
@@ -78,8 +80,11 @@ export interface ApprovalGate {
 export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' | 'initiator'> & {
   channel: string;
   breakGlassReason?: string;
-  /** The permission asked for: `delete` for `/sync delete`; default `dry-run` / `sync` from the operation. */
-  action?: 'sync' | 'dry-run' | 'delete';
+  /**
+   * The permission asked for: `delete` for `/sync delete`, `rollback` for `/sync rollback` and the Roll back button;
+   * default `dry-run` / `sync` from the operation.
+   */
+  action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
 };
 
 /**

@@ -25,9 +25,11 @@ import { startCommandRecovery } from './commands/command-recovery.js';
 import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
 import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
+import { rollbackAction } from './commands/rollback-action.js';
 import { handleSyncCommand } from './commands/sync-command.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
+import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
 
@@ -172,6 +174,13 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
     async ({ ack, body, action, respond, client }) => {
       await ack();
       await driftSyncAction({ body, action, respond, client, deps, recent, claims: driftClaims });
+    },
+  );
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: ROLLBACK_ACTION_ID },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      await rollbackAction({ body, action, respond, client, deps, recent });
     },
   );
   app.action<BlockAction<ButtonAction>>(

@@ -6,16 +6,32 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { ApprovalMessenger, MessageRef, NotificationPoster } from '../approvals/index.js';
+import { ChannelPacer } from './channel-pacer.js';
 import { approvalRefusedBlocks, approvalRequestBlocks } from './messages/approval-request-blocks.js';
 import { textMessage } from './messages/block.js';
-import { failureNoticeBlocks, recoveryNoticeBlocks } from './messages/failure-notice-blocks.js';
+import {
+  failureNoticeBlocks,
+  recoveryNoticeBlocks,
+  subscriptionNoticeBlocks,
+} from './messages/failure-notice-blocks.js';
 
 export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationPoster {
   /** Turn a sync header into "not synced: <reason>" (a refused request; nothing was queued). */
   showRefusal(header: MessageRef, application: string, reason: string): Promise<void>;
 }
 
-export function createSlackApprovalMessenger(client: WebClient): SlackApprovalMessenger {
+/**
+ * `pacer`: notices (failure, recovery, subscriptions) to one channel are spaced by it — Slack allows about one
+ * message per second per channel; default one pacer per messenger (per process), 1 s apart.
+ */
+export function createSlackApprovalMessenger(
+  client: WebClient,
+  pacer: ChannelPacer = new ChannelPacer(),
+): SlackApprovalMessenger {
+  const notify = async (channel: string, message: ReturnType<typeof failureNoticeBlocks>) => {
+    await pacer.acquire(channel);
+    await client.chat.postMessage({ channel, ...message });
+  };
   return {
     async postApproval(record) {
       const res = await client.chat.postMessage({
@@ -52,12 +68,9 @@ export function createSlackApprovalMessenger(client: WebClient): SlackApprovalMe
       const res = await client.chat.getPermalink({ channel: target.channel, message_ts: target.threadTs });
       return res.permalink;
     },
-    async postFailure(channel, notice) {
-      await client.chat.postMessage({ channel, ...failureNoticeBlocks(notice) });
-    },
-    async postRecovery(channel, notice) {
-      await client.chat.postMessage({ channel, ...recoveryNoticeBlocks(notice) });
-    },
+    postFailure: (channel, notice) => notify(channel, failureNoticeBlocks(notice)),
+    postRecovery: (channel, notice) => notify(channel, recoveryNoticeBlocks(notice)),
+    postNotice: (channel, notice) => notify(channel, subscriptionNoticeBlocks(notice)),
   };
 }
 

@@ -27,6 +27,7 @@ import {
 } from './messages/deletion-blocks.js';
 import { hookOutcomeBlocks } from './messages/hook-outcome-blocks.js';
 import { planWarningsBlocks } from './messages/plan-warnings-blocks.js';
+import type { RollbackButtonValue } from './messages/rollback-button.js';
 import {
   type SyncHeaderState,
   type SyncHeaderView,
@@ -293,7 +294,7 @@ class ThreadReporter implements SlackReporter {
     const alarming = isAlarming(summary);
     const message = this.header.deletion
       ? deletionSummaryBlocks({ ...summary, application: this.header.application })
-      : syncSummaryBlocks(summary);
+      : syncSummaryBlocks(summary, this.rollbackButton());
     this.summaryPosted = true;
     this.headerDirtyAt = Date.now();
     if (alarming) {
@@ -301,6 +302,12 @@ class ThreadReporter implements SlackReporter {
       return this.post([{ message, hookOutcome: false, key: this.occurrence('summary') }], true);
     }
     return this.post([...taken, { message, hookOutcome: false, key: this.occurrence('summary') }], false);
+  }
+
+  /** The Roll back button's value for this job's summary, when the Application can be rolled back. */
+  private rollbackButton(): RollbackButtonValue | undefined {
+    const { rollbackable, application, jobId } = this.header;
+    return rollbackable ? { application, ...(jobId ? { jobId } : {}) } : undefined;
   }
 
   private async post(replies: PendingReply[], broadcast: boolean): Promise<void> {

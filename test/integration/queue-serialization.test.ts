@@ -38,10 +38,11 @@ describe('sync queue: one running sync per application', () => {
     expect(startOrder(runs, 'web')).toEqual([first.jobId, second.jobId, third.jobId]);
     expect(await t.queue.applicationStatus('web')).toEqual([]);
     const history = await t.queue.history('web');
-    expect(history.map((h) => [h.jobId, h.phase, h.revision])).toEqual([
-      [third.jobId, 'Succeeded', 'abc123'],
-      [second.jobId, 'Succeeded', 'abc123'],
-      [first.jobId, 'Succeeded', 'abc123'],
+    // History ids count the application's finished operations, in order (what /sync rollback <app> ID takes).
+    expect(history.map((h) => [h.id, h.jobId, h.phase, h.revision])).toEqual([
+      [3, third.jobId, 'Succeeded', 'abc123'],
+      [2, second.jobId, 'Succeeded', 'abc123'],
+      [1, first.jobId, 'Succeeded', 'abc123'],
     ]);
     expect(history[0]?.durationMs).toBeGreaterThanOrEqual(250);
     expect(await readReported(t.redis, t.prefix, first.jobId)).toEqual([

@@ -29,6 +29,13 @@ async function fileAt(dir: string, file: string): Promise<string> {
 }
 
 describe('createGitRepositoryCache', () => {
+  it('works when the process environment names an editor (EDITOR / VISUAL, as shells and test runners set them)', async () => {
+    const sha = await fixture.commit({ 'app/cm.yaml': 'v: editor\n' });
+    const git = cache({ env: { ...ENV, EDITOR: 'vi', VISUAL: 'code --wait' } });
+
+    expect((await git.checkout(fixture.url, 'main')).sha).toBe(sha);
+  });
+
   it('checks out HEAD, a branch, a lightweight tag, an annotated tag, a SHA and an abbreviated SHA', async () => {
     const first = await fixture.commit({ 'app/cm.yaml': 'v: 1\n' });
     fixture.tag('v1');

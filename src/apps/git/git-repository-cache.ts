@@ -119,13 +119,21 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
   return repo;
 }
 
+/**
+ * The process environment without what would steer git: `GIT_*` variables, and the editor variables (`EDITOR`,
+ * `VISUAL`) — a server's git never opens an editor, and simple-git refuses to run at all when they are set
+ * ("Use of EDITOR is not permitted without enabling allowUnsafeEditor"), which a shell or test runner often does.
+ */
 function withoutGitVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && !key.toUpperCase().startsWith('GIT_')) out[key] = value;
+    const name = key.toUpperCase();
+    if (value !== undefined && !name.startsWith('GIT_') && !EDITOR_VARIABLES.has(name)) out[key] = value;
   }
   return out;
 }
+
+const EDITOR_VARIABLES = new Set(['EDITOR', 'VISUAL']);
 
 function urlSecrets(url: string): string[] {
   try {

@@ -3,11 +3,11 @@
  * cancel paths and the worker's reporter all draw the same header.
  */
 import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest } from '../../queue/index.js';
+import type { DeletionRequest, RollbackRef } from '../../queue/index.js';
 import type { Initiator } from '../../reporting/sync-reporter.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
-import type { ApplicationCatalog } from '../ports.js';
+import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';
 
 export type HeaderBase = Omit<SyncHeaderView, 'state'>;
 
@@ -20,6 +20,7 @@ export function headerViewOf(
     initiator: Initiator;
     jobId?: string;
     deletion?: DeletionRequest;
+    rollback?: RollbackRef;
   },
 ): HeaderBase {
   const summary = catalog.describe(job.application);
@@ -37,11 +38,16 @@ export function headerViewOf(
     };
   }
   const note = noteOf(job.operation);
+  const rollbackable = !job.operation.dryRun && summary !== undefined && canRollBack(summary);
   return {
     application: job.application,
     destination,
     initiator: job.initiator,
-    commandText: commandTextOf(job.application, job.operation),
+    commandText: job.rollback
+      ? rollbackCommandTextOf(job.application, job.rollback, job.operation)
+      : commandTextOf(job.application, job.operation),
+    ...(job.rollback ? { rollback: job.rollback } : {}),
+    ...(rollbackable ? { rollbackable: true } : {}),
     ...(job.operation.revision ? { revision: job.operation.revision } : {}),
     ...(job.jobId ? { jobId: job.jobId } : {}),
     ...(note ? { note } : {}),
@@ -57,6 +63,16 @@ export function commandTextOf(application: string, op: SyncOperation): string {
   for (const r of op.resources ?? [])
     words.push('--resource', `${r.group}:${r.kind}:${r.namespace ? `${r.namespace}/` : ''}${r.name}`);
   return words.join(' ');
+}
+
+/** A rollback is possible: no automated sync, and a source with revisions (not a local folder). */
+export function canRollBack(app: Pick<ApplicationSummary, 'automated' | 'source'>): boolean {
+  return !app.automated && typeof app.source !== 'string' && app.source.repoURL !== '';
+}
+
+/** `/sync rollback guestbook 41 --prune`. */
+export function rollbackCommandTextOf(application: string, rollback: RollbackRef, op: SyncOperation): string {
+  return `/sync rollback ${application} ${rollback.id}${op.prune ? ' --prune' : ''}`;
 }
 
 /** `/sync delete guestbook --cascade=background`. */

@@ -43,9 +43,6 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
   if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
   const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
-  if (ctx.recent.claim(requestKey)) {
-    return ctx.ack(ephemeral(alreadyRequested(application)));
-  }
   const input: SyncStartInput = {
     application,
     operation: parsed.operation,
@@ -53,25 +50,44 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     requestKey,
     ...reasonOf(parsed),
   };
+  const outcome = await acceptCommand(ctx, input, acceptedText(application, parsed.operation));
+  if (outcome) await showDryRunDiff(ctx, application, parsed.operation, outcome);
+}
+
+/**
+ * The accepted command's common path (`/sync <app>`, `/sync rollback`): claim its request key (a repeat within the
+ * window is answered "Already requested"), write it to the command journal, ack with `accepted`, then start it.
+ * Resolves with the outcome, or undefined when nothing was started (a repeat, or the journal unavailable).
+ */
+export async function acceptCommand(
+  ctx: CommandContext,
+  input: SyncStartInput,
+  accepted: string,
+): Promise<SyncStartOutcome | undefined> {
+  const { command } = ctx;
+  const { application, requestKey } = input;
+  if (ctx.recent.claim(requestKey)) {
+    await ctx.ack(ephemeral(alreadyRequested(application)));
+    return undefined;
+  }
   const journal = ctx.deps.journal;
   const startCtx = { ...ctx, channel: command.channel_id };
   if (!journal) {
-    await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-    await showDryRunDiff(ctx, application, parsed.operation, await startSync(startCtx, input));
-    return;
+    await ctx.ack(ephemeral(textMessage(accepted)));
+    return startSync(startCtx, input);
   }
   const id = randomUUID();
-  const accepted: AcceptedCommand = { channel: command.channel_id, userId: command.user_id, input };
+  const entry: AcceptedCommand = { channel: command.channel_id, userId: command.user_id, input };
   try {
-    await journal.record(id, accepted, ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS);
+    await journal.record(id, entry, ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS);
   } catch (err) {
     ctx.recent.release(requestKey);
     ctx.deps.logger?.warn({ application, err }, 'sync not queued: the command journal is unavailable');
-    return ctx.ack(ephemeral(notQueuedBlocks(application, 'Redis unavailable, try again')));
+    await ctx.ack(ephemeral(notQueuedBlocks(application, 'Redis unavailable, try again')));
+    return undefined;
   }
-  await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  const outcome = await startJournaled(startCtx, { id, payload: accepted, recordedAt: Date.now() });
-  await showDryRunDiff(ctx, application, parsed.operation, outcome);
+  await ctx.ack(ephemeral(textMessage(accepted)));
+  return startJournaled(startCtx, { id, payload: entry, recordedAt: Date.now() });
 }
 
 /** A dry run also shows the requester what a real sync would change (the live diff, ephemeral). */
@@ -156,12 +172,13 @@ export async function startSync(
   durable?: DurableStart,
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
-  const { application, operation, initiator, requestKey, deletion } = input;
+  const { application, operation, initiator, requestKey, deletion, rollback } = input;
   const base = headerViewOf(deps.catalog, {
     application,
     operation,
     initiator,
     ...(deletion ? { deletion } : {}),
+    ...(rollback ? { rollback } : {}),
   });
   const found = durable?.header ?? (await durable?.findHeader?.());
   const header = found ? { ...found, base } : await postHeader(ctx, base, durable?.jobId);
@@ -177,6 +194,7 @@ export async function startSync(
     target: { channel: header.channel, threadTs: header.ts },
     requestKey,
     ...(deletion ? { deletion } : {}),
+    ...(rollback ? { rollback } : {}),
   };
   if (deps.approvals) {
     const plan = input.deletionPlan;

@@ -1,5 +1,5 @@
 /**
- * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `audit`,
+ * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `rollback`, `audit`,
  * `confirm-prune`, `delete`, `diff`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
@@ -17,6 +17,7 @@ import { diffCommand } from './diff-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
+import { rollbackCommand } from './rollback-command.js';
 import { startSyncCommand } from './start-sync-command.js';
 import { statusCommand } from './status-command.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
@@ -27,6 +28,7 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   status: statusCommand,
   cancel: cancelCommand,
   history: historyCommand,
+  rollback: rollbackCommand,
   audit: auditSubcommand,
   delete: deleteCommand,
   diff: diffCommand,

@@ -29,17 +29,20 @@ import { actions, type Block, button, context, plainFallback, type SlackMessage,
 import { deletionPlanView } from './deletion-blocks.js';
 import { diffSummaryBlock, liveDiffUnavailableBlock } from './diff-blocks.js';
 import { escapeMrkdwn, listNames, mention, truncate } from './format.js';
+import { rollbackTitle } from './sync-header-blocks.js';
 
 const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
 
 /** The approval message for the record's current status. */
 export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
   const { request } = record;
-  const what = request.deletion ? '🗑 Delete ' : '';
+  const what = request.deletion ? '🗑 Delete ' : request.rollback ? '↩️ Roll back ' : '';
   const title = `${statusIcon(record)} ${what}*${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
   const revision = request.deletion
     ? `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(deleteCommandTextOf(request.application, request.deletion.request))}\``
-    : `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
+    : request.rollback
+      ? `${rollbackTitle(request.rollback)} · requested by ${mention(request.requester.userId)}`
+      : `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
   const breakGlass = request.breakGlass
     ? [
         `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,

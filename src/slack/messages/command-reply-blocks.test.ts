@@ -164,4 +164,32 @@ describe('src/slack/messages/render-blocks-as-text', () => {
 
     expect(out).toBe(`  Title\n  ${'─'.repeat(40)}`);
   });
+
+  it('history: each entry shows its history id, and a rollback says which entry it returned to', () => {
+    const base = {
+      application: 'guestbook',
+      initiator: pat,
+      message: '',
+      startedAt: '2026-11-29T13:00:00Z',
+      finishedAt: '2026-11-29T13:01:07Z',
+      durationMs: 67_000,
+    };
+    const msg = historyBlocks('guestbook', [
+      {
+        ...base,
+        id: 42,
+        jobId: 'j2',
+        revision: '3f2a1c9aa0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5',
+        phase: 'Succeeded',
+        rollback: { id: 41, revision: '3f2a1c9aa0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5' },
+      },
+      { ...base, id: 41, jobId: 'j1', revision: 'main', phase: 'Succeeded', dryRun: true },
+    ]);
+
+    expect(render(msg)).toBe(
+      'Last 2 syncs of guestbook:\n' +
+        '✅ #42 2026-11-29 13:01 UTC · ↩️ rollback to #41 · Succeeded · 1:07 · 3f2a1c9 · by @pat\n' +
+        '✅ #41 2026-11-29 13:01 UTC · dry run · Succeeded · 1:07 · main · by @pat',
+    );
+  });
 });

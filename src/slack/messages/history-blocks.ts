@@ -1,5 +1,6 @@
 /**
- * `/sync history <app>`: the most recent syncs with outcome, health, duration, revision and who asked.
+ * `/sync history <app>`: the most recent syncs with their history id (`#41`, what `/sync rollback <app> 41` takes),
+ * outcome, health, duration, revision and who asked.
  */
 import type { HistoryEntry } from '../ports.js';
 import { type Block, plainFallback, type SlackMessage, section } from './block.js';
@@ -22,7 +23,15 @@ export function historyBlocks(application: string, entries: readonly HistoryEntr
 
 function entryLine(e: HistoryEntry): string {
   const icon = e.phase === 'Succeeded' ? (e.health && e.health.status !== 'Healthy' ? '⚠️' : '✅') : '❌';
-  const parts = [`${icon} ${utcMinute(e.finishedAt)}`, e.phase];
+  const id = e.id === undefined ? '' : `*#${e.id}* `;
+  const kind = e.rollback
+    ? [`↩️ rollback to #${e.rollback.id}`]
+    : e.dryRun
+      ? ['dry run']
+      : e.deletion
+        ? ['delete']
+        : [];
+  const parts = [`${icon} ${id}${utcMinute(e.finishedAt)}`, ...kind, e.phase];
   if (e.health) parts.push(formatHealth(e.health));
   parts.push(formatDuration(e.durationMs), `\`${escapeMrkdwn(shortRevision(e.revision))}\``);
   parts.push(`by ${mention(e.initiator.userId)}`);

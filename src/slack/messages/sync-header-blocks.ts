@@ -51,6 +51,10 @@ export interface SyncHeaderView {
   note?: string;
   /** The job deletes the Application (`/sync delete`): the title reads `🗑 Deleting app` / `🗑 Deleted app`. */
   deletion?: boolean;
+  /** The Application can be rolled back (`canRollBack`): a failed summary gets a Roll back button. */
+  rollbackable?: boolean;
+  /** The job is a rollback: the title says `Rollback to 3f2a1c9 (#41)`. */
+  rollback?: { id: number; revision: string };
   state: SyncHeaderState;
 }
 
@@ -59,7 +63,7 @@ export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
   const title = view.deletion
     ? deletionTitle(view)
     : `${stateIcon(view.state)} *${escapeMrkdwn(view.application)}* → ${escapeMrkdwn(view.destination)}`;
-  const line = [title, ...stateParts(view.state)].join('  ·  ');
+  const line = [title, ...rollbackParts(view), ...stateParts(view.state)].join('  ·  ');
   const revision = view.revision ? `revision \`${escapeMrkdwn(shortRevision(view.revision))}\` · ` : '';
   const note = view.note ? ` · ${escapeMrkdwn(view.note)}` : '';
   const who = `${revision}requested by ${mention(view.initiator.userId)} · \`${escapeMrkdwn(truncate(view.commandText, 200))}\`${note}`;
@@ -68,6 +72,17 @@ export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
     view.state.kind === 'queued' || view.state.kind === 'running' || view.state.kind === 'received';
   if (live && view.jobId) blocks.push(actions(button(CANCEL_ACTION_ID, 'Cancel', view.jobId, 'danger')));
   return { text: plainFallback(line), blocks };
+}
+
+/** `Rollback to `3f2a1c9` (#41)` for a rollback. */
+function rollbackParts(view: SyncHeaderView): string[] {
+  const r = view.rollback;
+  return r ? [rollbackTitle(r)] : [];
+}
+
+/** `Rollback to `3f2a1c9` (#41)`: the rollback's target revision (short) and history id. */
+export function rollbackTitle(r: { id: number; revision: string }): string {
+  return `Rollback to \`${escapeMrkdwn(shortRevision(r.revision))}\` (#${r.id})`;
 }
 
 /** `🗑 Deleting *app* → production`, `🗑 Deleted *app* → production` or `❌ Deleting *app* → production`. */

@@ -12,6 +12,7 @@ import type {
 } from '../../domain/index.js';
 import { plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatDuration, listNames, plural, truncate } from './format.js';
+import { type RollbackButtonValue, rollbackButtonBlock } from './rollback-button.js';
 
 export interface SyncSummary {
   phase: OperationPhase;
@@ -36,8 +37,11 @@ export function isAlarming(summary: Pick<SyncSummary, 'phase' | 'health' | 'canc
   );
 }
 
-/** One section with the outcome line. */
-export function syncSummaryBlocks(summary: SyncSummary): SlackMessage {
+/**
+ * One section with the outcome line; with `rollback`, an alarming outcome (failed, or not Healthy after it) also
+ * gets a Roll back button to the last good revision.
+ */
+export function syncSummaryBlocks(summary: SyncSummary, rollback?: RollbackButtonValue): SlackMessage {
   if (summary.cancelledBy) return cancelledSummaryBlocks(summary, summary.cancelledBy);
   const parts = [`${summaryIcon(summary)} ${summary.phase} in ${formatDuration(summary.durationMs)}`];
   if (summary.phase !== 'Succeeded') parts.push(escapeMrkdwn(truncate(summary.message, 1500)));
@@ -45,7 +49,8 @@ export function syncSummaryBlocks(summary: SyncSummary): SlackMessage {
   const counts = summary.state ? resultCounts(summary.state) : '';
   if (counts) parts.push(counts);
   const line = parts.join(' · ');
-  return { text: plainFallback(line), blocks: [section(line)] };
+  const button = rollback && isAlarming(summary) ? [rollbackButtonBlock(rollback)] : [];
+  return { text: plainFallback(line), blocks: [section(line), ...button] };
 }
 
 /** `🚫 Cancelled by @pat after 0:42: wrong branch · Operation terminated · 2 resources synced` (Terminated). */

@@ -14,7 +14,6 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
-import { loadConfig } from '../../../src/config.js';
 import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
 import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
 import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
@@ -24,6 +23,7 @@ import { createSyncQueue, type SyncQueue } from '../../../src/queue/index.js';
 import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { waitFor } from '../../integration/support/queue-test-env.js';
+import { e2eConfig } from '../support/serve-stack.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const examples = path.resolve(import.meta.dirname, '../../../examples');
@@ -116,15 +116,12 @@ beforeAll(async () => {
   const kubeconfigFile = path.join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfigFile);
   const secret = randomUUID();
-  const config = loadConfig({
-    REDIS_URL,
-    PORT: '0',
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: secret,
-    SLACK_API_URL: slack.apiUrl,
-    KUBECONFIG: kubeconfigFile,
-    WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
-    WAVESYNC_QUEUE_PREFIX: prefix,
+  const config = e2eConfig({
+    slack,
+    secret,
+    kubeconfigFile,
+    configFile: path.join(dir, 'wavesync.yaml'),
+    prefix,
   });
   const logger = createLogger({ level: 'silent' });
   serve = await startWavesync('serve', { config, logger, host: '127.0.0.1' });

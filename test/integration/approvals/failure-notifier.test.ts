@@ -20,6 +20,9 @@ const settings = parseSettings(
     '  production:',
     '    notifications: { channel: C0ALERTS, mention: [here] }',
     '  quiet: {}',
+    '  staging:',
+    '    notifications: { channel: C0ALERTS }',
+    '    subscriptions: { on-sync-running: [C0RUN], on-sync-failed: [C0ALERTS] }',
   ].join('\n'),
   path.join('/etc/wavesync', 'wavesync.yaml'),
 );
@@ -27,17 +30,23 @@ const apps: Record<string, Application> = Object.fromEntries(
   [
     ['web', 'production'],
     ['docs', 'quiet'],
+    ['shop', 'staging'],
   ].map(([name = '', env = '']) => [
     name,
     {
       name,
       namespace: 'argocd',
       project: 'default',
-      source: { repoURL: '', path: name },
+      source: { repoURL: name === 'shop' ? 'https://git.example.com/shop.git' : '', path: name },
       destination: { namespace: name },
       finalizers: [],
       labels: { 'wavesync.io/environment': env },
-      annotations: {},
+      annotations: (name === 'shop'
+        ? {
+            'notifications.argoproj.io/subscribe.on-deployed.slack': 'C0DEPLOYED',
+            'notifications.argoproj.io/subscribe.on-sync-failed.slack': 'C0TEAM; C0ALERTS',
+          }
+        : {}) as Record<string, string>,
       manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
       origin: `${name}.yaml:1`,
     },
@@ -99,7 +108,10 @@ async function run(application: string, jobId: string, events: SyncEvent[]): Pro
   await reporter.close();
 }
 
-const completed = (phase: OperationState['phase'], message: string): SyncEvent => ({
+const completed = (
+  phase: OperationState['phase'],
+  message: string,
+): Extract<SyncEvent, { type: 'OperationCompleted' }> => ({
   type: 'OperationCompleted',
   at,
   phase,
@@ -169,5 +181,92 @@ describe('test/integration/approvals/failure-notifier', () => {
 
     expect(errors).toHaveLength(1);
     expect(slack.channelMessages('C0ALERTS')).toHaveLength(1);
+  });
+
+  it('when a subscribed app deploys and its job is run twice (a resume), then each subscribed channel gets its notice once', async () => {
+    const started: SyncEvent = {
+      type: 'OperationStarted',
+      at,
+      application: 'shop',
+      revision: '3f9c2e1aa',
+      operation: { prune: false, dryRun: false, syncOptions: [] },
+      waves: [],
+      resumed: false,
+    };
+    const healthy: SyncEvent = {
+      type: 'HealthAssessed',
+      at,
+      health: { status: 'Healthy' },
+      afterMs: 5,
+      unhealthy: [],
+    };
+    for (let i = 0; i < 2; i++) {
+      await run('shop', 'job-5', [started, completed('Succeeded', 'successfully synced'), healthy]);
+    }
+
+    expect(slack.channelMessages('C0DEPLOYED').map((m) => m.text)).toEqual([
+      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+    ]);
+    expect(slack.channelMessages('C0RUN').map((m) => m.text)).toEqual([
+      '🔄 shop → staging sync running · revision 3f9c2e1aa · requested by @U0PAT',
+    ]);
+    expect(slack.channelMessages('C0TEAM')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('when a hook fails, then the alerts channel and on-sync-failed subscribers get the hook log tail and Roll back, the alerts channel once', async () => {
+    const failed = state('Failed', 'one or more synchronization tasks completed unsuccessfully');
+    failed.syncResult.resources.push({
+      group: 'batch',
+      version: 'v1',
+      kind: 'Job',
+      namespace: 'shop',
+      name: 'db-migrate',
+      syncPhase: 'PreSync',
+      wave: 0,
+      hookType: 'PreSync',
+      hookPhase: 'Failed',
+      message: 'Job has reached the specified backoff limit',
+      logTail: ['== 20261129 AddIndexToOrders: migrating ====', 'rake aborted! PG::UndefinedTable'],
+    });
+    await run('shop', 'job-6', [
+      {
+        type: 'OperationCompleted',
+        at,
+        phase: 'Failed',
+        message: failed.message,
+        durationMs: 10,
+        state: failed,
+      },
+    ]);
+
+    const [alert, ...more] = slack.channelMessages('C0ALERTS');
+    expect(more).toEqual([]);
+    const [team] = slack.channelMessages('C0TEAM');
+    for (const message of [alert, team]) {
+      const blocks = JSON.stringify(message?.blocks);
+      expect(blocks).toContain(
+        'PreSync hook Job/db-migrate failed: Job has reached the specified backoff limit',
+      );
+      expect(blocks).toContain('rake aborted! PG::UndefinedTable');
+      expect(blocks).toContain('"action_id":"wavesync_rollback"');
+    }
+  });
+
+  it('when a person cancels the sync, then on-sync-failed subscribers are told it was cancelled and by whom, and no failure is announced', async () => {
+    await run('shop', 'job-7', [
+      {
+        ...completed('Failed', 'Operation terminated'),
+        cancelledBy: { userId: 'U0LEE', userName: 'lee', reason: 'wrong branch' },
+      },
+    ]);
+
+    expect(slack.channelMessages('C0TEAM').map((m) => m.text)).toEqual([
+      '🚫 shop → staging sync cancelled by @U0LEE: wrong branch · revision 3f9c2e1aa · requested by @U0PAT',
+    ]);
+    // The alerts channel is subscribed to on-sync-failed too: it hears of the cancel, but no failure notice.
+    expect(slack.channelMessages('C0ALERTS').map((m) => m.text)).toEqual([
+      '🚫 shop → staging sync cancelled by @U0LEE: wrong branch · revision 3f9c2e1aa · requested by @U0PAT',
+    ]);
   });
 });

@@ -1,0 +1,79 @@
+/**
+ * The **Roll back** button (`wavesync_rollback`) on a failed sync's summary and on a failure notice: the clicking
+ * user runs `/sync rollback <app>` in the channel of the click, to the newest Succeeded history entry before the
+ * failed operation the button belongs to. Authorized exactly like the command — the `rollback` permission of the
+ * signed payload's user and channel, freeze windows, approval (requestRefusal → authorizeAction; refusals are
+ * ephemeral, nothing posted) — and refused the same way for automated-sync Applications and local folders. A
+ * double click (same person, same message) queues one rollback.
+ */
+import { createHash } from 'node:crypto';
+import { textMessage } from '../messages/block.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
+import { rollbackTitle } from '../messages/sync-header-blocks.js';
+import { type ActionArgs, ephemeral } from './command-context.js';
+import { queueUnavailable } from './queue-unavailable.js';
+import { requestRefusal } from './request-refusal.js';
+import {
+  ROLLBACK_HISTORY_SCAN,
+  rollbackOperation,
+  rollbackRefusal,
+  UNKNOWN_REVISION,
+} from './rollback-command.js';
+import { type RollbackChoice, rollbackTargetBefore } from './rollback-target.js';
+import { alreadyRequested, startSync } from './start-sync-command.js';
+
+/** The audit log's `trigger` of a rollback requested with the button. */
+export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
+
+export async function rollbackAction(args: ActionArgs): Promise<void> {
+  const { body, action, respond, deps, recent } = args;
+  const reply = (text: string) => respond({ ...ephemeral(textMessage(text)), replace_original: false });
+  const value = decodeRollbackButtonValue(action.value);
+  const channel = body.channel?.id ?? body.container?.channel_id;
+  const messageTs = body.message?.ts ?? body.container?.message_ts;
+  const app = value && deps.catalog.describe(value.application);
+  if (!value || !app || !channel || !messageTs) {
+    const name = value ? ` named *${escapeMrkdwn(value.application)}*` : '';
+    return void (await reply(`I no longer know an application${name}; nothing was queued.`));
+  }
+  const application = app.name;
+  const cannot = rollbackRefusal(app);
+  if (cannot) return void (await reply(`🚫 ${escapeMrkdwn(cannot)} Nothing was queued.`));
+  const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
+  // Who may roll back, from where, now — asked before the history is read (the target revision plays no part).
+  const refusal = await requestRefusal(deps, {
+    application,
+    operation: rollbackOperation(UNKNOWN_REVISION),
+    initiator,
+    channel,
+    action: 'rollback',
+  });
+  if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
+  let choice: RollbackChoice;
+  try {
+    choice = rollbackTargetBefore(await deps.queue.history(application, ROLLBACK_HISTORY_SCAN), value.jobId);
+  } catch (err) {
+    const keep = (m: Parameters<typeof respond>[0]) =>
+      respond(typeof m === 'string' ? m : { ...m, replace_original: false });
+    return queueUnavailable({ respond: keep, deps }, err);
+  }
+  if (!choice.ok)
+    return void (await reply(
+      `Cannot roll back *${escapeMrkdwn(application)}*: ${escapeMrkdwn(choice.problem)}`,
+    ));
+  const { entry } = choice;
+  const operation = rollbackOperation(entry.revision);
+  const rollback = { id: entry.id, revision: entry.revision };
+  const what = JSON.stringify([body.team?.id ?? '', channel, messageTs, body.user.id, application, entry.id]);
+  const requestKey = `slack-rollback-button:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
+  if (recent.claim(requestKey))
+    return void (await respond({ ...ephemeral(alreadyRequested(application)), replace_original: false }));
+  await reply(
+    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
+  );
+  await startSync(
+    { respond, client: args.client, deps, recent, channel },
+    { application, operation, initiator, requestKey, rollback, trigger: ROLLBACK_BUTTON_TRIGGER },
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * `/sync rollback <app> [ID] [--prune] [--break-glass "reason"]` — Argo CD's `argocd app rollback APPNAME [ID]`:
+ * sync the Application to the exact revision of history entry ID (default: the newest Succeeded entry before the
+ * current one; ./rollback-target.ts), as a sync in every other respect — the `rollback` permission (one
+ * authorization, ephemeral refusals), freeze windows (break-glass), approval, header and thread. The header
+ * reads `Rollback to 3f2a1c9 (#41)`. Refused, as Argo CD does, for an Application with automated sync (the next
+ * automated sync would undo it), and for a local-folder source (no revisions to return to). Like Argo CD's
+ * rollback it does not prune unless `--prune` is given.
+ */
+import { parseArgs } from 'node:util';
+import type { SyncOperation } from '../../domain/index.js';
+import { textMessage } from '../messages/block.js';
+import { commandErrorBlocks } from '../messages/command-error-blocks.js';
+import { escapeMrkdwn } from '../messages/format.js';
+import { USAGE } from '../messages/help-blocks.js';
+import { rollbackTitle } from '../messages/sync-header-blocks.js';
+import type { ApplicationSummary, SyncQueueClient } from '../ports.js';
+import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { queueUnavailable } from './queue-unavailable.js';
+import { requestKeyOf } from './request-key.js';
+import { requestRefusal } from './request-refusal.js';
+import { chooseRollbackTarget, type RollbackChoice } from './rollback-target.js';
+import { acceptCommand } from './start-sync-command.js';
+import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
+
+/** The revision of the request-policy check made before the target is known (a rollback's revision is not checked). */
+export const UNKNOWN_REVISION = 'rollback';
+
+/** How many history entries a rollback looks through (the history itself is capped by `defaults.historyLimit`). */
+export const ROLLBACK_HISTORY_SCAN = 1000;
+
+export async function rollbackCommand(ctx: CommandContext): Promise<void> {
+  const parsed = parseRollbackArgs(ctx.args);
+  if (!parsed.ok)
+    return ctx.ack(ephemeral(commandErrorBlocks({ problem: parsed.problem, usage: USAGE.rollback })));
+  const { application } = parsed;
+  if (!(await isKnownApplication(ctx.deps.catalog, application))) {
+    return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.rollback)));
+  }
+  const notRollbackable = rollbackRefusal(ctx.deps.catalog.describe(application));
+  if (notRollbackable) return ctx.ack(ephemeral(textMessage(`🚫 ${notRollbackable} Nothing was queued.`)));
+  const initiator = initiatorOf(ctx.command);
+  const breakGlass =
+    parsed.breakGlassReason === undefined ? {} : { breakGlassReason: parsed.breakGlassReason };
+  // Who may roll back, from where, now (freeze windows) — asked before anything of the history is shown. The
+  // target revision plays no part in it (allowedRevisions is not asked for a rollback).
+  const refusal = await requestRefusal(ctx.deps, {
+    application,
+    operation: rollbackOperation(UNKNOWN_REVISION, parsed.prune),
+    initiator,
+    channel: ctx.command.channel_id,
+    action: 'rollback',
+    ...breakGlass,
+  });
+  if (refusal) return ctx.ack(ephemeral(refusal));
+  let choice: RollbackChoice;
+  try {
+    choice = await rollbackTargetOf(ctx.deps.queue, application, parsed.id);
+  } catch (err) {
+    await ctx.ack();
+    return queueUnavailable(ctx, err);
+  }
+  if (!choice.ok) {
+    const problem = `Cannot roll back ${application}: ${choice.problem}`;
+    return ctx.ack(ephemeral(commandErrorBlocks({ problem: escapeMrkdwn(problem), usage: USAGE.rollback })));
+  }
+  const { entry } = choice;
+  const operation = rollbackOperation(entry.revision, parsed.prune);
+  const rollback = { id: entry.id, revision: entry.revision };
+  const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
+  await acceptCommand(
+    ctx,
+    { application, operation, initiator, requestKey: `rollback-${key}`, rollback, ...breakGlass },
+    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
+  );
+}
+
+/** The operation of a rollback to `revision`: no dry run, no selective sync, prune only when asked (Argo CD). */
+export function rollbackOperation(revision: string, prune = false): SyncOperation {
+  return { revision, prune, dryRun: false, syncOptions: [] };
+}
+
+/** The rollback target of `application` from its history (entry `id`, or the default). */
+export async function rollbackTargetOf(
+  queue: Pick<SyncQueueClient, 'history'>,
+  application: string,
+  id?: number,
+): Promise<RollbackChoice> {
+  return chooseRollbackTarget(await queue.history(application, ROLLBACK_HISTORY_SCAN), id);
+}
+
+/**
+ * Why `app` cannot be rolled back at all, or undefined. Argo CD refuses a rollback of an Application with automated
+ * sync ("rollback cannot be initiated when auto-sync is enabled"); a local folder (empty `repoURL`) has no history
+ * of revisions to return to.
+ */
+export function rollbackRefusal(app: ApplicationSummary | undefined): string | undefined {
+  if (!app) return undefined;
+  const name = app.name;
+  if (app.automated) {
+    return (
+      `${name} has automated sync (spec.syncPolicy.automated), so it cannot be rolled back: the next automated sync ` +
+      `would return it to its targetRevision (Argo CD refuses this too). Remove syncPolicy.automated from the ` +
+      `Application and roll back, or revert the change in git.`
+    );
+  }
+  if (typeof app.source !== 'string' && app.source.repoURL === '') {
+    return (
+      `${name} is read from a local folder (empty repoURL), which has no revisions to roll back to: only its ` +
+      `current files exist. Restore the files and run /sync ${name}, or move the manifests to git.`
+    );
+  }
+  return undefined;
+}
+
+type ParsedRollback =
+  | { ok: true; application: string; id?: number; prune: boolean; breakGlassReason?: string }
+  | { ok: false; problem: string };
+
+function parseRollbackArgs(args: readonly string[]): ParsedRollback {
+  let values: { prune?: boolean; 'break-glass'?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      options: { prune: { type: 'boolean' }, 'break-glass': { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (err) {
+    return { ok: false, problem: escapeMrkdwn((err as Error).message) };
+  }
+  const [application, idText, ...extra] = positionals;
+  if (application === undefined) return { ok: false, problem: 'Which application? Name one.' };
+  if (extra.length) return { ok: false, problem: `Too many words: ${escapeMrkdwn(extra.join(' '))}.` };
+  const base = {
+    ok: true as const,
+    application,
+    prune: values.prune ?? false,
+    ...(values['break-glass'] === undefined ? {} : { breakGlassReason: values['break-glass'] }),
+  };
+  if (idText === undefined) return base;
+  const id = /^#?([1-9][0-9]{0,14})$/.exec(idText)?.[1];
+  if (!id) {
+    return {
+      ok: false,
+      problem: `\`${escapeMrkdwn(idText)}\` is not a history id: use a number from /sync history.`,
+    };
+  }
+  return { ...base, id: Number(id) };
+}
