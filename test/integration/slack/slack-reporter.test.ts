@@ -3,11 +3,13 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
 import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
-import type { Block } from '../../../src/slack/messages/block.js';
+import { type Block, textMessage } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { sweepOutboxes } from '../../../src/slack/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../../../src/slack/posted-lines.js';
 import { createSlackReporter, type SlackReporterOptions } from '../../../src/slack/slack-reporter.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { outboxesKey, redisThreadOutbox } from '../../../src/slack/thread-outbox.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import {
   feed,
@@ -326,6 +328,134 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       expect(stalled.length).toBeGreaterThan(0);
       const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
       expect(lines).toEqual(PRE_POST_SYNC_THREAD);
+    });
+  });
+  describe('durable outbox', () => {
+    const prefix = `wavesync-test-21o-${process.pid}-${Date.now()}`;
+    let redis: Redis;
+    afterEach(async () => {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    });
+
+    /** A reporter of job-1 with its posted-lines record and outbox (a new deliverer token each time). */
+    async function durable(fakeOptions: { postIntervalMs?: number } = {}) {
+      redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+      const env = await setup(fakeOptions);
+      const stores = () => ({
+        posted: redisPostedLines(redis, prefix, 'job-1'),
+        outbox: redisThreadOutbox(redis, prefix, 'job-1'),
+      });
+      const lines = () => fake.thread(CHANNEL, env.target.threadTs).map(text).join('\n').split('\n');
+      return { ...env, stores, lines };
+    }
+
+    /** A worker whose Slack is unreachable (connection refused): it retries, and posts nothing. */
+    function unreachable(): WebClient {
+      return createSlackWebClient({
+        botToken: 'xoxb-test-token',
+        apiUrl: 'http://127.0.0.1:9/api/',
+        retries: 0,
+      });
+    }
+
+    it('when a worker dies with lines not yet posted, then the resumed reporter delivers them first, each once', async () => {
+      const { make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveCompleted' && e.wave.phase === 'Sync');
+      // The first worker reports up to the Sync wave's end (the engine persisted it), but posts nothing: it dies.
+      const dead = make({ ...stores(), client: unreachable() });
+      for (const e of events.slice(0, cut + 1)) await dead.report(e);
+
+      await feed(
+        make(stores()),
+        [{ ...events[0]!, resumed: true } as SyncEvent, ...events.slice(cut + 1)],
+        25,
+      );
+      await dead.close(); // its next attempt finds the thread taken over: it stops, posting nothing
+
+      expect(lines()).toEqual([
+        ...PRE_POST_SYNC_THREAD.slice(0, 5),
+        '↻ Resumed by another worker; continuing in this thread.',
+        ...PRE_POST_SYNC_THREAD.slice(5),
+      ]);
+      expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+      expect(await redis.keys(`${prefix}:thread:outbox:*`)).toEqual([]);
+    });
+
+    it('when a stale worker reports after another took its thread over, then it posts nothing and the newer header stays', async () => {
+      const { target, make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+      const stale = make(stores());
+      for (const e of events.slice(0, cut)) await stale.report(e);
+      await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(3);
+
+      await feed(make(stores()), [{ ...events[0]!, resumed: true } as SyncEvent, ...events.slice(cut)], 25);
+      const callsBefore = fake.calls().length;
+      await feed(stale, events.slice(cut, cut + 2), 25); // it wakes up and goes on with its old run
+
+      expect(fake.calls().slice(callsBefore)).toEqual([]);
+      expect(lines().filter((l) => l.startsWith('▶ Sync'))).toHaveLength(1);
+      expect(text(fake.message(CHANNEL, target.threadTs)!)).toContain('Succeeded');
+    });
+
+    it('when Slack is down past the retention, then the lines given up are said in the thread once it answers again', async () => {
+      const dropped: string[] = [];
+      const { make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+      const reporter = make({ ...stores(), retentionMs: 400, onDropped: (w) => dropped.push(w) });
+      fake.outage(1_500);
+      for (const e of events.slice(0, cut)) await reporter.report(e);
+      await expect.poll(() => dropped.length, { timeout: 5_000 }).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 1_600)); // Slack answers again
+
+      await feed(reporter, events.slice(cut), 25);
+
+      const notices = lines().filter((l) => l.includes('could not be delivered'));
+      const given = dropped.filter((w) => w === 'thread reply').length;
+      expect(given).toBeGreaterThan(0);
+      const missing = PRE_POST_SYNC_THREAD.filter((l) => !lines().includes(l)).length;
+      expect(missing).toBeGreaterThan(0);
+      expect(notices).toEqual([
+        `⚠️ ${missing === 1 ? '1 progress line' : `${missing} progress lines`} could not be delivered (Slack was unavailable); the job's events have the full story.`,
+      ]);
+      expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+    });
+
+    it('when a job ended with lines left in its outbox, then the sweeper delivers them, applies the last header and closes it', async () => {
+      const { target, client, make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'PostSync');
+      const dead = make({ ...stores(), client: unreachable(), headerIntervalMs: 0 });
+      for (const e of events.slice(0, cut)) await dead.report(e);
+      // Its last header state was stored, never applied; then its lease lapsed.
+      const last = redisThreadOutbox(redis, prefix, 'job-1');
+      await last.open({ takeover: true });
+      await last.storeHeader(textMessage('🔄 guestbook → staging · Running · Sync wave 0'), false);
+      await redis.del(`${prefix}:thread:outbox:job-1:lease`);
+
+      const sweep = () =>
+        sweepOutboxes({
+          redis,
+          prefix,
+          client,
+          pacer: new ChannelPacer(20),
+          jobEnded: async () => true,
+          idleMs: 0,
+        });
+      const closed = await sweep();
+
+      expect(closed).toEqual(['job-1']);
+      expect(lines()).toEqual(PRE_POST_SYNC_THREAD.slice(0, 5));
+      expect(text(fake.message(CHANNEL, target.threadTs)!)).toBe(
+        '🔄 guestbook → staging · Running · Sync wave 0',
+      );
+      expect(await redis.keys(`${prefix}:thread:outbox*`)).toEqual([]);
+      expect(await sweep()).toEqual([]); // nothing left to sweep
+      await dead.close();
     });
   });
 });
