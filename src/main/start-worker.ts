@@ -136,7 +136,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
           return state !== 'waiting' && state !== 'active';
         },
         logger: deps.logger.child({ component: 'outbox-sweeper' }),
-        onDropped: (what) => deps.metrics.slackDropped(what),
+        onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
         ...(deps.outboxSweep ?? {}),
       })
     : undefined;
@@ -188,7 +188,7 @@ function reporterFactory(
           logger,
           posted: stores.posted(jobId),
           outbox: stores.outbox(jobId),
-          onDropped: (what) => deps.metrics.slackDropped(what),
+          onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
         }),
       );

@@ -14,7 +14,7 @@ import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { redisPostedLines } from './posted-lines.js';
 import type { DeliveryLogger } from './slack-delivery.js';
-import { type OutboxEntry, outboxesKey, redisThreadOutbox } from './thread-outbox.js';
+import { broadcastRuns, outboxesKey, redisThreadOutbox } from './thread-outbox.js';
 import { ThreadPoster } from './thread-poster.js';
 
 export interface OutboxSweeperOptions {
@@ -33,7 +33,7 @@ export interface OutboxSweeperOptions {
   /** Retry of one message through a Slack outage (ms); default slack-delivery's 10 min. */
   retentionMs?: number;
   logger?: DeliveryLogger & { info?(obj: object, msg: string): void };
-  onDropped?: (what: 'thread reply' | 'header update') => void;
+  onDropped?: (what: 'thread reply' | 'header update', lines: number) => void;
 }
 
 /** One round: resolves with the job ids whose outbox was delivered and closed. Throws when Redis is unreachable. */
@@ -75,25 +75,14 @@ async function sweepOne(o: OutboxSweeperOptions, jobId: string): Promise<boolean
     }
     await poster.announceDrops();
     if (snapshot.header) await poster.applyStoredHeader(snapshot.header);
-  } else if (snapshot.pending.length > 0) {
-    // Lines without a thread (the state hash expired before the stream): nothing can deliver them.
-    await outbox.dropped(snapshot.pending.map((e) => e.id));
-    await outbox.announced((await outbox.unannounced()).total);
+  } else {
+    // Entries without a thread: appended by a stale run after its outbox was closed (their keys are posted), or
+    // outliving their thread's record. Nothing can deliver them.
+    await outbox.delivered(snapshot.pending.map((e) => e.id));
   }
   const closed = await outbox.finish();
   if (closed) o.logger?.info?.({ jobId, lines: snapshot.pending.length }, 'thread outbox swept');
   return closed;
-}
-
-/** Consecutive entries with the same broadcast flag (an alarming summary is posted on its own). */
-function broadcastRuns(entries: readonly OutboxEntry[]): OutboxEntry[][] {
-  const runs: OutboxEntry[][] = [];
-  for (const e of entries) {
-    const last = runs[runs.length - 1];
-    if (last && last[0]!.broadcast === e.broadcast) last.push(e);
-    else runs.push([e]);
-  }
-  return runs;
 }
 
 /** Sweep every `intervalMs` (default 30 s) until stopped; errors are logged and the next round tries again. */

@@ -46,7 +46,7 @@ import {
 import type { PostedLines } from './posted-lines.js';
 import { nextStep, type Step } from './reporter-schedule.js';
 import type { DeliveryLogger } from './slack-delivery.js';
-import type { OutboxLine, ThreadOutbox } from './thread-outbox.js';
+import { broadcastRuns, type OutboxLine, type ThreadOutbox } from './thread-outbox.js';
 import { ThreadPoster } from './thread-poster.js';
 import { WakeSignal } from './wake-signal.js';
 
@@ -65,8 +65,11 @@ export interface SlackReporterOptions {
   logger?: DeliveryLogger;
   /** The job's record of posted lines (redisPostedLines); without it a resumed job may repeat lines. */
   posted?: PostedLines;
-  /** Called for each message given up (Slack outage past 10 min, permanent error): the dropped-messages metric. */
-  onDropped?: (what: 'thread reply' | 'header update') => void;
+  /**
+   * Called for each message given up (Slack outage past 10 min, permanent error) with the thread lines it held: the
+   * dropped-messages and dropped-lines metrics.
+   */
+  onDropped?: (what: 'thread reply' | 'header update', lines: number) => void;
   /** The job's durable outbox (redisThreadOutbox); without it lines pending in a dying worker are lost. */
   outbox?: ThreadOutbox;
   /** How long one message is retried through a Slack outage (ms); default 10 min. */
@@ -395,19 +398,14 @@ class ThreadReporter implements SlackReporter {
 
   /** Post `replies` in order: runs of plain replies and broadcast ones (an alarming summary) as separate posts. */
   private async post(replies: PendingReply[]): Promise<void> {
-    for (let i = 0; i < replies.length; ) {
-      const broadcast = replies[i]!.broadcast;
-      let j = i;
-      while (j < replies.length && replies[j]!.broadcast === broadcast) j++;
-      const run = replies.slice(i, j);
+    for (const run of broadcastRuns(replies)) {
       const ids = new Map(run.flatMap((r) => (r.id ? [[r.key, r.id] as const] : [])));
       await this.poster.reply(
         run.map((r) => ({ message: r.message, keys: [r.key] })),
         run.filter((r) => r.hookOutcome).length,
-        broadcast,
+        run[0]!.broadcast,
         ids,
       );
-      i = j;
     }
   }
 

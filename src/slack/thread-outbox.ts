@@ -277,6 +277,17 @@ export function redisThreadOutbox(
   };
 }
 
+/** Consecutive lines with the same broadcast flag, in order: an alarming summary is posted on its own. */
+export function broadcastRuns<T extends { broadcast: boolean }>(lines: readonly T[]): T[][] {
+  const runs: T[][] = [];
+  for (const line of lines) {
+    const last = runs[runs.length - 1];
+    if (last && last[0]!.broadcast === line.broadcast) last.push(line);
+    else runs.push([line]);
+  }
+  return runs;
+}
+
 /** The ZSET of open outboxes (job id → last write, ms). */
 export function outboxesKey(prefix: string): string {
   return `${prefix}:thread:outboxes`;

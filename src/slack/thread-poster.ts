@@ -54,7 +54,7 @@ export class ThreadPoster {
   private readonly store: PostedLines | undefined;
   private readonly scope: string;
   private posted: Map<string, string> | undefined;
-  private readonly onDropped: ((what: 'thread reply' | 'header update') => void) | undefined;
+  private readonly onDropped: ((what: 'thread reply' | 'header update', lines: number) => void) | undefined;
   private readonly outbox: ThreadOutbox | undefined;
   private readonly retentionMs: number | undefined;
   /** Lines given up / said in the thread, when there is no outbox to count them. */
@@ -73,8 +73,11 @@ export class ThreadPoster {
     posted?: PostedLines;
     /** Distinguishes this job's lines from other jobs' in the same thread (the job id); default the thread. */
     scope?: string;
-    /** Called for each message given up (outage past the retention, permanent error); e.g. a metrics counter. */
-    onDropped?: (what: 'thread reply' | 'header update') => void;
+    /**
+     * Called for each message given up (outage past the retention, permanent error) with the thread lines it held
+     * (0 for a header update); e.g. the metrics counters.
+     */
+    onDropped?: (what: 'thread reply' | 'header update', lines: number) => void;
     /** The job's durable outbox (lease, entry removal, drop count, header seq); without it all is in memory. */
     outbox?: ThreadOutbox;
     /** How long one message is retried through a Slack outage (ms); default slack-delivery's 10 min. */
@@ -124,7 +127,7 @@ export class ThreadPoster {
         await this.settle('delivered', keys, ids);
         await this.announceDrops();
       } else if (!result.ok) {
-        this.onDropped?.('thread reply');
+        this.onDropped?.('thread reply', Math.max(1, keys.length));
         this.drops += Math.max(1, keys.length);
         await this.settle('dropped', keys, ids);
       }
@@ -192,7 +195,7 @@ export class ThreadPoster {
       return this.client.chat.update({ channel, ts: threadTs, text: message.text, blocks: message.blocks });
     }, this.context('header update'));
     this.budget.spend(result.attempts);
-    if (!result.ok && !this.stale) this.onDropped?.('header update');
+    if (!result.ok && !this.stale) this.onDropped?.('header update', 0);
     return result.ok;
   }
 

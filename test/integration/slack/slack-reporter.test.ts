@@ -403,10 +403,18 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
 
     it('when Slack is down past the retention, then the lines given up are said in the thread once it answers again', async () => {
       const dropped: string[] = [];
+      let linesDropped = 0;
       const { make, stores, lines } = await durable();
       const events = prePostSyncEvents();
       const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
-      const reporter = make({ ...stores(), retentionMs: 400, onDropped: (w) => dropped.push(w) });
+      const reporter = make({
+        ...stores(),
+        retentionMs: 400,
+        onDropped: (w, n) => {
+          dropped.push(w);
+          linesDropped += n;
+        },
+      });
       fake.outage(1_500);
       for (const e of events.slice(0, cut)) await reporter.report(e);
       await expect.poll(() => dropped.length, { timeout: 5_000 }).toBeGreaterThan(0);
@@ -419,6 +427,7 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       expect(given).toBeGreaterThan(0);
       const missing = PRE_POST_SYNC_THREAD.filter((l) => !lines().includes(l)).length;
       expect(missing).toBeGreaterThan(0);
+      expect(linesDropped).toBe(missing);
       expect(notices).toEqual([
         `⚠️ ${missing === 1 ? '1 progress line' : `${missing} progress lines`} could not be delivered (Slack was unavailable); the job's events have the full story.`,
       ]);
@@ -426,27 +435,33 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     });
 
     it('when a job ended with lines left in its outbox, then the sweeper delivers them, applies the last header and closes it', async () => {
-      const { target, client, make, stores, lines } = await durable();
-      const events = prePostSyncEvents();
-      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'PostSync');
-      const dead = make({ ...stores(), client: unreachable(), headerIntervalMs: 0 });
-      for (const e of events.slice(0, cut)) await dead.report(e);
-      // Its last header state was stored, never applied; then its lease lapsed.
-      const last = redisThreadOutbox(redis, prefix, 'job-1');
-      await last.open({ takeover: true });
-      await last.storeHeader(textMessage('🔄 guestbook → staging · Running · Sync wave 0'), false);
+      const { target, client, lines } = await durable();
+      // What a worker that died during the Sync wave leaves: five lines appended, none posted, a header state stored
+      // but never applied, and a lease that lapsed.
+      const left = redisThreadOutbox(redis, prefix, 'job-1');
+      await left.open({ target, takeover: true });
+      await left.append(
+        PRE_POST_SYNC_THREAD.slice(0, 5).map((line, i) => ({
+          key: `line-${i}#1`,
+          message: textMessage(line),
+          broadcast: false,
+          hookOutcome: false,
+        })),
+      );
+      await left.storeHeader(textMessage('🔄 guestbook → staging · Running · Sync wave 0'), false);
       await redis.del(`${prefix}:thread:outbox:job-1:lease`);
-
-      const sweep = () =>
+      const sweep = (jobEnded: boolean) =>
         sweepOutboxes({
           redis,
           prefix,
           client,
           pacer: new ChannelPacer(20),
-          jobEnded: async () => true,
+          jobEnded: async () => jobEnded,
           idleMs: 0,
         });
-      const closed = await sweep();
+
+      expect(await sweep(false)).toEqual([]); // its job still runs: left to its reporter
+      const closed = await sweep(true);
 
       expect(closed).toEqual(['job-1']);
       expect(lines()).toEqual(PRE_POST_SYNC_THREAD.slice(0, 5));
@@ -454,8 +469,8 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
         '🔄 guestbook → staging · Running · Sync wave 0',
       );
       expect(await redis.keys(`${prefix}:thread:outbox*`)).toEqual([]);
-      expect(await sweep()).toEqual([]); // nothing left to sweep
-      await dead.close();
+      expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+      expect(await left.holds()).toBe(false); // the dead worker, were it to wake up, is not the deliverer any more
     });
   });
 });
