@@ -17,6 +17,8 @@
  * than a final one is refused, and after each chat.update the stored latest state is re-applied if a newer one
  * arrived meanwhile (the last state wins). Lines given up are said in the thread once Slack answers again
  * ("N progress lines could not be delivered").
+ * The posted-lines record keeps the first message of each key: a poster whose post repeats lines another deliverer
+ * posted first (it was paused between its lease check and its call) deletes its copy (chat.delete).
  */
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { ReportTarget } from '../reporting/sync-reporter.js';
@@ -314,11 +316,27 @@ export class ThreadPoster {
 
   private async remember(keys: readonly string[], ts: string): Promise<void> {
     for (const key of keys) this.posted?.set(key, ts);
+    let earlier: Map<string, string>;
     try {
-      await this.store?.record(keys, ts);
+      earlier = (await this.store?.record(keys, ts)) ?? new Map();
     } catch (err) {
       this.logger?.warn({ err: (err as Error).message }, 'posted thread lines not recorded');
+      return;
     }
+    if (earlier.size === 0 || !keys.every((k) => earlier.has(k))) return;
+    // Another deliverer posted every line of this message first: this poster was paused between its lease check and
+    // its post (SIGSTOP, a long GC) while the thread was taken over. The thread keeps the first copy.
+    for (const [key, first] of earlier) this.posted?.set(key, first);
+    const { channel } = this.target;
+    const result = await deliver(
+      () => this.client.chat.delete({ channel, ts }),
+      this.context('repeat removal'),
+    );
+    this.budget.spend(result.attempts);
+    this.logger?.warn(
+      { channel, ts, keys, removed: result.ok },
+      'thread line posted twice; the repeat is removed',
+    );
   }
 
   /** ts of this scope's message holding `key` in the thread, if any. */

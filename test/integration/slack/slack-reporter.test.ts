@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
+import { CallBudget } from '../../../src/slack/call-budget.js';
 import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
 import { type Block, textMessage } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
@@ -9,7 +10,8 @@ import { sweepOutboxes } from '../../../src/slack/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../../../src/slack/posted-lines.js';
 import { createSlackReporter, type SlackReporterOptions } from '../../../src/slack/slack-reporter.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
-import { outboxesKey, redisThreadOutbox } from '../../../src/slack/thread-outbox.js';
+import { outboxesKey, redisThreadOutbox, type ThreadOutbox } from '../../../src/slack/thread-outbox.js';
+import { ThreadPoster } from '../../../src/slack/thread-poster.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import {
   feed,
@@ -293,7 +295,7 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
         first
           ? {
               load: () => store.load(),
-              record: (k, ts) => (++records > 1 ? Promise.resolve() : store.record(k, ts)),
+              record: (k, ts) => (++records > 1 ? Promise.resolve(new Map()) : store.record(k, ts)),
             }
           : store,
       );
@@ -309,7 +311,7 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
         first
           ? {
               load: () => store.load(),
-              record: (k, ts) => (k.includes('!opened') ? store.record(k, ts) : Promise.resolve()),
+              record: (k, ts) => (k.includes('!opened') ? store.record(k, ts) : Promise.resolve(new Map())),
             }
           : store,
       );
@@ -399,6 +401,45 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       expect(fake.calls().slice(callsBefore)).toEqual([]);
       expect(lines().filter((l) => l.startsWith('▶ Sync'))).toHaveLength(1);
       expect(text(fake.message(CHANNEL, target.threadTs)!)).toContain('Succeeded');
+    });
+
+    it('when a deliverer paused between its lease check and its post repeats a line another posted first, then its copy is deleted', async () => {
+      const { target, client, lines } = await durable();
+      const poster = (outbox: ThreadOutbox) =>
+        new ThreadPoster({
+          client,
+          target,
+          pacer: new ChannelPacer(20),
+          budget: new CallBudget(),
+          posted: redisPostedLines(redis, prefix, 'job-1'),
+          scope: 'job-1',
+          outbox,
+        });
+      const line = [
+        { message: textMessage('✓ Sync · wave 0 — 2 resources Healthy'), keys: ['done:Sync:0:ok#1'] },
+      ];
+      // A holds the thread; its lease checks pass, then it is paused right before posting.
+      const a = redisThreadOutbox(redis, prefix, 'job-1');
+      await a.open({ target, takeover: true });
+      let resume!: () => void;
+      const paused = new Promise<void>((r) => {
+        resume = r;
+      });
+      const pausedA: ThreadOutbox = { ...a, holds: () => paused.then(() => true) };
+      const posting = poster(pausedA).reply(line, 0, false);
+      // Meanwhile B takes the thread over and posts the same line.
+      const b = redisThreadOutbox(redis, prefix, 'job-1');
+      await b.open({ target, takeover: true });
+      await poster(b).reply(line, 0, false);
+
+      resume();
+      await posting;
+
+      expect(fake.calls('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(3); // root + 2
+      expect(fake.calls('chat.delete')).toHaveLength(1);
+      expect(lines()).toEqual(['✓ Sync · wave 0 — 2 resources Healthy']);
+      const first = fake.thread(CHANNEL, target.threadTs)[0]!.ts;
+      expect((await redisPostedLines(redis, prefix, 'job-1').load()).get('done:Sync:0:ok#1')).toBe(first);
     });
 
     it('when Slack is down past the retention, then the lines given up are said in the thread once it answers again', async () => {
