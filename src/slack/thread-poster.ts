@@ -108,7 +108,8 @@ export class ThreadPoster {
     broadcast: boolean,
     ids: ReadonlyMap<string, string> = new Map(),
   ): Promise<void> {
-    if (this.stale) return;
+    // Not the deliverer any more (or never): no call at all, not even the thread read of known().
+    if (!(await this.holding())) return;
     const posted = await this.known();
     const isPosted = (m: KeyedMessage) => m.keys.length > 0 && m.keys.every((k) => posted.has(k));
     await this.settle(
@@ -146,7 +147,10 @@ export class ThreadPoster {
     if (this.outbox) {
       try {
         seq = await this.outbox.storeHeader(message, final);
-        if (seq === undefined) return; // another deliverer's thread now, or older than the final state
+        if (seq === undefined) {
+          await this.holding(); // refused: another deliverer's thread now (stale), or older than the final state
+          return;
+        }
       } catch (err) {
         this.logger?.warn({ err: (err as Error).message }, 'header state not stored');
       }
@@ -173,7 +177,7 @@ export class ThreadPoster {
         return;
       }
     }
-    if (pending <= 0 || this.stale) return;
+    if (pending <= 0 || !(await this.holding())) return;
     const key = `dropped:${total}`;
     if ((await this.known()).has(key)) return;
     const lines = pending === 1 ? '1 progress line' : `${pending} progress lines`;
@@ -303,7 +307,10 @@ export class ThreadPoster {
     if (posted.size > 0) {
       // A resumed job: a post Slack answered just before the previous worker died may be missing from the store —
       // also its very first post (which may hold several coalesced lines), hence the OPENED mark below.
-      const result = await deliver(() => this.threadKeys(), this.context('thread read'));
+      const result = await deliver(async () => {
+        if (!(await this.holding())) throw new StaleDelivererError();
+        return this.threadKeys();
+      }, this.context('thread read'));
       this.budget.spend(result.attempts);
       for (const [key, ts] of result.value ?? []) posted.set(key, ts);
     } else {

@@ -362,6 +362,23 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       });
     }
 
+    /** A ThreadPoster of job-1's thread with its posted-lines record and `outbox`. */
+    function posterOf(
+      client: WebClient,
+      target: { channel: string; threadTs: string },
+      outbox: ThreadOutbox,
+    ) {
+      return new ThreadPoster({
+        client,
+        target,
+        pacer: new ChannelPacer(20),
+        budget: new CallBudget(),
+        posted: redisPostedLines(redis, prefix, 'job-1'),
+        scope: 'job-1',
+        outbox,
+      });
+    }
+
     it('when a worker dies with lines not yet posted, then the resumed reporter delivers them first, each once', async () => {
       const { make, stores, lines } = await durable();
       const events = prePostSyncEvents();
@@ -403,18 +420,26 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       expect(text(fake.message(CHANNEL, target.threadTs)!)).toContain('Succeeded');
     });
 
+    it('when a deliverer whose thread was taken over wakes up, then it makes no Slack call at all, not even a thread read', async () => {
+      const { target, client } = await durable();
+      const a = redisThreadOutbox(redis, prefix, 'job-1');
+      await a.open({ target, takeover: true });
+      const stale = posterOf(client, target, a);
+      await redisPostedLines(redis, prefix, 'job-1').record(['started:Sync:0#1'], '1.000001'); // the new one's post
+      await redisThreadOutbox(redis, prefix, 'job-1').open({ target, takeover: true });
+      const callsBefore = fake.calls().length;
+
+      await stale.reply([{ message: textMessage('▶ Sync · wave 0'), keys: ['started:Sync:0#1'] }], 0, false);
+      await stale.updateHeader(textMessage('🔄 Running'));
+      await stale.announceDrops();
+
+      expect(stale.stale).toBe(true);
+      expect(fake.calls().slice(callsBefore)).toEqual([]);
+    });
+
     it('when a deliverer paused between its lease check and its post repeats a line another posted first, then its copy is deleted', async () => {
       const { target, client, lines } = await durable();
-      const poster = (outbox: ThreadOutbox) =>
-        new ThreadPoster({
-          client,
-          target,
-          pacer: new ChannelPacer(20),
-          budget: new CallBudget(),
-          posted: redisPostedLines(redis, prefix, 'job-1'),
-          scope: 'job-1',
-          outbox,
-        });
+      const poster = (outbox: ThreadOutbox) => posterOf(client, target, outbox);
       const line = [
         { message: textMessage('✓ Sync · wave 0 — 2 resources Healthy'), keys: ['done:Sync:0:ok#1'] },
       ];
@@ -425,8 +450,22 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       const paused = new Promise<void>((r) => {
         resume = r;
       });
-      const pausedA: ThreadOutbox = { ...a, holds: () => paused.then(() => true) };
+      let atPost!: () => void;
+      const reached = new Promise<void>((r) => {
+        atPost = r;
+      });
+      let checks = 0;
+      // Its third check is the one right before chat.postMessage (after reply()'s and the loop's).
+      const pausedA: ThreadOutbox = {
+        ...a,
+        holds: () => {
+          if (++checks !== 3) return a.holds();
+          atPost();
+          return paused.then(() => true);
+        },
+      };
       const posting = poster(pausedA).reply(line, 0, false);
+      await reached;
       // Meanwhile B takes the thread over and posts the same line.
       const b = redisThreadOutbox(redis, prefix, 'job-1');
       await b.open({ target, takeover: true });
