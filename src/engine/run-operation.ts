@@ -136,8 +136,11 @@ async function withAppHealth(
   const finishedAt = Date.now();
   const appHealth = await assessAppHealth(ctx, tasks, applied, wake, timeout, input.signal);
   const final = { ...state, health: appHealth.health };
-  await input.persist?.(final);
+  // Reported before it is persisted, like every step: a reporter that keeps its lines durably (the Slack thread's
+  // outbox) has the summary with its health before a resumed job could find the operation final and report only
+  // its outcome.
   await ctx.emit({ type: 'HealthAssessed', at: nowIso(ctx), ...appHealth, afterMs: Date.now() - finishedAt });
+  await input.persist?.(final);
   return final;
 }
 

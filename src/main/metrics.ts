@@ -8,6 +8,8 @@
  * - `wavesync_sync_duration_seconds{phase}` histogram: operation duration;
  * - `wavesync_wave_duration_seconds{sync_phase}` histogram: duration of one (phase, wave) step;
  * - `wavesync_slack_api_calls_total{method}` and `wavesync_slack_rate_limited_total{method}` counters;
+ * - `wavesync_slack_messages_dropped_total{what}` and `wavesync_slack_thread_lines_dropped_total` counters: thread
+ *   messages (and the lines they held) given up after a Slack outage past the retention or a permanent error;
  * - `wavesync_drift_checks_total{result}` counter: drift comparisons of Applications with syncPolicy.automated, by
  *   result (Synced, OutOfSync, Error, Skipped while a sync of the app is queued or running);
  * - `wavesync_drift_out_of_sync_applications` gauge: Applications whose last comparison was OutOfSync;
@@ -31,10 +33,11 @@ export interface Metrics {
   /** Count one HTTP 429 from Slack for `method`. */
   slackRateLimited(method: string): void;
   /**
-   * Count one thread message given up (`what`: "thread reply" | "header update"): a Slack outage past the retention
-   * of one delivery (10 min) or a permanent Slack error.
+   * Count one thread message given up (`what`: "thread reply" | "header update") holding `lines` thread lines
+   * (default 0): a Slack outage past the retention of one delivery (10 min) or a permanent Slack error. The thread
+   * says it once Slack answers again ("N progress lines could not be delivered").
    */
-  slackDropped(what: string): void;
+  slackDropped(what: string, lines?: number): void;
   /** Record one drift comparison of `application` (src/apps/drift). */
   driftChecked(application: string, result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped'): void;
   /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
@@ -98,6 +101,11 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     labelNames: ['what'],
     registers: [registry],
   });
+  const linesDropped = new Counter({
+    name: 'wavesync_slack_thread_lines_dropped_total',
+    help: 'Thread lines (progress replies) given up after a Slack outage past the retention or a permanent error',
+    registers: [registry],
+  });
   const driftChecks = new Counter({
     name: 'wavesync_drift_checks_total',
     help: 'Drift comparisons of Applications with syncPolicy.automated, by result',
@@ -133,7 +141,10 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     }),
     slackCall: (method) => slackCalls.inc({ method }),
     slackRateLimited: (method) => slackLimited.inc({ method }),
-    slackDropped: (what) => slackDropped.inc({ what }),
+    slackDropped(what, lines = 0) {
+      slackDropped.inc({ what });
+      if (lines > 0) linesDropped.inc(lines);
+    },
     driftChecked(application, result) {
       driftChecks.inc({ result });
       if (result === 'OutOfSync') outOfSync.add(application);

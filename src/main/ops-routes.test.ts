@@ -78,7 +78,7 @@ describe('src/main/ops-routes', () => {
     metrics.slackCall('chat.postMessage');
     metrics.slackCall('chat.postMessage');
     metrics.slackRateLimited('chat.postMessage');
-    metrics.slackDropped('thread reply');
+    metrics.slackDropped('thread reply', 3);
     server = await startOpsServer(
       opsRoutes({ version: '0.1.0', role: 'serve', pingRedis: async () => {}, metrics }),
       0,
@@ -98,6 +98,7 @@ describe('src/main/ops-routes', () => {
     expect(text).toContain('wavesync_slack_api_calls_total{method="chat.postMessage"} 2');
     expect(text).toContain('wavesync_slack_rate_limited_total{method="chat.postMessage"} 1');
     expect(text).toContain('wavesync_slack_messages_dropped_total{what="thread reply"} 1');
+    expect(text).toContain('wavesync_slack_thread_lines_dropped_total 3');
   });
 
   it('answers 404 for unknown paths and matches prefix routes below their path only', async () => {

@@ -20,8 +20,10 @@ import { createSlackAppOfAppsAnnouncer } from '../slack/app-of-apps-announcer.js
 import { ChannelPacer } from '../slack/channel-pacer.js';
 import { type ChildLineStore, createChildLineReporter } from '../slack/child-line-reporter.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
+import { startOutboxSweeper } from '../slack/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/posted-lines.js';
 import { createSlackReporter } from '../slack/slack-reporter.js';
+import { redisThreadOutbox, type ThreadOutbox } from '../slack/thread-outbox.js';
 import { createAppOfAppsDriver } from './app-of-apps-driver.js';
 import { createClusterProvider } from './cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
@@ -45,6 +47,8 @@ export interface WorkerDeps {
   threadWeb?: WebClient;
   /** Failure notifications (approvals), fanned out next to the thread. */
   notifier?: FailureNotifier;
+  /** The thread-outbox sweeper's round interval and idle time (ms); defaults 30 s and 60 s. */
+  outboxSweep?: { intervalMs?: number; idleMs?: number };
 }
 
 /** Start the worker; resolves once it is connected and taking jobs. */
@@ -112,9 +116,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     connection: config.redis,
     prefix: config.queue.prefix,
     runner,
-    reporterFactory: reporterFactory(deps, pacer, lineStore, (jobId) =>
-      redisPostedLines(redis, config.queue.prefix, jobId),
-    ),
+    reporterFactory: reporterFactory(deps, pacer, lineStore, {
+      posted: (jobId) => redisPostedLines(redis, config.queue.prefix, jobId),
+      outbox: (jobId) => redisThreadOutbox(redis, config.queue.prefix, jobId),
+    }),
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
     historyLimit: settings.defaults.historyLimit,
@@ -122,10 +127,26 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     lifecycle,
   });
   await worker.waitUntilReady();
+  const sweeper = deps.web
+    ? startOutboxSweeper({
+        redis,
+        prefix: config.queue.prefix,
+        client: deps.threadWeb ?? deps.web,
+        pacer,
+        jobEnded: async (jobId) => {
+          const state = (await producer.jobStatus(jobId))?.state;
+          return state !== 'waiting' && state !== 'active';
+        },
+        logger: deps.logger.child({ component: 'outbox-sweeper' }),
+        onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
+        ...(deps.outboxSweep ?? {}),
+      })
+    : undefined;
   logger.info({ prefix: config.queue.prefix, concurrency: config.worker.concurrency }, 'worker ready');
   return {
     ...worker,
     async close(options) {
+      sweeper?.stop();
       await worker.close(options);
       await producer.close();
       redis.disconnect();
@@ -154,7 +175,7 @@ function reporterFactory(
   deps: WorkerDeps,
   pacer: ChannelPacer,
   lineStore: ChildLineStore,
-  postedLines: (jobId: string) => PostedLines,
+  stores: { posted: (jobId: string) => PostedLines; outbox: (jobId: string) => ThreadOutbox },
 ): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
   const logger = deps.logger.child({ component: 'slack-reporter' });
   return (job) => {
@@ -167,8 +188,9 @@ function reporterFactory(
           target: request.target,
           pacer,
           logger,
-          posted: postedLines(jobId),
-          onDropped: (what) => deps.metrics.slackDropped(what),
+          posted: stores.posted(jobId),
+          outbox: stores.outbox(jobId),
+          onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
         }),
       );

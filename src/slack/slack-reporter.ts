@@ -11,6 +11,10 @@
  * stable key — the event's kind and identity (phase, wave, task, outcome) and its occurrence number — so a
  * resumed worker whose engine re-emits WaveStarted / WaveCompleted produces the same keys, and the ThreadPoster
  * (with the job's PostedLines) posts each line once.
+ * Durable: with the job's ThreadOutbox, every reply (the summary included) is appended to the outbox before
+ * `report()` resolves — so before the engine persists its next state — and a reporter that opens the outbox of a
+ * job resumed after a kill delivers what the dead worker left pending first; a line the resumed engine re-emits is
+ * not appended again. `close()` closes the outbox once everything is delivered (else the sweeper finishes it).
  */
 import type { WebClient } from '@slack/web-api';
 import type { HealthStatus, SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
@@ -43,6 +47,7 @@ import {
 import type { PostedLines } from './posted-lines.js';
 import { nextStep, type Step } from './reporter-schedule.js';
 import type { DeliveryLogger } from './slack-delivery.js';
+import { broadcastRuns, type OutboxLine, type ThreadOutbox } from './thread-outbox.js';
 import { ThreadPoster } from './thread-poster.js';
 import { WakeSignal } from './wake-signal.js';
 
@@ -61,8 +66,15 @@ export interface SlackReporterOptions {
   logger?: DeliveryLogger;
   /** The job's record of posted lines (redisPostedLines); without it a resumed job may repeat lines. */
   posted?: PostedLines;
-  /** Called for each message given up (Slack outage past 10 min, permanent error): the dropped-messages metric. */
-  onDropped?: (what: 'thread reply' | 'header update') => void;
+  /**
+   * Called for each message given up (Slack outage past 10 min, permanent error) with the thread lines it held: the
+   * dropped-messages and dropped-lines metrics.
+   */
+  onDropped?: (what: 'thread reply' | 'header update', lines: number) => void;
+  /** The job's durable outbox (redisThreadOutbox); without it lines pending in a dying worker are lost. */
+  outbox?: ThreadOutbox;
+  /** How long one message is retried through a Slack outage (ms); default 10 min. */
+  retentionMs?: number;
 }
 
 export interface SlackReporter extends SyncReporter {
@@ -83,15 +95,29 @@ interface PendingReply {
   hookOutcome: boolean;
   /** Stable key of the line (see eventKey). */
   key: string;
+  /** Posted as a reply_broadcast (an alarming summary). */
+  broadcast: boolean;
+  /** The line's outbox entry, once appended. */
+  id?: string;
 }
 
 class ThreadReporter implements SlackReporter {
-  private readonly o: Required<Omit<SlackReporterOptions, 'logger' | 'posted' | 'onDropped'>> & {
+  private readonly o: Required<
+    Omit<SlackReporterOptions, 'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs'>
+  > & {
     logger?: DeliveryLogger;
   };
   private readonly callBudget = new CallBudget();
   private readonly poster: ThreadPoster;
   private readonly replies: PendingReply[] = [];
+  /** Replies queued by the last apply(), appended to the outbox before they join `replies`. */
+  private readonly incoming: PendingReply[] = [];
+  private readonly outbox: ThreadOutbox | undefined;
+  private opened: Promise<void> | undefined;
+  /** Keys of the lines a previous worker left in the outbox (delivered first; not appended again). */
+  private readonly inherited = new Set<string>();
+  /** The summary reply was built (appended as soon as it is due) or inherited. */
+  private summaryBuilt = false;
   private firstReplyAt = 0;
   private header: Omit<SyncHeaderView, 'state'>;
   private startedAt: number | undefined;
@@ -113,9 +139,12 @@ class ThreadReporter implements SlackReporter {
   constructor(options: SlackReporterOptions) {
     this.o = { pacer: new ChannelPacer(), headerIntervalMs: 1000, coalesceMs: 250, ...options };
     this.header = options.header;
+    this.outbox = options.outbox;
     this.poster = new ThreadPoster({
       ...this.o,
       budget: this.callBudget,
+      ...(options.outbox ? { outbox: options.outbox } : {}),
+      ...(options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs }),
       ...(options.posted ? { posted: options.posted } : {}),
       ...(options.onDropped ? { onDropped: options.onDropped } : {}),
       ...(options.header.jobId ? { scope: options.header.jobId } : {}),
@@ -131,16 +160,86 @@ class ThreadReporter implements SlackReporter {
   }
 
   async report(event: SyncEvent): Promise<void> {
+    await this.ensureOpen();
     this.apply(event);
+    if (this.summary && this.summaryReady) this.buildSummary();
+    await this.enqueue();
     this.loop ??= this.run();
     this.signal.wake();
   }
 
   async close(): Promise<void> {
+    await this.ensureOpen();
     this.closed = true;
+    if (this.summary) this.buildSummary();
+    await this.enqueue();
     this.loop ??= this.run();
     this.signal.wake();
     await this.loop;
+    // Lines given up and not yet said (no post succeeded after them): say it now, through the outage's retention.
+    await this.poster.announceDrops();
+    if (this.poster.stale || !this.outbox) return;
+    // Everything delivered: the outbox is deleted; lines or a header left (Slack still down) stay for the sweeper.
+    await this.outbox
+      .finish()
+      .catch((err: Error) => this.o.logger?.warn({ err: err.message }, 'thread outbox not closed'));
+  }
+
+  private ensureOpen(): Promise<void> {
+    this.opened ??= this.open();
+    return this.opened;
+  }
+
+  /** Take the thread's outbox over and queue what a previous worker left undelivered, first. */
+  private async open(): Promise<void> {
+    if (!this.outbox) return;
+    try {
+      const snapshot = await this.outbox.open({ target: this.o.target, takeover: true });
+      for (const e of snapshot?.pending ?? []) {
+        if (this.inherited.has(e.key)) continue;
+        this.inherited.add(e.key);
+        if (e.key.startsWith('summary#')) this.summaryBuilt = true;
+        this.push({ ...e });
+      }
+    } catch (err) {
+      this.o.logger?.warn(
+        { err: (err as Error).message },
+        'thread outbox unreadable; pending lines may be lost',
+      );
+    }
+  }
+
+  /** Append the replies of the last event to the outbox, then queue them for delivery. */
+  private async enqueue(): Promise<void> {
+    const lines = this.incoming.splice(0);
+    if (lines.length === 0) return;
+    let ids: string[] = [];
+    try {
+      ids = (await this.outbox?.append(lines.map(outboxLine))) ?? [];
+    } catch (err) {
+      this.o.logger?.warn({ err: (err as Error).message }, 'thread lines not in the outbox');
+    }
+    lines.forEach((line, i) => {
+      this.push(ids[i] ? { ...line, id: ids[i] } : line);
+    });
+  }
+
+  private push(reply: PendingReply): void {
+    if (this.replies.length === 0) this.firstReplyAt = Date.now();
+    this.replies.push(reply);
+  }
+
+  /** The summary reply, once: appended with the event that made it due (or at close). */
+  private buildSummary(): void {
+    if (this.summaryBuilt || !this.summary) return;
+    this.summaryBuilt = true;
+    const summary: SyncSummary = { ...this.summary, ...(this.health ? { health: this.health } : {}) };
+    const message = this.header.deletion
+      ? deletionSummaryBlocks({ ...summary, application: this.header.application })
+      : syncSummaryBlocks(summary, this.rollbackButton());
+    const key = this.occurrence('summary');
+    if (this.inherited.has(key)) return;
+    this.incoming.push({ message, hookOutcome: false, key, broadcast: isAlarming(summary) });
   }
 
   private apply(event: SyncEvent): void {
@@ -236,8 +335,9 @@ class ThreadReporter implements SlackReporter {
   }
 
   private queue(message: SlackMessage, hookOutcome: boolean, base: string): void {
-    if (this.replies.length === 0) this.firstReplyAt = Date.now();
-    this.replies.push({ message, hookOutcome, key: this.occurrence(base) });
+    const key = this.occurrence(base);
+    if (this.inherited.has(key)) return; // left by the previous worker: already queued first
+    this.incoming.push({ message, hookOutcome, key, broadcast: false });
   }
 
   /** `base#n` for the n-th reply with this base key: deterministic for an engine that re-emits in order. */
@@ -253,6 +353,7 @@ class ThreadReporter implements SlackReporter {
 
   private async run(): Promise<void> {
     for (;;) {
+      if (this.poster.stale) return; // another deliverer took the thread: it delivers the outbox
       const step = this.decide();
       if (step.kind === 'done') return;
       if (step.kind === 'wait') await this.signal.sleep(step.ms);
@@ -289,19 +390,11 @@ class ThreadReporter implements SlackReporter {
   private async perform(kind: 'replies' | 'summary' | 'header'): Promise<void> {
     if (kind === 'header') return this.updateHeader();
     const taken = this.replies.splice(0);
-    if (kind === 'replies') return this.post(taken, false);
-    const summary: SyncSummary = { ...this.summary!, ...(this.health ? { health: this.health } : {}) };
-    const alarming = isAlarming(summary);
-    const message = this.header.deletion
-      ? deletionSummaryBlocks({ ...summary, application: this.header.application })
-      : syncSummaryBlocks(summary, this.rollbackButton());
+    if (kind === 'replies') return this.post(taken);
+    this.summaryBuilt = true;
     this.summaryPosted = true;
     this.headerDirtyAt = Date.now();
-    if (alarming) {
-      await this.post(taken, false);
-      return this.post([{ message, hookOutcome: false, key: this.occurrence('summary') }], true);
-    }
-    return this.post([...taken, { message, hookOutcome: false, key: this.occurrence('summary') }], false);
+    return this.post(taken);
   }
 
   /** The Roll back button's value for this job's summary, when the Application can be rolled back. */
@@ -310,19 +403,26 @@ class ThreadReporter implements SlackReporter {
     return rollbackable ? { application, ...(jobId ? { jobId } : {}) } : undefined;
   }
 
-  private async post(replies: PendingReply[], broadcast: boolean): Promise<void> {
-    const hookOutcomes = replies.filter((r) => r.hookOutcome).length;
-    await this.poster.reply(
-      replies.map((r) => ({ message: r.message, keys: [r.key] })),
-      hookOutcomes,
-      broadcast,
-    );
+  /** Post `replies` in order: runs of plain replies and broadcast ones (an alarming summary) as separate posts. */
+  private async post(replies: PendingReply[]): Promise<void> {
+    for (const run of broadcastRuns(replies)) {
+      const ids = new Map(run.flatMap((r) => (r.id ? [[r.key, r.id] as const] : [])));
+      await this.poster.reply(
+        run.map((r) => ({ message: r.message, keys: [r.key] })),
+        run.filter((r) => r.hookOutcome).length,
+        run[0]!.broadcast,
+        ids,
+      );
+    }
   }
 
   private async updateHeader(): Promise<void> {
     this.headerDirtyAt = undefined;
     this.lastHeaderAt = Date.now();
-    await this.poster.updateHeader(syncHeaderBlocks({ ...this.header, state: this.headerState() }));
+    await this.poster.updateHeader(
+      syncHeaderBlocks({ ...this.header, state: this.headerState() }),
+      this.summaryPosted,
+    );
   }
 
   private headerState(): SyncHeaderState {
@@ -355,4 +455,8 @@ function waveKey(wave: WaveRef): string {
 
 function taskKey(task: TaskRef): string {
   return `${task.group}/${task.kind}/${task.namespace}/${task.name}`;
+}
+
+function outboxLine(r: PendingReply): OutboxLine {
+  return { key: r.key, message: r.message, broadcast: r.broadcast, hookOutcome: r.hookOutcome };
 }

@@ -119,6 +119,7 @@ export class FakeSlackApi {
       }),
       'chat.postMessage': (a) => this.postMessage(a),
       'chat.update': (a) => this.update(a),
+      'chat.delete': (a) => this.deleteMessage(a),
       'chat.postEphemeral': (a) => this.postEphemeral(a),
       'chat.getPermalink': (a) => this.permalink(a),
       'users.info': (a) => this.userInfo(a),
@@ -299,6 +300,13 @@ export class FakeSlackApi {
       ts,
       message: { text: message.text, ts, ...(threadTs ? { thread_ts: threadTs } : {}) },
     };
+  }
+
+  /** chat.delete: the message is gone (its thread replies stay, as in Slack). */
+  private deleteMessage(a: Args): Record<string, unknown> {
+    const key = `${String(a.channel)}/${String(a.ts)}`;
+    if (!this.messages.delete(key)) return { ok: false, error: 'message_not_found' };
+    return { ok: true, channel: String(a.channel), ts: String(a.ts) };
   }
 
   private update(a: Args): Record<string, unknown> {

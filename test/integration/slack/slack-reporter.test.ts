@@ -2,12 +2,16 @@ import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
+import { CallBudget } from '../../../src/slack/call-budget.js';
 import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
-import type { Block } from '../../../src/slack/messages/block.js';
+import { type Block, textMessage } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { sweepOutboxes } from '../../../src/slack/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../../../src/slack/posted-lines.js';
 import { createSlackReporter, type SlackReporterOptions } from '../../../src/slack/slack-reporter.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { outboxesKey, redisThreadOutbox, type ThreadOutbox } from '../../../src/slack/thread-outbox.js';
+import { ThreadPoster } from '../../../src/slack/thread-poster.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import {
   feed,
@@ -291,7 +295,7 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
         first
           ? {
               load: () => store.load(),
-              record: (k, ts) => (++records > 1 ? Promise.resolve() : store.record(k, ts)),
+              record: (k, ts) => (++records > 1 ? Promise.resolve(new Map()) : store.record(k, ts)),
             }
           : store,
       );
@@ -307,7 +311,7 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
         first
           ? {
               load: () => store.load(),
-              record: (k, ts) => (k.includes('!opened') ? store.record(k, ts) : Promise.resolve()),
+              record: (k, ts) => (k.includes('!opened') ? store.record(k, ts) : Promise.resolve(new Map())),
             }
           : store,
       );
@@ -326,6 +330,227 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
       expect(stalled.length).toBeGreaterThan(0);
       const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
       expect(lines).toEqual(PRE_POST_SYNC_THREAD);
+    });
+  });
+  describe('durable outbox', () => {
+    const prefix = `wavesync-test-21o-${process.pid}-${Date.now()}`;
+    let redis: Redis;
+    afterEach(async () => {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    });
+
+    /** A reporter of job-1 with its posted-lines record and outbox (a new deliverer token each time). */
+    async function durable(fakeOptions: { postIntervalMs?: number } = {}) {
+      redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+      const env = await setup(fakeOptions);
+      const stores = () => ({
+        posted: redisPostedLines(redis, prefix, 'job-1'),
+        outbox: redisThreadOutbox(redis, prefix, 'job-1'),
+      });
+      const lines = () => fake.thread(CHANNEL, env.target.threadTs).map(text).join('\n').split('\n');
+      return { ...env, stores, lines };
+    }
+
+    /** A worker whose Slack is unreachable (connection refused): it retries, and posts nothing. */
+    function unreachable(): WebClient {
+      return createSlackWebClient({
+        botToken: 'xoxb-test-token',
+        apiUrl: 'http://127.0.0.1:9/api/',
+        retries: 0,
+      });
+    }
+
+    /** A ThreadPoster of job-1's thread with its posted-lines record and `outbox`. */
+    function posterOf(
+      client: WebClient,
+      target: { channel: string; threadTs: string },
+      outbox: ThreadOutbox,
+    ) {
+      return new ThreadPoster({
+        client,
+        target,
+        pacer: new ChannelPacer(20),
+        budget: new CallBudget(),
+        posted: redisPostedLines(redis, prefix, 'job-1'),
+        scope: 'job-1',
+        outbox,
+      });
+    }
+
+    it('when a worker dies with lines not yet posted, then the resumed reporter delivers them first, each once', async () => {
+      const { make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveCompleted' && e.wave.phase === 'Sync');
+      // The first worker reports up to the Sync wave's end (the engine persisted it), but posts nothing: it dies.
+      const dead = make({ ...stores(), client: unreachable() });
+      for (const e of events.slice(0, cut + 1)) await dead.report(e);
+
+      await feed(
+        make(stores()),
+        [{ ...events[0]!, resumed: true } as SyncEvent, ...events.slice(cut + 1)],
+        25,
+      );
+      await dead.close(); // its next attempt finds the thread taken over: it stops, posting nothing
+
+      expect(lines()).toEqual([
+        ...PRE_POST_SYNC_THREAD.slice(0, 5),
+        '↻ Resumed by another worker; continuing in this thread.',
+        ...PRE_POST_SYNC_THREAD.slice(5),
+      ]);
+      expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+      expect(await redis.keys(`${prefix}:thread:outbox:*`)).toEqual([]);
+    });
+
+    it('when a stale worker reports after another took its thread over, then it posts nothing and the newer header stays', async () => {
+      const { target, make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+      const stale = make(stores());
+      for (const e of events.slice(0, cut)) await stale.report(e);
+      await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(3);
+
+      await feed(make(stores()), [{ ...events[0]!, resumed: true } as SyncEvent, ...events.slice(cut)], 25);
+      const callsBefore = fake.calls().length;
+      await feed(stale, events.slice(cut, cut + 2), 25); // it wakes up and goes on with its old run
+
+      expect(fake.calls().slice(callsBefore)).toEqual([]);
+      expect(lines().filter((l) => l.startsWith('▶ Sync'))).toHaveLength(1);
+      expect(text(fake.message(CHANNEL, target.threadTs)!)).toContain('Succeeded');
+    });
+
+    it('when a deliverer whose thread was taken over wakes up, then it makes no Slack call at all, not even a thread read', async () => {
+      const { target, client } = await durable();
+      const a = redisThreadOutbox(redis, prefix, 'job-1');
+      await a.open({ target, takeover: true });
+      const stale = posterOf(client, target, a);
+      await redisPostedLines(redis, prefix, 'job-1').record(['started:Sync:0#1'], '1.000001'); // the new one's post
+      await redisThreadOutbox(redis, prefix, 'job-1').open({ target, takeover: true });
+      const callsBefore = fake.calls().length;
+
+      await stale.reply([{ message: textMessage('▶ Sync · wave 0'), keys: ['started:Sync:0#1'] }], 0, false);
+      await stale.updateHeader(textMessage('🔄 Running'));
+      await stale.announceDrops();
+
+      expect(stale.stale).toBe(true);
+      expect(fake.calls().slice(callsBefore)).toEqual([]);
+    });
+
+    it('when a deliverer paused between its lease check and its post repeats a line another posted first, then its copy is deleted', async () => {
+      const { target, client, lines } = await durable();
+      const poster = (outbox: ThreadOutbox) => posterOf(client, target, outbox);
+      const line = [
+        { message: textMessage('✓ Sync · wave 0 — 2 resources Healthy'), keys: ['done:Sync:0:ok#1'] },
+      ];
+      // A holds the thread; its lease checks pass, then it is paused right before posting.
+      const a = redisThreadOutbox(redis, prefix, 'job-1');
+      await a.open({ target, takeover: true });
+      let resume!: () => void;
+      const paused = new Promise<void>((r) => {
+        resume = r;
+      });
+      let atPost!: () => void;
+      const reached = new Promise<void>((r) => {
+        atPost = r;
+      });
+      let checks = 0;
+      // Its third check is the one right before chat.postMessage (after reply()'s and the loop's).
+      const pausedA: ThreadOutbox = {
+        ...a,
+        holds: () => {
+          if (++checks !== 3) return a.holds();
+          atPost();
+          return paused.then(() => true);
+        },
+      };
+      const posting = poster(pausedA).reply(line, 0, false);
+      await reached;
+      // Meanwhile B takes the thread over and posts the same line.
+      const b = redisThreadOutbox(redis, prefix, 'job-1');
+      await b.open({ target, takeover: true });
+      await poster(b).reply(line, 0, false);
+
+      resume();
+      await posting;
+
+      expect(fake.calls('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(3); // root + 2
+      expect(fake.calls('chat.delete')).toHaveLength(1);
+      expect(lines()).toEqual(['✓ Sync · wave 0 — 2 resources Healthy']);
+      const first = fake.thread(CHANNEL, target.threadTs)[0]!.ts;
+      expect((await redisPostedLines(redis, prefix, 'job-1').load()).get('done:Sync:0:ok#1')).toBe(first);
+    });
+
+    it('when Slack is down past the retention, then the lines given up are said in the thread once it answers again', async () => {
+      const dropped: string[] = [];
+      let linesDropped = 0;
+      const { make, stores, lines } = await durable();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+      const reporter = make({
+        ...stores(),
+        retentionMs: 400,
+        onDropped: (w, n) => {
+          dropped.push(w);
+          linesDropped += n;
+        },
+      });
+      fake.outage(1_500);
+      for (const e of events.slice(0, cut)) await reporter.report(e);
+      await expect.poll(() => dropped.length, { timeout: 5_000 }).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 1_600)); // Slack answers again
+
+      await feed(reporter, events.slice(cut), 25);
+
+      const notices = lines().filter((l) => l.includes('could not be delivered'));
+      const given = dropped.filter((w) => w === 'thread reply').length;
+      expect(given).toBeGreaterThan(0);
+      const missing = PRE_POST_SYNC_THREAD.filter((l) => !lines().includes(l)).length;
+      expect(missing).toBeGreaterThan(0);
+      expect(linesDropped).toBe(missing);
+      expect(notices).toEqual([
+        `⚠️ ${missing === 1 ? '1 progress line' : `${missing} progress lines`} could not be delivered (Slack was unavailable); the job's events have the full story.`,
+      ]);
+      expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+    });
+
+    it('when a job ended with lines left in its outbox, then the sweeper delivers them, applies the last header and closes it', async () => {
+      const { target, client, lines } = await durable();
+      // What a worker that died during the Sync wave leaves: five lines appended, none posted, a header state stored
+      // but never applied, and a lease that lapsed.
+      const left = redisThreadOutbox(redis, prefix, 'job-1');
+      await left.open({ target, takeover: true });
+      await left.append(
+        PRE_POST_SYNC_THREAD.slice(0, 5).map((line, i) => ({
+          key: `line-${i}#1`,
+          message: textMessage(line),
+          broadcast: false,
+          hookOutcome: false,
+        })),
+      );
+      await left.storeHeader(textMessage('🔄 guestbook → staging · Running · Sync wave 0'), false);
+      await redis.del(`${prefix}:thread:outbox:job-1:lease`);
+      const sweep = (jobEnded: boolean) =>
+        sweepOutboxes({
+          redis,
+          prefix,
+          client,
+          pacer: new ChannelPacer(20),
+          jobEnded: async () => jobEnded,
+          idleMs: 0,
+        });
+
+      expect(await sweep(false)).toEqual([]); // its job still runs: left to its reporter
+      const closed = await sweep(true);
+
+      expect(closed).toEqual(['job-1']);
+      expect(lines()).toEqual(PRE_POST_SYNC_THREAD.slice(0, 5));
+      expect(text(fake.message(CHANNEL, target.threadTs)!)).toBe(
+        '🔄 guestbook → staging · Running · Sync wave 0',
+      );
+      expect(await redis.keys(`${prefix}:thread:outbox*`)).toEqual([]);
+      expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+      expect(await left.holds()).toBe(false); // the dead worker, were it to wake up, is not the deliverer any more
     });
   });
 });
