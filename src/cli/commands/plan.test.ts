@@ -207,7 +207,10 @@ describe('src/cli/commands/plan', () => {
       const result = await plan(path.join(dir, 'nope'));
 
       expect(result).toMatchObject({ exitCode: 2, stdout: '' });
-      expect(result.stderr).toMatch(/^error: cannot read: ENOENT.* \(\S*nope\)\n$/);
+      expect(result.stderr).toBe(
+        `error: no such file or directory (${path.join(dir, 'nope')}): give a manifest file or a directory of ` +
+          `manifests that exists (relative paths start at ${process.cwd()})\n`,
+      );
     });
 
     it('lists warnings below the plan, with file and line', async () => {
@@ -266,7 +269,10 @@ describe('src/cli/commands/plan', () => {
 
     expect(steps(JSON.parse(ok.stdout).tasks)).toEqual(['Sync/1 ConfigMap/cm-1', 'Sync/2 ConfigMap/cm-2']);
     expect(bad).toMatchObject({ code: 2, stdout: '' });
-    expect(bad.stderr).toMatch(/^error: cannot read: ENOENT.*missing\.yaml\)\n$/);
+    expect(bad.stderr).toMatch(
+      /^error: no such file or directory \(\S*missing\.yaml\): give a manifest file /,
+    );
+    expect(bad.stderr).not.toContain('ENOENT');
   });
 });
 
@@ -307,9 +313,15 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
   });
 
   it('names an unknown Application with "Did you mean", refuses --revision for a local folder and a path together with --app', async () => {
+    const known = 'app-of-apps, broken-migration, guestbook, payments, pre-post-sync, rails, sync-waves';
     const unknown = await plan('--app', 'raills', '--config', config);
     expect(unknown).toMatchObject({ stdout: '', exitCode: 2 });
-    expect(unknown.stderr).toBe('error: No application named "raills". Did you mean rails?\n');
+    expect(unknown.stderr).toBe(
+      `error: no Application named "raills" (${config}): did you mean rails? (known: ${known})\n`,
+    );
+    const nope = await plan('--app', 'nope', '--config', config);
+    expect(nope).toMatchObject({ stdout: '', exitCode: 2 });
+    expect(nope.stderr).toBe(`error: no Application named "nope" (${config}): use one of ${known}\n`);
 
     const local = await plan('--app', 'rails', '--config', config, '--revision', 'main');
     expect(local).toMatchObject({ stdout: '', exitCode: 2 });
