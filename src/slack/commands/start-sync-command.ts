@@ -17,6 +17,7 @@ import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
+import { localRevisionProblem } from './local-revision.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
 import { requestRefusal } from './request-refusal.js';
@@ -31,6 +32,8 @@ interface Header {
 export async function startSyncCommand(ctx: CommandContext, application: string): Promise<void> {
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
+  const noRevisions = localRevisionProblem(ctx.deps.catalog, application, parsed.operation);
+  if (noRevisions) return ctx.ack(ephemeral(commandErrorBlocks({ problem: noRevisions })));
   const { command } = ctx;
   const refusal = await requestRefusal(ctx.deps, {
     application,
