@@ -104,6 +104,18 @@ export type SyncEvent =
       cancelledBy?: CancelledBy;
     }
   | {
+      /**
+       * After the operation, the app-health wait found resources not Healthy yet: which, and why (e.g.
+       * `Deployment/web 0/1 ready: Pod web-5d9f (container web) cannot start: CreateContainerConfigError:
+       * configmap "app-env" not found`). Emitted when the wait starts and whenever the reasons change; a
+       * HealthAssessed follows. `timeoutMs`: how long the wait lasts at most from the operation's end.
+       */
+      type: 'HealthWaiting';
+      at: string;
+      timeoutMs: number;
+      waiting: { task: TaskRef; reason: string }[];
+    }
+  | {
       /** App health observed after the operation, separate from the sync outcome. */
       type: 'HealthAssessed';
       at: string;
