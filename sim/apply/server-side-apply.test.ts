@@ -182,9 +182,9 @@ describe('server-side apply', () => {
       );
       expect(containersOf(renamed).map((c) => c.name)).toEqual(['app']);
       const [entry] = (renamed.metadata?.managedFields ?? []).filter((m) => m.manager === 'wavesync');
-      const containers = (
-        entry?.fieldsV1 as Record<string, Record<string, Record<string, Record<string, object>>>>
-      )['f:spec']?.['f:template']?.['f:spec']?.['f:containers'];
+      type Tree = { [field: string]: Tree };
+      const fields = (entry?.fieldsV1 ?? {}) as Tree;
+      const containers = fields['f:spec']?.['f:template']?.['f:spec']?.['f:containers'];
       expect(Object.keys(containers ?? {})).toEqual(['k:{"name":"app"}']);
     });
 
