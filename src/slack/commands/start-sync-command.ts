@@ -58,22 +58,24 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   };
   const journal = ctx.deps.journal;
   const startCtx = { ...ctx, channel: command.channel_id };
+  const awaitsApproval = ctx.deps.approvals?.needsApproval?.(application) === true;
+  const accepted = textMessage(acceptedText(application, parsed.operation, awaitsApproval));
   if (!journal) {
-    await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
+    await ctx.ack(ephemeral(accepted));
     await showDryRunDiff(ctx, application, parsed.operation, await startSync(startCtx, input));
     return;
   }
   const id = randomUUID();
-  const accepted: AcceptedCommand = { channel: command.channel_id, userId: command.user_id, input };
+  const entry: AcceptedCommand = { channel: command.channel_id, userId: command.user_id, input };
   try {
-    await journal.record(id, accepted, ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS);
+    await journal.record(id, entry, ctx.deps.commandLeaseMs ?? COMMAND_LEASE_MS);
   } catch (err) {
     ctx.recent.release(requestKey);
     ctx.deps.logger?.warn({ application, err }, 'sync not queued: the command journal is unavailable');
     return ctx.ack(ephemeral(notQueuedBlocks(application, 'Redis unavailable, try again')));
   }
-  await ctx.ack(ephemeral(textMessage(acceptedText(application, parsed.operation))));
-  const outcome = await startJournaled(startCtx, { id, payload: accepted, recordedAt: Date.now() });
+  await ctx.ack(ephemeral(accepted));
+  const outcome = await startJournaled(startCtx, { id, payload: entry, recordedAt: Date.now() });
   await showDryRunDiff(ctx, application, parsed.operation, outcome);
 }
 
@@ -230,11 +232,19 @@ function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: s
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
 }
 
-export function acceptedText(application: string, op: SyncOperation): string {
+/**
+ * The ack of an accepted `/sync <app>`: "Got it: syncing …", or, when the environment requires approval, "Got it:
+ * … is waiting for approval" with how to withdraw it.
+ */
+export function acceptedText(application: string, op: SyncOperation, awaitsApproval = false): string {
   const selective = op.resources?.length
     ? ' Selective sync: only the named resources, and hooks do not run.'
     : '';
-  return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
+  const app = escapeMrkdwn(application);
+  if (awaitsApproval) {
+    return `Got it: *${app}* is waiting for approval. The request is the header below; it is queued once approved. \`/sync cancel ${app}\` withdraws it.${selective}`;
+  }
+  return `Got it: syncing *${app}*. Progress is in the thread under the header below.${selective}`;
 }
 
 async function postHeader(

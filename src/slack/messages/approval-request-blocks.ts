@@ -120,7 +120,9 @@ function footer(record: ApprovalRecord): string {
 }
 
 function statusIcon(record: ApprovalRecord): string {
-  return { pending: '🛡', approved: '✅', rejected: '🚫', expired: '⌛', invalidated: '♻️' }[record.status];
+  return { pending: '🛡', approved: '✅', rejected: '🚫', expired: '⌛', invalidated: '♻️', withdrawn: '↩️' }[
+    record.status
+  ];
 }
 
 function statusText(record: ApprovalRecord): string {
@@ -141,6 +143,8 @@ function statusText(record: ApprovalRecord): string {
       return `Expired — run ${rerun} again`;
     case 'invalidated':
       return `Invalidated — run ${rerun} again`;
+    case 'withdrawn':
+      return `Withdrawn by ${record.decidedBy ? mentionOf(record.decidedBy) : 'the requester'}${at}${record.note ? `: ${escapeMrkdwn(record.note)}` : ''}`;
   }
 }
 
