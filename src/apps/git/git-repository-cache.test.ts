@@ -29,6 +29,15 @@ async function fileAt(dir: string, file: string): Promise<string> {
 }
 
 describe('createGitRepositoryCache', () => {
+  it('works with an editor, a pager and a password prompt set in the environment (simple-git refuses to pass them)', async () => {
+    const sha = await fixture.commit({ 'app/cm.yaml': 'v: 1\n' });
+    const env = { ...ENV, EDITOR: 'vim', VISUAL: 'code -w', PAGER: 'less', SSH_ASKPASS: '/bin/true' };
+
+    const checkout = await cache({ env }).checkout(fixture.url, 'main');
+
+    expect(checkout.sha).toBe(sha);
+  });
+
   it('checks out HEAD, a branch, a lightweight tag, an annotated tag, a SHA and an abbreviated SHA', async () => {
     const first = await fixture.commit({ 'app/cm.yaml': 'v: 1\n' });
     fixture.tag('v1');

@@ -119,10 +119,19 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
   return repo;
 }
 
+/**
+ * Variables of the caller's environment that git would obey for something a fetch never needs (an editor, a pager,
+ * a password prompt, another config prefix) and that simple-git therefore refuses to pass unless told it is safe
+ * (@simple-git/argv-parser parse-env): with `EDITOR` set in a user's shell, every git command failed with `Use of
+ * "EDITOR" is not permitted`. They are dropped with the GIT_* variables.
+ */
+const UNSAFE_FOR_GIT = new Set(['EDITOR', 'VISUAL', 'PAGER', 'SSH_ASKPASS', 'PREFIX']);
+
 function withoutGitVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && !key.toUpperCase().startsWith('GIT_')) out[key] = value;
+    const upper = key.toUpperCase();
+    if (value !== undefined && !upper.startsWith('GIT_') && !UNSAFE_FOR_GIT.has(upper)) out[key] = value;
   }
   return out;
 }
