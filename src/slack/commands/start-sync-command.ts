@@ -32,8 +32,6 @@ interface Header {
 export async function startSyncCommand(ctx: CommandContext, application: string): Promise<void> {
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
-  const noRevisions = localRevisionProblem(ctx.deps.catalog, application, parsed.operation);
-  if (noRevisions) return ctx.ack(ephemeral(commandErrorBlocks({ problem: noRevisions })));
   const { command } = ctx;
   const refusal = await requestRefusal(ctx.deps, {
     application,
@@ -43,6 +41,8 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     ...reasonOf(parsed),
   });
   if (refusal) return ctx.ack(ephemeral(refusal));
+  const noRevisions = localRevisionProblem(ctx.deps.catalog, application, parsed.operation);
+  if (noRevisions) return ctx.ack(ephemeral(commandErrorBlocks({ problem: noRevisions })));
   const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
   if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
   const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
