@@ -175,9 +175,17 @@ export async function printPlan(
   if (options.app !== undefined) {
     const plan = await planApplication(options.app, options);
     if (options.output === 'json') {
-      const { application, environment, namespace, revision } = plan;
+      // JSON keeps the revision in full (README "Revisions"); `ref` is what a git revision was resolved from.
+      const { application, environment, namespace, revision, ref } = plan;
       const document = JSON.parse(formatPlanJson(plan)) as object;
-      const withApp = { application: { name: application, environment, namespace, revision }, ...document };
+      const app = {
+        name: application,
+        environment,
+        namespace,
+        revision,
+        ...(ref === undefined ? {} : { ref }),
+      };
+      const withApp = { application: app, ...document };
       io.stdout(`${JSON.stringify(withApp, null, 2)}\n`);
     } else {
       io.stdout(applicationHeader(plan) + formatPlanText(plan));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitFixture } from '../../../test/support/git-fixture.js';
 import { type CommandRun, runCommand } from '../../../test/support/run-command.js';
 import { sharedFixturesDir as fixture } from '../../../test/support/shared-fixtures.js';
 import { registerPlanCommand } from './plan.js';
@@ -332,4 +333,46 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
     expect(both).toMatchObject({ stdout: '', exitCode: 2 });
     expect(both.stderr).toMatch(/give a path or --app, not both/);
   });
+});
+
+describe('wavesync plan --app with a git source: one revision format for people, the full SHA in JSON', () => {
+  it('prints `<7-char SHA> (<ref>)` in the text and keeps the full SHA and the ref in the JSON', async () => {
+    const git = await createGitFixture();
+    try {
+      const sha = await git.commit({
+        'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
+      });
+      const config = path.join(git.root, 'wavesync.yaml');
+      await writeFile(
+        config,
+        `applications: [{ file: apps.yaml }]\ndefaults: { gitCacheDir: ${path.join(git.root, 'cache')} }\n`,
+      );
+      await writeFile(
+        path.join(git.root, 'apps.yaml'),
+        [
+          'apiVersion: argoproj.io/v1alpha1',
+          'kind: Application',
+          'metadata: { name: shop, namespace: argocd }',
+          'spec:',
+          '  project: default',
+          `  source: { repoURL: "${git.url}", path: app, targetRevision: main }`,
+          '  destination: { server: https://kubernetes.default.svc, namespace: shop }',
+          '',
+        ].join('\n'),
+      );
+
+      const text = await plan('--app', 'shop', '--config', config);
+      expect(text.stderr).toBe('');
+      expect(text.stdout.split('\n')[0]).toBe(`shop · namespace shop · revision ${sha.slice(0, 7)} (main)`);
+      const json = await plan('--app', 'shop', '--config', config, '-o', 'json');
+      expect(JSON.parse(json.stdout).application).toEqual({
+        name: 'shop',
+        namespace: 'shop',
+        revision: sha,
+        ref: 'main',
+      });
+    } finally {
+      await git.cleanup();
+    }
+  }, 30_000);
 });

@@ -23,7 +23,7 @@ import {
   rerunCommandOf,
   VIEW_DIFF_ACTION_ID,
 } from '../../approvals/index.js';
-import type { SyncPhase } from '../../domain/index.js';
+import { displayRevision, type SyncPhase } from '../../domain/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { deletionPlanView } from './deletion-blocks.js';
@@ -39,7 +39,7 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
   const title = `${statusIcon(record)} ${what}*${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
   const revision = request.deletion
     ? `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(deleteCommandTextOf(request.application, request.deletion.request))}\``
-    : `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
+    : `revision \`${escapeMrkdwn(displayRevision(request.revision, request.revisionName))}\` · requested by ${mention(request.requester.userId)}`;
   const breakGlass = request.breakGlass
     ? [
         `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,

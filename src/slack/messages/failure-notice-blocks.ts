@@ -7,7 +7,9 @@
  *
  * and, after the next good sync, `✅ guestbook → production recovered`.
  */
+
 import { type FailureNotice, mentionOf, type RecoveryNotice } from '../../approvals/index.js';
+import { displayRevision } from '../../domain/index.js';
 import { context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, mention, truncate } from './format.js';
 
@@ -16,7 +18,7 @@ export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
     notice.kind === 'failed' ? (notice.phase === 'Error' ? 'errored' : 'failed') : 'is Degraded after sync';
   const approved =
     notice.approvers.length > 0 ? `, approved by ${notice.approvers.map(mention).join(', ')}` : '';
-  const title = `❌ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} ${what} · revision \`${escapeMrkdwn(notice.revision.slice(0, 7))}\` · requested by ${mention(notice.requester.userId)}${approved}`;
+  const title = `❌ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} ${what} · revision \`${escapeMrkdwn(displayRevision(notice.revision))}\` · requested by ${mention(notice.requester.userId)}${approved}`;
   const failure = escapeMrkdwn(truncate(notice.failure, 1500));
   const link = notice.threadLink ? `<${notice.threadLink}|sync thread>` : 'sync thread unavailable';
   const mentions = notice.mention.map(mentionOf).join(' ');
@@ -28,7 +30,7 @@ export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
 }
 
 export function recoveryNoticeBlocks(notice: RecoveryNotice): SlackMessage {
-  const title = `✅ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} recovered · revision \`${escapeMrkdwn(notice.revision.slice(0, 7))}\` · synced by ${mention(notice.requester.userId)}`;
+  const title = `✅ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} recovered · revision \`${escapeMrkdwn(displayRevision(notice.revision))}\` · synced by ${mention(notice.requester.userId)}`;
   const link = notice.threadLink ? `<${notice.threadLink}|sync thread>` : 'sync thread unavailable';
   return { text: plainFallback(title), blocks: [section(title), context(link)] };
 }
