@@ -36,7 +36,7 @@ function build(
   live: KubeObject[],
   namespaceExists: boolean,
 ): SyncTask[] {
-  return buildSyncTasks({
+  const { tasks, warnings } = buildSyncTasks({
     targets: ctx.targets,
     live,
     namespace: ctx.namespace,
@@ -44,7 +44,9 @@ function build(
     startedAt,
     operation: ctx.operation,
     namespaceExists,
-  }).tasks;
+  });
+  ctx.memory.planWarnings = warnings;
+  return tasks;
 }
 
 async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void> {
