@@ -4,7 +4,7 @@
  * for the item itself (`.` in fieldsV1). Paths are serialized with JSON to live in Sets.
  */
 
-import { itemKey, listSemantics, sameKey } from '../patch/list-semantics.js';
+import { itemKey, KEY_DEFAULTS, listSemantics, sameKey } from '../patch/list-semantics.js';
 import { isJsonObject, type JsonObject } from '../store/kube-object.js';
 
 export type FieldSet = Set<string>;
@@ -42,19 +42,20 @@ function collect(value: unknown, elems: string[], names: string[], out: FieldSet
     out.add(JSON.stringify(elems));
     return;
   }
-  const semantics = listSemantics(names);
+  const semantics = listSemantics(names, 'apply');
   if (semantics.type === 'set') {
     for (const item of value) out.add(JSON.stringify([...elems, `v:${JSON.stringify(item)}`]));
     return;
   }
   const keyed =
-    semantics.type === 'map' && value.every((item) => itemKey(item, semantics.keys) !== undefined);
+    semantics.type === 'map' &&
+    value.every((item) => itemKey(item, semantics.keys, semantics.defaults) !== undefined);
   if (!keyed || semantics.type !== 'map') {
     out.add(JSON.stringify(elems));
     return;
   }
   for (const item of value) {
-    const itemElems = [...elems, `k:${JSON.stringify(itemKey(item, semantics.keys))}`];
+    const itemElems = [...elems, `k:${JSON.stringify(itemKey(item, semantics.keys, semantics.defaults))}`];
     out.add(JSON.stringify(itemElems));
     for (const [key, child] of Object.entries(item as JsonObject)) {
       collect(child, [...itemElems, `f:${key}`], [...names, key], out);
@@ -82,7 +83,7 @@ function step(node: unknown, elem: string): { value: unknown; index?: number } |
   if (!Array.isArray(node)) return undefined;
   const wanted: unknown = JSON.parse(body);
   const index = elem.startsWith('k:')
-    ? node.findIndex((item) => sameKey(item, wanted, Object.keys(wanted as JsonObject)))
+    ? node.findIndex((item) => sameKey(item, wanted, Object.keys(wanted as JsonObject), KEY_DEFAULTS))
     : node.findIndex((item) => JSON.stringify(item) === JSON.stringify(wanted));
   return index < 0 ? undefined : { value: node[index], index };
 }

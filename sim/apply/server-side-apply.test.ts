@@ -163,4 +163,58 @@ describe('server-side apply', () => {
     expect(res.status).toBe(201);
     expect(((await res.json()) as { data: unknown }).data).toEqual({ k: 'v' });
   });
+
+  describe('list-map keys as the API server declares them (listType=map, listMapKey)', () => {
+    type Container = { name: string; image: string; ports?: { containerPort: number; protocol?: string }[] };
+    const withContainers = (name: string, containers: Container[]) => {
+      const d = deployment(name, 'nginx:1');
+      d.spec.template.spec.containers = containers;
+      return d;
+    };
+    const containersOf = (o: KubernetesObject) =>
+      (o as ReturnType<typeof deployment>).spec.template.spec.containers as Container[];
+
+    it('the same manager renaming a container replaces it (containers merge by name)', async () => {
+      await apply(withContainers('ssa-rename', [{ name: 'web', image: 'nginx:1' }]), 'wavesync');
+      const renamed = await apply(
+        withContainers('ssa-rename', [{ name: 'app', image: 'nginx:1' }]),
+        'wavesync',
+      );
+      expect(containersOf(renamed).map((c) => c.name)).toEqual(['app']);
+      const [entry] = (renamed.metadata?.managedFields ?? []).filter((m) => m.manager === 'wavesync');
+      type Tree = { [field: string]: Tree };
+      const fields = (entry?.fieldsV1 ?? {}) as Tree;
+      const containers = fields['f:spec']?.['f:template']?.['f:spec']?.['f:containers'];
+      expect(Object.keys(containers ?? {})).toEqual(['k:{"name":"app"}']);
+    });
+
+    it('container ports are keyed by containerPort and protocol (default TCP): 53/TCP and 53/UDP are two items', async () => {
+      const ports = [{ containerPort: 53 }, { containerPort: 53, protocol: 'UDP' }];
+      const first = await apply(
+        withContainers('ssa-ports', [{ name: 'dns', image: 'coredns', ports }]),
+        'wavesync',
+      );
+      expect(containersOf(first)[0]?.ports).toEqual([
+        { containerPort: 53, protocol: 'TCP' },
+        { containerPort: 53, protocol: 'UDP' },
+      ]);
+      // Applying the same again (protocol still left out) changes nothing and conflicts with nobody.
+      const again = await apply(
+        withContainers('ssa-ports', [{ name: 'dns', image: 'coredns', ports }]),
+        'other',
+      );
+      expect(containersOf(again)[0]?.ports).toHaveLength(2);
+      const [entry] = (again.metadata?.managedFields ?? []).filter((m) => m.manager === 'wavesync');
+      expect(JSON.stringify(entry?.fieldsV1)).toContain(
+        '"k:{\\"containerPort\\":53,\\"protocol\\":\\"UDP\\"}"',
+      );
+      // Dropping the UDP port: kept while 'other' still applies it, removed (alone) once nobody does.
+      const tcp = withContainers('ssa-ports', [
+        { name: 'dns', image: 'coredns', ports: [{ containerPort: 53 }] },
+      ]);
+      expect(containersOf(await apply(tcp, 'wavesync'))[0]?.ports).toHaveLength(2);
+      const tcpOnly = await apply(tcp, 'other');
+      expect(containersOf(tcpOnly)[0]?.ports).toEqual([{ containerPort: 53, protocol: 'TCP' }]);
+    });
+  });
 });

@@ -129,28 +129,44 @@ function mergeInto(live: unknown, config: unknown, names: string[]): unknown {
     return out;
   }
   if (Array.isArray(config) && Array.isArray(live)) {
-    const semantics = listSemantics(names);
+    const semantics = listSemantics(names, 'apply');
     if (semantics.type === 'set')
       return [...config, ...live.filter((v) => !config.some((c) => jsonEqual(c, v)))];
     if (semantics.type === 'map') {
       const merged = config.map((item) => {
-        const existing = live.find((l) => sameKey(l, item, semantics.keys));
+        const existing = live.find((l) => sameKey(l, item, semantics.keys, semantics.defaults));
         return existing === undefined ? clone(item) : mergeInto(existing, item, names);
       });
-      return [...merged, ...live.filter((l) => !config.some((c) => sameKey(c, l, semantics.keys)))];
+      const kept = live.filter((l) => !config.some((c) => sameKey(c, l, semantics.keys, semantics.defaults)));
+      return [...merged, ...kept];
     }
   }
   return clone(config);
 }
 
-/** Fields applied last time but not now are removed unless another manager still owns them (or below them). */
+/**
+ * Fields applied last time but not now are removed unless another manager still owns them (or below them). A
+ * list-map item goes as a whole: items are removed before their fields (shallowest path first), and an item's key
+ * fields (`name` of a container) are never removed on their own — they are its identity, so an item another
+ * manager keeps alive keeps its key (structured-merge-diff: the same manager renaming a container replaces it).
+ */
 function removeDropped(obj: KubeObject, previously: FieldSet, applied: FieldSet, others: Manager[]): void {
   const dropped = [...previously].filter((p) => !applied.has(p));
-  for (const path of dropped.sort((a, b) => b.length - a.length)) {
+  for (const path of dropped.sort((a, b) => a.length - b.length)) {
+    const elems = parsePath(path);
+    if (isKeyFieldOfItem(elems)) continue;
     const prefix = path.slice(0, -1);
     const ownedElsewhere = others.some((m) =>
       [...m.fields].some((f) => f === path || f.startsWith(`${prefix},`)),
     );
-    if (!ownedElsewhere) removeAt(obj as JsonObject, parsePath(path));
+    if (!ownedElsewhere) removeAt(obj as JsonObject, elems);
   }
+}
+
+/** True for `…, k:{"name":"web"}, f:name`: a key field of a list-map item. */
+function isKeyFieldOfItem(elems: readonly string[]): boolean {
+  const last = elems[elems.length - 1];
+  const parent = elems[elems.length - 2];
+  if (!last?.startsWith('f:') || !parent?.startsWith('k:')) return false;
+  return Object.hasOwn(JSON.parse(parent.slice(2)) as object, last.slice(2));
 }

@@ -12,7 +12,8 @@ import type { Principals } from '../settings/environments-schema.js';
 import type { DiffSummary } from './diff-summary.js';
 import type { PlanSummary } from './plan-summary.js';
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'invalidated';
+/** `withdrawn`: cancelled with `/sync cancel` while pending (by the requester or whoever may cancel). */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'invalidated' | 'withdrawn';
 
 export interface MessageRef {
   channel: string;

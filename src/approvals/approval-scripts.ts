@@ -44,13 +44,15 @@ return {'recorded', json}
 `);
 
 /**
- * CLOSE(toStatus, now, requestId, note, onlyIfDue) → 1 when a pending request moved to `toStatus`, else 0.
- * With onlyIfDue = '1' it moves only a request whose expiry has passed (the sweeper's expire).
+ * CLOSE(toStatus, now, requestId, note, onlyIfDue, decidedBy) → 1 when a pending request moved to `toStatus`, else
+ * 0. With onlyIfDue = '1' it moves only a request whose expiry has passed (the sweeper's expire); a non-empty
+ * decidedBy records who closed it (a withdrawal).
  */
 export const CLOSE = luaScript(`
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
 if ARGV[5] == '1' and tonumber(ARGV[2]) < tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'decidedAt', ARGV[2], 'note', ARGV[4])
+if ARGV[6] and ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'decidedBy', ARGV[6]) end
 redis.call('ZREM', KEYS[2], ARGV[3])
 return 1
 `);

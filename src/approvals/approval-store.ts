@@ -44,6 +44,13 @@ export interface ApprovalStore {
   expire(id: string, now: number): Promise<boolean>;
   /** pending → invalidated with a note. True when this call invalidated it. */
   invalidate(id: string, note: string, now: number): Promise<boolean>;
+  /** pending → withdrawn by `userId` (`/sync cancel`), with a note. True when this call withdrew it. */
+  withdraw(id: string, userId: string, note: string, now: number): Promise<boolean>;
+  /**
+   * The requests still pending (of `application`, or all), oldest first; a request past its expiry counts until
+   * the sweeper expires it. Reads the pending set: O(pending requests).
+   */
+  pending(application?: string): Promise<ApprovalRecord[]>;
   /** Ids of pending requests whose expiry is at or before `now`. */
   dueForExpiry(now: number): Promise<string[]>;
   /**
@@ -80,6 +87,21 @@ export function createApprovalStore(redis: RedisClient, options: ApprovalStoreOp
   const jobKey = (jobId: string) => `${base}:job:${jobId}`;
   const retention = options.retentionMs ?? 7 * 24 * 3_600_000;
   const keepUntil = (expiresAt: number) => expiresAt + retention;
+  const pending = async (application?: string): Promise<ApprovalRecord[]> => {
+    const ids = await redis.zrange(expiries, 0, -1);
+    if (ids.length === 0) return [];
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hgetall(requestKey(id));
+    const replies = (await pipeline.exec()) ?? [];
+    return replies
+      .map(([, fields]) => fields as Record<string, string> | null)
+      .filter((fields): fields is Record<string, string> => typeof fields?.request === 'string')
+      .map(recordOf)
+      .filter(
+        (r) => r.status === 'pending' && (application === undefined || r.request.application === application),
+      )
+      .sort((a, b) => a.request.createdAt.localeCompare(b.request.createdAt));
+  };
 
   return {
     async claimRequestKey(key, requestId, replace = false) {
@@ -132,17 +154,20 @@ export function createApprovalStore(redis: RedisClient, options: ApprovalStoreOp
         (await runScript(redis, CLOSE, [requestKey(id), expiries], ['invalidated', now, id, note, '0'])) === 1
       );
     },
+    async withdraw(id, userId, note, now) {
+      return (
+        (await runScript(
+          redis,
+          CLOSE,
+          [requestKey(id), expiries],
+          ['withdrawn', now, id, note, '0', userId],
+        )) === 1
+      );
+    },
+    pending,
     dueForExpiry: (now) => redis.zrangebyscore(expiries, '-inf', now),
     async hasPending(application) {
-      const ids = await redis.zrange(expiries, 0, -1);
-      if (ids.length === 0) return false;
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.hget(requestKey(id), 'request');
-      const replies = (await pipeline.exec()) ?? [];
-      return replies.some(([, raw]) => {
-        if (typeof raw !== 'string') return false;
-        return (JSON.parse(raw) as ApprovalRequest).application === application;
-      });
+      return (await pending(application)).length > 0;
     },
     async recordJob(id, jobId) {
       const ttl = await redis.pttl(requestKey(id));

@@ -5,8 +5,9 @@
 
 import type { Initiator } from '../reporting/sync-reporter.js';
 import type { ApprovalDeps } from './approval-deps.js';
+import type { ApprovalRecord, MessageRef } from './approval-request.js';
 import type { AuditRecord } from './audit-log.js';
-import { expireDue } from './close-approval.js';
+import { expireDue, withdrawRecord } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
 import { enqueueStranded } from './enqueue-approved.js';
 import { environmentFor } from './environment-resolver.js';
@@ -30,6 +31,30 @@ import { resilientMessenger } from './resilient-messenger.js';
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
 
 export type PruneConfirmationAuthorization = { allowed: true } | { allowed: false; reason: string };
+
+/** A request waiting for approval, as `/sync status` shows it. */
+export interface PendingApproval {
+  requestId: string;
+  application: string;
+  environment: string;
+  requester: Initiator;
+  /** `/sync delete` rather than a sync. */
+  deletion: boolean;
+  /** ISO-8601. */
+  createdAt: string;
+  /** ISO-8601. */
+  expiresAt: string;
+  approvals: number;
+  requiredApprovals: number;
+  /** The approval message (the sync's header). */
+  message?: MessageRef;
+}
+
+/** What `/sync cancel` did to a pending approval request. */
+export type WithdrawResult =
+  | { kind: 'none' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'withdrawn'; requestId: string; message?: MessageRef };
 
 export interface Approvals {
   /** Policy check before enqueueing; posts the approval request when the environment needs one. */
@@ -76,6 +101,21 @@ export interface Approvals {
   authorize(ctx: ActionContext): Promise<Authorization>;
   /** The audit log of `application`, newest first, for whoever the `audit` permission allows. */
   audit(application: string, userId: string, limit?: number, channel?: string): Promise<AuditView>;
+  /** True when a request for `application` (allowed by the policy) waits for approval before it is queued. */
+  needsApproval(application: string): boolean;
+  /** The requests waiting for approval, of `application` or all, oldest first (`/sync status`). */
+  pendingApprovals(application?: string): Promise<PendingApproval[]>;
+  /**
+   * `/sync cancel <app>` when nothing is running or queued: withdraw the application's newest pending approval
+   * request, if `userId` may cancel it (the `cancel` permission through authorize; the requester always may).
+   * `none`: there is none; `refused`: the reason for the user (ephemeral).
+   */
+  withdraw(ask: {
+    application: string;
+    userId: string;
+    channel: string;
+    reason?: string;
+  }): Promise<WithdrawResult>;
   /** Audit a cancel (`cancelled`: who, where, the job, and the reason given). */
   recordCancel(entry: {
     application: string;
@@ -167,6 +207,32 @@ export function createApprovals(
       });
       return { allowed: true };
     },
+    needsApproval(application) {
+      const app = deps.findApplication(application);
+      const env = app && environmentFor(deps.settings, app);
+      return env?.settings.requireApproval === true;
+    },
+    async pendingApprovals(application) {
+      return (await deps.store.pending(application)).map(pendingOf);
+    },
+    async withdraw(ask) {
+      const record = (await deps.store.pending(ask.application)).at(-1);
+      if (!record) return { kind: 'none' };
+      const permitted = await authorize(deps, {
+        action: 'cancel',
+        application: ask.application,
+        userId: ask.userId,
+        channel: ask.channel,
+        requesterId: record.request.requester.userId,
+      });
+      if (!permitted.allowed) return { kind: 'refused', reason: permitted.reason };
+      if (!(await withdrawRecord(deps, record, ask))) return { kind: 'none' };
+      return {
+        kind: 'withdrawn',
+        requestId: record.request.id,
+        ...(record.message ? { message: record.message } : {}),
+      };
+    },
     async recordCancel(entry) {
       const app = deps.findApplication(entry.application);
       const env = app && environmentFor(deps.settings, app);
@@ -180,6 +246,22 @@ export function createApprovals(
         ...(env ? { environment: env.name } : {}),
       });
     },
+  };
+}
+
+function pendingOf(record: ApprovalRecord): PendingApproval {
+  const { request } = record;
+  return {
+    requestId: request.id,
+    application: request.application,
+    environment: request.environment,
+    requester: request.requester,
+    deletion: request.deletion !== undefined,
+    createdAt: request.createdAt,
+    expiresAt: request.expiresAt,
+    approvals: record.approvals.length,
+    requiredApprovals: request.requiredApprovals,
+    ...(record.message ? { message: record.message } : {}),
   };
 }
 

@@ -30,6 +30,37 @@ export async function invalidateRecord(
     await showClosed(deps, record, 'invalidated', note);
 }
 
+/**
+ * Withdraw `record` for `userId` (`/sync cancel`; the caller has authorized it) with the reason they gave: the
+ * message shows "Withdrawn by @x: reason" and the audit log a `cancelled` entry. False when it was no longer
+ * pending (decided, expired or withdrawn meanwhile).
+ */
+export async function withdrawRecord(
+  deps: ApprovalDeps,
+  record: ApprovalRecord,
+  by: { userId: string; channel: string; reason?: string },
+): Promise<boolean> {
+  const { request } = record;
+  if (!(await deps.store.withdraw(request.id, by.userId, by.reason ?? '', deps.now()))) return false;
+  const fresh = (await deps.store.get(request.id)) ?? {
+    ...record,
+    status: 'withdrawn' as const,
+    decidedBy: by.userId,
+  };
+  if (fresh.message) await deps.messenger.updateApproval({ ...fresh, message: fresh.message });
+  await deps.audit.append({
+    type: 'cancelled',
+    application: request.application,
+    environment: request.environment,
+    requestId: request.id,
+    userId: by.userId,
+    channel: by.channel,
+    messageTs: fresh.message?.ts,
+    ...(by.reason ? { reason: by.reason } : {}),
+  });
+  return true;
+}
+
 /** Re-render the closed request's message and write the audit entry (done once, by the compare-and-set winner). */
 async function showClosed(
   deps: ApprovalDeps,
@@ -77,6 +108,8 @@ export function describeStatus(record: ApprovalRecord): string {
         : `This request was rejected${by}.`;
     case 'expired':
       return `This request expired. Run ${rerunCommandOf(record.request)} again.`;
+    case 'withdrawn':
+      return `This request was withdrawn${by}.`;
     case 'invalidated':
       return `This request was invalidated: ${record.note ?? 'what would be synced changed'}. Run ${rerunCommandOf(record.request)} again.`;
     default:

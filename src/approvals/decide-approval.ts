@@ -5,6 +5,7 @@
  * then one atomic compare-and-set in Redis decides; on approval the job is queued into the message's thread.
  */
 
+import { displayRevision } from '../domain/index.js';
 import { formatDiffCounts } from '../engine/index.js';
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';
@@ -89,7 +90,7 @@ async function changedSinceRequest(deps: ApprovalDeps, record: ApprovalRecord): 
   if (request.deletion) return undefined;
   const preview = await deps.preview(app, request.operation);
   if (bindingOf(app.name, preview.revision, request.operation) !== request.binding) {
-    return `What would be synced changed since the request (revision ${short(request.revision)} → ${short(preview.revision)}); the request is invalidated.`;
+    return `What would be synced changed since the request (revision ${displayRevision(request.revision)} → ${displayRevision(preview.revision)}); the request is invalidated.`;
   }
   // The approvers saw a live diff: approving is bound to it too. Another diff now (a live edit, a new object, a
   // changed Secret key) means they would approve something they have not seen.
@@ -99,8 +100,6 @@ async function changedSinceRequest(deps: ApprovalDeps, record: ApprovalRecord): 
   }
   return undefined;
 }
-
-const short = (revision: string) => revision.slice(0, 7);
 
 async function applyDecision(
   deps: ApprovalDeps,

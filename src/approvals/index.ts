@@ -10,7 +10,13 @@ export {
   createApprovalStore,
   type DecideOutcome,
 } from './approval-store.js';
-export { type Approvals, type AuditView, createApprovals } from './approvals.js';
+export {
+  type Approvals,
+  type AuditView,
+  createApprovals,
+  type PendingApproval,
+  type WithdrawResult,
+} from './approvals.js';
 export * from './audit-log.js';
 export * from './authorize-decision.js';
 export * from './authorize-request.js';

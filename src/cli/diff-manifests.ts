@@ -60,6 +60,8 @@ export async function diffForCommand(
     cluster: ReturnType<typeof createKubeCluster>;
     warnings: string[];
     rules: ReturnType<typeof ignoreDifferencesOf>['rules'];
+    /** The symbolic ref of a git source (displayRevision). */
+    ref?: string;
   };
   if (options.app !== undefined) {
     const { app, rendered, settings } = await renderApplicationNamed(options.app, options);
@@ -69,6 +71,7 @@ export async function diffForCommand(
       targets: rendered.targets,
       namespace: options.namespace ?? app.destination.namespace ?? 'default',
       revision: rendered.revision,
+      ...(app.source.repoURL === '' ? {} : { ref: options.revision ?? app.source.targetRevision ?? 'HEAD' }),
       operation: withApplicationSyncOptions(app, {
         prune: options.prune,
         dryRun: true,
@@ -102,5 +105,8 @@ export async function diffForCommand(
       rules: [],
     };
   }
-  return computeApplicationDiff({ ...input, ignoreDifferences: input.rules }).catch(rethrowClusterError);
+  const diff = await computeApplicationDiff({ ...input, ignoreDifferences: input.rules }).catch(
+    rethrowClusterError,
+  );
+  return input.ref === undefined ? diff : { ...diff, ref: input.ref };
 }

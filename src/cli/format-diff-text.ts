@@ -4,6 +4,7 @@
  * without values, notes, the hooks that would run and the warnings. With `color`, removed lines are red, added
  * green and hunk headers cyan (ANSI SGR), as `argocd app diff` / `git diff` colour them.
  */
+import { displayRevision } from '../domain/index.js';
 import { type ApplicationDiff, formatDiffCounts, type ResourceDiff } from '../engine/index.js';
 
 const RED = '\u001b[31m';
@@ -29,7 +30,7 @@ export function resourceLabel(r: Pick<ResourceDiff, 'group' | 'kind' | 'namespac
 /** The whole text (ends with a newline). */
 export function formatDiffText(diff: ApplicationDiff, options: { color: boolean }): string {
   const out: string[] = [
-    `${diff.application} · revision ${diff.revision.slice(0, 12)} · ${formatDiffCounts(diff.counts)}`,
+    `${diff.application} · revision ${displayRevision(diff.revision, diff.ref)} · ${formatDiffCounts(diff.counts)}`,
   ];
   for (const r of diff.resources) {
     if (r.action === 'unchanged') continue;

@@ -3,8 +3,9 @@
  * `{"tasks":[{phase,wave,group,version,kind,namespace,name,hookTypes,deletePolicies}],"warnings":[{file,line,message}]}`
  * with tasks in execution order; `namespace` is '' for cluster-scoped objects (cluster-scoped-kinds.ts).
  */
+
+import { clusterScopedIn } from '../engine/cluster-scoped-kinds.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
-import { clusterScopedIn } from './cluster-scoped-kinds.js';
 
 /** Pretty-printed JSON (2 spaces) followed by a newline. */
 export function formatPlanJson(plan: BuildSyncTasksResult): string {

@@ -2,9 +2,10 @@
  * The human form of a sync plan: one block per (phase, wave) step in execution order, a row per task (kind,
  * namespace, name, apiVersion, and for hooks their types and delete policies), then the warnings.
  */
+
+import { clusterScopedIn } from '../engine/cluster-scoped-kinds.js';
 import type { BuildSyncTasksResult, SyncTask } from '../engine/index.js';
 import { plural } from '../slack/messages/format.js';
-import { clusterScopedIn } from './cluster-scoped-kinds.js';
 
 /** A readable table grouped by phase and wave, ending with a newline. */
 export function formatPlanText(plan: BuildSyncTasksResult): string {

@@ -23,6 +23,30 @@ describe('formatSyncEventText', () => {
     expect(formatSyncEventText(started(3))).toBe('Syncing rails at abc123: 3 steps');
   });
 
+  it('says what the app-health wait waits for, one line per resource', () => {
+    const line = formatSyncEventText({
+      type: 'HealthWaiting',
+      at,
+      timeoutMs: 300_000,
+      waiting: [
+        {
+          task: {
+            group: 'apps',
+            kind: 'Deployment',
+            namespace: 'shop',
+            name: 'web',
+            isHook: false,
+            isPrune: false,
+          },
+          reason: 'Deployment/web: Pod web-x (container web) cannot start: configmap "app-env" not found',
+        },
+      ],
+    });
+    expect(line).toBe(
+      '  … app health (waits up to 300.0s): Deployment/web: Pod web-x (container web) cannot start: configmap "app-env" not found',
+    );
+  });
+
   it('puts the duration of a failed step before its message, so the message reads as written', () => {
     const line = formatSyncEventText({
       type: 'WaveCompleted',

@@ -71,6 +71,11 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
       return `  ${event.hookPhase === 'Succeeded' ? '✓' : '✗'} ${event.hookType} hook ${task(event.task)} ${event.hookPhase}${event.message ? ` — ${event.message}` : ''}`;
     case 'ResourcesKept':
       return `kept ${event.kept.map((k) => `${task(k.task)} (${k.reason})`).join(', ')}`;
+    case 'HealthWaiting':
+      // One line per resource not Healthy yet; printed again only when a reason changes.
+      return event.waiting
+        .map((w) => `  … app health (waits up to ${seconds(event.timeoutMs)}): ${w.reason}`)
+        .join('\n');
     case 'HealthAssessed': {
       const detail = event.health.message ? ` — ${event.health.message}` : '';
       return `App health: ${event.health.status}${detail}`;

@@ -5,6 +5,7 @@
 
 import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../apps/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
+import { closestNames } from '../engine/closest-names.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
 import { syncOptionProblem } from '../engine/sync-option-names.js';
 import { buildSyncTasks } from '../engine/sync-tasks.js';
@@ -111,7 +112,8 @@ export async function loadApplication(
     env: processEnvironment(),
     clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
   });
-  const app = registry.get(name);
+  const app = registry.find(name);
+  if (app === undefined) throw unknownApplication(name, registry.names(), file);
   if (options.revision !== undefined && app.source.repoURL === '') {
     throw new BotError(
       'invalid_command',
@@ -120,6 +122,26 @@ export async function loadApplication(
     );
   }
   return { app, settings, registry, renderer };
+}
+
+/** How many known Applications an unknown name's error lists before "… and N more". */
+const LISTED_APPLICATIONS = 10;
+
+/**
+ * `no Application named "nope" (wavesync.yaml): did you mean rails? (known: guestbook, rails, …)`, or with no
+ * close name the known ones (sorted, at most LISTED_APPLICATIONS), or how to add one when there are none.
+ */
+function unknownApplication(name: string, known: readonly string[], file: string): BotError {
+  const sorted = [...known].sort();
+  const listed = sorted.slice(0, LISTED_APPLICATIONS).join(', ');
+  const more = sorted.length > LISTED_APPLICATIONS ? ` and ${sorted.length - LISTED_APPLICATIONS} more` : '';
+  const closest = closestNames(name, sorted, 1)[0];
+  let fix: string;
+  if (sorted.length === 0)
+    fix = `it has no Applications; add one under applications: (see examples/wavesync.yaml)`;
+  else if (closest !== undefined) fix = `did you mean ${closest}? (known: ${listed}${more})`;
+  else fix = `use one of ${listed}${more}`;
+  return new BotError('application_not_found', `no Application named "${name}" (${file})`, { fix });
 }
 
 /**
@@ -153,9 +175,17 @@ export async function printPlan(
   if (options.app !== undefined) {
     const plan = await planApplication(options.app, options);
     if (options.output === 'json') {
-      const { application, environment, namespace, revision } = plan;
+      // JSON keeps the revision in full (README "Revisions"); `ref` is what a git revision was resolved from.
+      const { application, environment, namespace, revision, ref } = plan;
       const document = JSON.parse(formatPlanJson(plan)) as object;
-      const withApp = { application: { name: application, environment, namespace, revision }, ...document };
+      const app = {
+        name: application,
+        environment,
+        namespace,
+        revision,
+        ...(ref === undefined ? {} : { ref }),
+      };
+      const withApp = { application: app, ...document };
       io.stdout(`${JSON.stringify(withApp, null, 2)}\n`);
     } else {
       io.stdout(applicationHeader(plan) + formatPlanText(plan));

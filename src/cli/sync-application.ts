@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { BotError, type OperationState, type SyncEvent } from '../domain/index.js';
 import type { Cluster, PlanWarning, SourcedObject } from '../engine/index.js';
 import { loadApplication } from './plan-application.js';
-import { type SyncCommandOptions, secondsOption } from './sync-command-options.js';
+import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 
 /**
  * Runs the sync of the Application `name`; returns the final state. Warnings (unknown sync options of the
@@ -68,8 +68,7 @@ export async function syncApplication(
     options.syncOption,
   );
   for (const warning of [...applicationWarnings(app), ...planned.warnings]) onWarning(warning);
-  const grace = secondsOption('--hook-start-grace', options.hookStartGrace);
-  const timeout = secondsOption('--timeout', options.timeout);
+  const timings = syncTimings(options);
   const runner = createEngineSyncRunner<SourcedObject, Cluster>({
     application: (_name, request) =>
       createApplicationResolver({ registry: { get: () => app }, settings })(request),
@@ -84,13 +83,11 @@ export async function syncApplication(
         ...input,
         options: {
           // As the worker: wavesync.yaml's health timeout, unless --health-timeout or --no-wait-health say otherwise.
-          healthTimeoutMs:
-            options.waitHealth === false
-              ? 0
-              : (secondsOption('--health-timeout', options.healthTimeout) ??
-                settings.defaults.healthTimeoutSeconds * 1000),
-          ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
-          ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
+          healthTimeoutMs: timings.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
+          ...(timings.hookStartGraceMs === undefined ? {} : { hookStartGraceMs: timings.hookStartGraceMs }),
+          ...(timings.operationTimeoutMs === undefined
+            ? {}
+            : { operationTimeoutMs: timings.operationTimeoutMs }),
         },
       }),
     logger: () => ({ debug: () => {}, info: () => {}, warn: () => {} }),

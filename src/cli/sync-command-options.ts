@@ -30,12 +30,50 @@ export interface SyncCommandOptions {
   waitHealth: boolean;
 }
 
-/** A `--flag <seconds>` value in ms, or undefined when absent. @throws BotError for anything but a number ≥ 0. */
+/**
+ * A `--flag <seconds>` value in ms, or undefined when absent.
+ * @throws BotError invalid_command for anything but a number ≥ 0: `"abc" is not a number of seconds (--timeout):
+ * give seconds, like --timeout 300`.
+ */
 export function secondsOption(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = Number(value) * 1000;
   if (value.trim() === '' || !(ms >= 0)) {
-    throw new BotError('invalid_command', `${flag} must be a number of seconds, got ${value}`);
+    throw new BotError('invalid_command', `"${value}" is not a number of seconds (${flag})`, {
+      fix: `give seconds, like ${flag} 300`,
+    });
   }
   return ms;
+}
+
+/** The timing flags of `wavesync sync`, in ms; undefined where the flag was not given. */
+export interface SyncTimings {
+  hookStartGraceMs: number | undefined;
+  operationTimeoutMs: number | undefined;
+  /** 0 with `--no-wait-health`. */
+  healthTimeoutMs: number | undefined;
+}
+
+/**
+ * The timing flags checked together, before anything is loaded or any cluster is contacted.
+ * @throws BotError invalid_command for a value that is not seconds (secondsOption), `--timeout 0`, or both
+ * `--health-timeout` and `--no-wait-health`.
+ */
+export function syncTimings(options: SyncCommandOptions): SyncTimings {
+  const hookStartGraceMs = secondsOption('--hook-start-grace', options.hookStartGrace);
+  const operationTimeoutMs = secondsOption('--timeout', options.timeout);
+  if (operationTimeoutMs === 0) {
+    throw new BotError('invalid_command', '--timeout must be more than 0 seconds', {
+      fix: 'give seconds, like --timeout 300',
+    });
+  }
+  const healthTimeoutMs = secondsOption('--health-timeout', options.healthTimeout);
+  if (options.waitHealth === false && options.healthTimeout !== undefined) {
+    throw new BotError('invalid_command', 'give --health-timeout or --no-wait-health, not both');
+  }
+  return {
+    hookStartGraceMs,
+    operationTimeoutMs,
+    healthTimeoutMs: options.waitHealth === false ? 0 : healthTimeoutMs,
+  };
 }

@@ -9,7 +9,7 @@ import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js'
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 import { planLoaded } from './plan-application.js';
-import { type SyncCommandOptions, secondsOption } from './sync-command-options.js';
+import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
 export type { SyncCommandOptions } from './sync-command-options.js';
@@ -44,6 +44,7 @@ export async function syncManifests(
   onWarning: (warning: PlanWarning) => void = () => {},
 ): Promise<OperationState> {
   rejectPathAndApp(target, options.app);
+  const timings = syncTimings(options);
   if (options.app !== undefined) {
     const { syncApplication } = await import('./sync-application.js');
     return syncApplication(options.app, options, onEvent, signal, onWarning).catch(rethrowClusterError);
@@ -69,12 +70,6 @@ export async function syncManifests(
     dryRun: options.dryRun,
     syncOptions: options.syncOption,
   };
-  const grace = secondsOption('--hook-start-grace', options.hookStartGrace);
-  const timeout = secondsOption('--timeout', options.timeout);
-  if (timeout === 0) throw new BotError('invalid_command', '--timeout must be more than 0 seconds');
-  const healthTimeout = secondsOption('--health-timeout', options.healthTimeout) ?? DEFAULT_HEALTH_TIMEOUT_MS;
-  if (options.waitHealth === false && options.healthTimeout !== undefined)
-    throw new BotError('invalid_command', 'give --health-timeout or --no-wait-health, not both');
   return runOperation({
     application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     targets: loaded.objects,
@@ -87,10 +82,10 @@ export async function syncManifests(
     // Confirmed when the operation asks, so always at or after its start (Argo CD: deletion-approved).
     ...(options.confirmPrune ? { pruneConfirmation: async () => new Date().toISOString() } : {}),
     options: {
-      ...(grace === undefined ? {} : { hookStartGraceMs: grace }),
-      ...(timeout === undefined ? {} : { operationTimeoutMs: timeout }),
-      // Not waiting still reads the health once (HealthAssessed), without waiting for it to change.
-      healthTimeoutMs: options.waitHealth === false ? 0 : healthTimeout,
+      ...(timings.hookStartGraceMs === undefined ? {} : { hookStartGraceMs: timings.hookStartGraceMs }),
+      ...(timings.operationTimeoutMs === undefined ? {} : { operationTimeoutMs: timings.operationTimeoutMs }),
+      // Not waiting (0) still reads the health once (HealthAssessed), without waiting for it to change.
+      healthTimeoutMs: timings.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS,
     },
   }).catch(rethrowClusterError);
 }

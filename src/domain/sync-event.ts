@@ -42,6 +42,13 @@ export type SyncEvent =
        * only in a later step (the engine's reference lint), e.g. `PreSync Job/migrate reads ConfigMap/env, …`.
        */
       warnings?: string[];
+      /**
+       * Argo CD's silent fallbacks in the manifests and the Application (absent = none), each with its place, as
+       * `wavesync plan` warns of them: `Job/migrate: argocd.argoproj.io/hook: unknown hook type "PreSynk" (did you
+       * mean PreSync?); Argo CD ignores it, … (app/migrate.yaml:1)`, a sync-wave "1.5" run as wave 0, a misspelled
+       * sync option. Argo CD's behaviour stays; the warning says it.
+       */
+      fallbacks?: string[];
     }
   | { type: 'WaveStarted'; at: string; wave: WaveRef; tasks: TaskRef[] }
   | { type: 'ResourceApplied'; at: string; wave: WaveRef; task: TaskRef; status: ResultCode; message: string }
@@ -102,6 +109,18 @@ export type SyncEvent =
        * reporters show it as cancelled, not as a failure.
        */
       cancelledBy?: CancelledBy;
+    }
+  | {
+      /**
+       * After the operation, the app-health wait found resources not Healthy yet: which, and why (e.g.
+       * `Deployment/web 0/1 ready: Pod web-5d9f (container web) cannot start: CreateContainerConfigError:
+       * configmap "app-env" not found`). Emitted when the wait starts and whenever the reasons change; a
+       * HealthAssessed follows. `timeoutMs`: how long the wait lasts at most from the operation's end.
+       */
+      type: 'HealthWaiting';
+      at: string;
+      timeoutMs: number;
+      waiting: { task: TaskRef; reason: string }[];
     }
   | {
       /** App health observed after the operation, separate from the sync outcome. */

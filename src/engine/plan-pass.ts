@@ -5,6 +5,7 @@
  */
 import { formatResourceKey, type KubeObject, resourceKeyOf } from '../domain/index.js';
 import type { WatchTarget } from './cluster.js';
+import { clearClusterScopedNamespaces } from './cluster-scoped-kinds.js';
 import { crdDefinedKindOf } from './dependency-bubbling.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from './sync-context.js';
 import { hasSyncOption } from './sync-options.js';
@@ -35,7 +36,7 @@ function build(
   live: KubeObject[],
   namespaceExists: boolean,
 ): SyncTask[] {
-  return buildSyncTasks({
+  const { tasks, warnings } = buildSyncTasks({
     targets: ctx.targets,
     live,
     namespace: ctx.namespace,
@@ -43,7 +44,9 @@ function build(
     startedAt,
     operation: ctx.operation,
     namespaceExists,
-  }).tasks;
+  });
+  ctx.memory.planWarnings = warnings;
+  return tasks;
 }
 
 async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void> {
@@ -139,6 +142,10 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
   const tasks = build(ctx, startedAt, live, namespaceExists);
   await discoverKinds(ctx, tasks);
+  clearClusterScopedNamespaces(
+    tasks,
+    (task) => ctx.memory.discovery.get(`${apiVersionOf(task)}/${task.kind}`)?.namespaced,
+  );
   await Promise.all(
     tasks.map(async (task) => {
       task.liveObj = await liveOf(ctx, task);

@@ -18,6 +18,7 @@ import {
   type MissingReference,
   missingReferenceOf,
   podLabelOf,
+  podsOfNamespace,
   podsOfWorkload,
   waitReasonOf,
 } from './stuck-pods.js';
@@ -75,16 +76,7 @@ async function startFailure(
 
 /** The Pods of `namespace`, from the watch-fed cache, else listed once per pass. */
 function podsIn(ctx: SyncContext, scope: RefreshScope, namespace: string): Promise<KubeObject[]> {
-  let pods = scope.pods.get(namespace);
-  if (pods === undefined) {
-    const cached = ctx.live.find((o) => o.kind === 'Pod' && (o.metadata.namespace ?? '') === namespace);
-    pods =
-      cached.length > 0
-        ? Promise.resolve(cached)
-        : ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace }).catch(() => []);
-    scope.pods.set(namespace, pods);
-  }
-  return pods;
+  return podsOfNamespace(ctx, scope.pods, namespace);
 }
 
 /** What the kubelet says about the missing object (its exact words when it has them). */

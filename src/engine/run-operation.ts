@@ -18,6 +18,7 @@ import {
 } from './engine-options.js';
 import { LiveCache } from './live-cache.js';
 import { planPass } from './plan-pass.js';
+import type { PlanWarning } from './plan-warning.js';
 import { messageOf } from './retry.js';
 import { newOperationState, newRunMemory, nowIso, type SyncContext } from './sync-context.js';
 import { syncPass } from './sync-pass.js';
@@ -44,6 +45,11 @@ export interface RunOperationInput {
    * so the sync never reverts them (Argo CD). Default none.
    */
   ignoreDifferences?: readonly IgnoreDifferencesRule[];
+  /**
+   * Fallback warnings found before the engine (rendering, the Application's sync options); announced in
+   * OperationStarted `fallbacks` with the planner's own. Default none.
+   */
+  warnings?: readonly PlanWarning[];
   cluster: Cluster;
   reporter: { report(event: SyncEvent): Promise<void> };
   /** State persisted by a previous process of the same operation (resume). */
@@ -72,6 +78,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
     targets: input.targets,
     operation: input.operation,
     ignoreDifferences: input.ignoreDifferences ?? [],
+    warnings: input.warnings ?? [],
     cluster: input.cluster,
     live: new LiveCache(input.cluster, () => wake.notify()),
     options,

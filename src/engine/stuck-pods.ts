@@ -178,3 +178,24 @@ export function waitReasonOf(obj: KubeObject, pods: readonly KubeObject[], fallb
   const head = `${obj.kind}/${obj.metadata.name ?? ''}${count ? ` ${count}` : ''}`;
   return why ? `${head}: ${why}` : head;
 }
+
+/**
+ * The Pods of `namespace`, read once per `memo` (a pass, or one look of the app-health wait): from the live cache
+ * when it holds any (Pods of the sync's namespaces are watched), else one LIST ([] when it fails).
+ */
+export function podsOfNamespace(
+  ctx: SyncContext,
+  memo: Map<string, Promise<KubeObject[]>>,
+  namespace: string,
+): Promise<KubeObject[]> {
+  let pods = memo.get(namespace);
+  if (pods === undefined) {
+    const cached = ctx.live.find((o) => o.kind === 'Pod' && (o.metadata.namespace ?? '') === namespace);
+    pods =
+      cached.length > 0
+        ? Promise.resolve(cached)
+        : ctx.cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace }).catch(() => []);
+    memo.set(namespace, pods);
+  }
+  return pods;
+}

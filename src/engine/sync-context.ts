@@ -20,6 +20,7 @@ import type { IgnoreDifferencesRule } from './diff/ignore-differences.js';
 import type { EngineLogger, EngineOptions } from './engine-options.js';
 import { getResourceHealth } from './health/index.js';
 import type { LiveCache } from './live-cache.js';
+import type { PlanWarning } from './plan-warning.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 
 export interface SyncContext {
@@ -30,6 +31,8 @@ export interface SyncContext {
   operation: SyncOperation;
   /** The Application's compiled `spec.ignoreDifferences` (applied with `RespectIgnoreDifferences=true`). */
   ignoreDifferences: readonly IgnoreDifferencesRule[];
+  /** Fallback warnings from before the engine (RunOperationInput.warnings). */
+  warnings: readonly PlanWarning[];
   cluster: Cluster;
   live: LiveCache;
   options: EngineOptions;
@@ -68,6 +71,8 @@ export interface RunMemory {
   waitReasons: Map<string, string>;
   /** The last announced WaveWaiting (its wave and reasons), so an unchanged one is not announced again. */
   announcedWaiting: string;
+  /** The planner's fallback warnings of the last plan (buildSyncTasks), announced in OperationStarted. */
+  planWarnings: PlanWarning[];
 }
 
 export function newRunMemory(): RunMemory {
@@ -82,6 +87,7 @@ export function newRunMemory(): RunMemory {
     confirmationRequested: new Set(),
     waitReasons: new Map(),
     announcedWaiting: '',
+    planWarnings: [],
   };
 }
 

@@ -20,12 +20,24 @@ function stepsOf(tasks: readonly SyncTask[]): { phase: SyncPhase; wave: SyncWave
   return steps;
 }
 
-function planWarnings(tasks: readonly SyncTask[]): { warnings?: string[] } {
+function planWarnings(
+  ctx: SyncContext,
+  tasks: readonly SyncTask[],
+): { warnings?: string[]; fallbacks?: string[] } {
   const warnings = lateReferencesOf(tasks).map((late) => late.message);
-  return warnings.length > 0 ? { warnings } : {};
+  const fallbacks = [...ctx.warnings, ...ctx.memory.planWarnings].map(
+    (w) => `${w.message} (${w.line > 0 ? `${w.file}:${w.line}` : w.file})`,
+  );
+  return {
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(fallbacks.length > 0 ? { fallbacks: [...new Set(fallbacks)] } : {}),
+  };
 }
 
-/** Remembers the plan and emits OperationStarted (once per process), with the reference lint's warnings. */
+/**
+ * Remembers the plan and emits OperationStarted (once per process), with the reference lint's warnings and the
+ * fallback warnings (the planner's and RunOperationInput.warnings).
+ */
 export async function announceOperation(
   ctx: SyncContext,
   state: OperationState,
@@ -46,7 +58,7 @@ export async function announceOperation(
       tasks: tasks.filter((t) => t.phase === s.phase && t.wave === s.wave).map(taskRefOf),
     })),
     resumed: state.syncResult.resources.length > 0,
-    ...planWarnings(tasks),
+    ...planWarnings(ctx, tasks),
   });
 }
 

@@ -9,6 +9,8 @@
  * Error and the problem, and resolves with that state (never retried). Transient errors (`transient: true`) are
  * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
  */
+
+import { applicationWarnings } from '../apps/application-warnings.js';
 import {
   type Application,
   type OperationState,
@@ -16,7 +18,7 @@ import {
   type SyncOperation,
   withApplicationSyncOptions,
 } from '../domain/index.js';
-import { type IgnoreDifferencesRule, ignoreDifferencesOf } from '../engine/index.js';
+import { type IgnoreDifferencesRule, ignoreDifferencesOf, type PlanWarning } from '../engine/index.js';
 import type { DeletionRequest, SyncRunner, SyncRunnerContext } from '../queue/index.js';
 import { isTransientError } from '../queue/index.js';
 
@@ -25,6 +27,8 @@ export interface RenderedApplication<Target> {
   targets: Target[];
   /** Resolved revision: a git SHA, or the content hash of a local directory. */
   revision: string;
+  /** Fallback warnings of rendering (e.g. unknown directory options), passed on to the engine. */
+  warnings?: PlanWarning[];
 }
 
 /** The engine entry point, as the composition root passes it in (src/engine/run-operation.ts). */
@@ -35,6 +39,8 @@ export type RunOperation<Target, ClusterT> = (input: {
   revision: string;
   operation: SyncOperation;
   ignoreDifferences?: readonly IgnoreDifferencesRule[];
+  /** Fallback warnings (the Application's sync options, rendering), announced with OperationStarted. */
+  warnings?: readonly PlanWarning[];
   cluster: ClusterT;
   reporter: { report(event: SyncEvent): Promise<void> };
   initialState?: OperationState;
@@ -103,6 +109,8 @@ export function createEngineSyncRunner<Target, ClusterT>(
     const state = await deps.runOperation({
       application,
       ignoreDifferences: ignored.rules,
+      // Said in the thread (OperationStarted) as `wavesync plan` says them: Argo CD's silent fallbacks.
+      warnings: [...applicationWarnings(prepared.app), ...(prepared.rendered.warnings ?? [])],
       targets: prepared.rendered.targets,
       namespace: prepared.app.destination.namespace ?? 'default',
       revision: prepared.rendered.revision,

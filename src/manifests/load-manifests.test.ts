@@ -66,7 +66,7 @@ describe('src/manifests/load-manifests', () => {
     const missing = path.join(dir, 'missing');
 
     await expect(loadManifests(missing)).rejects.toThrow(ManifestError);
-    await expect(loadManifests(missing)).rejects.toThrow(`${missing}: cannot read: ENOENT`);
+    await expect(loadManifests(missing)).rejects.toThrow(`${missing}: no such file or directory`);
   });
 
   it('rejects the same resource in two files, naming both', async () => {

@@ -5,10 +5,9 @@
  * counts lines of the rendered output.
  */
 import { readFile } from 'node:fs/promises';
-import { ManifestError } from '../domain/index.js';
 import type { PlanWarning, SourcedObject } from '../engine/index.js';
 import { assertUniqueTargets } from '../engine/unique-targets.js';
-import { type ManifestSourceEntry, manifestSourcesOf } from './manifest-sources.js';
+import { type ManifestSourceEntry, manifestSourcesOf, unreadable } from './manifest-sources.js';
 import { parseManifests } from './parse-manifests.js';
 import { type KustomizeOptions, renderKustomize } from './render-kustomize.js';
 
@@ -57,7 +56,7 @@ function textOf(entry: ManifestSourceEntry, opts: LoadManifestsOptions): Promise
 }
 
 function readText(file: string): Promise<string> {
-  return readFile(file, 'utf8').catch((error: Error) => {
-    throw new ManifestError(file, undefined, `cannot read: ${error.message}`, { cause: error });
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(file, error);
   });
 }

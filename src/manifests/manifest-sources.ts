@@ -20,8 +20,8 @@ const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 /** The entries of `target` (a file or directory) sorted by path; throws ManifestError when it cannot be read. */
 export async function manifestSourcesOf(target: string, recurse = true): Promise<ManifestSourceEntry[]> {
-  const info = await stat(target).catch((error: Error) => {
-    throw new ManifestError(target, undefined, `cannot read: ${error.message}`, { cause: error });
+  const info = await stat(target).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(target, error);
   });
   if (info.isFile()) {
     const isKustomization = KUSTOMIZATION_FILES.includes(path.basename(target));
@@ -35,8 +35,8 @@ export async function manifestSourcesOf(target: string, recurse = true): Promise
 }
 
 async function walk(dir: string, recurse: boolean, into: ManifestSourceEntry[]): Promise<void> {
-  const dirents = await readdir(dir, { withFileTypes: true }).catch((error: Error) => {
-    throw new ManifestError(dir, undefined, `cannot read: ${error.message}`, { cause: error });
+  const dirents = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(dir, error);
   });
   if (dirents.some((d) => !d.isDirectory() && d.name === 'Chart.yaml')) {
     throw new ManifestError(
@@ -57,5 +57,30 @@ async function walk(dir: string, recurse: boolean, into: ManifestSourceEntry[]):
     } else if (MANIFEST_EXTENSIONS.includes(path.extname(dirent.name).toLowerCase())) {
       into.push({ type: 'file', path: full });
     }
+  }
+}
+
+/**
+ * The ManifestError for a path the file system refused, in words and with a fix instead of the raw system error
+ * (`ENOENT: no such file or directory, stat '/x'`): "does not exist", "permission denied", else the error's
+ * message. The system error stays as the cause (printed with --verbose).
+ */
+export function unreadable(file: string, error: NodeJS.ErrnoException): ManifestError {
+  const cause = { cause: error };
+  switch (error.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new ManifestError(file, undefined, 'no such file or directory', {
+        ...cause,
+        fix: `give a manifest file or a directory of manifests that exists (relative paths start at ${process.cwd()})`,
+      });
+    case 'EACCES':
+    case 'EPERM':
+      return new ManifestError(file, undefined, 'permission denied', {
+        ...cause,
+        fix: 'make it readable by this user, or give another path',
+      });
+    default:
+      return new ManifestError(file, undefined, `cannot read: ${error.message}`, cause);
   }
 }

@@ -17,6 +17,8 @@ export interface ApprovalActionsDeps {
   approvals: Pick<Approvals, 'decide'> & Partial<Pick<Approvals, 'requestDiff'>>;
   /** Errors of the flow (Slack or Redis down); default: rethrown to Bolt's error handler. */
   onError?(error: unknown): void;
+  /** Where a View diff that could not share its whole diff as a file says so. */
+  logger?: { warn(fields: Record<string, unknown>, message: string): void };
 }
 
 /** Register the `wavesync_approve`, `wavesync_reject` and `wavesync_view_diff` action listeners on `app`. */
@@ -56,7 +58,13 @@ export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): vo
       async ({ ack, body, action, client }) => {
         await ack();
         try {
-          await viewDiffAction({ body, action, client, requestDiff });
+          await viewDiffAction({
+            body,
+            action,
+            client,
+            requestDiff,
+            ...(deps.logger ? { logger: deps.logger } : {}),
+          });
         } catch (error) {
           if (!deps.onError) throw error;
           deps.onError(error);

@@ -27,13 +27,16 @@ export interface SlackApprovalGate {
    * refusal is written to the audit log.
    */
   refusal(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
+  /** True when an allowed request for `application` waits for approval (Approvals.needsApproval). */
+  needsApproval(application: string): boolean;
 }
 
 export function createApprovalGate(
-  approvals: Pick<Approvals, 'requestSync' | 'checkRequest'>,
+  approvals: Pick<Approvals, 'requestSync' | 'checkRequest' | 'needsApproval'>,
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
+    needsApproval: (application) => approvals.needsApproval(application),
     async refusal(request, options) {
       const checked = await approvals.checkRequest(request, options);
       return checked.allowed ? undefined : checked.reason;

@@ -74,6 +74,11 @@ export interface ApprovalGate {
    * give, or undefined when the request may go on (gate() still decides when it is made).
    */
   refusal?(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
+  /**
+   * True when a request for `application` that the policy allows waits for approval (its environment has
+   * `requireApproval`): the ack then says "waiting for approval", not "syncing".
+   */
+  needsApproval?(application: string): boolean;
 }
 
 /** What a request-policy check looks at: the Application, the operation, who asks, where, and `--break-glass`. */

@@ -201,6 +201,7 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
     registerApprovalActions(app, {
       approvals: deps.approvalFlow,
       onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
+      ...(deps.logger ? { logger: deps.logger } : {}),
     });
   }
   app.error(async (error) => {

@@ -245,7 +245,7 @@ class ThreadReporter implements SlackReporter {
   private apply(event: SyncEvent): void {
     const now = Date.now();
     switch (event.type) {
-      case 'OperationStarted':
+      case 'OperationStarted': {
         // A deletion replies once per wave, once for what is kept, and updates the header per wave.
         if (this.header.deletion) this.callBudget.plan(event.waves.length * 2 + 1, 0);
         else this.callBudget.plan(event.waves.length, countHooks(event.waves.flatMap((w) => w.tasks)));
@@ -258,12 +258,15 @@ class ThreadReporter implements SlackReporter {
             false,
             `resumed@${now}`,
           );
-        if (event.warnings?.length && !event.resumed) {
-          // Mandatory like a hook outcome: it explains a failure (or a dry run's verdict) before it happens.
+        const warnings = [...(event.fallbacks ?? []), ...(event.warnings ?? [])];
+        if (warnings.length > 0 && !event.resumed) {
+          // Mandatory like a hook outcome: it explains a failure (or a dry run's verdict) before it happens, and
+          // says each of Argo CD's silent fallbacks as `wavesync plan` does.
           this.callBudget.addHooks(1);
-          this.queue(planWarningsBlocks(event.warnings), true, 'warnings');
+          this.queue(planWarningsBlocks(warnings), true, 'warnings');
         }
         return;
+      }
       case 'WaveStarted':
         this.wave = event.wave;
         this.waiting = [];

@@ -29,11 +29,13 @@ async function fileAt(dir: string, file: string): Promise<string> {
 }
 
 describe('createGitRepositoryCache', () => {
-  it('works when the process environment names an editor (EDITOR / VISUAL, as shells and test runners set them)', async () => {
-    const sha = await fixture.commit({ 'app/cm.yaml': 'v: editor\n' });
-    const git = cache({ env: { ...ENV, EDITOR: 'vi', VISUAL: 'code --wait' } });
+  it('works with an editor, a pager and a password prompt set in the environment (simple-git refuses to pass them)', async () => {
+    const sha = await fixture.commit({ 'app/cm.yaml': 'v: 1\n' });
+    const env = { ...ENV, EDITOR: 'vim', VISUAL: 'code -w', PAGER: 'less', SSH_ASKPASS: '/bin/true' };
 
-    expect((await git.checkout(fixture.url, 'main')).sha).toBe(sha);
+    const checkout = await cache({ env }).checkout(fixture.url, 'main');
+
+    expect(checkout.sha).toBe(sha);
   });
 
   it('checks out HEAD, a branch, a lightweight tag, an annotated tag, a SHA and an abbreviated SHA', async () => {

@@ -120,20 +120,21 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
 }
 
 /**
- * The process environment without what would steer git: `GIT_*` variables, and the editor variables (`EDITOR`,
- * `VISUAL`) — a server's git never opens an editor, and simple-git refuses to run at all when they are set
- * ("Use of EDITOR is not permitted without enabling allowUnsafeEditor"), which a shell or test runner often does.
+ * Variables of the caller's environment that git would obey for something a fetch never needs (an editor, a pager,
+ * a password prompt, another config prefix) and that simple-git therefore refuses to pass unless told it is safe
+ * (@simple-git/argv-parser parse-env): with `EDITOR` set in a user's shell, every git command failed with `Use of
+ * "EDITOR" is not permitted`. They are dropped with the GIT_* variables.
  */
+const UNSAFE_FOR_GIT = new Set(['EDITOR', 'VISUAL', 'PAGER', 'SSH_ASKPASS', 'PREFIX']);
+
 function withoutGitVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    const name = key.toUpperCase();
-    if (value !== undefined && !name.startsWith('GIT_') && !EDITOR_VARIABLES.has(name)) out[key] = value;
+    const upper = key.toUpperCase();
+    if (value !== undefined && !upper.startsWith('GIT_') && !UNSAFE_FOR_GIT.has(upper)) out[key] = value;
   }
   return out;
 }
-
-const EDITOR_VARIABLES = new Set(['EDITOR', 'VISUAL']);
 
 function urlSecrets(url: string): string[] {
   try {

@@ -56,6 +56,11 @@ describe('wavesync cluster-sim', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // stdout is the one line for scripts; the logs are readable lines on stderr, not JSON.
+    expect(out).toBe(`Kubernetes API simulator listening on ${url} (speed 5)\n`);
+    expect(err).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}Kubernetes API simulator listening url=http/m);
+    expect(err).toContain(`kubeconfig written; use: export KUBECONFIG=${file}`);
+    expect(err).not.toContain('{"level"');
   }, 30_000);
 
   it('when the port is taken, then it exits 1 with one line naming the address, not a stack trace', async () => {

@@ -1,10 +1,10 @@
 /**
  * `wavesync cluster-sim [--port N] [--host H] [--kubeconfig-out FILE] [--speed N] [--crd-establish-seconds N]` — run the Kubernetes API
- * simulator (sim/) in the foreground until SIGINT/SIGTERM. Prints the URL, and writes a kubeconfig
- * (insecure-skip-tls-verify, plain http on loopback) when asked.
+ * simulator (sim/) in the foreground until SIGINT/SIGTERM. Prints the URL (the one line on stdout), and writes a
+ * kubeconfig (insecure-skip-tls-verify, plain http on loopback) when asked. Logs go to stderr: human-readable
+ * lines, or pino's JSON with `--log-format json`.
  */
-import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 function positiveNumber(value: string): number {
   const n = Number(value);
@@ -31,6 +31,7 @@ interface ClusterSimOptions {
   speed: number;
   crdEstablishSeconds: number;
   kubeconfigOut?: string;
+  logFormat: 'text' | 'json';
 }
 
 export function registerClusterSimCommand(program: Command): void {
@@ -47,13 +48,18 @@ export function registerClusterSimCommand(program: Command): void {
       0.5,
     )
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the simulator to this file')
+    .addOption(
+      new Option('--log-format <format>', 'logs on stderr: text for people, json for log collectors')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .action(async (options: ClusterSimOptions) => {
       // Loaded on use, so other subcommands do not pay for compiling the simulator at start-up.
       const [{ startSimulator }, { createLogger }] = await Promise.all([
         import('../../../sim/index.js'),
         import('../../logger.js'),
       ]);
-      const logger = createLogger({ level: 'info' });
+      const logger = createLogger({ level: 'info', format: options.logFormat, destination: process.stderr });
       const sim = await startSimulator({
         port: options.port,
         host: options.host,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitFixture } from '../../../test/support/git-fixture.js';
 import { type CommandRun, runCommand } from '../../../test/support/run-command.js';
 import { sharedFixturesDir as fixture } from '../../../test/support/shared-fixtures.js';
 import { registerPlanCommand } from './plan.js';
@@ -207,7 +208,10 @@ describe('src/cli/commands/plan', () => {
       const result = await plan(path.join(dir, 'nope'));
 
       expect(result).toMatchObject({ exitCode: 2, stdout: '' });
-      expect(result.stderr).toMatch(/^error: cannot read: ENOENT.* \(\S*nope\)\n$/);
+      expect(result.stderr).toBe(
+        `error: no such file or directory (${path.join(dir, 'nope')}): give a manifest file or a directory of ` +
+          `manifests that exists (relative paths start at ${process.cwd()})\n`,
+      );
     });
 
     it('lists warnings below the plan, with file and line', async () => {
@@ -266,7 +270,10 @@ describe('src/cli/commands/plan', () => {
 
     expect(steps(JSON.parse(ok.stdout).tasks)).toEqual(['Sync/1 ConfigMap/cm-1', 'Sync/2 ConfigMap/cm-2']);
     expect(bad).toMatchObject({ code: 2, stdout: '' });
-    expect(bad.stderr).toMatch(/^error: cannot read: ENOENT.*missing\.yaml\)\n$/);
+    expect(bad.stderr).toMatch(
+      /^error: no such file or directory \(\S*missing\.yaml\): give a manifest file /,
+    );
+    expect(bad.stderr).not.toContain('ENOENT');
   });
 });
 
@@ -307,9 +314,15 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
   });
 
   it('names an unknown Application with "Did you mean", refuses --revision for a local folder and a path together with --app', async () => {
+    const known = 'app-of-apps, broken-migration, guestbook, payments, pre-post-sync, rails, sync-waves';
     const unknown = await plan('--app', 'raills', '--config', config);
     expect(unknown).toMatchObject({ stdout: '', exitCode: 2 });
-    expect(unknown.stderr).toBe('error: No application named "raills". Did you mean rails?\n');
+    expect(unknown.stderr).toBe(
+      `error: no Application named "raills" (${config}): did you mean rails? (known: ${known})\n`,
+    );
+    const nope = await plan('--app', 'nope', '--config', config);
+    expect(nope).toMatchObject({ stdout: '', exitCode: 2 });
+    expect(nope.stderr).toBe(`error: no Application named "nope" (${config}): use one of ${known}\n`);
 
     const local = await plan('--app', 'rails', '--config', config, '--revision', 'main');
     expect(local).toMatchObject({ stdout: '', exitCode: 2 });
@@ -320,4 +333,46 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
     expect(both).toMatchObject({ stdout: '', exitCode: 2 });
     expect(both.stderr).toMatch(/give a path or --app, not both/);
   });
+});
+
+describe('wavesync plan --app with a git source: one revision format for people, the full SHA in JSON', () => {
+  it('prints `<7-char SHA> (<ref>)` in the text and keeps the full SHA and the ref in the JSON', async () => {
+    const git = await createGitFixture();
+    try {
+      const sha = await git.commit({
+        'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
+      });
+      const config = path.join(git.root, 'wavesync.yaml');
+      await writeFile(
+        config,
+        `applications: [{ file: apps.yaml }]\ndefaults: { gitCacheDir: ${path.join(git.root, 'cache')} }\n`,
+      );
+      await writeFile(
+        path.join(git.root, 'apps.yaml'),
+        [
+          'apiVersion: argoproj.io/v1alpha1',
+          'kind: Application',
+          'metadata: { name: shop, namespace: argocd }',
+          'spec:',
+          '  project: default',
+          `  source: { repoURL: "${git.url}", path: app, targetRevision: main }`,
+          '  destination: { server: https://kubernetes.default.svc, namespace: shop }',
+          '',
+        ].join('\n'),
+      );
+
+      const text = await plan('--app', 'shop', '--config', config);
+      expect(text.stderr).toBe('');
+      expect(text.stdout.split('\n')[0]).toBe(`shop · namespace shop · revision ${sha.slice(0, 7)} (main)`);
+      const json = await plan('--app', 'shop', '--config', config, '-o', 'json');
+      expect(JSON.parse(json.stdout).application).toEqual({
+        name: 'shop',
+        namespace: 'shop',
+        revision: sha,
+        ref: 'main',
+      });
+    } finally {
+      await git.cleanup();
+    }
+  }, 30_000);
 });

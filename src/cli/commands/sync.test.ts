@@ -79,4 +79,12 @@ describe('wavesync sync against an unreachable cluster', () => {
     ]);
     expect(lines[2]).toMatch(/^error: cannot reach the cluster/);
   }, 30_000);
+
+  it('names a bad --timeout and the fix before loading anything or reaching the cluster', async () => {
+    const result = await syncToClosedPort('missing.yaml', '--timeout', 'abc');
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      'error: "abc" is not a number of seconds (--timeout): give seconds, like --timeout 300\n',
+    );
+  });
 });

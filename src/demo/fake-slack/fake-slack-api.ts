@@ -1,7 +1,8 @@
 /**
  * A local fake of Slack's Web API for tests and the demo: an HTTP server on 127.0.0.1 (port 0) that answers
  * auth.test, chat.postMessage, chat.update, chat.postEphemeral, chat.getPermalink, users.info,
- * usergroups.users.list, conversations.info, views.open and views.update the way Slack does (HTTP 200 with `{ok:false,error}` for
+ * usergroups.users.list, conversations.info, views.open, views.update and files.uploadV2's three steps
+ * (files.getUploadURLExternal, the POST of the bytes to the returned upload_url, files.completeUploadExternal) the way Slack does (HTTP 200 with `{ok:false,error}` for
  * platform errors, HTTP 429 + Retry-After for rate limits), enforces Slack's message limits, records every call
  * and keeps the resulting messages so tests can assert threads. It also receives `response_url` posts at
  * `/response/<id>`. With `socketMode`, it is also Slack's Socket Mode endpoint (`apps.connections.open` and the
@@ -51,6 +52,21 @@ export interface FakeView {
   updates: number;
 }
 
+/** A file shared with files.uploadV2 (files.getUploadURLExternal → upload → files.completeUploadExternal). */
+export interface FakeFile {
+  id: string;
+  filename: string;
+  title: string;
+  /** The uploaded bytes, as UTF-8. */
+  content: string;
+  channel?: string;
+  threadTs?: string;
+  permalink: string;
+}
+
+/** files.getUploadURLExternal: `length` is 1 byte to 1 GB; `alt_txt` at most 1,000 characters. */
+export const FILE_LIMITS = { maxBytes: 1024 ** 3, maxAltText: 1000 } as const;
+
 /** Slack's trigger_id is valid for 3 s after the interaction, once. */
 export const TRIGGER_TTL_MS = 3000;
 
@@ -91,6 +107,8 @@ export class FakeSlackApi {
   private readonly failures = new Map<string, string[]>();
   private readonly openViews = new Map<string, FakeView>();
   private readonly usedTriggers = new Set<string>();
+  private readonly pendingFiles = new Map<string, { filename: string; length: number; bytes?: Buffer }>();
+  private readonly sharedFiles: FakeFile[] = [];
   private readonly limiter: ChannelRateLimiter;
   private readonly handlers: Record<string, Handler>;
   private readonly server: Server;
@@ -129,6 +147,8 @@ export class FakeSlackApi {
       'conversations.replies': (a) => this.conversationReplies(a),
       'views.open': (a) => this.viewsOpen(a),
       'views.update': (a) => this.viewsUpdate(a),
+      'files.getUploadURLExternal': (a) => this.getUploadUrl(a),
+      'files.completeUploadExternal': (a) => this.completeUpload(a),
     };
   }
 
@@ -184,6 +204,11 @@ export class FakeSlackApi {
     return [...this.messages.values()].filter((m) => m.channel === channel && (!m.threadTs || m.broadcast));
   }
 
+  /** Files shared with files.completeUploadExternal, in order. */
+  files(): FakeFile[] {
+    return [...this.sharedFiles];
+  }
+
   /** Modals opened by views.open, in order (with their latest content). */
   views(): FakeView[] {
     return [...this.openViews.values()];
@@ -228,8 +253,10 @@ export class FakeSlackApi {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path.startsWith('/upload/') && req.method === 'POST')
+      return this.receiveUpload(path.slice(8), req, res);
+    const raw = await readBody(req);
     if (path.startsWith('/response/') && req.method === 'POST') {
       this.responsePosts.push({
         id: decodeURIComponent(path.slice(10)),
@@ -363,6 +390,91 @@ export class FakeSlackApi {
     existing.view = a.view as Record<string, unknown>;
     existing.updates += 1;
     return { ok: true, view: { id: existing.id, ...existing.view } };
+  }
+
+  /** files.getUploadURLExternal: `filename` and `length` (whole bytes, 1 B to 1 GB) are required. */
+  private getUploadUrl(a: Args): Record<string, unknown> {
+    const filename = typeof a.filename === 'string' ? a.filename : '';
+    const length = Number(a.length);
+    if (!filename || !Number.isInteger(length) || length < 1 || length > FILE_LIMITS.maxBytes)
+      return { ok: false, error: 'invalid_arguments' };
+    if (typeof a.alt_txt === 'string' && a.alt_txt.length > FILE_LIMITS.maxAltText)
+      return { ok: false, error: 'alt_txt_too_large' };
+    const id = `F${String(this.pendingFiles.size + this.sharedFiles.length + 1).padStart(8, '0')}`;
+    this.pendingFiles.set(id, { filename, length });
+    return { ok: true, upload_url: `${this.url}/upload/${id}`, file_id: id };
+  }
+
+  /** The upload URL: raw bytes or multipart (the first file part); 200 when received, 404 for an unknown id. */
+  private async receiveUpload(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const pending = this.pendingFiles.get(id);
+    if (!pending) return void send(res, 404, { ok: false, error: 'file_not_found' });
+    const type = req.headers['content-type'] ?? '';
+    let bytes = raw;
+    if (type.startsWith('multipart/form-data')) {
+      const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
+      const part = [...form.values()].find((v) => typeof v !== 'string');
+      bytes = part && typeof part !== 'string' ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
+    }
+    pending.bytes = bytes;
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(`OK - ${bytes.length}`);
+  }
+
+  /**
+   * files.completeUploadExternal: every file must have been issued and uploaded with exactly the `length` declared
+   * (`file_not_found` otherwise); with `channel_id` the files are shared there (in `thread_ts`'s thread, which must
+   * exist) as a message, as Slack posts them.
+   */
+  private completeUpload(a: Args): Record<string, unknown> {
+    const files = parseJson(a.files);
+    if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
+    const channel = typeof a.channel_id === 'string' && a.channel_id ? a.channel_id : undefined;
+    const threadTs = typeof a.thread_ts === 'string' && a.thread_ts ? a.thread_ts : undefined;
+    if (threadTs && (!channel || !this.messages.has(`${channel}/${threadTs}`)))
+      return { ok: false, error: 'invalid_thread_ts' };
+    const entries = files as { id?: string; title?: string }[];
+    for (const entry of entries) {
+      const pending = this.pendingFiles.get(String(entry.id));
+      if (!pending?.bytes || pending.bytes.length !== pending.length)
+        return { ok: false, error: 'file_not_found' };
+    }
+    const shared = entries.map((entry) => {
+      const id = String(entry.id);
+      const pending = this.pendingFiles.get(id)!;
+      this.pendingFiles.delete(id);
+      const file: FakeFile = {
+        id,
+        filename: pending.filename,
+        title: entry.title ?? pending.filename,
+        content: pending.bytes!.toString('utf8'),
+        ...(channel ? { channel } : {}),
+        ...(threadTs ? { threadTs } : {}),
+        permalink: `https://fake.slack.test/files/U0BOT/${id}/${encodeURIComponent(pending.filename)}`,
+      };
+      this.sharedFiles.push(file);
+      return file;
+    });
+    if (channel) {
+      const ts = this.nextTs();
+      const text = typeof a.initial_comment === 'string' ? a.initial_comment : '';
+      this.messages.set(`${channel}/${ts}`, {
+        channel,
+        ts,
+        text,
+        blocks: [],
+        ...(threadTs ? { threadTs } : {}),
+        broadcast: false,
+        updates: 0,
+      });
+    }
+    return {
+      ok: true,
+      files: shared.map((f) => ({ id: f.id, title: f.title, name: f.filename, permalink: f.permalink })),
+    };
   }
 
   private userInfo(a: Args): Record<string, unknown> {

@@ -48,8 +48,10 @@ export interface DiffCounts {
 
 export interface ApplicationDiff {
   application: string;
-  /** The revision the desired objects were rendered at. */
+  /** The revision the desired objects were rendered at, in full (git SHA, or a local folder's content hash). */
   revision: string;
+  /** For a git source: the branch, tag or SHA `revision` was resolved from (shown as `3f9c2e1 (main)`). */
+  ref?: string;
   /** One entry per apply or prune task, in sync order (unchanged ones included). */
   resources: ResourceDiff[];
   hooks: DiffHook[];

@@ -9,7 +9,7 @@ const records: AuditRecord[] = [
     type: 'approved',
     application: 'guestbook',
     userId: 'U0SAM',
-    revision: '3f9c2e1aa',
+    revision: '3f9c2e1aa0b4c5d6e7f8091a2b3c4d5e6f708192',
   },
   {
     id: '1-0',

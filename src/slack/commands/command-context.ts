@@ -34,7 +34,7 @@ export interface SlackAppDeps {
     Approvals,
     'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'
   > &
-    Partial<Pick<Approvals, 'liveDiff' | 'requestDiff'>>;
+    Partial<Pick<Approvals, 'liveDiff' | 'requestDiff' | 'pendingApprovals' | 'withdraw'>>;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
   /**

@@ -11,6 +11,7 @@ import { fullDiffBlocks, liveDiffUnavailableBlock } from '../messages/diff-block
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { localRevisionProblem } from './local-revision.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
@@ -28,6 +29,8 @@ export async function diffCommand(ctx: CommandContext): Promise<void> {
   if (!(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, usage)));
   }
+  const noRevisions = localRevisionProblem(ctx.deps.catalog, application, parsed.operation);
+  if (noRevisions) return ctx.ack(ephemeral(commandErrorBlocks({ problem: noRevisions, usage })));
   await ctx.ack(ephemeral(textMessage(`Comparing *${escapeMrkdwn(application)}* with the cluster…`)));
   await ctx.respond(ephemeral(await liveDiffReply(ctx, application, { ...parsed.operation, dryRun: true })));
 }

@@ -57,7 +57,8 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   if (first) return void (await reply(await alreadyFromNotice(deps.queue, application, first)));
   const requestKey = `slack-drift:${notice}`;
   recent.claim(requestKey); // the notice's claim above is the guard; startSync releases this one on failure
-  await reply(textMessage(acceptedText(application, parsed.operation)));
+  const awaitsApproval = deps.approvals?.needsApproval?.(application) === true;
+  await reply(textMessage(acceptedText(application, parsed.operation, awaitsApproval)));
   const outcome = await startSync(
     { respond, client: args.client, deps, recent, channel },
     { application, operation: parsed.operation, initiator, requestKey, trigger: DRIFT_TRIGGER },

@@ -68,10 +68,14 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   const operation = rollbackOperation(entry.revision, parsed.prune);
   const rollback = { id: entry.id, revision: entry.revision };
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
+  const next =
+    ctx.deps.approvals?.needsApproval?.(application) === true
+      ? 'It waits for approval: the request is the header below.'
+      : 'Progress is in the thread under the header below.';
   await acceptCommand(
     ctx,
     { application, operation, initiator, requestKey: `rollback-${key}`, rollback, ...breakGlass },
-    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
+    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`,
   );
 }
 

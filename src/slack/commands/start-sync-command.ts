@@ -17,6 +17,7 @@ import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
+import { localRevisionProblem } from './local-revision.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
 import { requestRefusal } from './request-refusal.js';
@@ -40,6 +41,8 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     ...reasonOf(parsed),
   });
   if (refusal) return ctx.ack(ephemeral(refusal));
+  const noRevisions = localRevisionProblem(ctx.deps.catalog, application, parsed.operation);
+  if (noRevisions) return ctx.ack(ephemeral(commandErrorBlocks({ problem: noRevisions })));
   const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
   if (missing) return ctx.ack(ephemeral(commandErrorBlocks({ problem: missing })));
   const requestKey = requestKeyOf(command, application, parsed.operation, parsed.breakGlassReason);
@@ -50,7 +53,12 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     requestKey,
     ...reasonOf(parsed),
   };
-  const outcome = await acceptCommand(ctx, input, acceptedText(application, parsed.operation));
+  const awaitsApproval = ctx.deps.approvals?.needsApproval?.(application) === true;
+  const outcome = await acceptCommand(
+    ctx,
+    input,
+    acceptedText(application, parsed.operation, awaitsApproval),
+  );
   if (outcome) await showDryRunDiff(ctx, application, parsed.operation, outcome);
 }
 
@@ -245,11 +253,19 @@ function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: s
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
 }
 
-export function acceptedText(application: string, op: SyncOperation): string {
+/**
+ * The ack of an accepted `/sync <app>`: "Got it: syncing …", or, when the environment requires approval, "Got it:
+ * … is waiting for approval" with how to withdraw it.
+ */
+export function acceptedText(application: string, op: SyncOperation, awaitsApproval = false): string {
   const selective = op.resources?.length
     ? ' Selective sync: only the named resources, and hooks do not run.'
     : '';
-  return `Got it: syncing *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.${selective}`;
+  const app = escapeMrkdwn(application);
+  if (awaitsApproval) {
+    return `Got it: *${app}* is waiting for approval. The request is the header below; it is queued once approved. \`/sync cancel ${app}\` withdraws it.${selective}`;
+  }
+  return `Got it: syncing *${app}*. Progress is in the thread under the header below.${selective}`;
 }
 
 async function postHeader(

@@ -1,4 +1,7 @@
-/** `/sync status [app]` — what is running and queued, for one application or all. */
+/**
+ * `/sync status [app]` — what is running and queued, for one application or all, and what waits for approval
+ * (pending requests are not jobs yet: they are queued once approved).
+ */
 
 import { USAGE } from '../messages/help-blocks.js';
 import { statusBlocks } from '../messages/status-blocks.js';
@@ -15,10 +18,11 @@ export async function statusCommand(ctx: CommandContext): Promise<void> {
   }
   await ctx.ack();
   try {
-    const jobs = application
-      ? await ctx.deps.queue.applicationStatus(application)
-      : await ctx.deps.queue.allStatus();
-    await ctx.respond(ephemeral(statusBlocks(jobs, application, Date.now())));
+    const [jobs, pending] = await Promise.all([
+      application ? ctx.deps.queue.applicationStatus(application) : ctx.deps.queue.allStatus(),
+      ctx.deps.approvalFlow?.pendingApprovals?.(application) ?? [],
+    ]);
+    await ctx.respond(ephemeral(statusBlocks(jobs, application, Date.now(), pending)));
   } catch (err) {
     await queueUnavailable(ctx, err);
   }

@@ -23,7 +23,7 @@ import {
   rerunCommandOf,
   VIEW_DIFF_ACTION_ID,
 } from '../../approvals/index.js';
-import type { SyncPhase } from '../../domain/index.js';
+import { displayRevision, type SyncPhase } from '../../domain/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { deletionPlanView } from './deletion-blocks.js';
@@ -42,7 +42,7 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
     ? `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(deleteCommandTextOf(request.application, request.deletion.request))}\``
     : request.rollback
       ? `${rollbackTitle(request.rollback)} · requested by ${mention(request.requester.userId)}`
-      : `revision \`${escapeMrkdwn(request.revision.slice(0, 7))}\` (${escapeMrkdwn(request.revisionName)}) · requested by ${mention(request.requester.userId)}`;
+      : `revision \`${escapeMrkdwn(displayRevision(request.revision, request.revisionName))}\` · requested by ${mention(request.requester.userId)}`;
   const breakGlass = request.breakGlass
     ? [
         `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,
@@ -123,7 +123,9 @@ function footer(record: ApprovalRecord): string {
 }
 
 function statusIcon(record: ApprovalRecord): string {
-  return { pending: '🛡', approved: '✅', rejected: '🚫', expired: '⌛', invalidated: '♻️' }[record.status];
+  return { pending: '🛡', approved: '✅', rejected: '🚫', expired: '⌛', invalidated: '♻️', withdrawn: '↩️' }[
+    record.status
+  ];
 }
 
 function statusText(record: ApprovalRecord): string {
@@ -144,6 +146,8 @@ function statusText(record: ApprovalRecord): string {
       return `Expired — run ${rerun} again`;
     case 'invalidated':
       return `Invalidated — run ${rerun} again`;
+    case 'withdrawn':
+      return `Withdrawn by ${record.decidedBy ? mentionOf(record.decidedBy) : 'the requester'}${at}${record.note ? `: ${escapeMrkdwn(record.note)}` : ''}`;
   }
 }
 

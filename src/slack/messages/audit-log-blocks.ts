@@ -1,5 +1,7 @@
 /** `/sync audit <app>`: the newest audit entries, one line each, with who, what and when. */
+
 import type { AuditRecord } from '../../approvals/index.js';
+import { displayRevision } from '../../domain/index.js';
 import { context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, mention, packLines, plural, truncate } from './format.js';
 
@@ -25,7 +27,7 @@ function auditLine(record: AuditRecord): string {
   const details = [
     record.operation === 'delete' ? '🗑 delete' : '',
     record.trigger ? `via ${escapeMrkdwn(record.trigger)}` : '',
-    record.revision ? `revision \`${escapeMrkdwn(record.revision.slice(0, 7))}\`` : '',
+    record.revision ? `revision \`${escapeMrkdwn(displayRevision(record.revision))}\`` : '',
     record.phase ? escapeMrkdwn(record.phase) : '',
     record.breakGlass ? `break-glass: ${escapeMrkdwn(record.breakGlass)}` : '',
     record.reason ? escapeMrkdwn(truncate(record.reason, 200)) : '',

@@ -109,7 +109,9 @@ describe('src/slack/messages (command replies)', () => {
       '🔄 guestbook · Running · Sync wave 0 · step 2 of 3 · 0:42 · requested by @pat · job j1\n' +
         '⏳ guestbook · queued · 2nd in line · requested by @pat · revision v2 · job j2',
     );
-    expect(render(statusBlocks([], undefined, 0))).toBe('Nothing is running or queued for any Application.');
+    expect(render(statusBlocks([], undefined, 0))).toBe(
+      'Nothing is running, queued or waiting for approval for any Application.',
+    );
   });
 
   it('history: outcome, health, duration, revision, who, and the failure message', () => {

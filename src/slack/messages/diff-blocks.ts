@@ -2,8 +2,9 @@
  * The live diff in Slack: the summary lines of the approval message and of `/sync diff` (counts, the first
  * changed resources with their first changed fields), and the View diff modal (the full unified diff, cut into
  * code blocks within Slack's limits: 3,000 characters per section, 100 blocks per modal; what does not fit is
- * named, with `wavesync diff` for the rest). Everything shown comes from the engine's masked diff: Secret values
- * never reach these blocks.
+ * named, and the whole diff is shared as a file — see src/slack/view-diff-action.ts — or, without one,
+ * `wavesync diff` gives the rest). Everything shown comes from the engine's masked diff: Secret values never
+ * reach these blocks.
  */
 import type { DiffSummary } from '../../approvals/index.js';
 import { summarizeDiff } from '../../approvals/index.js';
@@ -46,13 +47,8 @@ export function liveDiffUnavailableBlock(reason: string): Block {
 /** Slack's modal limits (views.open reference): 100 blocks, title 24 characters. */
 export const MODAL_LIMITS = { maxBlocks: 100, maxTitle: 24 } as const;
 
-/** The blocks of the full diff: summary, then the unified diff in code sections, within `maxBlocks`. */
-export function fullDiffBlocks(
-  diff: ApplicationDiff,
-  options: { maxBlocks: number; note?: string },
-): Block[] {
-  const blocks: Block[] = [diffSummaryBlock(summarizeDiff(diff))];
-  if (options.note) blocks.push(context(escapeMrkdwn(options.note)));
+/** The unified diff of every changed resource as lines, each resource under a `===== Kind ns/name (action) =====` line. */
+export function diffTextLines(diff: ApplicationDiff): string[] {
   const lines: string[] = [];
   for (const r of diff.resources) {
     if (r.action === 'unchanged') continue;
@@ -60,6 +56,27 @@ export function fullDiffBlocks(
     if (r.note) lines.push(`note: ${r.note}`);
     lines.push(...r.diff.split('\n').filter((l) => l !== ''));
   }
+  return lines;
+}
+
+/** The full diff's blocks and how many of its lines did not fit. */
+export interface FullDiffLayout {
+  blocks: Block[];
+  hiddenLines: number;
+}
+
+/**
+ * The blocks of the full diff: summary, then the unified diff in code sections, within `maxBlocks`. Lines that do
+ * not fit are counted, and named in a last context line: with `fullDiffLink` (the whole diff shared as a file,
+ * `<url|name>`) it points there, else to `wavesync diff`.
+ */
+export function fullDiffLayout(
+  diff: ApplicationDiff,
+  options: { maxBlocks: number; note?: string; fullDiffLink?: string },
+): FullDiffLayout {
+  const blocks: Block[] = [diffSummaryBlock(summarizeDiff(diff))];
+  if (options.note) blocks.push(context(escapeMrkdwn(options.note)));
+  const lines = diffTextLines(diff);
   // ``` fences take 8 characters; a line longer than a section is cut.
   const room = SLACK_LIMITS.maxSectionText - 8;
   const fitted = lines.map((l) =>
@@ -69,23 +86,45 @@ export function fullDiffBlocks(
   const chunks = packLines(fitted, room, slots);
   for (const chunk of chunks) blocks.push(section(`\`\`\`${chunk}\`\`\``));
   const shown = chunks.reduce((n, c) => n + c.split('\n').length, 0);
-  if (shown < fitted.length) {
-    blocks.push(
-      context(
-        `${fitted.length - shown} more diff lines do not fit in Slack: run \`wavesync diff --app ${escapeMrkdwn(diff.application)}\` for all of it.`,
-      ),
-    );
+  const hiddenLines = fitted.length - shown;
+  if (hiddenLines > 0) {
+    const rest = options.fullDiffLink
+      ? `the whole diff is the file ${options.fullDiffLink} in the approval thread.`
+      : `run \`wavesync diff --app ${escapeMrkdwn(diff.application)}\` for all of it.`;
+    blocks.push(context(`${hiddenLines} more diff lines do not fit in Slack: ${rest}`));
   }
-  return blocks;
+  return { blocks, hiddenLines };
 }
 
-/** The View diff modal (`views.open` view). */
-export function diffModalView(diff: ApplicationDiff, note?: string) {
+/** fullDiffLayout's blocks. */
+export function fullDiffBlocks(
+  diff: ApplicationDiff,
+  options: { maxBlocks: number; note?: string; fullDiffLink?: string },
+): Block[] {
+  return fullDiffLayout(diff, options).blocks;
+}
+
+/**
+ * The View diff modal (`views.open` view) and how many diff lines it could not show. `fullDiffLink` (`<url|name>`)
+ * names the file with the whole diff.
+ */
+export function diffModal(diff: ApplicationDiff, note?: string, fullDiffLink?: string) {
   const title = truncate(`Diff: ${diff.application}`, MODAL_LIMITS.maxTitle);
-  return {
+  const layout = fullDiffLayout(diff, {
+    maxBlocks: MODAL_LIMITS.maxBlocks,
+    ...(note ? { note } : {}),
+    ...(fullDiffLink ? { fullDiffLink } : {}),
+  });
+  const view = {
     type: 'modal' as const,
     title: { type: 'plain_text' as const, text: title },
     close: { type: 'plain_text' as const, text: 'Close' },
-    blocks: fullDiffBlocks(diff, { maxBlocks: MODAL_LIMITS.maxBlocks, ...(note ? { note } : {}) }),
+    blocks: layout.blocks,
   };
+  return { view, hiddenLines: layout.hiddenLines };
+}
+
+/** The View diff modal's view (diffModal). */
+export function diffModalView(diff: ApplicationDiff, note?: string, fullDiffLink?: string) {
+  return diffModal(diff, note, fullDiffLink).view;
 }

@@ -13,18 +13,19 @@ import {
   type RecoveryNotice,
   type SubscriptionNotice,
 } from '../../approvals/index.js';
+import { displayRevision } from '../../domain/index.js';
 import { type Block, context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, mention, truncate } from './format.js';
 import { logTailText } from './hook-outcome-blocks.js';
 import { rollbackButtonBlock } from './rollback-button.js';
-import { rollbackTitle, shortRevision } from './sync-header-blocks.js';
+import { rollbackTitle } from './sync-header-blocks.js';
 
 export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
   const what =
     notice.kind === 'failed' ? (notice.phase === 'Error' ? 'errored' : 'failed') : 'is Degraded after sync';
   const approved =
     notice.approvers.length > 0 ? `, approved by ${notice.approvers.map(mention).join(', ')}` : '';
-  const title = `❌ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} ${what} · revision \`${escapeMrkdwn(notice.revision.slice(0, 7))}\` · requested by ${mention(notice.requester.userId)}${approved}`;
+  const title = `❌ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} ${what} · revision \`${escapeMrkdwn(displayRevision(notice.revision))}\` · requested by ${mention(notice.requester.userId)}${approved}`;
   const failure = escapeMrkdwn(truncate(notice.failure, 1500));
   const link = notice.threadLink ? `<${notice.threadLink}|sync thread>` : 'sync thread unavailable';
   const mentions = notice.mention.map(mentionOf).join(' ');
@@ -54,7 +55,7 @@ function logTailBlocks(lines: readonly string[] | undefined): Block[] {
  */
 export function subscriptionNoticeBlocks(notice: SubscriptionNotice): SlackMessage {
   const app = `*${escapeMrkdwn(notice.application)}*${notice.destination ? ` → ${escapeMrkdwn(notice.destination)}` : ''}`;
-  const revision = notice.revision ? ` · revision \`${escapeMrkdwn(shortRevision(notice.revision))}\`` : '';
+  const revision = notice.revision ? ` · revision \`${escapeMrkdwn(displayRevision(notice.revision))}\`` : '';
   const rollback = notice.rollback ? ` · ${rollbackTitle(notice.rollback)}` : '';
   const title = `${noticeHeadline(notice, app)}${rollback}${revision} · requested by ${mention(notice.requester.userId)}`;
   const detail =
@@ -99,7 +100,7 @@ function noticeHeadline(notice: SubscriptionNotice, app: string): string {
 }
 
 export function recoveryNoticeBlocks(notice: RecoveryNotice): SlackMessage {
-  const title = `✅ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} recovered · revision \`${escapeMrkdwn(notice.revision.slice(0, 7))}\` · synced by ${mention(notice.requester.userId)}`;
+  const title = `✅ *${escapeMrkdwn(notice.application)}* → ${escapeMrkdwn(notice.environment)} recovered · revision \`${escapeMrkdwn(displayRevision(notice.revision))}\` · synced by ${mention(notice.requester.userId)}`;
   const link = notice.threadLink ? `<${notice.threadLink}|sync thread>` : 'sync thread unavailable';
   return { text: plainFallback(title), blocks: [section(title), context(link)] };
 }

@@ -66,7 +66,7 @@ describe('wavesync diff against the simulator', () => {
     const clean = await wavesync('diff', file, ...common);
     expect(clean.stderr).toBe('');
     expect(clean.code).toBe(0);
-    expect(clean.stdout.split('\n')[0]).toMatch(/^cli-diff · revision [0-9a-f]{12} · no changes$/);
+    expect(clean.stdout.split('\n')[0]).toMatch(/^cli-diff · revision local@[0-9a-f]{8} · no changes$/);
 
     writeFileSync(file, manifest('second-pass', 'debug'));
     const changed = await wavesync('diff', file, ...common, '--color', 'always');

@@ -248,3 +248,34 @@ describe('a wave says what it waits for', () => {
     expect(unique.size).toBe(reasons.length);
   });
 });
+
+describe('the app-health wait after the operation names what it waits for', () => {
+  it('a Deployment of the last wave reading a ConfigMap that does not exist: HealthWaiting and the final health name the ConfigMap', async () => {
+    const namespace = 'health-wait-missing-cm';
+    const { state, events } = await syncObjects(
+      h,
+      sourced(
+        { ...obj('v1', 'ConfigMap', 'settings'), data: { a: '1' } },
+        deployment(
+          'web',
+          { containers: [container({ envFrom: [{ configMapRef: { name: 'app-env' } }] })] },
+          {
+            [WAVE]: '1',
+          },
+        ),
+      ),
+      { namespace, application: namespace, operation: { syncOptions: ['CreateNamespace=true'] } },
+    );
+
+    expect(state.phase).toBe('Succeeded');
+    const waiting = events.flatMap((e) => (e.type === 'HealthWaiting' ? e.waiting.map((w) => w.reason) : []));
+    expect(waiting.at(-1)).toMatch(
+      /^Deployment\/web: Pod web-\S+ \(container app\) cannot start: configmap "app-env" not found$/,
+    );
+    expect(events.findIndex((e) => e.type === 'HealthWaiting')).toBeGreaterThan(
+      events.findIndex((e) => e.type === 'OperationCompleted'),
+    );
+    expect(state.health?.status).not.toBe('Healthy');
+    expect(state.health?.message).toMatch(/configmap "app-env" not found/);
+  });
+});

@@ -121,7 +121,7 @@ describe('test/integration/approvals/approval-policy', () => {
 
     await env.slack.waitFor(() => ephemeralTexts().length === 1);
     expect(ephemeralTexts()[0]).toMatch(
-      /^What would be synced changed since the request \(revision \w{7} → \w{7}\); the request is invalidated\. Run \/sync guestbook again\.$/,
+      /^What would be synced changed since the request \(revision local@[0-9a-f]{8} → local@[0-9a-f]{8}\); the request is invalidated\. Run \/sync guestbook again\.$/,
     );
     expect(env.slack.message(DEPLOYS, header.ts)?.text).toContain('Invalidated — run /sync guestbook again');
     expect(await env.queue.applicationStatus('guestbook')).toEqual([]);

@@ -73,7 +73,7 @@ function state(phase: OperationState['phase'], message: string): OperationState 
     phase,
     message,
     syncResult: {
-      revision: '3f9c2e1aa',
+      revision: '3f9c2e1aa0b4c5d6e7f8091a2b3c4d5e6f708192',
       resources: [
         {
           group: 'apps',

@@ -49,7 +49,10 @@ describe('wavesync sync --app', () => {
   }, 60_000);
 
   it.each([
-    [['--app', 'raills'], /^error: No application named "raills"\. Did you mean rails\?\n$/],
+    [
+      ['--app', 'raills'],
+      /^error: no Application named "raills" \(\S+wavesync\.yaml\): did you mean rails\? \(known: /,
+    ],
     [
       ['--app', 'rails', '--revision', 'main'],
       /^error: --revision main: rails has a local folder as its source/,

@@ -114,7 +114,9 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     expect(render(await all.reply())).toBe(
       '🔄 guestbook · Running · requested by @U0LEE · job job-1\n⏳ guestbook · queued · 2nd in line · requested by @U0LEE · revision v2 · job job-2',
     );
-    expect(render(await one.reply())).toBe('Nothing is running or queued for helm-guestbook.');
+    expect(render(await one.reply())).toBe(
+      'Nothing is running, queued or waiting for approval for helm-guestbook.',
+    );
     expect(render(unknown.ack)).toContain('No application named "gustbook". Did you mean guestbook?');
     expect(render(extra.ack)).toBe('Unexpected now.\nUsage: /sync status [app]');
   });

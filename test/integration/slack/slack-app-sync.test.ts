@@ -181,6 +181,28 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
     expect(h.fake.calls('chat.postMessage')).toHaveLength(1);
   });
 
+  it('when --revision is given for an Application with a local folder as its source, then it is refused as the CLI refuses it, for /sync and /sync diff', async () => {
+    const describe = h.catalog.describe;
+    h.catalog.describe = (name) =>
+      name === 'guestbook'
+        ? { ...describe(name)!, source: { repoURL: '', path: 'examples/guestbook', targetRevision: 'HEAD' } }
+        : describe(name);
+
+    const sync = await h.slack.sendCommand({ text: 'guestbook --revision main' });
+    const diff = await h.slack.sendCommand({ text: 'diff guestbook --revision main' });
+    const plain = await h.slack.sendCommand({ text: 'guestbook' });
+
+    for (const refused of [sync, diff]) {
+      expect(refused.json).toMatchObject({ response_type: 'ephemeral' });
+      expect(String(refused.json?.text)).toContain(
+        "--revision main: guestbook has a local folder as its source, which has no revisions. Drop --revision: the folder's content is what syncs.",
+      );
+    }
+    expect(plain.json?.text).toContain('Got it: syncing');
+    await h.fake.waitFor(() => h.queue.requests.length === 1);
+    expect(h.queue.requests[0]?.operation.revision).toBeUndefined();
+  });
+
   it('when the queue is down, then the user is told it was not queued and the header says so', async () => {
     h.queue.setDown(true);
 

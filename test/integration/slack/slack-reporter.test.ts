@@ -179,6 +179,27 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     expect(text(fake.message(CHANNEL, target.threadTs)!)).not.toContain('waiting for');
   });
 
+  it("when the manifests hit Argo CD's silent fallbacks, then the thread says each with its place, as wavesync plan does", async () => {
+    const { target, make } = await setup();
+    const reporter = make();
+    const events = prePostSyncEvents();
+    const started = events[0]! as Extract<SyncEvent, { type: 'OperationStarted' }>;
+    const fallback =
+      'ConfigMap/half: annotation argocd.argoproj.io/sync-wave: "1.5" is not an integer (Go strconv.Atoi syntax); Argo CD falls back to 0 (app.yaml:1)';
+
+    await feed(
+      reporter,
+      [
+        { ...started, operation: { ...started.operation, dryRun: true }, fallbacks: [fallback] },
+        ...events.slice(1),
+      ],
+      5,
+    );
+
+    const thread = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+    expect(thread.split('\n').filter((l) => l.includes('falls back'))).toEqual([`⚠️ ${fallback}`]);
+  });
+
   it('when Slack answers 429, then the reporter waits Retry-After and delivers everything in order', async () => {
     const { target, make } = await setup({ postIntervalMs: 1000, burst: 1 }, { pacer: new ChannelPacer(0) });
     const reporter = make();

@@ -232,4 +232,56 @@ describe('test/fakes/fake-slack-api content rules', () => {
       { id: opened.view!.id, updates: 1, view: { blocks: [section('done')] } },
     ]);
   });
+
+  it('files.uploadV2 through the real WebClient: URL, upload, completion in a thread; the three steps checked as Slack does', async () => {
+    const fake = await FakeSlackApi.start();
+    const client = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+    const root = await client.chat.postMessage({ channel: 'C1', text: 'root' });
+    const content = `--- a\n+++ b\n${'+ line é\n'.repeat(2000)}`;
+
+    const uploaded = await client.filesUploadV2({
+      channel_id: 'C1',
+      thread_ts: root.ts!,
+      content,
+      filename: 'guestbook.diff',
+      title: 'Diff of guestbook',
+      initial_comment: 'the full diff',
+    });
+
+    expect(fake.calls().map((c) => c.method)).toEqual([
+      'chat.postMessage',
+      'files.getUploadURLExternal',
+      'files.completeUploadExternal',
+    ]);
+    expect(fake.calls('files.getUploadURLExternal')[0]?.args).toMatchObject({
+      filename: 'guestbook.diff',
+      length: String(Buffer.byteLength(content)),
+    });
+    const [file] = fake.files();
+    expect(file).toMatchObject({
+      filename: 'guestbook.diff',
+      title: 'Diff of guestbook',
+      channel: 'C1',
+      threadTs: root.ts,
+    });
+    expect(file?.content).toBe(content);
+    expect(JSON.stringify(uploaded)).toContain(file!.permalink);
+    expect(fake.thread('C1', root.ts!).map((m) => m.text)).toEqual(['the full diff']);
+
+    // Slack's checks: no filename or no length; completing a file never uploaded; a thread that does not exist.
+    await expect(client.files.getUploadURLExternal({ filename: '', length: 3 })).rejects.toMatchObject({
+      data: { error: 'invalid_arguments' },
+    });
+    await expect(client.files.getUploadURLExternal({ filename: 'x.txt', length: 0 })).rejects.toMatchObject({
+      data: { error: 'invalid_arguments' },
+    });
+    const { file_id } = await client.files.getUploadURLExternal({ filename: 'x.txt', length: 3 });
+    await expect(
+      client.files.completeUploadExternal({ files: [{ id: file_id! }], channel_id: 'C1' }),
+    ).rejects.toMatchObject({ data: { error: 'file_not_found' } });
+    await expect(
+      client.filesUploadV2({ channel_id: 'C1', thread_ts: '1.000001', content: 'abc', filename: 'y.txt' }),
+    ).rejects.toMatchObject({ data: { error: 'invalid_thread_ts' } });
+    await fake.close();
+  });
 });
