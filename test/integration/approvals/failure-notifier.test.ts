@@ -205,10 +205,10 @@ describe('test/integration/approvals/failure-notifier', () => {
     }
 
     expect(slack.channelMessages('C0DEPLOYED').map((m) => m.text)).toEqual([
-      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1 · requested by @U0PAT',
     ]);
     expect(slack.channelMessages('C0RUN').map((m) => m.text)).toEqual([
-      '🔄 shop → staging sync running · revision 3f9c2e1aa · requested by @U0PAT',
+      '🔄 shop → staging sync running · revision 3f9c2e1 · requested by @U0PAT',
     ]);
     expect(slack.channelMessages('C0TEAM')).toEqual([]);
     expect(errors).toEqual([]);
@@ -262,11 +262,11 @@ describe('test/integration/approvals/failure-notifier', () => {
     ]);
 
     expect(slack.channelMessages('C0TEAM').map((m) => m.text)).toEqual([
-      '🚫 shop → staging sync cancelled by @U0LEE: wrong branch · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚫 shop → staging sync cancelled by @U0LEE: wrong branch · revision 3f9c2e1 · requested by @U0PAT',
     ]);
     // The alerts channel is subscribed to on-sync-failed too: it hears of the cancel, but no failure notice.
     expect(slack.channelMessages('C0ALERTS').map((m) => m.text)).toEqual([
-      '🚫 shop → staging sync cancelled by @U0LEE: wrong branch · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚫 shop → staging sync cancelled by @U0LEE: wrong branch · revision 3f9c2e1 · requested by @U0PAT',
     ]);
   });
 });
