@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,34 @@ describe('createGitRepositoryCache', () => {
     const git = cache({ env: { ...ENV, EDITOR: 'vi', VISUAL: 'code --wait' } });
 
     expect((await git.checkout(fixture.url, 'main')).sha).toBe(sha);
+  });
+
+  it('works when the process environment holds any variable simple-git guards (PAGER, PREFIX, SSH_ASKPASS, …)', async () => {
+    const sha = await fixture.commit({ 'app/cm.yaml': 'v: pager\n' });
+    const git = cache({
+      env: { ...ENV, PAGER: 'less', GIT_PAGER: 'less', PREFIX: '/usr', SSH_ASKPASS: '/usr/bin/askpass' },
+    });
+
+    expect((await git.checkout(fixture.url, 'main')).sha).toBe(sha);
+  });
+
+  it('gives up on a remote that accepts the connection and never answers, naming the request timeout', async () => {
+    // A server that accepts connections and never answers: what an unreachable host behind a firewall looks like.
+    const sockets: import('node:net').Socket[] = [];
+    const server = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const git = cache({ requestTimeoutMs: 500 });
+      const error = await failure(git.resolveRevision(`http://127.0.0.1:${port}/repo.git`, 'main'));
+      expect(error).toBeInstanceOf(BotError);
+      expect((error as BotError).message).toBe(
+        `git ls-remote of http://127.0.0.1:${port}/repo.git failed: no answer from the repository within 0.5 s (defaults.gitRequestTimeoutSeconds)`,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
   });
 
   it('checks out HEAD, a branch, a lightweight tag, an annotated tag, a SHA and an abbreviated SHA', async () => {

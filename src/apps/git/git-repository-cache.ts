@@ -31,6 +31,13 @@ export interface GitRepositoryCacheOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Timeout of one git process without output, in ms (default 120000). */
   timeoutMs?: number;
+  /**
+   * Timeout of a request to the remote (`ls-remote`, the first thing every resolution asks), in ms (default 15000,
+   * Argo CD's `ARGOCD_GIT_REQUEST_TIMEOUT`): a host that accepts the connection and never answers, or an SSH
+   * server that never completes its handshake, fails the resolution after this long instead of holding the
+   * operation for `timeoutMs`.
+   */
+  requestTimeoutMs?: number;
   logger?: Pick<Logger, 'debug'>;
 }
 
@@ -90,6 +97,9 @@ function repoKey(repoURL: string): string {
 interface Repository {
   url: string;
   git: SimpleGit;
+  /** The same git, with the (shorter) request timeout: for `ls-remote`. */
+  remote: SimpleGit;
+  requestTimeoutMs: number;
   secrets: string[];
   logger: Pick<Logger, 'debug'> | undefined;
 }
@@ -101,17 +111,26 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
   const credential = gitCredentialFor(url, options.credentials ?? []);
   const auth: GitAuth = credential ? gitAuthFor(credential, env) : { config: [], secrets: [] };
   const childEnv = { ...withoutGitVariables(env), GIT_TERMINAL_PROMPT: '0', ...gitConfigEnv(auth) };
-  const git = simpleGit({
-    baseDir: dir,
-    timeout: { block: options.timeoutMs ?? 120_000 },
-    allowEnvironment: Object.keys(childEnv).filter((k) => k.startsWith('GIT_')),
-    unsafe: {
-      allowUnsafeConfigEnvCount: true,
-      allowUnsafeSshCommand: auth.config.some((c) => c.key === 'core.sshCommand'),
-    },
-  }).env(childEnv);
+  const gitWithTimeout = (block: number) =>
+    simpleGit({
+      baseDir: dir,
+      timeout: { block },
+      allowEnvironment: Object.keys(childEnv).filter((k) => k.startsWith('GIT_')),
+      unsafe: {
+        allowUnsafeConfigEnvCount: true,
+        allowUnsafeSshCommand: auth.config.some((c) => c.key === 'core.sshCommand'),
+      },
+    }).env(childEnv);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const secrets = [...auth.secrets, ...urlSecrets(url)];
-  const repo: Repository = { url, git, secrets, logger: options.logger };
+  const repo: Repository = {
+    url,
+    git: gitWithTimeout(options.timeoutMs ?? 120_000),
+    remote: gitWithTimeout(requestTimeoutMs),
+    requestTimeoutMs,
+    secrets,
+    logger: options.logger,
+  };
   if (!existsSync(path.join(dir, 'HEAD'))) {
     await run(repo, ['init', '--bare', '--quiet']);
     await run(repo, ['remote', 'add', 'origin', url]);
@@ -120,20 +139,22 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
 }
 
 /**
- * The process environment without what would steer git: `GIT_*` variables, and the editor variables (`EDITOR`,
- * `VISUAL`) — a server's git never opens an editor, and simple-git refuses to run at all when they are set
- * ("Use of EDITOR is not permitted without enabling allowUnsafeEditor"), which a shell or test runner often does.
+ * The process environment without what would steer git: `GIT_*` variables, and every other variable simple-git
+ * guards (editors, pagers, askpass programs, `PREFIX`) — a server's git never opens an editor, a pager or a
+ * password prompt, and simple-git refuses to run at all when one is set ("Use of "PAGER" is not permitted without
+ * enabling allowUnsafePager"), which shells, desktops and test runners often do.
  */
 function withoutGitVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     const name = key.toUpperCase();
-    if (value !== undefined && !name.startsWith('GIT_') && !EDITOR_VARIABLES.has(name)) out[key] = value;
+    if (value !== undefined && !name.startsWith('GIT_') && !GUARDED_VARIABLES.has(name)) out[key] = value;
   }
   return out;
 }
 
-const EDITOR_VARIABLES = new Set(['EDITOR', 'VISUAL']);
+/** The variables outside `GIT_*` that simple-git 4 refuses to pass to git (@simple-git/argv-parser, parse-env). */
+const GUARDED_VARIABLES = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
 
 function urlSecrets(url: string): string[] {
   try {
@@ -144,13 +165,20 @@ function urlSecrets(url: string): string[] {
   }
 }
 
-/** Run git; failures become BotError('render_failed') with git's message, the URL redacted and secrets scrubbed. */
+/**
+ * Run git; failures become BotError('render_failed') with git's message, the URL redacted and secrets scrubbed.
+ * `ls-remote` runs under the request timeout; a timeout is named as such.
+ */
 async function run(repo: Repository, args: string[]): Promise<string> {
   repo.logger?.debug({ repoURL: redactUrl(repo.url), git: args[0] }, 'git');
+  const request = args[0] === 'ls-remote';
   try {
-    return await repo.git.raw(args);
+    return await (request ? repo.remote : repo.git).raw(args);
   } catch (error) {
-    const detail = scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
+    const detail =
+      request && (error as { plugin?: unknown }).plugin === 'timeout'
+        ? `no answer from the repository within ${repo.requestTimeoutMs / 1000} s (defaults.gitRequestTimeoutSeconds)`
+        : scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
     throw new BotError('render_failed', `git ${args[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
   }
 }
