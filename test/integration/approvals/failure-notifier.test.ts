@@ -214,6 +214,29 @@ describe('test/integration/approvals/failure-notifier', () => {
     expect(errors).toEqual([]);
   });
 
+  it('when the same revision is synced again and is Healthy, then on-deployed does not notify again (oncePer revision, as Argo CD); a new revision does', async () => {
+    const healthy: SyncEvent = {
+      type: 'HealthAssessed',
+      at,
+      health: { status: 'Healthy' },
+      afterMs: 5,
+      unhealthy: [],
+    };
+    const succeeded = (revision: string): Extract<SyncEvent, { type: 'OperationCompleted' }> => {
+      const event = completed('Succeeded', 'successfully synced');
+      return { ...event, state: { ...event.state, syncResult: { ...event.state.syncResult, revision } } };
+    };
+    await run('shop', 'job-6', [succeeded('3f9c2e1aa'), healthy]);
+    await run('shop', 'job-7', [succeeded('3f9c2e1aa'), healthy]);
+    await run('shop', 'job-8', [succeeded('7d41b0c22'), healthy]);
+
+    expect(slack.channelMessages('C0DEPLOYED').map((m) => m.text)).toEqual([
+      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚀 shop → staging deployed · Healthy · revision 7d41b0c22 · requested by @U0PAT',
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('when a hook fails, then the alerts channel and on-sync-failed subscribers get the hook log tail and Roll back, the alerts channel once', async () => {
     const failed = state('Failed', 'one or more synchronization tasks completed unsuccessfully');
     failed.syncResult.resources.push({
