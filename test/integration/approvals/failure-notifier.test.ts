@@ -120,6 +120,14 @@ const completed = (
   state: state(phase, message),
 });
 
+const healthy: SyncEvent = {
+  type: 'HealthAssessed',
+  at,
+  health: { status: 'Healthy' },
+  afterMs: 5,
+  unhealthy: [],
+};
+
 beforeEach(async () => {
   prefix = uniquePrefix();
   slack = await FakeSlackApi.start({ postIntervalMs: 1, burst: 100 });
@@ -193,13 +201,6 @@ describe('test/integration/approvals/failure-notifier', () => {
       waves: [],
       resumed: false,
     };
-    const healthy: SyncEvent = {
-      type: 'HealthAssessed',
-      at,
-      health: { status: 'Healthy' },
-      afterMs: 5,
-      unhealthy: [],
-    };
     for (let i = 0; i < 2; i++) {
       await run('shop', 'job-5', [started, completed('Succeeded', 'successfully synced'), healthy]);
     }
@@ -215,13 +216,6 @@ describe('test/integration/approvals/failure-notifier', () => {
   });
 
   it('when the same revision is synced again and is Healthy, then on-deployed does not notify again (oncePer revision, as Argo CD); a new revision does', async () => {
-    const healthy: SyncEvent = {
-      type: 'HealthAssessed',
-      at,
-      health: { status: 'Healthy' },
-      afterMs: 5,
-      unhealthy: [],
-    };
     const succeeded = (revision: string): Extract<SyncEvent, { type: 'OperationCompleted' }> => {
       const event = completed('Succeeded', 'successfully synced');
       return { ...event, state: { ...event.state, syncResult: { ...event.state.syncResult, revision } } };
