@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import path from 'node:path';
@@ -62,6 +62,18 @@ describe('createGitRepositoryCache', () => {
       for (const socket of sockets) socket.destroy();
       server.close();
     }
+  });
+
+  it('gives up on a git binary that hangs, instead of holding the operation for the command timeout', async () => {
+    const bin = path.join(fixture.root, 'hung-bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'git'), '#!/bin/sh\nexec sleep 600\n', { mode: 0o755 });
+    const git = cache({ env: { ...ENV, PATH: `${bin}:${ENV.PATH}` }, requestTimeoutMs: 500 });
+
+    const error = await failure(git.resolveRevision(fixture.url, 'main'));
+    expect((error as BotError).message).toMatch(
+      /^git init of file:\/\/\S+ failed: git did not finish within 0\.5 s \(defaults\.gitRequestTimeoutSeconds\)$/,
+    );
   });
 
   it('checks out HEAD, a branch, a lightweight tag, an annotated tag, a SHA and an abbreviated SHA', async () => {

@@ -32,10 +32,11 @@ export interface GitRepositoryCacheOptions {
   /** Timeout of one git process without output, in ms (default 120000). */
   timeoutMs?: number;
   /**
-   * Timeout of a request to the remote (`ls-remote`, the first thing every resolution asks), in ms (default 15000,
-   * Argo CD's `ARGOCD_GIT_REQUEST_TIMEOUT`): a host that accepts the connection and never answers, or an SSH
-   * server that never completes its handshake, fails the resolution after this long instead of holding the
-   * operation for `timeoutMs`.
+   * Timeout of a request to the remote (`ls-remote`, the first thing every resolution asks) and of every quick
+   * local git command, in ms without output (default 15000, Argo CD's `ARGOCD_GIT_REQUEST_TIMEOUT`): a host that
+   * accepts the connection and never answers, an SSH server that never completes its handshake, or a git that
+   * hangs fails the resolution after this long instead of holding the operation for `timeoutMs` (which only
+   * `fetch` and `worktree add` may take).
    */
   requestTimeoutMs?: number;
   logger?: Pick<Logger, 'debug'>;
@@ -97,7 +98,7 @@ function repoKey(repoURL: string): string {
 interface Repository {
   url: string;
   git: SimpleGit;
-  /** The same git, with the (shorter) request timeout: for `ls-remote`. */
+  /** The same git, with the (shorter) request timeout: for everything but `fetch` and `worktree add`. */
   remote: SimpleGit;
   requestTimeoutMs: number;
   secrets: string[];
@@ -167,17 +168,22 @@ function urlSecrets(url: string): string[] {
 
 /**
  * Run git; failures become BotError('render_failed') with git's message, the URL redacted and secrets scrubbed.
- * `ls-remote` runs under the request timeout; a timeout is named as such.
+ * Only the commands that move a repository's objects (`fetch`, `worktree add`) may take `timeoutMs`; every other
+ * one — `ls-remote`, the first request to the remote, and the quick local ones — runs under the request timeout,
+ * so a remote that never answers or a git that hangs ends the resolution promptly, with a message saying so.
  */
 async function run(repo: Repository, args: string[]): Promise<string> {
   repo.logger?.debug({ repoURL: redactUrl(repo.url), git: args[0] }, 'git');
-  const request = args[0] === 'ls-remote';
+  const long = args[0] === 'fetch' || (args[0] === 'worktree' && args[1] === 'add');
   try {
-    return await (request ? repo.remote : repo.git).raw(args);
+    return await (long ? repo.git : repo.remote).raw(args);
   } catch (error) {
+    const within = `within ${repo.requestTimeoutMs / 1000} s (defaults.gitRequestTimeoutSeconds)`;
     const detail =
-      request && (error as { plugin?: unknown }).plugin === 'timeout'
-        ? `no answer from the repository within ${repo.requestTimeoutMs / 1000} s (defaults.gitRequestTimeoutSeconds)`
+      !long && (error as { plugin?: unknown }).plugin === 'timeout'
+        ? args[0] === 'ls-remote'
+          ? `no answer from the repository ${within}`
+          : `git did not finish ${within}`
         : scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
     throw new BotError('render_failed', `git ${args[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
   }
