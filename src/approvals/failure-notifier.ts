@@ -9,7 +9,8 @@
  *   `on-sync-running` (the operation started), `on-sync-succeeded`, `on-sync-failed` (Failed/Error; a sync a person
  *   cancelled is announced as cancelled by them instead), `on-deployed` (Succeeded and then Healthy),
  *   `on-health-degraded` (Succeeded and then Degraded) and `on-rollback` (a rollback ended), each once per
- *   operation, trigger and channel (SET NX `<prefix>:notify:sent:<jobId>:<trigger>:<channel>`, 30 days), linking
+ *   operation (`on-deployed` once per revision, as Argo CD's catalog), trigger and channel (SET NX
+ *   `<prefix>:notify:sent:<jobId | app:<name>:revision:<sha>>:<trigger>:<channel>`, 30 days), linking
  *   the sync's thread. Dry runs and deletions notify no subscription. The alerts channel, which already gets the
  *   failure notice, gets no second `on-sync-failed` / `on-health-degraded` notice.
  * Every outcome is appended to the audit log. Delivery problems go to `onError`, never thrown.
@@ -76,9 +77,24 @@ export function subscriptionsOf(app: Application, env: ResolvedEnvironment | und
 }
 
 /**
- * Post `notice` to each of `channels` once per operation, trigger and channel, from any process: SET NX
- * `<prefix>:notify:sent:<jobId>:<trigger>:<channel>` (30 days), removed again when Slack refused the post so a
- * later attempt delivers it. Delivery errors go to `onError` after every channel was tried.
+ * What a trigger's notice is sent once per, as Argo CD's notifications catalog defines `oncePer`: `on-deployed`
+ * once per Application and synced revision (`oncePer: app.status.operationState?.syncResult?.revision`), so a
+ * re-sync of a revision already deployed and Healthy notifies nobody again; every other trigger once per
+ * operation (the job id).
+ */
+export function oncePerKey(
+  notice: Pick<SubscriptionNotice, 'trigger' | 'jobId' | 'application' | 'revision'>,
+): string {
+  return notice.trigger === 'on-deployed' && notice.revision !== ''
+    ? `app:${notice.application}:revision:${notice.revision}`
+    : notice.jobId;
+}
+
+/**
+ * Post `notice` to each of `channels` once per `oncePerKey` (the operation; for `on-deployed` the revision),
+ * trigger and channel, from any process: SET NX `<prefix>:notify:sent:<oncePer>:<trigger>:<channel>` (30 days),
+ * removed again when Slack refused the post so a later attempt delivers it. Delivery errors go to `onError` after
+ * every channel was tried.
  */
 export async function postOncePerChannel(
   deps: Pick<FailureNotifierDeps, 'redis' | 'prefix' | 'poster' | 'onError'>,
@@ -86,8 +102,9 @@ export async function postOncePerChannel(
   notice: SubscriptionNotice,
 ): Promise<void> {
   const errors: unknown[] = [];
+  const oncePer = oncePerKey(notice);
   for (const channel of channels) {
-    const key = `${deps.prefix}:notify:sent:${notice.jobId}:${notice.trigger}:${channel}`;
+    const key = `${deps.prefix}:notify:sent:${oncePer}:${notice.trigger}:${channel}`;
     if ((await deps.redis.set(key, '1', 'EX', NOTIFIED_TTL_SECONDS, 'NX')) !== 'OK') continue;
     try {
       await deps.poster.postNotice(channel, notice);

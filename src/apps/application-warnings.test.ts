@@ -24,4 +24,20 @@ describe('applicationWarnings', () => {
     ]);
     expect(applicationWarnings({ name: 'ok', origin: 'x.yaml:1' })).toEqual([]);
   });
+
+  it('names a malformed notifications.argoproj.io/subscriptions annotation at the Application file, without throwing', () => {
+    const app = {
+      name: 'shop',
+      origin: 'apps/shop.yaml:3',
+      annotations: {
+        'notifications.argoproj.io/subscriptions': '- trigger: [on-deployed\n  destinations: x',
+      },
+    };
+    const [warning, ...rest] = applicationWarnings(app);
+    expect(rest).toEqual([]);
+    expect(warning).toMatchObject({ file: 'apps/shop.yaml', line: 3 });
+    expect(warning?.message).toMatch(
+      /^Application shop: metadata\.annotations\.notifications\.argoproj\.io\/subscriptions: not valid YAML \(.+\); ignored$/,
+    );
+  });
 });

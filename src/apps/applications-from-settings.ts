@@ -34,6 +34,7 @@ export function gitRepositoryCacheFor(settings: Settings, wiring: ApplicationsWi
     })),
     env: wiring.env,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+    requestTimeoutMs: settings.defaults.gitRequestTimeoutSeconds * 1000,
     ...(wiring.logger === undefined ? {} : { logger: wiring.logger }),
   });
 }

@@ -47,4 +47,60 @@ describe('src/apps/notification-subscriptions', () => {
       `environments.staging.subscriptions.on-deploy: unknown trigger (known: ${NOTIFICATION_TRIGGERS.join(', ')}); ignored`,
     ]);
   });
+
+  it("reads the notifications.argoproj.io/subscriptions YAML annotation: Argo CD's trigger/destinations form and the recipients/triggers form", () => {
+    const { subscriptions, warnings } = parseSubscriptionAnnotations({
+      'notifications.argoproj.io/subscriptions': `
+- trigger: [on-sync-succeeded, on-deployed]
+  destinations:
+    - service: slack
+      recipients: [C0ONE, C0TWO]
+    - service: email
+      recipients: [ops@example.com]
+- recipients: [slack:C0THREE, email:ops@example.com, C0BARE]
+  triggers: [on-sync-failed, on-sync-status-unknown]
+- destinations: [{ service: slack, recipients: [C0EVERY] }]
+`,
+    });
+
+    expect(subscriptions.get('on-sync-succeeded')).toEqual(['C0ONE', 'C0TWO', 'C0EVERY']);
+    expect(subscriptions.get('on-deployed')).toEqual(['C0ONE', 'C0TWO', 'C0EVERY']);
+    expect(subscriptions.get('on-sync-failed')).toEqual(['C0THREE', 'C0EVERY']);
+    expect(subscriptions.get('on-rollback')).toEqual(['C0EVERY']);
+    const key = 'notifications.argoproj.io/subscriptions';
+    expect(warnings).toEqual([
+      `${key}[0]: service "email" is not supported (wavesync posts to slack only); ignored`,
+      `${key}[1]: recipient "email:ops@example.com" is not supported (wavesync posts to slack only); ignored`,
+      `${key}[1]: recipient "C0BARE" names no service (write slack:C0BARE); ignored`,
+      `${key}[1]: unknown trigger "on-sync-status-unknown" (known: ${NOTIFICATION_TRIGGERS.join(', ')}); ignored`,
+    ]);
+  });
+
+  it('warns about a malformed notifications.argoproj.io/subscriptions annotation and keeps the other subscriptions', () => {
+    const key = 'notifications.argoproj.io/subscriptions';
+    const cases: [string, RegExp][] = [
+      [
+        '- trigger: [on-deployed\n  destinations: x',
+        /^notifications\.argoproj\.io\/subscriptions: not valid YAML \(.+\); ignored$/,
+      ],
+      [
+        'trigger: on-deployed',
+        /^notifications\.argoproj\.io\/subscriptions: expected a list of subscriptions; ignored$/,
+      ],
+      [
+        '- trigger: on-deployed\n  destinations: slack',
+        /^notifications\.argoproj\.io\/subscriptions\[0\]: .*destinations.*; ignored$/,
+      ],
+      ['- 42', /^notifications\.argoproj\.io\/subscriptions\[0\]: .+; ignored$/],
+    ];
+    for (const [value, warning] of cases) {
+      const { subscriptions, warnings } = parseSubscriptionAnnotations({
+        [key]: value,
+        'notifications.argoproj.io/subscribe.on-deployed.slack': 'C0KEPT',
+      });
+      expect(subscriptions.get('on-deployed')).toEqual(['C0KEPT']);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(warning);
+    }
+  });
 });

@@ -18,6 +18,7 @@ import type { Logger } from '../logger.js';
 import type { EnqueueResult, SyncRequest } from '../queue/index.js';
 import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/index.js';
+import { createSharedChannelPacer } from '../slack/shared-channel-pacer.js';
 import {
   createSlackApprovalMessenger,
   type SlackApprovalMessenger,
@@ -54,7 +55,14 @@ export interface ApprovalWiringDeps {
 export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
   const redis = createRedisClient(deps.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => deps.logger.debug({ err: err.message }, 'approvals redis error'));
-  const messenger = createSlackApprovalMessenger(deps.web);
+  // Notices are paced per channel across every process (Slack: about one post per second per channel).
+  const pacer = createSharedChannelPacer({
+    redis,
+    prefix: deps.prefix,
+    onError: (err: unknown) =>
+      deps.logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+  });
+  const messenger = createSlackApprovalMessenger(deps.web, pacer);
   const findApplication = (name: string) => deps.apps.registry.find(name);
   const onError = (error: unknown) => deps.logger.warn({ err: error }, 'approval flow error');
   const { approvals, store, audit } = createApprovalServices({

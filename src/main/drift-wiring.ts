@@ -36,6 +36,7 @@ import type { SyncQueueClient } from '../queue/index.js';
 import { createRedisClient } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/index.js';
 import { createDriftNotices } from '../slack/drift-notices.js';
+import { createSharedChannelPacer } from '../slack/shared-channel-pacer.js';
 import { createSlackApprovalMessenger } from '../slack/slack-approval-messenger.js';
 import { createClusterProvider } from './cluster-provider.js';
 import { noticeDegradedHealth } from './degraded-health-notices.js';
@@ -80,7 +81,15 @@ export function startDriftDetection(deps: DriftDetectionDeps): RunningDriftDetec
     prefix: config.queue.prefix,
     settings,
     queue: deps.queue,
-    poster: createSlackApprovalMessenger(deps.web),
+    poster: createSlackApprovalMessenger(
+      deps.web,
+      createSharedChannelPacer({
+        redis,
+        prefix: config.queue.prefix,
+        onError: (err: unknown) =>
+          logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+      }),
+    ),
     onError: (err: unknown) => logger.warn({ err }, 'on-health-degraded notice not delivered'),
   };
   // Applications whose last render was empty while live objects remain (read by the policy right after compare).

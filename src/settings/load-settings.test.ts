@@ -54,6 +54,7 @@ describe('parseSettings', () => {
       startGraceSeconds: 60,
       gitCacheDir: '~/.cache/wavesync/git',
       commandTimeoutSeconds: 120,
+      gitRequestTimeoutSeconds: 15,
       registryRefreshSeconds: 180,
       historyLimit: 50,
       appOfApps: { gateOnChildHealth: true },

@@ -108,6 +108,12 @@ export const DefaultsSchema = z.strictObject({
   /** Timeout of one git, helm or kustomize process, in seconds. */
   commandTimeoutSeconds: z.number().int().positive().default(120),
   /**
+   * Timeout of a request to a git remote (`ls-remote`, which starts every resolution of a git source), in seconds
+   * (Argo CD's `ARGOCD_GIT_REQUEST_TIMEOUT`, default 15): a repository that does not answer ends the operation in
+   * Error after this long.
+   */
+  gitRequestTimeoutSeconds: z.number().int().positive().default(15),
+  /**
    * How often every process reads `applications:` again (git sources fetched, cluster Applications listed), in
    * seconds; 0 turns it off. Argo CD refreshes every 180 s. A name `/sync` does not know triggers a read at once.
    */

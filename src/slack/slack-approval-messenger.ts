@@ -14,6 +14,7 @@ import {
   recoveryNoticeBlocks,
   subscriptionNoticeBlocks,
 } from './messages/failure-notice-blocks.js';
+import type { ChannelSlots } from './shared-channel-pacer.js';
 
 export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationPoster {
   /** Turn a sync header into "not synced: <reason>" (a refused request; nothing was queued). */
@@ -22,11 +23,12 @@ export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationP
 
 /**
  * `pacer`: notices (failure, recovery, subscriptions) to one channel are spaced by it — Slack allows about one
- * message per second per channel; default one pacer per messenger (per process), 1 s apart.
+ * message per second per channel. The composition root passes the Redis-backed one (shared-channel-pacer.ts), so
+ * every process's notices to a channel share its slots; default one pacer per messenger (per process), 1 s apart.
  */
 export function createSlackApprovalMessenger(
   client: WebClient,
-  pacer: ChannelPacer = new ChannelPacer(),
+  pacer: ChannelSlots = new ChannelPacer(),
 ): SlackApprovalMessenger {
   const notify = async (channel: string, message: ReturnType<typeof failureNoticeBlocks>) => {
     await pacer.acquire(channel);

@@ -1,6 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,13 +29,52 @@ async function fileAt(dir: string, file: string): Promise<string> {
 }
 
 describe('createGitRepositoryCache', () => {
-  it('works with an editor, a pager and a password prompt set in the environment (simple-git refuses to pass them)', async () => {
-    const sha = await fixture.commit({ 'app/cm.yaml': 'v: 1\n' });
-    const env = { ...ENV, EDITOR: 'vim', VISUAL: 'code -w', PAGER: 'less', SSH_ASKPASS: '/bin/true' };
+  it('works when the process environment holds any variable simple-git guards (EDITOR, VISUAL, PAGER, PREFIX, SSH_ASKPASS)', async () => {
+    const sha = await fixture.commit({ 'app/cm.yaml': 'v: pager\n' });
+    const git = cache({
+      env: {
+        ...ENV,
+        EDITOR: 'vim',
+        VISUAL: 'code -w',
+        PAGER: 'less',
+        GIT_PAGER: 'less',
+        PREFIX: '/usr',
+        SSH_ASKPASS: '/usr/bin/askpass',
+      },
+    });
 
-    const checkout = await cache({ env }).checkout(fixture.url, 'main');
+    expect((await git.checkout(fixture.url, 'main')).sha).toBe(sha);
+  });
 
-    expect(checkout.sha).toBe(sha);
+  it('gives up on a remote that accepts the connection and never answers, naming the request timeout', async () => {
+    // A server that accepts connections and never answers: what an unreachable host behind a firewall looks like.
+    const sockets: import('node:net').Socket[] = [];
+    const server = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const git = cache({ requestTimeoutMs: 500 });
+      const error = await failure(git.resolveRevision(`http://127.0.0.1:${port}/repo.git`, 'main'));
+      expect(error).toBeInstanceOf(BotError);
+      expect((error as BotError).message).toBe(
+        `git ls-remote of http://127.0.0.1:${port}/repo.git failed: no answer from the repository within 0.5 s (defaults.gitRequestTimeoutSeconds)`,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
+  });
+
+  it('gives up on a git binary that hangs, instead of holding the operation for the command timeout', async () => {
+    const bin = path.join(fixture.root, 'hung-bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'git'), '#!/bin/sh\nexec sleep 600\n', { mode: 0o755 });
+    const git = cache({ env: { ...ENV, PATH: `${bin}:${ENV.PATH}` }, requestTimeoutMs: 500 });
+
+    const error = await failure(git.resolveRevision(fixture.url, 'main'));
+    expect((error as BotError).message).toMatch(
+      /^git init of file:\/\/\S+ failed: git did not finish within 0\.5 s \(defaults\.gitRequestTimeoutSeconds\)$/,
+    );
   });
 
   it('checks out HEAD, a branch, a lightweight tag, an annotated tag, a SHA and an abbreviated SHA', async () => {

@@ -31,6 +31,14 @@ export interface GitRepositoryCacheOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Timeout of one git process without output, in ms (default 120000). */
   timeoutMs?: number;
+  /**
+   * Timeout of a request to the remote (`ls-remote`, the first thing every resolution asks) and of every quick
+   * local git command, in ms without output (default 15000, Argo CD's `ARGOCD_GIT_REQUEST_TIMEOUT`): a host that
+   * accepts the connection and never answers, an SSH server that never completes its handshake, or a git that
+   * hangs fails the resolution after this long instead of holding the operation for `timeoutMs` (which only
+   * `fetch` and `worktree add` may take).
+   */
+  requestTimeoutMs?: number;
   logger?: Pick<Logger, 'debug'>;
 }
 
@@ -90,6 +98,9 @@ function repoKey(repoURL: string): string {
 interface Repository {
   url: string;
   git: SimpleGit;
+  /** The same git, with the (shorter) request timeout: for everything but `fetch` and `worktree add`. */
+  remote: SimpleGit;
+  requestTimeoutMs: number;
   secrets: string[];
   logger: Pick<Logger, 'debug'> | undefined;
 }
@@ -101,17 +112,26 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
   const credential = gitCredentialFor(url, options.credentials ?? []);
   const auth: GitAuth = credential ? gitAuthFor(credential, env) : { config: [], secrets: [] };
   const childEnv = { ...withoutGitVariables(env), GIT_TERMINAL_PROMPT: '0', ...gitConfigEnv(auth) };
-  const git = simpleGit({
-    baseDir: dir,
-    timeout: { block: options.timeoutMs ?? 120_000 },
-    allowEnvironment: Object.keys(childEnv).filter((k) => k.startsWith('GIT_')),
-    unsafe: {
-      allowUnsafeConfigEnvCount: true,
-      allowUnsafeSshCommand: auth.config.some((c) => c.key === 'core.sshCommand'),
-    },
-  }).env(childEnv);
+  const gitWithTimeout = (block: number) =>
+    simpleGit({
+      baseDir: dir,
+      timeout: { block },
+      allowEnvironment: Object.keys(childEnv).filter((k) => k.startsWith('GIT_')),
+      unsafe: {
+        allowUnsafeConfigEnvCount: true,
+        allowUnsafeSshCommand: auth.config.some((c) => c.key === 'core.sshCommand'),
+      },
+    }).env(childEnv);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const secrets = [...auth.secrets, ...urlSecrets(url)];
-  const repo: Repository = { url, git, secrets, logger: options.logger };
+  const repo: Repository = {
+    url,
+    git: gitWithTimeout(options.timeoutMs ?? 120_000),
+    remote: gitWithTimeout(requestTimeoutMs),
+    requestTimeoutMs,
+    secrets,
+    logger: options.logger,
+  };
   if (!existsSync(path.join(dir, 'HEAD'))) {
     await run(repo, ['init', '--bare', '--quiet']);
     await run(repo, ['remote', 'add', 'origin', url]);
@@ -145,13 +165,25 @@ function urlSecrets(url: string): string[] {
   }
 }
 
-/** Run git; failures become BotError('render_failed') with git's message, the URL redacted and secrets scrubbed. */
+/**
+ * Run git; failures become BotError('render_failed') with git's message, the URL redacted and secrets scrubbed.
+ * Only the commands that move a repository's objects (`fetch`, `worktree add`) may take `timeoutMs`; every other
+ * one — `ls-remote`, the first request to the remote, and the quick local ones — runs under the request timeout,
+ * so a remote that never answers or a git that hangs ends the resolution promptly, with a message saying so.
+ */
 async function run(repo: Repository, args: string[]): Promise<string> {
   repo.logger?.debug({ repoURL: redactUrl(repo.url), git: args[0] }, 'git');
+  const long = args[0] === 'fetch' || (args[0] === 'worktree' && args[1] === 'add');
   try {
-    return await repo.git.raw(args);
+    return await (long ? repo.git : repo.remote).raw(args);
   } catch (error) {
-    const detail = scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
+    const within = `within ${repo.requestTimeoutMs / 1000} s (defaults.gitRequestTimeoutSeconds)`;
+    const detail =
+      !long && (error as { plugin?: unknown }).plugin === 'timeout'
+        ? args[0] === 'ls-remote'
+          ? `no answer from the repository ${within}`
+          : `git did not finish ${within}`
+        : scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
     throw new BotError('render_failed', `git ${args[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
   }
 }

@@ -31,6 +31,7 @@ const apps: Record<string, Application> = Object.fromEntries(
     ['web', 'production'],
     ['docs', 'quiet'],
     ['shop', 'staging'],
+    ['api', 'staging'],
   ].map(([name = '', env = '']) => [
     name,
     {
@@ -46,7 +47,13 @@ const apps: Record<string, Application> = Object.fromEntries(
             'notifications.argoproj.io/subscribe.on-deployed.slack': 'C0DEPLOYED',
             'notifications.argoproj.io/subscribe.on-sync-failed.slack': 'C0TEAM; C0ALERTS',
           }
-        : {}) as Record<string, string>,
+        : name === 'api'
+          ? {
+              'notifications.argoproj.io/subscriptions':
+                '- trigger: [on-deployed]\n  destinations: [{ service: slack, recipients: [C0APIDEPLOYS] }]\n' +
+                '- triggers: [on-sync-succeeded]\n  recipients: [slack:C0APITEAM]\n',
+            }
+          : {}) as Record<string, string>,
       manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
       origin: `${name}.yaml:1`,
     },
@@ -119,6 +126,14 @@ const completed = (
   durationMs: 10,
   state: state(phase, message),
 });
+
+const healthy: SyncEvent = {
+  type: 'HealthAssessed',
+  at,
+  health: { status: 'Healthy' },
+  afterMs: 5,
+  unhealthy: [],
+};
 
 beforeEach(async () => {
   prefix = uniquePrefix();
@@ -193,13 +208,6 @@ describe('test/integration/approvals/failure-notifier', () => {
       waves: [],
       resumed: false,
     };
-    const healthy: SyncEvent = {
-      type: 'HealthAssessed',
-      at,
-      health: { status: 'Healthy' },
-      afterMs: 5,
-      unhealthy: [],
-    };
     for (let i = 0; i < 2; i++) {
       await run('shop', 'job-5', [started, completed('Succeeded', 'successfully synced'), healthy]);
     }
@@ -211,6 +219,32 @@ describe('test/integration/approvals/failure-notifier', () => {
       '🔄 shop → staging sync running · revision 3f9c2e1 · requested by @U0PAT',
     ]);
     expect(slack.channelMessages('C0TEAM')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('when the same revision is synced again and is Healthy, then on-deployed does not notify again (oncePer revision, as Argo CD); a new revision does', async () => {
+    const succeeded = (revision: string): Extract<SyncEvent, { type: 'OperationCompleted' }> => {
+      const event = completed('Succeeded', 'successfully synced');
+      return { ...event, state: { ...event.state, syncResult: { ...event.state.syncResult, revision } } };
+    };
+    await run('shop', 'job-6', [succeeded('3f9c2e1aa'), healthy]);
+    await run('shop', 'job-7', [succeeded('3f9c2e1aa'), healthy]);
+    await run('shop', 'job-8', [succeeded('7d41b0c22'), healthy]);
+
+    expect(slack.channelMessages('C0DEPLOYED').map((m) => m.text)).toEqual([
+      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚀 shop → staging deployed · Healthy · revision 7d41b0c22 · requested by @U0PAT',
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('when an app subscribes with the notifications.argoproj.io/subscriptions YAML annotation, then its channels get the notices', async () => {
+    await run('api', 'job-9', [completed('Succeeded', 'successfully synced'), healthy]);
+
+    expect(slack.channelMessages('C0APIDEPLOYS').map((m) => m.text)).toEqual([
+      '🚀 api → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+    ]);
+    expect(slack.channelMessages('C0APITEAM')).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 

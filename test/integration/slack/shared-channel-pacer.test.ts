@@ -1,0 +1,117 @@
+/**
+ * Two workers' notifiers announcing to one channel at once stay within Slack's per-channel posting limit: their
+ * pacers reserve the channel's slots in Redis (real Redis), and the fake Slack Web API answers a post over the
+ * limit with 429 (the client is told to reject rate-limited calls, so a 429 is an error here, not a silent retry).
+ */
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApprovalStore, createAuditLog, createFailureNotifier } from '../../../src/approvals/index.js';
+import type { Application, SyncEvent } from '../../../src/domain/index.js';
+import { parseSettings } from '../../../src/settings/index.js';
+import { createSharedChannelPacer } from '../../../src/slack/shared-channel-pacer.js';
+import { createSlackApprovalMessenger } from '../../../src/slack/slack-approval-messenger.js';
+import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
+
+const INTERVAL_MS = 200;
+const settings = parseSettings(
+  ['environments:', '  staging:', '    subscriptions: { on-sync-succeeded: [C0DEPLOYS] }'].join('\n'),
+  path.join('/etc/wavesync', 'wavesync.yaml'),
+);
+const app = (name: string): Application => ({
+  name,
+  namespace: 'argocd',
+  project: 'default',
+  source: { repoURL: '', path: name },
+  destination: { namespace: name },
+  finalizers: [],
+  labels: { 'wavesync.io/environment': 'staging' },
+  annotations: {},
+  manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
+  origin: `${name}.yaml:1`,
+});
+
+const workerRedis = [testRedis(), testRedis()];
+let slack: FakeSlackApi;
+let prefix: string;
+
+beforeEach(async () => {
+  prefix = uniquePrefix();
+  // One post per INTERVAL_MS per channel, a burst of two (Slack tolerates short bursts; it absorbs HTTP jitter).
+  slack = await FakeSlackApi.start({ postIntervalMs: INTERVAL_MS, burst: 2 });
+});
+afterEach(async () => {
+  await slack.close();
+  await deleteKeys(workerRedis[0]!, prefix);
+});
+afterAll(() => Promise.all(workerRedis.map((r) => r.quit())));
+
+/** A worker's notifier: its own Redis connection, Slack client, messenger and pacer, as in start-worker. */
+function workerNotifier(redis: (typeof workerRedis)[number], errors: unknown[]) {
+  const client = createSlackWebClient({ botToken: slack.botToken, apiUrl: slack.apiUrl, retries: 0 });
+  const pacer = createSharedChannelPacer({
+    redis,
+    prefix,
+    intervalMs: INTERVAL_MS,
+    onError: (e) => errors.push(e),
+  });
+  return createFailureNotifier({
+    redis,
+    prefix,
+    settings,
+    findApplication: app,
+    store: createApprovalStore(redis, { prefix }),
+    audit: createAuditLog(redis, prefix),
+    poster: createSlackApprovalMessenger(client, pacer),
+    onError: (error) => errors.push(error),
+  });
+}
+
+const succeeded: SyncEvent = {
+  type: 'OperationCompleted',
+  at: '2026-11-29T10:00:00.000Z',
+  phase: 'Succeeded',
+  message: 'successfully synced',
+  durationMs: 10,
+  state: {
+    operation: { prune: false, dryRun: false, syncOptions: [] },
+    phase: 'Succeeded',
+    message: 'successfully synced',
+    syncResult: { revision: '3f9c2e1aa', resources: [] },
+    startedAt: '2026-11-29T10:00:00.000Z',
+  },
+};
+
+async function sync(notifier: ReturnType<typeof workerNotifier>, application: string): Promise<void> {
+  const reporter = notifier.reporterFor({
+    jobId: `job-${application}`,
+    request: {
+      application,
+      operation: { prune: false, dryRun: false, syncOptions: [] },
+      initiator: { userId: 'U0PAT', userName: 'pat' },
+      target: undefined,
+      requestKey: `job-${application}`,
+    },
+  });
+  await reporter.report(succeeded);
+  await reporter.close();
+}
+
+describe('test/integration/slack/shared-channel-pacer', () => {
+  it('when two workers announce six syncs to one channel at once, then every notice is posted and Slack rate-limits none', async () => {
+    const errors: unknown[] = [];
+    const workers = workerRedis.map((redis) => workerNotifier(redis, errors));
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+
+    await Promise.all(names.map((name, i) => sync(workers[i % 2]!, name)));
+
+    expect(errors).toEqual([]);
+    expect(
+      slack
+        .channelMessages('C0DEPLOYS')
+        .map((m) => m.text?.split(' ')[1])
+        .sort(),
+    ).toEqual(names);
+  });
+});
