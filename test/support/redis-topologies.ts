@@ -7,7 +7,7 @@
  * - Cluster: `masters` cluster-enabled servers joined by `redis-cli --cluster create` (no replicas).
  * Nothing here touches the shared Redis at 6379.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -17,6 +17,19 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 
 const run = promisify(execFile);
+
+/**
+ * Why tests that start Redis processes cannot run here, or undefined when they can: `redis-server` (and
+ * `redis-cli`) must be on PATH. Off CI such tests skip with this reason printed; on CI (`CI` set; `.ci/run`
+ * installs redis) a missing `redis-server` is an error, so they never skip silently there.
+ */
+export function redisServerMissing(): string | undefined {
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0) return undefined;
+  const reason = 'redis-server is not installed (apt-get install redis-server redis-sentinel)';
+  if (process.env.CI) throw new Error(`${reason}: CI must run the Redis topology tests`);
+  console.warn(`skipped: ${reason}`);
+  return reason;
+}
 export const SENTINEL_MASTER = 'wavesync';
 
 interface Proc {
@@ -105,6 +118,12 @@ export interface SentinelSet {
   killMaster(): Promise<number>;
   /** SIGKILL every replica (the master stays up alone). */
   killReplicas(): Promise<void>;
+  /**
+   * SIGSTOP every replica: it neither applies nor acknowledges the replication stream (a replica lagging behind),
+   * until `resumeReplicas` (SIGCONT). `stop()` resumes them too.
+   */
+  pauseReplicas(): void;
+  resumeReplicas(): void;
   stop(): Promise<void>;
 }
 
@@ -184,12 +203,18 @@ export async function startSentinelSet(
           await exited;
         }
       },
+      pauseReplicas: () => signalLive(replicas, 'SIGSTOP'),
+      resumeReplicas: () => signalLive(replicas, 'SIGCONT'),
       stop: () => stopAll(procs, dir),
     };
   } catch (error) {
     await stopAll(procs, dir);
     throw error;
   }
+}
+
+function signalLive(procs: Proc[], signal: NodeJS.Signals): void {
+  for (const { child } of procs) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 }
 
 export interface LocalCluster {
