@@ -25,10 +25,13 @@ describe.skipIf(redisServerMissing())('durable clicks on Sentinel (real redis-se
   }, 30_000);
   afterEach(async () => {
     set?.resumeReplicas();
-    await env?.close().catch(() => undefined);
-    redis?.disconnect();
-    env = undefined;
-    redis = undefined;
+    try {
+      await env?.close();
+    } finally {
+      redis?.disconnect();
+      env = undefined;
+      redis = undefined;
+    }
   });
   afterAll(async () => {
     await set?.stop();
