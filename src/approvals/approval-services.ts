@@ -6,6 +6,7 @@
 import type { ApplicationRenderer } from '../apps/render/render-application.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
+import { allDurable, type DurableWrites, type ReplicaDurability, replicatedWrites } from '../queue/index.js';
 import type { RedisClient } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { ApprovalDeps } from './approval-deps.js';
@@ -40,18 +41,29 @@ export interface ApprovalServicesOptions {
   onDeliveryError?(error: unknown): void;
   /** Clock in epoch ms (default `Date.now`); tests pass a controllable one for expiry and freeze windows. */
   now?(): number;
+  /**
+   * Replicas that must hold a decision (and the request, the job it queued) before the messenger shows it (Redis
+   * WAIT on `redis`, and the queue's `durable`); default none. `replicaDurabilityFor` picks 1 on Sentinel.
+   */
+  durability?: ReplicaDurability;
 }
 
 export interface ApprovalServices {
   approvals: Approvals;
   store: ApprovalStore;
   audit: AuditLog;
+  /** The flow's writes (its Redis connection and the queue's) on the replicas: what a click must confirm. */
+  durable: DurableWrites;
 }
 
 export function createApprovalServices(options: ApprovalServicesOptions): ApprovalServices {
   const prefix = options.prefix ?? DEFAULT_APPROVALS_PREFIX;
   const store = createApprovalStore(options.redis, { prefix });
   const audit = createAuditLog(options.redis, prefix);
+  const durable = allDurable([
+    options.durability ? replicatedWrites([options.redis], options.durability) : undefined,
+    options.queue.durable,
+  ]);
   const approvals = createApprovals(
     {
       settings: options.settings,
@@ -69,9 +81,10 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
       }),
       queue: options.queue,
       messenger: options.messenger,
+      durable,
       now: options.now ?? Date.now,
     },
     options.onDeliveryError,
   );
-  return { approvals, store, audit };
+  return { approvals, store, audit, durable };
 }

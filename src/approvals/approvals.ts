@@ -26,7 +26,7 @@ import {
   requestSync,
   type SyncRequestContext,
 } from './request-sync.js';
-import { resilientMessenger } from './resilient-messenger.js';
+import { confirmedBeforeShown, resilientMessenger } from './resilient-messenger.js';
 
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
 
@@ -145,7 +145,12 @@ export function createApprovals(
   given: ApprovalDeps,
   onDeliveryError: (error: unknown) => void = () => undefined,
 ): Approvals {
-  const deps: ApprovalDeps = { ...given, messenger: resilientMessenger(given.messenger, onDeliveryError) };
+  // Durability is confirmed first and fails the click (not recorded); Slack errors after it are only reported.
+  const messenger = resilientMessenger(given.messenger, onDeliveryError);
+  const deps: ApprovalDeps = {
+    ...given,
+    messenger: given.durable ? confirmedBeforeShown(messenger, given.durable) : messenger,
+  };
   return {
     requestSync: (ctx) => requestSync(deps, ctx),
     async checkRequest(ctx, options = {}) {

@@ -15,7 +15,13 @@ import type { ApplicationsFromSettings } from '../apps/index.js';
 import type { Application } from '../domain/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import {
+  type DurableWrites,
+  type EnqueueResult,
+  REPLICA_WAIT_MS,
+  replicaDurabilityFor,
+  type SyncRequest,
+} from '../queue/index.js';
 import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connections.js';
 import type { Settings } from '../settings/index.js';
 import { createSharedChannelPacer } from '../slack/shared-channel-pacer.js';
@@ -30,6 +36,8 @@ export interface ApprovalWiring {
   approvals: Approvals;
   notifier: FailureNotifier;
   messenger: SlackApprovalMessenger;
+  /** The approval flow's writes on the Redis replicas (Sentinel: WAIT for one): what a click confirms. */
+  durable: DurableWrites;
   close(): Promise<void>;
 }
 
@@ -41,7 +49,7 @@ export interface ApprovalWiringDeps {
   apps: ApplicationsFromSettings;
   web: WebClient;
   /** The producer (bot side); the worker side passes none and only uses the notifier. */
-  queue?: { enqueueSync(req: SyncRequest): Promise<EnqueueResult> };
+  queue?: { enqueueSync(req: SyncRequest): Promise<EnqueueResult>; readonly durable?: DurableWrites };
   logger: Logger;
   /**
    * KUBECONFIG from the environment: the approval preview reads each Application's destination cluster (the same
@@ -65,7 +73,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
   const messenger = createSlackApprovalMessenger(deps.web, pacer);
   const findApplication = (name: string) => deps.apps.registry.find(name);
   const onError = (error: unknown) => deps.logger.warn({ err: error }, 'approval flow error');
-  const { approvals, store, audit } = createApprovalServices({
+  const { approvals, store, audit, durable } = createApprovalServices({
     redis,
     prefix: deps.prefix,
     settings: deps.settings,
@@ -81,6 +89,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     },
     messenger,
     listGroupMembers: slackGroupMembers(deps.web),
+    durability: replicaDurabilityFor(deps.redis, REPLICA_WAIT_MS),
   });
   const notifier = createFailureNotifier({
     redis,
@@ -97,6 +106,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     approvals,
     notifier,
     messenger,
+    durable,
     async close() {
       redis.disconnect();
     },

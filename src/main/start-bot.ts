@@ -10,7 +10,13 @@ import { type ApplicationsFromSettings, redisDriftNoticeClaims } from '../apps/i
 import type { Config } from '../config.js';
 import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
 import type { Logger } from '../logger.js';
-import { createSyncQueue } from '../queue/index.js';
+import {
+  allDurable,
+  createSyncQueue,
+  REPLICA_WAIT_MS,
+  replicaDurabilityFor,
+  replicatedWrites,
+} from '../queue/index.js';
 import { createRedisClient } from '../queue/redis-connections.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import type { DeletionPlanner } from '../slack/ports.js';
@@ -95,6 +101,12 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       approvalFlow: wiring.approvals,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
       driftClaims: redisDriftNoticeClaims(redis, config.queue.prefix),
+      // A click is shown as done only once every connection that wrote for it is on the replicas (Sentinel).
+      durable: allDurable([
+        queue.durable,
+        wiring.durable,
+        replicatedWrites([redis], replicaDurabilityFor(config.redis, REPLICA_WAIT_MS)),
+      ]),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>

@@ -6,6 +6,7 @@
  * when the command reached the queue (or was refused, or went to approval); leftovers expire after `ENTRY_TTL_S`.
  */
 
+import { type ReplicaDurability, waitForReplicas } from './durable-writes.js';
 import { luaScript, runScript } from './lua-script.js';
 import type { RedisClient } from './redis-connections.js';
 import type { SyncKeys } from './redis-keys.js';
@@ -40,10 +41,7 @@ export interface CommandJournal {
  * How many replicas must hold an entry before `record` resolves (Redis `WAIT`), and for how long to wait (ms).
  * Replication is asynchronous: without this, a master that dies right after the ack takes the entry with it.
  */
-export interface JournalDurability {
-  replicas: number;
-  timeoutMs: number;
-}
+export type JournalDurability = ReplicaDurability;
 
 /** Entries nobody finished are dropped after a day (a recovering bot runs within seconds of a restart). */
 export const ENTRY_TTL_S = 86_400;
@@ -90,13 +88,7 @@ export function createCommandJournal(
         .zadd(keys.commands, now + leaseMs, id)
         .exec()
         .then(throwOnExecError);
-      if (durability.replicas > 0) {
-        const confirmed = Number(await redis.call('WAIT', durability.replicas, durability.timeoutMs));
-        if (confirmed < durability.replicas)
-          throw new Error(
-            `only ${confirmed} of ${durability.replicas} Redis replicas confirmed the request within ${durability.timeoutMs} ms`,
-          );
-      }
+      await waitForReplicas(redis, durability);
     },
     async renew(id, leaseMs) {
       await redis.zadd(keys.commands, 'XX', Date.now() + leaseMs, id);

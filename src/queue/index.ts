@@ -8,6 +8,16 @@ export {
 } from './app-of-apps-chain.js';
 export type { CommandJournal, JournalEntry } from './command-journal.js';
 export { derivedJobId } from './derived-job-id.js';
+export {
+  allDurable,
+  alreadyDurable,
+  type DurableWrites,
+  NotReplicatedError,
+  REPLICA_WAIT_MS,
+  type ReplicaDurability,
+  replicaDurabilityFor,
+  replicatedWrites,
+} from './durable-writes.js';
 export { type FollowOptions, followJob } from './follow-job.js';
 export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
 export type { JobStreamEntry } from './job-events.js';

@@ -8,6 +8,7 @@ import { BotError } from '../domain/index.js';
 import type { Initiator } from '../reporting/sync-reporter.js';
 import { createAppLine } from './app-line.js';
 import { type CommandJournal, createCommandJournal } from './command-journal.js';
+import { type DurableWrites, replicaDurabilityFor, replicatedWrites } from './durable-writes.js';
 import { type JobStreamEntry, readJobEvents } from './job-events.js';
 import { aheadOf, toJobStatus } from './job-status.js';
 import { promoteHead } from './promote-head.js';
@@ -18,7 +19,6 @@ import {
   type QueueLogger,
   type RedisClient,
   type RedisConnectionOptions,
-  redisTopologyOf,
   silentLogger,
   workerConnection,
 } from './redis-connections.js';
@@ -60,6 +60,11 @@ export interface SyncQueue extends SyncQueueClient {
   readJobEvents(jobId: string, afterId: string, blockMs: number): Promise<JobStreamEntry[]>;
   /** Accepted commands not yet queued (written before the bot acknowledges them; docs/queue.md). */
   readonly commands: CommandJournal;
+  /**
+   * The producer connection's writes (jobs, cancels, prune confirmations) on `waitReplicas` replicas (Redis WAIT on
+   * that connection); a click confirms this before Slack shows what it queued (docs/queue.md "Durable clicks").
+   */
+  readonly durable: DurableWrites;
 }
 
 /** Create the producer. Connects lazily in the background; never throws for an unreachable Redis. */
@@ -119,12 +124,12 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
     return job.id ?? jobId;
   }
 
+  // Below the connection's command timeout, so a shortfall is reported as such.
+  const durability = replicaDurabilityFor(options.connection, Math.floor(timeoutMs / 2));
+  if (options.waitReplicas !== undefined) durability.replicas = options.waitReplicas;
   return {
-    commands: createCommandJournal(redis, keys, ready, {
-      replicas: options.waitReplicas ?? (redisTopologyOf(options.connection) === 'sentinel' ? 1 : 0),
-      // Below the connection's command timeout, so a shortfall is reported as such.
-      timeoutMs: Math.floor(timeoutMs / 2),
-    }),
+    commands: createCommandJournal(redis, keys, ready, durability),
+    durable: replicatedWrites([redis], durability),
     readJobEvents(jobId, afterId, blockMs) {
       reader ??= workerConnection(options.connection, logger, 'event-reader');
       return readJobEvents(reader, keys, jobId, afterId, blockMs);

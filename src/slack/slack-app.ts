@@ -27,6 +27,7 @@ import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
 import { rollbackAction } from './commands/rollback-action.js';
 import { handleSyncCommand } from './commands/sync-command.js';
+import { durableClick } from './durable-click.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
@@ -162,44 +163,21 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });
-  app.action<BlockAction<ButtonAction>>(
-    { type: 'block_actions', action_id: CANCEL_ACTION_ID },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      await cancelAction({ body, action, respond, client, deps });
-    },
-  );
-  app.action<BlockAction<ButtonAction>>(
-    { type: 'block_actions', action_id: DRIFT_SYNC_ACTION_ID },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      await driftSyncAction({ body, action, respond, client, deps, recent, claims: driftClaims });
-    },
-  );
-  app.action<BlockAction<ButtonAction>>(
-    { type: 'block_actions', action_id: ROLLBACK_ACTION_ID },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      await rollbackAction({ body, action, respond, client, deps, recent });
-    },
-  );
-  app.action<BlockAction<ButtonAction>>(
-    { type: 'block_actions', action_id: DELETE_CONFIRM_ACTION_ID },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      await confirmDeletionAction({ body, action, respond, client, deps, recent });
-    },
-  );
-  app.action<BlockAction<ButtonAction>>(
-    { type: 'block_actions', action_id: DELETE_CANCEL_ACTION_ID },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      await cancelDeletionAction({ body, action, respond, client, deps, recent });
-    },
-  );
+  // Every button goes through durableClick: nothing is shown as done before it is on the Redis replicas.
+  const click = (actionId: string, handler: Parameters<typeof durableClick>[1]) =>
+    app.action<BlockAction<ButtonAction>>(
+      { type: 'block_actions', action_id: actionId },
+      durableClick({ ...(deps.durable ? { durable: deps.durable } : {}) }, handler),
+    );
+  click(CANCEL_ACTION_ID, (args) => cancelAction({ ...args, deps }));
+  click(DRIFT_SYNC_ACTION_ID, (args) => driftSyncAction({ ...args, deps, recent, claims: driftClaims }));
+  click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent }));
+  click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
+  click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
   if (deps.approvalFlow) {
     registerApprovalActions(app, {
       approvals: deps.approvalFlow,
+      ...(deps.durable ? { durable: deps.durable } : {}),
       onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
       ...(deps.logger ? { logger: deps.logger } : {}),
     });

@@ -6,10 +6,10 @@
  */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalCluster, startLocalCluster } from '../support/redis-topologies.js';
+import { type LocalCluster, redisServerMissing, startLocalCluster } from '../support/redis-topologies.js';
 import { runDemoProcess } from './support/demo-process.js';
 
-describe('test/e2e/redis-cluster', () => {
+describe.skipIf(redisServerMissing())('test/e2e/redis-cluster', () => {
   let cluster: LocalCluster | undefined;
   afterEach(async () => {
     await cluster?.stop();

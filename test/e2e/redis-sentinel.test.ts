@@ -10,20 +10,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkOutcomes, threadText } from '../../src/demo/check-outcomes.js';
 import { DEMO_APPS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { createSyncQueue } from '../../src/queue/index.js';
-import { type SentinelSet, startSentinelSet } from '../support/redis-topologies.js';
+import { redisServerMissing, type SentinelSet, startSentinelSet } from '../support/redis-topologies.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
 import { RAILS_HOOK_DELETES_ONCE, railsHookDeletes, threadRoots } from './support/thread-checks.js';
 
 const app = (name: string): DemoApp => DEMO_APPS.find((a) => a.application === name)!;
 
-describe('test/e2e/redis-sentinel', () => {
+describe.skipIf(redisServerMissing())('test/e2e/redis-sentinel', () => {
   let stack: E2eStack | undefined;
   let sentinels: SentinelSet | undefined;
   afterEach(async () => {
-    await stack?.close();
-    await sentinels?.stop();
-    stack = undefined;
-    sentinels = undefined;
+    try {
+      await stack?.close();
+    } finally {
+      await sentinels?.stop();
+      stack = undefined;
+      sentinels = undefined;
+    }
   });
 
   it('when the master is SIGKILLed mid-sync, then Sentinel promotes a replica, the sync completes in its thread with each hook created once, and every acknowledged /sync runs or its requester is told', async () => {

@@ -3,6 +3,7 @@
  * tests start, and what they take apart afterwards.
  */
 import { createLogger } from '../../src/logger.js';
+import type { DurableWrites } from '../../src/queue/index.js';
 import type { ApplicationCatalog, ApplicationSummary, ApprovalGate } from '../../src/slack/ports.js';
 import { createSlackApp, httpRoute, type SlackApp, type SlackAppOptions } from '../../src/slack/slack-app.js';
 import { FakeSlackApi, type FakeSlackOptions } from './fake-slack-api.js';
@@ -51,8 +52,9 @@ export async function startHarness(
   fakeOptions: FakeSlackOptions = {},
   approvals?: ApprovalGate,
   /** Extra app options (e.g. the replay store and the clock of the request checks). */
-  appOptions: Pick<SlackAppOptions, 'replays' | 'now'> = {},
+  appOptions: Pick<SlackAppOptions, 'replays' | 'now'> & { durable?: DurableWrites } = {},
 ): Promise<Harness> {
+  const { durable, ...slackOptions } = appOptions;
   const fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
   const queue = new InMemorySyncQueue();
   const catalog = catalogOf(APPS);
@@ -64,8 +66,14 @@ export async function startHarness(
     host: '127.0.0.1',
     clientRetries: 0,
     routes: [httpRoute('GET', '/healthz', async (_req, res) => void res.writeHead(200).end('ok'))],
-    ...appOptions,
-    deps: { queue, catalog, logger: createLogger({ level: 'silent' }), ...(approvals ? { approvals } : {}) },
+    ...slackOptions,
+    deps: {
+      queue,
+      catalog,
+      logger: createLogger({ level: 'silent' }),
+      ...(approvals ? { approvals } : {}),
+      ...(durable ? { durable } : {}),
+    },
   });
   const { port } = await app.start();
   const botUrl = `http://127.0.0.1:${port}`;

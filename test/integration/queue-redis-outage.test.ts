@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotError } from '../../src/domain/index.js';
 import { createSyncQueue } from '../../src/queue/sync-queue.js';
 import { createSyncWorker } from '../../src/queue/sync-worker.js';
+import { redisServerMissing } from '../support/redis-topologies.js';
 import { type OwnRedis, startOwnRedis } from './support/own-redis.js';
 import { deleteKeys, syncRequest, testRedis, uniquePrefix, waitFor } from './support/queue-test-env.js';
 import { readReported, recordingReporterFactory } from './support/recording-reporter.js';
@@ -10,7 +11,7 @@ import { createRecordingRunner, readHooks, readRuns } from './support/recording-
 
 // The queue lives on a private redis-server that the test stops and restarts; the recording runner writes to
 // the shared Redis, which stays up, so what the runner did is known even while the queue's Redis is down.
-describe('sync queue when Redis goes away', () => {
+describe.skipIf(redisServerMissing())('sync queue when Redis goes away', () => {
   let own: OwnRedis;
   let record: Redis;
   const prefix = uniquePrefix();
@@ -21,9 +22,14 @@ describe('sync queue when Redis goes away', () => {
   });
 
   afterAll(async () => {
-    await own.dispose();
-    await deleteKeys(record, prefix);
-    record.disconnect();
+    try {
+      await own?.dispose();
+    } finally {
+      if (record) {
+        await deleteKeys(record, prefix);
+        record.disconnect();
+      }
+    }
   });
 
   it('refuses to enqueue at once with not_queued, and workers continue when Redis is back', async () => {

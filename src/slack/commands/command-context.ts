@@ -14,6 +14,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Approvals } from '../../approvals/index.js';
 import type { DriftNoticeClaims } from '../../apps/index.js';
 import type { Logger } from '../../logger.js';
+import type { DurableWrites } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
@@ -49,6 +50,11 @@ export interface SlackAppDeps {
   journal?: CommandJournal;
   /** Lease of a journal entry in ms (default 30 000): how long a dead bot's command waits before recovery. */
   commandLeaseMs?: number;
+  /**
+   * The bot's Redis writers (queue producer, approvals, drift claims): a button's effect is shown only once they
+   * are on the replicas (durable-click.ts; Sentinel). Default: nothing to wait for.
+   */
+  durable?: DurableWrites;
 }
 
 export interface CommandContext {

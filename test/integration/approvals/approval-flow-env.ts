@@ -22,8 +22,12 @@ import type { Application } from '../../../src/domain/application.js';
 import type { Cluster } from '../../../src/engine/index.js';
 import type { Logger } from '../../../src/logger.js';
 import {
+  allDurable,
   createSyncQueue,
   createSyncWorker,
+  REPLICA_WAIT_MS,
+  type RedisConnectionOptions,
+  replicaDurabilityFor,
   type SyncQueue,
   type SyncRunner,
   type SyncWorker,
@@ -172,6 +176,11 @@ export interface FlowEnvOptions {
   guestbookSpec?: Record<string, unknown>;
   /** The bot's logger (Bolt's and the Slack app's logs). */
   logger?: Logger;
+  /**
+   * Where the queue and worker connect (default the shared Redis); on Sentinel the flow waits for a replica
+   * before Slack shows a request or a decision, as the bot does (`replicaDurabilityFor`).
+   */
+  connection?: RedisConnectionOptions;
 }
 
 export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): Promise<FlowEnv> {
@@ -194,8 +203,9 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   const clock = { now: WEDNESDAY };
   const failNext = { value: false };
   const throwNext: { value: Error | undefined } = { value: undefined };
-  const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
-  const { approvals, store, audit } = createApprovalServices({
+  const connection = options.connection ?? { url: REDIS_URL };
+  const queue = createSyncQueue({ connection, prefix });
+  const { approvals, store, audit, durable } = createApprovalServices({
     redis,
     prefix,
     settings,
@@ -206,6 +216,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
     messenger,
     listGroupMembers: slackGroupMembers(web),
     now: () => clock.now,
+    durability: replicaDurabilityFor(connection, REPLICA_WAIT_MS),
   });
   const notifier = createFailureNotifier({
     redis,
@@ -217,7 +228,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
     poster: messenger,
   });
   const worker: SyncWorker = createSyncWorker({
-    connection: { url: REDIS_URL },
+    connection,
     prefix,
     runner: failingOnDemand(
       createRecordingRunner({ redis, base: prefix, steps: 1, stepMs: options.stepMs ?? 5 }),
@@ -267,6 +278,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
       catalog: catalogOf(apps),
       approvals: createApprovalGate(approvals, messenger),
       approvalFlow: approvals,
+      durable: allDurable([queue.durable, durable]),
       ...(options.logger ? { logger: options.logger } : {}),
     },
   });

@@ -1,4 +1,5 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceDifference } from '../../../src/apps/drift/compare-application.js';
 import { observeDrift } from '../../../src/apps/drift/drift-episodes.js';
 import {
@@ -6,12 +7,15 @@ import {
   redisDriftNoticeRefs,
   redisDriftStateStore,
 } from '../../../src/apps/drift/redis-drift-state-store.js';
+import { loadConfig } from '../../../src/config.js';
+import {
+  clusterSafePrefix,
+  createRedisClient,
+  type RedisClient,
+  type RedisConnectionOptions,
+} from '../../../src/queue/redis-connections.js';
+import { type LocalCluster, redisServerMissing, startLocalCluster } from '../../support/redis-topologies.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
-
-const redis = testRedis();
-const prefix = uniquePrefix();
-afterEach(() => deleteKeys(redis, prefix));
-afterAll(() => redis.quit());
 
 const drift: ResourceDifference[] = [
   {
@@ -21,10 +25,15 @@ const drift: ResourceDifference[] = [
   },
 ];
 
-describe('test/integration/drift/redis-drift-state-store', () => {
+/**
+ * The drift state, notice refs, lease and Sync-button claims — and their Lua script — as each topology runs them:
+ * the shared single Redis, and a real 3-master Redis Cluster (keys under a `{braced}` prefix, as `loadConfig`
+ * gives on Cluster, so every key of an installation lives in one slot).
+ */
+function driftStateContract(topology: () => { connect(): RedisClient; redis: RedisClient; prefix: string }) {
   it('when eight stores on their own connections start the same episode at once, then exactly one gets the notify action', async () => {
-    const connections = Array.from({ length: 8 }, () => testRedis());
-    const stores = connections.map((c) => redisDriftStateStore(c, prefix));
+    const connections = Array.from({ length: 8 }, () => topology().connect());
+    const stores = connections.map((c) => redisDriftStateStore(c, topology().prefix));
     const now = new Date('2026-11-30T02:00:00Z');
 
     const actions = await Promise.all(
@@ -55,7 +64,7 @@ describe('test/integration/drift/redis-drift-state-store', () => {
   });
 
   it('when a notice is taken, then it is gone for every other taker', async () => {
-    const refs = redisDriftNoticeRefs(redis, prefix);
+    const refs = redisDriftNoticeRefs(topology().redis, topology().prefix);
     await refs.save('shop', { channel: 'C0SHOP', ts: '1.000001', differences: drift });
 
     const taken = await Promise.all([refs.take('shop'), refs.take('shop')]);
@@ -64,8 +73,8 @@ describe('test/integration/drift/redis-drift-state-store', () => {
   });
 
   it('when five people click one notice at once on their own connections, then one claims it and the others learn who; a released claim is free again', async () => {
-    const connections = Array.from({ length: 5 }, () => testRedis());
-    const claims = connections.map((c) => redisDriftNoticeClaims(c, prefix));
+    const connections = Array.from({ length: 5 }, () => topology().connect());
+    const claims = connections.map((c) => redisDriftNoticeClaims(c, topology().prefix));
     const users = claims.map((_, i) => ({ userId: `U0${i}`, userName: `user${i}` }));
 
     const answers = await Promise.all(claims.map((c, i) => c.claim('notice-1', users[i]!)));
@@ -80,4 +89,49 @@ describe('test/integration/drift/redis-drift-state-store', () => {
     expect(other).toBeUndefined();
     expect(after).toBeUndefined();
   });
+}
+
+describe('test/integration/drift/redis-drift-state-store (single Redis)', () => {
+  const redis = testRedis();
+  const prefix = uniquePrefix();
+  afterEach(() => deleteKeys(redis, prefix));
+  afterAll(() => redis.quit());
+  driftStateContract(() => ({ connect: () => testRedis(), redis, prefix }));
 });
+
+describe.skipIf(redisServerMissing())(
+  'test/integration/drift/redis-drift-state-store (3-master Redis Cluster)',
+  () => {
+    let cluster: LocalCluster | undefined;
+    let options: RedisConnectionOptions;
+    let redis: RedisClient;
+    let prefix: string;
+    const connect = () => createRedisClient(options, { maxRetriesPerRequest: 2 });
+    beforeAll(async () => {
+      cluster = await startLocalCluster(3);
+      options = loadConfig(cluster.env).redis;
+      prefix = clusterSafePrefix(uniquePrefix(), options);
+      redis = connect();
+    }, 60_000);
+    afterEach(async () => {
+      // Every key of the run in one slot, so one node holds them all (and deleting them is one node's SCAN).
+      const slots = new Set<number>();
+      for (const port of cluster?.ports ?? []) {
+        const node = createRedisClient({ port, host: '127.0.0.1' });
+        const keys = await node.keys(`${prefix}*`);
+        for (const key of keys) slots.add(Number(await node.call('CLUSTER', 'KEYSLOT', key)));
+        if (keys.length) await deleteKeys(node as Redis, prefix);
+        node.disconnect();
+      }
+      expect(slots.size).toBeLessThanOrEqual(1);
+    });
+    afterAll(async () => {
+      try {
+        redis?.disconnect();
+      } finally {
+        await cluster?.stop();
+      }
+    });
+    driftStateContract(() => ({ connect, redis, prefix }));
+  },
+);

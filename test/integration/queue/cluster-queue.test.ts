@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { createSyncQueue, type SyncQueue } from '../../../src/queue/sync-queue.js';
 import { createSyncWorker, type SyncWorker } from '../../../src/queue/sync-worker.js';
-import { type LocalCluster, startLocalCluster } from '../../support/redis-topologies.js';
+import { type LocalCluster, redisServerMissing, startLocalCluster } from '../../support/redis-topologies.js';
 import { deleteKeys, syncRequest, testRedis, uniquePrefix, waitFor } from '../support/queue-test-env.js';
 import { readReported, recordingReporterFactory } from '../support/recording-reporter.js';
 import { createRecordingRunner, readRuns } from '../support/recording-runner.js';
 
-describe('sync queue on Redis Cluster', () => {
+describe.skipIf(redisServerMissing())('sync queue on Redis Cluster', () => {
   let cluster: LocalCluster;
   let record: Redis;
   let queue: SyncQueue;
@@ -37,11 +37,16 @@ describe('sync queue on Redis Cluster', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await worker?.close({ graceMs: 2000 });
-    await queue?.close();
-    await cluster?.stop();
-    await deleteKeys(record, base);
-    record.disconnect();
+    try {
+      await worker?.close({ graceMs: 2000 });
+      await queue?.close();
+    } finally {
+      await cluster?.stop();
+      if (record) {
+        await deleteKeys(record, base);
+        record.disconnect();
+      }
+    }
   });
 
   it('when two syncs of one app are queued and the running one is cancelled, then they run one after the other and the cancel reaches the worker', async () => {

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { createSyncQueue, type SyncQueue } from '../../../src/queue/index.js';
-import { type SentinelSet, startSentinelSet } from '../../support/redis-topologies.js';
+import { redisServerMissing, type SentinelSet, startSentinelSet } from '../../support/redis-topologies.js';
 
-describe('command journal on Sentinel', () => {
+describe.skipIf(redisServerMissing())('command journal on Sentinel', () => {
   let set: SentinelSet;
   let queue: SyncQueue;
   beforeAll(async () => {
@@ -17,8 +17,11 @@ describe('command journal on Sentinel', () => {
     queue = createSyncQueue({ connection: config.redis, prefix: 'journal-wait', timeoutMs: 1000 });
   }, 30_000);
   afterAll(async () => {
-    await queue?.close();
-    await set?.stop();
+    try {
+      await queue?.close();
+    } finally {
+      await set?.stop();
+    }
   });
 
   it('when a replica confirms the entry, then record resolves; when no replica is left, then record throws and the command is not acknowledged', async () => {

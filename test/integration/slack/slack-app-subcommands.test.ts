@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotReplicatedError } from '../../../src/queue/index.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
@@ -165,6 +166,39 @@ describe('src/slack/slack-app subcommands and bad input', () => {
     ]);
     expect(h.fake.calls('chat.update')).toEqual([]);
   });
+
+  it('when no Redis replica confirms a Cancel click, then neither the clicker nor the header is told it was cancelled: the clicker learns it was not recorded', async () => {
+    // The barrier's answer when WAIT 1 timed out (its real WAIT runs on Sentinel in test/integration/approvals/durable-clicks.test.ts).
+    const unconfirmed = new NotReplicatedError(0, { replicas: 1, timeoutMs: 1000 });
+    const d = await startHarness({}, undefined, { durable: { confirm: () => Promise.reject(unconfirmed) } });
+    try {
+      await cancelUnconfirmed(d);
+    } finally {
+      await d.close();
+    }
+  });
+
+  async function cancelUnconfirmed(h: Harness): Promise<void> {
+    h.queue.seed({ application: 'guestbook', operation: op, initiator: lee, target: undefined });
+    const job = h.queue.seed({ application: 'guestbook', operation: op, initiator: lee, target: undefined });
+
+    const res = await h.slack.sendBlockAction({
+      actionId: 'wavesync_cancel',
+      value: job.jobId,
+      userId: 'U0SAM',
+      userName: 'sam',
+      messageTs: '1.000001',
+      channelId: CHANNEL,
+      responseUrl: h.fake.responseUrl('btn'),
+    });
+
+    expect(res.status).toBe(200);
+    const told = await h.fake.waitFor(() => h.fake.calls('chat.postEphemeral')[0]);
+    expect(told.args).toMatchObject({ channel: CHANNEL, user: 'U0SAM' });
+    expect(told.args.text).toMatch(/^⚠️ Your click was not recorded: it could not be confirmed as stored/);
+    expect(h.fake.responseUrlPosts('btn')).toEqual([]);
+    expect(h.fake.calls('chat.update')).toEqual([]);
+  }
 
   it('/sync cancel without an app, with an unknown app, or when the queue is down, is explained', async () => {
     const missing = await sync('cancel');
