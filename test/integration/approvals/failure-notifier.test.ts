@@ -232,7 +232,7 @@ describe('test/integration/approvals/failure-notifier', () => {
     await run('shop', 'job-8', [succeeded('7d41b0c22'), healthy]);
 
     expect(slack.channelMessages('C0DEPLOYED').map((m) => m.text)).toEqual([
-      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚀 shop → staging deployed · Healthy · revision 3f9c2e1 · requested by @U0PAT',
       '🚀 shop → staging deployed · Healthy · revision 7d41b0c22 · requested by @U0PAT',
     ]);
     expect(errors).toEqual([]);
@@ -242,7 +242,7 @@ describe('test/integration/approvals/failure-notifier', () => {
     await run('api', 'job-9', [completed('Succeeded', 'successfully synced'), healthy]);
 
     expect(slack.channelMessages('C0APIDEPLOYS').map((m) => m.text)).toEqual([
-      '🚀 api → staging deployed · Healthy · revision 3f9c2e1aa · requested by @U0PAT',
+      '🚀 api → staging deployed · Healthy · revision 3f9c2e1 · requested by @U0PAT',
     ]);
     expect(slack.channelMessages('C0APITEAM')).toHaveLength(1);
     expect(errors).toEqual([]);
