@@ -203,7 +203,7 @@ describe('test/integration/approvals/failure-notifier', () => {
       type: 'OperationStarted',
       at,
       application: 'shop',
-      revision: '3f9c2e1aa',
+      revision: '3f9c2e1aa0b4c5d6e7f8091a2b3c4d5e6f708192',
       operation: { prune: false, dryRun: false, syncOptions: [] },
       waves: [],
       resumed: false,
@@ -227,13 +227,13 @@ describe('test/integration/approvals/failure-notifier', () => {
       const event = completed('Succeeded', 'successfully synced');
       return { ...event, state: { ...event.state, syncResult: { ...event.state.syncResult, revision } } };
     };
-    await run('shop', 'job-6', [succeeded('3f9c2e1aa'), healthy]);
-    await run('shop', 'job-7', [succeeded('3f9c2e1aa'), healthy]);
-    await run('shop', 'job-8', [succeeded('7d41b0c22'), healthy]);
+    await run('shop', 'job-6', [succeeded('3f9c2e1aa0b4c5d6e7f8091a2b3c4d5e6f708192'), healthy]);
+    await run('shop', 'job-7', [succeeded('3f9c2e1aa0b4c5d6e7f8091a2b3c4d5e6f708192'), healthy]);
+    await run('shop', 'job-8', [succeeded('7d41b0c22e5f60718293a4b5c6d7e8f90a1b2c3d'), healthy]);
 
     expect(slack.channelMessages('C0DEPLOYED').map((m) => m.text)).toEqual([
       '🚀 shop → staging deployed · Healthy · revision 3f9c2e1 · requested by @U0PAT',
-      '🚀 shop → staging deployed · Healthy · revision 7d41b0c22 · requested by @U0PAT',
+      '🚀 shop → staging deployed · Healthy · revision 7d41b0c · requested by @U0PAT',
     ]);
     expect(errors).toEqual([]);
   });
