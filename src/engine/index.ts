@@ -28,3 +28,4 @@ export * from './sync-tasks.js';
 export * from './sync-waves.js';
 export { listTrackedLiveObjects } from './tracked-objects.js';
 export * from './unique-targets.js';
+export { Wakeup } from './wakeup.js';
