@@ -5,7 +5,7 @@
  */
 
 import type { BuildSyncTasksResult } from '../engine/index.js';
-import { clusterScopedIn } from '../engine/plan/cluster-scoped-kinds.js';
+import { clusterScopedIn } from '../engine/index.js';
 
 /** Pretty-printed JSON (2 spaces) followed by a newline. */
 export function formatPlanJson(plan: BuildSyncTasksResult): string {

@@ -4,7 +4,7 @@
  */
 
 import type { BuildSyncTasksResult, SyncTask } from '../engine/index.js';
-import { clusterScopedIn } from '../engine/plan/cluster-scoped-kinds.js';
+import { clusterScopedIn } from '../engine/index.js';
 import { plural } from '../slack/messages/format.js';
 
 /** A readable table grouped by phase and wave, ending with a newline. */

@@ -6,9 +6,7 @@
 import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../apps/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
-import { closestNames } from '../engine/plan/closest-names.js';
-import { syncOptionProblem } from '../engine/plan/sync-option-names.js';
-import { buildSyncTasks } from '../engine/plan/sync-tasks.js';
+import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
 import type { Settings } from '../settings/index.js';
 import type { CommandIo } from './command-io.js';
