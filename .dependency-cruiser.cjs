@@ -20,6 +20,14 @@ module.exports = {
       to: { path: ['^src/(queue|slack|kube|main|cli|config|logger|approvals|apps)', infra] },
     },
     {
+      name: 'engine-only-through-index',
+      comment:
+        'Other folders reach the engine only through src/engine/index.ts, its one public face; what they need is exported there.',
+      severity: 'error',
+      from: { path: '^(src|sim)/', pathNot: '^src/engine/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
+    },
+    {
       name: 'engine-no-runtime-client-node',
       comment: 'The engine may use @kubernetes/client-node types only (import type).',
       severity: 'error',

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure } from '../../test/support/failure.js';
 import { createGitFixture } from '../../test/support/git-fixture.js';
 import { BotError } from '../domain/errors.js';
-import { ClusterError } from '../engine/cluster.js';
+import { ClusterError } from '../engine/index.js';
 import { parseSettings } from '../settings/load-settings.js';
 import { createApplicationRegistry } from './application-registry.js';
 import { createGitRepositoryCache } from './git/git-repository-cache.js';

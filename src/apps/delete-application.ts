@@ -27,10 +27,18 @@ import {
   shortName,
   type TaskRef,
 } from '../domain/index.js';
-import { type Cluster, ClusterError, isNotFound, refOf, type WatchTarget } from '../engine/cluster.js';
-import { getResourceHealth, hasDeletePolicy } from '../engine/index.js';
-import { listTrackedLiveObjects, withTrackingLabel } from '../engine/tracked-objects.js';
-import { Wakeup } from '../engine/wakeup.js';
+import {
+  type Cluster,
+  ClusterError,
+  getResourceHealth,
+  hasDeletePolicy,
+  isNotFound,
+  listTrackedLiveObjects,
+  refOf,
+  Wakeup,
+  type WatchTarget,
+  withTrackingLabel,
+} from '../engine/index.js';
 import {
   CASCADE_FINALIZERS,
   cascadeOf,

@@ -13,7 +13,7 @@ import { stringify } from 'yaml';
 import type { Application } from '../domain/application.js';
 import { BotError } from '../domain/errors.js';
 import type { KubeObject } from '../domain/resource.js';
-import { isNotFound } from '../engine/cluster.js';
+import { isNotFound } from '../engine/index.js';
 import type { Logger } from '../logger.js';
 import { resolveSettingsPath } from '../settings/load-settings.js';
 import type { ApplicationSourceEntry, Settings } from '../settings/settings-schema.js';

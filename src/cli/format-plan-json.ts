@@ -4,8 +4,8 @@
  * with tasks in execution order; `namespace` is '' for cluster-scoped objects (cluster-scoped-kinds.ts).
  */
 
-import { clusterScopedIn } from '../engine/cluster-scoped-kinds.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
+import { clusterScopedIn } from '../engine/index.js';
 
 /** Pretty-printed JSON (2 spaces) followed by a newline. */
 export function formatPlanJson(plan: BuildSyncTasksResult): string {

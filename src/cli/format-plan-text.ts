@@ -3,8 +3,8 @@
  * namespace, name, apiVersion, and for hooks their types and delete policies), then the warnings.
  */
 
-import { clusterScopedIn } from '../engine/cluster-scoped-kinds.js';
 import type { BuildSyncTasksResult, SyncTask } from '../engine/index.js';
+import { clusterScopedIn } from '../engine/index.js';
 import { plural } from '../slack/messages/format.js';
 
 /** A readable table grouped by phase and wave, ending with a newline. */

@@ -5,10 +5,8 @@
 
 import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../apps/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
-import { closestNames } from '../engine/closest-names.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
-import { syncOptionProblem } from '../engine/sync-option-names.js';
-import { buildSyncTasks } from '../engine/sync-tasks.js';
+import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
 import type { Settings } from '../settings/index.js';
 import type { CommandIo } from './command-io.js';

@@ -3,8 +3,9 @@
  * Application's destination namespace (when it names none; cluster-scoped kinds have none) and compared on the
  * manifest's labels. Hooks are checked through the thread: their delete policy may have removed them.
  */
-import { isHook } from '../engine/hooks/hook.js';
+
 import type { Cluster, SourcedObject } from '../engine/index.js';
+import { isHook } from '../engine/index.js';
 
 export interface TargetPresence {
   /** `Kind/name` of targets that are live with the manifest's labels. */

@@ -20,7 +20,7 @@ import type { IgnoreDifferencesRule } from './diff/ignore-differences.js';
 import type { EngineLogger, EngineOptions } from './engine-options.js';
 import { getResourceHealth } from './health/index.js';
 import type { LiveCache } from './live-cache.js';
-import type { PlanWarning } from './plan-warning.js';
+import type { PlanWarning } from './plan/plan-warning.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 
 export interface SyncContext {

@@ -1,6 +1,6 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { ClusterError } from '../engine/cluster.js';
+import { ClusterError } from '../engine/index.js';
 import { toClusterError } from './cluster-errors.js';
 
 function apiError(code: number, status: Record<string, unknown> | string): ApiException<string> {

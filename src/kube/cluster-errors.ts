@@ -4,7 +4,7 @@
  * (connection reset/refused, timeouts, aborted requests) are transient.
  */
 import { ApiException } from '@kubernetes/client-node';
-import { ClusterError } from '../engine/cluster.js';
+import { ClusterError } from '../engine/index.js';
 
 const TRANSIENT_NETWORK_CODES = new Set([
   'ECONNRESET',

@@ -19,7 +19,7 @@ import {
   type ObjectRef,
   type WatchTarget,
   type WriteOptions,
-} from '../engine/cluster.js';
+} from '../engine/index.js';
 import { toClusterError } from './cluster-errors.js';
 import { KubeHttp, type KubeRequest } from './kube-http.js';
 import { type WatchList, watchCollections } from './kube-watch.js';

@@ -7,7 +7,7 @@
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '../domain/index.js';
-import type { ClusterWatch, ObjectChange, WatchTarget } from '../engine/cluster.js';
+import type { ClusterWatch, ObjectChange, WatchTarget } from '../engine/index.js';
 import type { RawObjectApi } from './raw-object-api.js';
 
 const MAX_BACKOFF_MS = 5_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../domain/index.js';
-import { type Cluster, ClusterError } from '../engine/cluster.js';
+import { type Cluster, ClusterError } from '../engine/index.js';
 import { withRetries } from './retrying-cluster.js';
 
 const cm = (rv?: string): KubeObject => ({

@@ -8,7 +8,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../domain/index.js';
-import { type Cluster, ClusterError, isConflict, refOf } from '../engine/cluster.js';
+import { type Cluster, ClusterError, isConflict, refOf } from '../engine/index.js';
 import { createKubeCluster, type KubeClusterOptions } from './kube-cluster.js';
 
 export interface RetryPolicy {

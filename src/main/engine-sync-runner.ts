@@ -31,7 +31,7 @@ export interface RenderedApplication<Target> {
   warnings?: PlanWarning[];
 }
 
-/** The engine entry point, as the composition root passes it in (src/engine/run-operation.ts). */
+/** The engine entry point, as the composition root passes it in (src/engine/run/run-operation.ts). */
 export type RunOperation<Target, ClusterT> = (input: {
   application: string;
   targets: Target[];

@@ -4,3 +4,4 @@ export * from './load-manifests.js';
 export * from './manifest-sources.js';
 export * from './parse-manifests.js';
 export * from './render-kustomize.js';
+export * from './spawn-with-timeout.js';

@@ -8,7 +8,7 @@
 
 import type { KubeObject } from '../domain/index.js';
 import { ManifestError } from '../domain/index.js';
-import { isHook } from '../engine/hooks/hook.js';
+import { isHook } from '../engine/index.js';
 
 /** Where a value sits: the file and the 1-based line of a path inside the document. */
 export interface Locator {

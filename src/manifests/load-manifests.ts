@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { PlanWarning, SourcedObject } from '../engine/index.js';
-import { assertUniqueTargets } from '../engine/unique-targets.js';
+import { assertUniqueTargets } from '../engine/index.js';
 import { type ManifestSourceEntry, manifestSourcesOf, unreadable } from './manifest-sources.js';
 import { parseManifests } from './parse-manifests.js';
 import { type KustomizeOptions, renderKustomize } from './render-kustomize.js';

@@ -1,11 +1,11 @@
 /**
  * renderKustomize — renders a Kustomize directory to YAML with the first available renderer: `kustomize build
- * <dir>`, else `kubectl kustomize <dir>` (Debian's kubernetes-client package provides the latter). Spawned with
- * array arguments (no shell), a timeout, and stderr kept for the error message.
+ * <dir>`, else `kubectl kustomize <dir>` (Debian's kubernetes-client package provides the latter). Spawned through
+ * spawnWithTimeout (array arguments, no shell, a timeout, bounded stderr for the error message).
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ManifestError } from '../domain/index.js';
+import { spawnWithTimeout } from './spawn-with-timeout.js';
 
 /** A command line that renders a Kustomize directory; the directory is appended as the last argument. */
 export interface KustomizeRenderer {
@@ -54,32 +54,29 @@ export async function renderKustomize(dir: string, opts: KustomizeOptions = {}):
   );
 }
 
-function run(renderer: KustomizeRenderer, dir: string, timeoutMs: number): Promise<string | 'not-found'> {
+async function run(
+  renderer: KustomizeRenderer,
+  dir: string,
+  timeoutMs: number,
+): Promise<string | 'not-found'> {
   const commandLine = [renderer.command, ...renderer.args, dir].join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn(renderer.command, [...renderer.args, path.resolve(dir)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (error.code === 'ENOENT') resolve('not-found');
-      else
-        reject(
-          new ManifestError(dir, undefined, `${commandLine} failed: ${error.message}`, { cause: error }),
-        );
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
-      const why = signal === 'SIGKILL' ? `timed out after ${timeoutMs} ms` : `exited with ${code ?? signal}`;
-      reject(new ManifestError(dir, undefined, `${commandLine} ${why}: ${stderr.trim() || '(no stderr)'}`));
-    });
+  const outcome = await spawnWithTimeout(renderer.command, [...renderer.args, path.resolve(dir)], {
+    timeoutMs,
   });
+  switch (outcome.kind) {
+    case 'ok':
+      return outcome.stdout;
+    case 'not-found':
+      return 'not-found';
+    case 'spawn-error':
+      throw new ManifestError(dir, undefined, `${commandLine} failed: ${outcome.error.message}`, {
+        cause: outcome.error,
+      });
+    case 'failed':
+      throw new ManifestError(
+        dir,
+        undefined,
+        `${commandLine} ${outcome.why}: ${outcome.stderr || '(no stderr)'}`,
+      );
+  }
 }

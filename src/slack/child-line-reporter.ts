@@ -10,12 +10,12 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { SyncEvent } from '../domain/index.js';
+import { Wakeup } from '../engine/index.js';
 import type { ReportTarget, SyncReporter } from '../reporting/sync-reporter.js';
 import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { type ChildLineView, childLineBlocks } from './messages/app-of-apps-blocks.js';
 import { type DeliveryLogger, deliver } from './slack-delivery.js';
-import { WakeSignal } from './wake-signal.js';
 
 /** Where the ts of each child's line is kept (by job id), so a resumed job updates its line instead of posting. */
 export interface ChildLineStore {
@@ -45,7 +45,7 @@ export function createChildLineReporter(options: ChildLineReporterOptions): Sync
 class ChildLineReporter implements SyncReporter {
   private readonly o: ChildLineReporterOptions;
   private readonly budget = new CallBudget();
-  private readonly signal = new WakeSignal();
+  private readonly signal = new Wakeup();
   private view: ChildLineView;
   private completed: Extract<ChildLineView, { kind: 'completed' }> | undefined;
   private dirty = false;
@@ -93,7 +93,7 @@ class ChildLineReporter implements SyncReporter {
     }
     this.dirty = true;
     this.loop ??= this.run();
-    this.signal.wake();
+    this.signal.notify();
   }
 
   async close(): Promise<void> {
@@ -103,7 +103,7 @@ class ChildLineReporter implements SyncReporter {
       this.dirty = true;
     }
     this.loop ??= this.run();
-    this.signal.wake();
+    this.signal.notify();
     await this.loop;
   }
 

@@ -7,17 +7,8 @@ import type { DeletionCascade, DeletionPlan } from '../apps/application-deletion
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 
-export type {
-  CommandJournal,
-  EnqueueResult,
-  HistoryEntry,
-  JobAhead,
-  JobState,
-  JobStatus,
-  JournalEntry,
-  SyncQueueClient,
-  SyncRequest,
-} from '../queue/index.js';
+/** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */
+export type * from '../queue/index.js';
 
 /** What `SyncQueueClient.cancel` resolves to. */
 export type CancelResult = Awaited<ReturnType<SyncQueueClient['cancel']>>;

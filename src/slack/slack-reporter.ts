@@ -18,6 +18,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { HealthStatus, SyncEvent, TaskRef, WaveRef } from '../domain/index.js';
+import { Wakeup } from '../engine/index.js';
 import type { ReportTarget, SyncReporter } from '../reporting/sync-reporter.js';
 import { CallBudget } from './call-budget.js';
 import { ChannelPacer } from './channel-pacer.js';
@@ -49,7 +50,6 @@ import { nextStep, type Step } from './reporter-schedule.js';
 import type { DeliveryLogger } from './slack-delivery.js';
 import { broadcastRuns, type OutboxLine, type ThreadOutbox } from './thread-outbox.js';
 import { ThreadPoster } from './thread-poster.js';
-import { WakeSignal } from './wake-signal.js';
 
 export interface SlackReporterOptions {
   /** A WebClient created with `rejectRateLimitedCalls: true` (see createSlackWebClient). */
@@ -132,7 +132,7 @@ class ThreadReporter implements SlackReporter {
   private summaryPosted = false;
   private closed = false;
   private loop: Promise<void> | undefined;
-  private readonly signal = new WakeSignal();
+  private readonly signal = new Wakeup();
   /** Occurrences of each base key so far (the n of `key#n`). */
   private readonly seen = new Map<string, number>();
 
@@ -165,7 +165,7 @@ class ThreadReporter implements SlackReporter {
     if (this.summary && this.summaryReady) this.buildSummary();
     await this.enqueue();
     this.loop ??= this.run();
-    this.signal.wake();
+    this.signal.notify();
   }
 
   async close(): Promise<void> {
@@ -174,7 +174,7 @@ class ThreadReporter implements SlackReporter {
     if (this.summary) this.buildSummary();
     await this.enqueue();
     this.loop ??= this.run();
-    this.signal.wake();
+    this.signal.notify();
     await this.loop;
     // Lines given up and not yet said (no post succeeded after them): say it now, through the outage's retention.
     await this.poster.announceDrops();

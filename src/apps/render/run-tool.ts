@@ -1,9 +1,9 @@
 /**
- * Run a rendering tool (helm, kustomize) with array arguments (no shell), a timeout and bounded stderr; its
- * standard output is the result. A missing binary is reported by name with how to get it.
+ * Run a rendering tool (helm, kustomize) through spawnWithTimeout (array arguments, no shell, a timeout, bounded
+ * stderr); its standard output is the result. A missing binary is reported by name with how to get it.
  */
-import { spawn } from 'node:child_process';
 import { BotError } from '../../domain/errors.js';
+import { spawnWithTimeout } from '../../manifests/index.js';
 
 export interface RunToolOptions {
   cwd?: string;
@@ -18,35 +18,27 @@ export interface RunToolOptions {
  * @throws BotError('render_failed'): `<command> is not on PATH; <installHint>`, or the command line and the tool's
  *   own message (stderr) when it exits non-zero or times out.
  */
-export function runTool(command: string, args: readonly string[], options: RunToolOptions): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      const message =
-        error.code === 'ENOENT'
-          ? `${command} is not on PATH; ${options.installHint}`
-          : `${command} failed to start: ${error.message}`;
-      reject(new BotError('render_failed', message, { cause: error }));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
-      const why =
-        signal === 'SIGKILL' ? `timed out after ${options.timeoutMs} ms` : `exited with ${code ?? signal}`;
-      reject(
-        new BotError(
-          'render_failed',
-          `${command} ${args[0] ?? ''} ${why}: ${stderr.trim() || '(no output)'}`,
-        ),
+export async function runTool(
+  command: string,
+  args: readonly string[],
+  options: RunToolOptions,
+): Promise<string> {
+  const outcome = await spawnWithTimeout(command, args, { cwd: options.cwd, timeoutMs: options.timeoutMs });
+  switch (outcome.kind) {
+    case 'ok':
+      return outcome.stdout;
+    case 'not-found':
+      throw new BotError('render_failed', `${command} is not on PATH; ${options.installHint}`, {
+        cause: outcome.error,
+      });
+    case 'spawn-error':
+      throw new BotError('render_failed', `${command} failed to start: ${outcome.error.message}`, {
+        cause: outcome.error,
+      });
+    case 'failed':
+      throw new BotError(
+        'render_failed',
+        `${command} ${args[0] ?? ''} ${outcome.why}: ${outcome.stderr || '(no output)'}`,
       );
-    });
-  });
+  }
 }

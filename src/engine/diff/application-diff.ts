@@ -14,15 +14,15 @@
  */
 import { createHash } from 'node:crypto';
 import { BotError, type KubeObject, type SyncOperation, type SyncPhase } from '../../domain/index.js';
-import { desiredObject, respectsIgnoreDifferences } from '../apply-task.js';
-import { mapBounded } from '../bounded-pool.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
-import { kindsDefinedInSync, notServedMessage } from '../plan-pass.js';
+import { hasSyncOption } from '../plan/sync-options.js';
+import { buildSyncTasks } from '../plan/sync-tasks.js';
 import { messageOf } from '../retry.js';
+import { kindsDefinedInSync, notServedMessage } from '../run/plan-pass.js';
+import { desiredObject, respectsIgnoreDifferences } from '../steps/apply-task.js';
+import { mapBounded } from '../steps/bounded-pool.js';
 import { apiVersionOf } from '../sync-context.js';
-import { hasSyncOption } from '../sync-options.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from '../sync-task.js';
-import { buildSyncTasks } from '../sync-tasks.js';
 import { listTrackedLiveObjects } from '../tracked-objects.js';
 import { type IgnoreDifferencesRule, withIgnoredFromLive } from './ignore-differences.js';
 import { diffResource, type ResourceDiff } from './resource-diff.js';

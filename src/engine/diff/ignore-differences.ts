@@ -12,7 +12,7 @@
  * refused by `parseIgnoreDifferences` with a warning naming it, and left out (never applied half-understood).
  */
 import type { Application, KubeObject } from '../../domain/index.js';
-import { apiVersionParts } from '../api-version-parts.js';
+import { apiVersionParts } from '../plan/api-version-parts.js';
 import { type FieldPath, formatFieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
 
 /** One compiled `ignoreDifferences` entry. */

@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject, SyncEvent } from '../../../src/domain/index.js';
 import { ClusterError } from '../../../src/engine/cluster.js';
-import { runOperation } from '../../../src/engine/run-operation.js';
+import { runOperation } from '../../../src/engine/run/run-operation.js';
 import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';

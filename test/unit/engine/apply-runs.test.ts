@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/domain/index.js';
-import { runOperation } from '../../../src/engine/run-operation.js';
+import { runOperation } from '../../../src/engine/run/run-operation.js';
 import { obj, sourced } from '../../builders/manifest-builders.js';
 import { FakeCluster } from '../../fakes/fake-cluster.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
-import { runOperation } from '../../../src/engine/run-operation.js';
+import { runOperation } from '../../../src/engine/run/run-operation.js';
 import { HOOK, obj, sourced, WAVE } from '../../builders/manifest-builders.js';
 import { FakeCluster } from '../../fakes/fake-cluster.js';
 

@@ -6,7 +6,7 @@ import {
   TRACKING_LABEL,
 } from '../../../src/domain/index.js';
 import { refOf } from '../../../src/engine/cluster.js';
-import { type RunOperationInput, runOperation } from '../../../src/engine/run-operation.js';
+import { type RunOperationInput, runOperation } from '../../../src/engine/run/run-operation.js';
 import { HOOK, obj, SYNC_OPTIONS, sourced, WAVE } from '../../builders/manifest-builders.js';
 import { FakeCluster } from '../../fakes/fake-cluster.js';
 

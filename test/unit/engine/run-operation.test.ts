@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, SyncEvent, SyncOperation } from '../../../src/domain/index.js';
 import { refOf } from '../../../src/engine/cluster.js';
-import { runOperation } from '../../../src/engine/run-operation.js';
+import { runOperation } from '../../../src/engine/run/run-operation.js';
 import { DELETE_POLICY, HOOK, obj, sourced, WAVE } from '../../builders/manifest-builders.js';
 import { FakeCluster } from '../../fakes/fake-cluster.js';
 

@@ -1,0 +1,156 @@
+/**
+ * Pass step A (spec §3.1, §4.2): rebuild the task list from the desired objects and the live state, attach each
+ * task's live object, discover every kind, and validate. The plan itself comes from buildSyncTasks (the planner);
+ * this step only feeds it live objects and checks what needs the API server.
+ */
+import { formatResourceKey, type KubeObject, resourceKeyOf } from '../../domain/index.js';
+import type { WatchTarget } from '../cluster.js';
+import { clearClusterScopedNamespaces } from '../plan/cluster-scoped-kinds.js';
+import { crdDefinedKindOf } from '../plan/dependency-bubbling.js';
+import { hasSyncOption } from '../plan/sync-options.js';
+import { buildSyncTasks } from '../plan/sync-tasks.js';
+import { apiVersionOf, objectRefOf, type SyncContext } from '../sync-context.js';
+import type { SyncTask } from '../sync-task.js';
+import { listTrackedObjects } from '../tracked-objects.js';
+
+export interface PassPlan {
+  tasks: SyncTask[];
+  /** Validation failures: `<kind>/<name>: <problem>`; non-empty fails the operation (§4.2). */
+  invalid: { task: SyncTask; message: string }[];
+}
+
+function identityOf(obj: KubeObject): string {
+  return formatResourceKey(resourceKeyOf(obj));
+}
+
+const SKIP_DRY_RUN_ON_MISSING = 'SkipDryRunOnMissingResource=true';
+
+async function trackedLive(ctx: SyncContext): Promise<KubeObject[]> {
+  ctx.memory.trackedObjects ??= await listTrackedObjects(ctx);
+  return ctx.memory.trackedObjects;
+}
+
+function build(
+  ctx: SyncContext,
+  startedAt: string,
+  live: KubeObject[],
+  namespaceExists: boolean,
+): SyncTask[] {
+  const { tasks, warnings } = buildSyncTasks({
+    targets: ctx.targets,
+    live,
+    namespace: ctx.namespace,
+    revision: ctx.revision,
+    startedAt,
+    operation: ctx.operation,
+    namespaceExists,
+  });
+  ctx.memory.planWarnings = warnings;
+  return tasks;
+}
+
+async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void> {
+  const missing = new Map<string, { apiVersion: string; kind: string }>();
+  for (const task of tasks) {
+    const apiVersion = apiVersionOf(task);
+    const key = `${apiVersion}/${task.kind}`;
+    if (!ctx.memory.discovery.has(key)) missing.set(key, { apiVersion, kind: task.kind });
+  }
+  await Promise.all(
+    [...missing].map(async ([key, { apiVersion, kind }]) => {
+      const info = await ctx.cluster.discover(apiVersion, kind);
+      if (info) ctx.memory.discovery.set(key, info);
+    }),
+  );
+}
+
+/** `<group>/<kind>` of every CRD among the targets (gitops-engine `hasCRDOfGroupKind`, live or not). */
+export function kindsDefinedInSync(tasks: SyncTask[]): Set<string> {
+  const kinds = new Set<string>();
+  for (const task of tasks) {
+    if (task.kind !== 'CustomResourceDefinition' || task.group !== 'apiextensions.k8s.io') continue;
+    const key = crdDefinedKindOf(task);
+    if (key !== undefined) kinds.add(key);
+  }
+  return kinds;
+}
+
+/**
+ * Every task's kind must be served before anything is applied (gitops-engine `getSyncTasks`): an unserved kind is
+ * valid only when a CRD of this sync defines it or the task (or the operation) has SkipDryRunOnMissingResource=true
+ * — then its dry run is skipped. A dry run skipped for another reason (its Namespace is created by this sync) does
+ * not excuse it: the kind check needs discovery only, not the Namespace.
+ */
+function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
+  const invalid: PassPlan['invalid'] = [];
+  let definedInSync: Set<string> | undefined;
+  for (const task of tasks) {
+    if (ctx.memory.discovery.has(`${apiVersionOf(task)}/${task.kind}`)) continue;
+    definedInSync ??= kindsDefinedInSync(tasks);
+    const obj = task.targetObj ?? task.liveObj;
+    if (
+      definedInSync.has(`${task.group}/${task.kind}`) ||
+      hasSyncOption(ctx.operation, SKIP_DRY_RUN_ON_MISSING, obj)
+    ) {
+      task.skipDryRun = true;
+      continue;
+    }
+    invalid.push({ task, message: notServedMessage(task) });
+  }
+  return invalid;
+}
+
+/** The API server's words for a task whose kind is not served (the sync's and the diff's message). */
+export function notServedMessage(task: SyncTask): string {
+  return `the server could not find the requested resource: ${apiVersionOf(task)} ${task.kind} is not served (is its CRD installed?)`;
+}
+
+const POD_OWNERS = new Set(['Job', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
+
+function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[]): WatchTarget[] {
+  const targets = tasks.map((task) => {
+    const ref = objectRefOf(ctx, task);
+    return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
+  });
+  // The Pods of hook Jobs and of workloads a wave may wait on: why they do not start is what the wave waits for.
+  const podNamespaces = new Set(
+    tasks.filter((t) => t.targetObj !== undefined && POD_OWNERS.has(t.kind)).map((t) => t.namespace),
+  );
+  for (const namespace of podNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
+  return targets.filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
+}
+
+/** The live object of a task; undefined for kinds the API server does not serve (yet). */
+function liveOf(ctx: SyncContext, task: SyncTask): Promise<KubeObject | undefined> {
+  const served = ctx.memory.discovery.has(`${apiVersionOf(task)}/${task.kind}`);
+  return served ? ctx.live.get(objectRefOf(ctx, task)) : Promise.resolve(undefined);
+}
+
+/** Builds, discovers, attaches live objects (fresh from the cache) and validates. */
+export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
+  const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
+  const [tracked, namespaceLive] = await Promise.all([
+    trackedLive(ctx),
+    ctx.namespace === '' ? undefined : ctx.live.get(namespaceRef),
+  ]);
+  const namespaceExists = ctx.namespace === '' || namespaceLive !== undefined;
+  const draft = build(ctx, startedAt, tracked, namespaceExists);
+  await discoverKinds(ctx, draft);
+  const lives = await Promise.all(draft.map((task) => liveOf(ctx, task)));
+  const current = lives.filter((o): o is KubeObject => o !== undefined);
+  const currentKeys = new Set(current.map(identityOf));
+  const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
+  const tasks = build(ctx, startedAt, live, namespaceExists);
+  await discoverKinds(ctx, tasks);
+  clearClusterScopedNamespaces(
+    tasks,
+    (task) => ctx.memory.discovery.get(`${apiVersionOf(task)}/${task.kind}`)?.namespaced,
+  );
+  await Promise.all(
+    tasks.map(async (task) => {
+      task.liveObj = await liveOf(ctx, task);
+    }),
+  );
+  ctx.live.watch(watchTargetsOf(ctx, tasks));
+  return { tasks, invalid: validate(ctx, tasks) };
+}

@@ -1,0 +1,139 @@
+/**
+ * The step-level events: OperationStarted (with every planned step), WaveStarted and WaveCompleted (with the
+ * health of the wave's applied resources). Which waves were announced is per-process memory; after a restart a
+ * wave that already has results counts as started, so nothing is announced twice by one process.
+ */
+import type { OperationState, SyncPhase, SyncWave } from '../../domain/index.js';
+import { lateReferencesOf } from '../plan/reference-lint.js';
+import { healthOf, nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from '../sync-context.js';
+import { isPruneTask, type SyncTask } from '../sync-task.js';
+import { isFailedTask, resultOf, taskStateOf } from '../task-results.js';
+
+function stepsOf(tasks: readonly SyncTask[]): { phase: SyncPhase; wave: SyncWave }[] {
+  const steps: { phase: SyncPhase; wave: SyncWave }[] = [];
+  for (const task of tasks) {
+    if (task.phase === 'SyncFail') continue;
+    const last = steps.at(-1);
+    if (!last || last.phase !== task.phase || last.wave !== task.wave)
+      steps.push({ phase: task.phase, wave: task.wave });
+  }
+  return steps;
+}
+
+function planWarnings(
+  ctx: SyncContext,
+  tasks: readonly SyncTask[],
+): { warnings?: string[]; fallbacks?: string[] } {
+  const warnings = lateReferencesOf(tasks).map((late) => late.message);
+  const fallbacks = [...ctx.warnings, ...ctx.memory.planWarnings].map(
+    (w) => `${w.message} (${w.line > 0 ? `${w.file}:${w.line}` : w.file})`,
+  );
+  return {
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(fallbacks.length > 0 ? { fallbacks: [...new Set(fallbacks)] } : {}),
+  };
+}
+
+/**
+ * Remembers the plan and emits OperationStarted (once per process), with the reference lint's warnings and the
+ * fallback warnings (the planner's and RunOperationInput.warnings).
+ */
+export async function announceOperation(
+  ctx: SyncContext,
+  state: OperationState,
+  tasks: SyncTask[],
+): Promise<void> {
+  if (ctx.memory.steps.length > 0) return;
+  ctx.memory.steps = stepsOf(tasks);
+  for (const task of tasks)
+    if (resultOf(state, task)) ctx.memory.startedWaves.add(waveKey(task.phase, task.wave));
+  await ctx.emit({
+    type: 'OperationStarted',
+    at: nowIso(ctx),
+    application: ctx.application,
+    revision: ctx.revision,
+    operation: ctx.operation,
+    waves: ctx.memory.steps.map((s) => ({
+      ...waveRefOf(ctx, s.phase, s.wave),
+      tasks: tasks.filter((t) => t.phase === s.phase && t.wave === s.wave).map(taskRefOf),
+    })),
+    resumed: state.syncResult.resources.length > 0,
+    ...planWarnings(ctx, tasks),
+  });
+}
+
+export async function announceWaveStarted(ctx: SyncContext, current: SyncTask[]): Promise<void> {
+  const first = current[0];
+  if (!first) return;
+  const key = waveKey(first.phase, first.wave);
+  if (ctx.memory.startedWaves.has(key)) return;
+  ctx.memory.startedWaves.add(key);
+  const wave = waveRefOf(ctx, first.phase, first.wave);
+  await ctx.emit({ type: 'WaveStarted', at: nowIso(ctx), wave, tasks: current.map(taskRefOf) });
+}
+
+/**
+ * Emits WaveCompleted for started waves whose tasks all completed (or all of them when `final`). `interrupted`
+ * (the termination message) marks the waves announced by a termination as failed with it: a wave cut short by
+ * Ctrl-C, a cancel or the operation timeout did not complete.
+ */
+export async function announceCompletedWaves(
+  ctx: SyncContext,
+  state: OperationState,
+  tasks: SyncTask[],
+  final: boolean,
+  interrupted?: string,
+): Promise<void> {
+  for (const key of ctx.memory.startedWaves) {
+    if (ctx.memory.completedWaves.has(key)) continue;
+    const waveTasks = tasks.filter((t) => waveKey(t.phase, t.wave) === key && resultOf(state, t));
+    // No results yet (e.g. a BeforeHookCreation hook whose old object is still being deleted): not completed.
+    if (waveTasks.length === 0) continue;
+    if (!final && waveTasks.some((t) => taskStateOf(state, t) !== 'completed')) continue;
+    ctx.memory.completedWaves.add(key);
+    await emitWaveCompleted(ctx, state, waveTasks, interrupted);
+  }
+}
+
+async function emitWaveCompleted(
+  ctx: SyncContext,
+  state: OperationState,
+  waveTasks: SyncTask[],
+  interrupted: string | undefined,
+): Promise<void> {
+  const first = waveTasks[0];
+  if (!first || first.phase === 'SyncFail') return;
+  const at = nowIso(ctx);
+  const starts = waveTasks.map((t) => Date.parse(resultOf(state, t)?.startedAt ?? at));
+  const failedTasks = waveTasks.filter((t) => isFailedTask(state, t));
+  const health = waveTasks
+    .filter((t) => !t.isHook && !isPruneTask(t) && t.liveObj !== undefined)
+    .flatMap((t) => {
+      const h = healthOf(ctx, t.liveObj!);
+      return h ? [{ task: taskRefOf(t), health: h }] : [];
+    });
+  await ctx.emit({
+    type: 'WaveCompleted',
+    at,
+    wave: waveRefOf(ctx, first.phase, first.wave),
+    durationMs: Date.parse(at) - starts.reduce((a, b) => Math.min(a, b), Date.parse(at)),
+    health,
+    failed: failedTasks.length > 0 || interrupted !== undefined,
+    message: failureMessage(state, failedTasks, waveTasks.length) || (interrupted ?? ''),
+  });
+}
+
+/** Failures a WaveCompleted message names one by one; beyond, it gives the count and the first ones. */
+const NAMED_FAILURES = 3;
+
+/**
+ * `ConfigMap/a: <message>; Secret/b: <message>`, or for a big wave
+ * `120 of 4000 failed, first: ConfigMap/a: <message>; …` — one reply stays short however many tasks failed.
+ */
+function failureMessage(state: OperationState, failed: SyncTask[], total: number): string {
+  const named = failed
+    .slice(0, NAMED_FAILURES)
+    .map((t) => `${t.kind}/${t.name}: ${resultOf(state, t)?.message ?? ''}`)
+    .join('; ');
+  return failed.length <= NAMED_FAILURES ? named : `${failed.length} of ${total} failed, first: ${named}; …`;
+}
