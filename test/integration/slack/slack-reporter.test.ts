@@ -241,6 +241,26 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     expect(fake.channelMessages(CHANNEL)).toHaveLength(1);
   });
 
+  it('when BullMQ runs the job again after a transient error, then the thread says it is a retry and why, not another worker', async () => {
+    const { target, make } = await setup();
+    const events = prePostSyncEvents();
+    const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+    const first = make();
+    for (const e of events.slice(0, cut)) await first.report(e);
+    await first.close();
+    const reason = 'discover API groups: the API server could not be reached (connection reset: …)';
+
+    await feed(
+      make({ retry: { attempt: 2, attempts: 5, reason } }),
+      [{ ...events[0]!, resumed: true } as SyncEvent, ...events.slice(cut)],
+      25,
+    );
+
+    const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+    expect(lines[3]).toBe(`↻ Retrying (attempt 2 of 5) after: ${reason}; continuing in this thread.`);
+    expect(lines.filter((l) => l.includes('another worker'))).toEqual([]);
+  });
+
   it('when a hook fails with a huge log, then the reply fits Slack limits and keeps the newest lines', async () => {
     const { target, make } = await setup();
     const events = prePostSyncEvents({ failPreSync: true }).map((e) =>
