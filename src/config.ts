@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   WAVESYNC_QUEUE_PREFIX: z.string().min(1).default('bull'),
   WAVESYNC_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WAVESYNC_WORKER_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  WAVESYNC_SYNC_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  WAVESYNC_SYNC_BACKOFF_MS: z.coerce.number().int().min(100).default(2000),
   WAVESYNC_ADMIN_USER: z.string().min(1).default('admin'),
   WAVESYNC_ADMIN_PASSWORD: z.string().min(1).optional(),
 });
@@ -58,6 +60,13 @@ export interface Config {
      * `{hash tag}` (added when WAVESYNC_QUEUE_PREFIX has none) so every script's keys share one slot.
      */
     prefix: string;
+    /**
+     * Runs of one sync after a transient infrastructure error (the Kubernetes API unreachable, Redis lost), the
+     * first included; set on the job by whoever enqueues it (bot, worker for App of Apps children). Default 5.
+     */
+    attempts: number;
+    /** BullMQ's exponential backoff between those runs, in ms: backoffMs · 2^(n−1) before run n+1. Default 2000. */
+    backoffMs: number;
   };
   worker: {
     /** Syncs of different applications one worker process runs at once. */
@@ -100,7 +109,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     kubeconfig: e.KUBECONFIG,
     configFile: e.WAVESYNC_CONFIG,
-    queue: { prefix: clusterSafePrefix(e.WAVESYNC_QUEUE_PREFIX, redis) },
+    queue: {
+      prefix: clusterSafePrefix(e.WAVESYNC_QUEUE_PREFIX, redis),
+      attempts: e.WAVESYNC_SYNC_ATTEMPTS,
+      backoffMs: e.WAVESYNC_SYNC_BACKOFF_MS,
+    },
     worker: { concurrency: e.WAVESYNC_WORKER_CONCURRENCY, lockDurationMs: e.WAVESYNC_WORKER_LOCK_MS },
     admin:
       e.WAVESYNC_ADMIN_PASSWORD === undefined

@@ -94,9 +94,31 @@ export function toClusterError(error: unknown, action: string): ClusterError {
       { cause: error },
     );
   }
-  const transient = errorCodes(error).some((code) => TRANSIENT_NETWORK_CODES.has(code));
+  const codes = errorCodes(error);
+  const transient = codes.some((code) => TRANSIENT_NETWORK_CODES.has(code));
+  const unreachable = codes.map((code) => UNREACHABLE[code]).find((why) => why !== undefined);
+  if (unreachable) {
+    // Say what happened in the user's words first; the raw text (URL, errno) stays for whoever debugs it.
+    return new ClusterError(
+      `${action}: the API server could not be reached (${unreachable}: ${text})`,
+      { transient },
+      { cause: error },
+    );
+  }
   return new ClusterError(`${action}: ${text}`, { transient }, { cause: error });
 }
+
+/** What a network error code means for a user, as `the API server could not be reached (…)` says it. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNRESET: 'connection reset',
+  ECONNREFUSED: 'connection refused',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed',
+  EAI_AGAIN: 'name lookup failed',
+  ENOTFOUND: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+};
 
 /** `Retry-After` in seconds (the API server's form) as `{ retryAfterMs }`, or nothing. */
 function retryAfterOf(headers: Record<string, string> | undefined): { retryAfterMs?: number } {

@@ -68,6 +68,8 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   const queue = createSyncQueue({
     connection: config.redis,
     prefix: config.queue.prefix,
+    attempts: config.queue.attempts,
+    backoffMs: config.queue.backoffMs,
     logger,
   });
   const wiring = deps.wiring(queue);

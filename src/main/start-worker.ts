@@ -96,6 +96,8 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const producer = createSyncQueue({
     connection: config.redis,
     prefix: config.queue.prefix,
+    attempts: config.queue.attempts,
+    backoffMs: config.queue.backoffMs,
     historyLimit: settings.defaults.historyLimit,
     logger,
   });
@@ -176,7 +178,11 @@ function reporterFactory(
   pacer: ChannelPacer,
   lineStore: ChildLineStore,
   stores: { posted: (jobId: string) => PostedLines; outbox: (jobId: string) => ThreadOutbox },
-): (job: { jobId: string; request: SyncRequest }) => SyncReporter {
+): (job: {
+  jobId: string;
+  request: SyncRequest;
+  retry?: { attempt: number; attempts: number; reason: string };
+}) => SyncReporter {
   const logger = deps.logger.child({ component: 'slack-reporter' });
   return (job) => {
     const { jobId, request } = job;
@@ -192,6 +198,7 @@ function reporterFactory(
           outbox: stores.outbox(jobId),
           onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
+          ...(job.retry ? { retry: job.retry } : {}),
         }),
       );
     }

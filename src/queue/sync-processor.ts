@@ -29,7 +29,12 @@ export interface ProcessorDeps {
   keys: SyncKeys;
   line: AppLine;
   runner: SyncRunner;
-  reporterFactory: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
+  reporterFactory: (job: {
+    jobId: string;
+    request: SyncRequest;
+    /** A run after a transient error: the attempt (2 = first retry), of how many, and the last error. */
+    retry?: { attempt: number; attempts: number; reason: string };
+  }) => SyncReporter;
   /** Running jobs of this worker, for cancel routing. */
   running: RunningJobs;
   isShuttingDown(): boolean;
@@ -100,6 +105,18 @@ function endedEarlier(record: JobRecord | undefined, status: string): OperationS
   throw new UnrecoverableError(record?.message ?? status);
 }
 
+/** `{ retry }` when BullMQ delivers the job again after a failed attempt (a transient error), else nothing. */
+function retryOf(job: Run['job']): { retry?: { attempt: number; attempts: number; reason: string } } {
+  if (job.attemptsMade < 1) return {};
+  return {
+    retry: {
+      attempt: job.attemptsMade + 1,
+      attempts: job.opts.attempts ?? 1,
+      reason: job.failedReason ?? 'a transient error',
+    },
+  };
+}
+
 async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   const { jobId, owner } = run;
   const { controller } = run.running;
@@ -107,7 +124,7 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   let reporter: SyncReporter | undefined;
   try {
     reporter = closingOnce(
-      mirrorReporter(deps.reporterFactory({ jobId, request: run.request }), {
+      mirrorReporter(deps.reporterFactory({ jobId, request: run.request, ...retryOf(run.job) }), {
         ...deps,
         jobId,
         owner,
@@ -228,7 +245,14 @@ async function failedRun(
     return error;
   }
   const status = cancelled ? 'cancelled' : 'failed';
-  const message = status === 'cancelled' ? 'Operation terminated' : error.message;
+  // A transient error on the last attempt: say that the retry budget is spent, not only the last error.
+  const gaveUp = !cancelled && isTransientError(err) && attempts > 1;
+  const message =
+    status === 'cancelled'
+      ? 'Operation terminated'
+      : gaveUp
+        ? `${error.message} (gave up after ${attempts} attempts)`
+        : error.message;
   // The engine never reported an end: tell the thread (header, failure line, alerts) before recording it.
   if (reporter) {
     await reporter

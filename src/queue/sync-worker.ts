@@ -27,7 +27,12 @@ export interface SyncWorkerOptions {
   prefix?: string;
   queueName?: string;
   runner: SyncRunner;
-  reporterFactory: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
+  /** One reporter per delivery of a job; `retry` is set on a delivery after a transient error (sync-processor.ts). */
+  reporterFactory: (job: {
+    jobId: string;
+    request: SyncRequest;
+    retry?: { attempt: number; attempts: number; reason: string };
+  }) => SyncReporter;
   /** Syncs of different applications this process runs at once (default 4). */
   concurrency?: number;
   /** BullMQ job lock (ms, default 30 000); a dead worker's job is resumed elsewhere after about this long. */

@@ -75,6 +75,11 @@ export interface SlackReporterOptions {
   outbox?: ThreadOutbox;
   /** How long one message is retried through a Slack outage (ms); default 10 min. */
   retentionMs?: number;
+  /**
+   * Set when BullMQ runs the job again after a transient error (the Kubernetes API unreachable, attempts left):
+   * this attempt (2 = the first retry), the job's attempts, and the previous attempt's error (job.failedReason).
+   */
+  retry?: { attempt: number; attempts: number; reason: string };
 }
 
 export interface SlackReporter extends SyncReporter {
@@ -103,9 +108,10 @@ interface PendingReply {
 
 class ThreadReporter implements SlackReporter {
   private readonly o: Required<
-    Omit<SlackReporterOptions, 'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs'>
+    Omit<SlackReporterOptions, 'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs' | 'retry'>
   > & {
     logger?: DeliveryLogger;
+    retry?: SlackReporterOptions['retry'];
   };
   private readonly callBudget = new CallBudget();
   private readonly poster: ThreadPoster;
@@ -252,12 +258,7 @@ class ThreadReporter implements SlackReporter {
         this.startedAt = Date.parse(event.at);
         this.header = { ...this.header, revision: event.revision };
         this.markHeader(now);
-        if (event.resumed)
-          this.queue(
-            textMessage('↻ Resumed by another worker; continuing in this thread.'),
-            false,
-            `resumed@${now}`,
-          );
+        if (event.resumed) this.queue(textMessage(resumedLine(this.o.retry)), false, `resumed@${now}`);
         const warnings = [...(event.fallbacks ?? []), ...(event.warnings ?? [])];
         if (warnings.length > 0 && !event.resumed) {
           // Mandatory like a hook outcome: it explains a failure (or a dry run's verdict) before it happens, and
@@ -462,4 +463,13 @@ function taskKey(task: TaskRef): string {
 
 function outboxLine(r: PendingReply): OutboxLine {
   return { key: r.key, message: r.message, broadcast: r.broadcast, hookOutcome: r.hookOutcome };
+}
+
+/**
+ * The line of a resumed operation: resumed by another worker (its worker died or lost its lock), or run again by
+ * BullMQ after a transient error — said as such, with the error, so a retry is not taken for a second worker.
+ */
+export function resumedLine(retry: SlackReporterOptions['retry']): string {
+  if (!retry) return '↻ Resumed by another worker; continuing in this thread.';
+  return `↻ Retrying (attempt ${retry.attempt} of ${retry.attempts}) after: ${retry.reason}; continuing in this thread.`;
 }

@@ -125,6 +125,31 @@ describe('sync queue: one running sync per application', () => {
     expect(runs.filter((r) => r.jobId === flaky.jobId && r.kind === 'start')).toHaveLength(2);
   });
 
+  it('tells the reporter of a run after a transient error which attempt it is and why (not a resumption by another worker)', async () => {
+    const deliveries: { jobId: string; retry?: unknown }[] = [];
+    const recording = recordingReporterFactory(t.redis, t.prefix);
+    t.startWorker(
+      { steps: 1, stepMs: 50 },
+      {
+        recheckMs: 2000,
+        reporterFactory: (job) => {
+          deliveries.push({ jobId: job.jobId, ...(job.retry ? { retry: job.retry } : {}) });
+          return recording(job);
+        },
+      },
+    );
+    const flaky = await t.queue.enqueueSync(syncRequest('web', { syncOptions: ['test.transient-once'] }));
+    await finished([flaky.jobId]);
+
+    expect(deliveries.filter((d) => d.jobId === flaky.jobId)).toEqual([
+      { jobId: flaky.jobId },
+      {
+        jobId: flaky.jobId,
+        retry: { attempt: 2, attempts: 3, reason: expect.stringMatching(/\S/) },
+      },
+    ]);
+  });
+
   it('moves the line on when a queued job was removed behind its back, and records it as failed', async () => {
     const removed = await t.queue.enqueueSync(syncRequest('web'));
     const next = await t.queue.enqueueSync(syncRequest('web'));

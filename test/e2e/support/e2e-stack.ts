@@ -5,15 +5,17 @@
  * Mode server; `redis` points both processes at another topology (REDIS_SENTINELS…, REDIS_CLUSTER_NODES…).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
+import { buildKubeconfig } from '../../../sim/kubeconfig.js';
 import { type Config, loadConfig } from '../../../src/config.js';
 import { DEMO_USERS, type DemoApp } from '../../../src/demo/demo-scenario.js';
 import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
 import { SignedSlackClient, type SlackSender } from '../../../src/demo/fake-slack/slack-client.js';
 import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import { startWavesyncProcess, type WavesyncProcess } from './wavesync-process.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,6 +31,8 @@ export interface E2eStack {
   worker: WavesyncProcess;
   /** Plays Slack towards the bot: signed HTTP to /slack/events, or the fake's Socket Mode server. */
   client: SlackSender;
+  /** The proxy the processes reach the simulator through (with `kubeProxy: true`). */
+  kubeProxy?: TcpProxy;
   /** Send a signed `/sync <app>` from the app's channel as @pat; resolves with the ack latency in ms. */
   sync(app: DemoApp): Promise<number>;
   /** Start a new worker process (after the old one died). */
@@ -42,6 +46,10 @@ export interface E2eStackOptions {
   socketMode?: boolean;
   /** REDIS_* variables of another topology (test/support/redis-topologies.ts); default REDIS_URL. */
   redisEnv?: Record<string, string>;
+  /** Put a TCP proxy (./tcp-proxy.ts) between the processes and the simulator: `stack.kubeProxy` cuts the API. */
+  kubeProxy?: boolean;
+  /** More environment for both processes (e.g. WAVESYNC_SYNC_ATTEMPTS). */
+  extraEnv?: Record<string, string>;
 }
 
 export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack> {
@@ -52,7 +60,9 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
   });
   const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-e2e-'));
   const kubeconfigFile = path.join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfigFile);
+  const kubeProxy = options.kubeProxy ? await startTcpProxy(sim.port) : undefined;
+  if (kubeProxy) await writeFile(kubeconfigFile, buildKubeconfig(kubeProxy.url), { mode: 0o600 });
+  else await sim.writeKubeconfig(kubeconfigFile);
   const secret = randomUUID();
   const prefix = `wavesync-e2e-${randomUUID().slice(0, 8)}`;
   const env: Record<string, string> = {
@@ -67,6 +77,7 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
     WAVESYNC_QUEUE_PREFIX: prefix,
     WAVESYNC_WORKER_LOCK_MS: '3000',
     WAVESYNC_WORKER_CONCURRENCY: '8',
+    ...options.extraEnv,
   };
   const [bot, worker] = await Promise.all([
     startWavesyncProcess('bot', env),
@@ -83,6 +94,7 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
     bot,
     worker,
     client,
+    ...(kubeProxy ? { kubeProxy } : {}),
     async sync(app) {
       const delivery = await client.sendCommand({
         text: app.application,
@@ -102,6 +114,7 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
     async close() {
       await Promise.all([stack.bot.stop(), stack.worker.stop()]);
       await slack.close();
+      await kubeProxy?.close();
       await sim.stop();
       await removeRedisPrefix(config.redis, config.queue.prefix);
       await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
@@ -12,17 +12,30 @@ import { kubeConfigFor } from '../../support/token-kubeconfig.js';
 let silent: Server;
 let silentUrl: string;
 let sim: Simulator;
+/** An API server whose every connection is reset as soon as it is accepted (a dying server, a broken proxy). */
+let resetting: NetServer;
+let resettingUrl: string;
+/** A port nobody listens on: connections refused. */
+let closedUrl: string;
 
 beforeAll(async () => {
   silent = createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   sim = await startSimulator({ speed: 20 });
+  resetting = createNetServer((socket) => socket.resetAndDestroy());
+  await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+  resettingUrl = `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`;
+  const closed = createNetServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise((resolve) => closed.close(resolve));
 });
 
 afterAll(async () => {
   silent.closeAllConnections();
   await new Promise((resolve) => silent.close(resolve));
+  await new Promise((resolve) => resetting.close(resolve));
   await sim.stop();
 });
 
@@ -41,6 +54,25 @@ describe('per-request timeout of the client-node adapter', () => {
       expect((error as ClusterError).message).toMatch(/did not answer within the request timeout/);
     }
   });
+
+  it.each([
+    ['resets every connection', () => resettingUrl, 'connection reset'],
+    ['refuses connections', () => closedUrl, 'connection refused'],
+  ])(
+    'when the API server %s, then each call fails with a transient ClusterError saying it could not be reached',
+    async (_, url, why) => {
+      // Before: the raw fetch text only ("request to http://… failed, reason: read ECONNRESET"), in the header too.
+      const cluster = createKubeCluster(kubeConfigFor(url()), { requestTimeoutMs: 300 });
+      const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'x' };
+      for (const attempt of [() => cluster.get(ref), () => cluster.listKinds()]) {
+        const error = await failure(attempt());
+        expect(error).toBeInstanceOf(ClusterError);
+        expect((error as ClusterError).transient).toBe(true);
+        expect((error as ClusterError).message).toContain(`the API server could not be reached (${why}: `);
+      }
+    },
+    60_000,
+  );
 
   it('when the API server answers in time, then the timeout does not get in the way (applies, raw bodies included)', async () => {
     const kc = new KubeConfig();

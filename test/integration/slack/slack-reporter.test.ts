@@ -218,28 +218,40 @@ describe('src/slack/slack-reporter against the fake Slack API', () => {
     expect(lines).toHaveLength(9);
   });
 
-  it('when a worker restarts, then a new reporter with the same target continues the same thread and header', async () => {
-    const { target, make } = await setup();
-    const events = prePostSyncEvents();
-    const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
-    const first = make();
-    for (const e of events.slice(0, cut)) await first.report(e);
-    await first.close();
-    const resumed = events.slice(cut).map((e) => e);
-    const start = events[0]!;
+  const RETRY_REASON = 'discover API groups: the API server could not be reached (connection reset: …)';
+  it.each<[string, Partial<SlackReporterOptions>, string]>([
+    ['a worker restarts', {}, '↻ Resumed by another worker; continuing in this thread.'],
+    [
+      // Before: "Resumed by another worker" for a retry of the same (and only) worker.
+      'BullMQ runs the job again after a transient error',
+      { retry: { attempt: 2, attempts: 5, reason: RETRY_REASON } },
+      `↻ Retrying (attempt 2 of 5) after: ${RETRY_REASON}; continuing in this thread.`,
+    ],
+  ])(
+    'when %s, then a new reporter with the same target continues the same thread and header, and says why',
+    async (_, more, resumedLine) => {
+      const { target, make } = await setup();
+      const events = prePostSyncEvents();
+      const cut = events.findIndex((e) => e.type === 'WaveStarted' && e.wave.phase === 'Sync');
+      const first = make();
+      for (const e of events.slice(0, cut)) await first.report(e);
+      await first.close();
+      const resumed = events.slice(cut).map((e) => e);
+      const start = events[0]!;
 
-    await feed(make(), [{ ...start, resumed: true } as SyncEvent, ...resumed], 25);
+      await feed(make(more), [{ ...start, resumed: true } as SyncEvent, ...resumed], 25);
 
-    const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
-    expect(lines.slice(0, 4)).toEqual([
-      '▶ PreSync · wave 0 — running hook Job/pre-post-sync-before',
-      '✓ PreSync hook Job/pre-post-sync-before succeeded in 9.8 s',
-      '✓ PreSync · wave 0 — done after 10 s',
-      '↻ Resumed by another worker; continuing in this thread.',
-    ]);
-    expect(lines[lines.length - 1]).toContain('🎉 Succeeded');
-    expect(fake.channelMessages(CHANNEL)).toHaveLength(1);
-  });
+      const lines = fake.thread(CHANNEL, target.threadTs).map(text).join('\n').split('\n');
+      expect(lines.slice(0, 4)).toEqual([
+        '▶ PreSync · wave 0 — running hook Job/pre-post-sync-before',
+        '✓ PreSync hook Job/pre-post-sync-before succeeded in 9.8 s',
+        '✓ PreSync · wave 0 — done after 10 s',
+        resumedLine,
+      ]);
+      expect(lines[lines.length - 1]).toContain('🎉 Succeeded');
+      expect(fake.channelMessages(CHANNEL)).toHaveLength(1);
+    },
+  );
 
   it('when a hook fails with a huge log, then the reply fits Slack limits and keeps the newest lines', async () => {
     const { target, make } = await setup();
