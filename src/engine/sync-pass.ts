@@ -5,7 +5,13 @@
  * failure or success (E), else run the next wave (F). Returns the new state; never blocks on health.
  */
 import type { OperationState } from '../domain/index.js';
-import { createNamespace, dryRunTasks, namespaceTaskOf } from './dry-run.js';
+import {
+  createNamespace,
+  dryRunSuccessMessage,
+  dryRunTasks,
+  namespaceCreated,
+  namespaceTaskOf,
+} from './dry-run.js';
 import { deleteHooksWithPolicy, releaseCompletedHooks } from './hook-cleanup.js';
 import { planPass } from './plan-pass.js';
 import { refreshRunningTasks } from './refresh-tasks.js';
@@ -42,6 +48,7 @@ async function validateAndDryRun(
       completeOperation(ctx, state, 'Failed', failure);
       return false;
     }
+    namespaceCreated(tasks, namespaceTask.name);
   }
   const failures = await dryRunTasks(
     ctx,
@@ -58,7 +65,7 @@ async function validateAndDryRun(
     return false;
   }
   if (!ctx.operation.dryRun) return true;
-  completeOperation(ctx, state, 'Succeeded', 'successfully synced (dry run)');
+  completeOperation(ctx, state, 'Succeeded', dryRunSuccessMessage(tasks));
   return false;
 }
 
