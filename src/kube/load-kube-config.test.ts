@@ -97,3 +97,20 @@ describe('loadKubeConfig reads token files as kubectl does', () => {
     );
   });
 });
+
+describe('loadKubeConfig with a kubeconfig that does not exist', () => {
+  it('says so in the error format, with where and how to fix', () => {
+    let thrown: unknown;
+    try {
+      loadKubeConfig({ kubeconfig: '/nope' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(errorReport(thrown, false)).toEqual({
+      text:
+        'error: kubeconfig not found (/nope): check the path given to --kubeconfig or $KUBECONFIG ' +
+        '(`kubectl config view` shows what kubectl uses)\n',
+      exitCode: 2,
+    });
+  });
+});

@@ -27,9 +27,19 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
     else kc.loadFromDefault();
   } catch (error) {
     const where = source.kubeconfig ?? 'the default kubeconfig';
-    throw new BotError('invalid_config', `cannot load ${where}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new BotError(
+      'invalid_config',
+      missing
+        ? `kubeconfig not found (${where})`
+        : `cannot load the kubeconfig (${where}): ${(error as Error).message}`,
+      {
+        cause: error,
+        fix: missing
+          ? 'check the path given to --kubeconfig or $KUBECONFIG (`kubectl config view` shows what kubectl uses)'
+          : 'fix the file: `kubectl config view --kubeconfig <file>` shows what kubectl makes of it',
+      },
+    );
   }
   readTokenFiles(kc, kubeconfigFiles(source));
   if (source.context) {
