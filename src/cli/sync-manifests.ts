@@ -17,8 +17,8 @@ export type { SyncCommandOptions } from './sync-command-options.js';
 /** Default `--health-timeout`: 300 s, as the engine's healthTimeoutMs. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
 
-/** The JSON document `--output json` prints. */
-export function syncResultJson(state: OperationState): string {
+/** The JSON document `--output json` prints; `ref`: what a git source's revision was resolved from (`sync --app`). */
+export function syncResultJson(state: OperationState, ref?: string): string {
   const { phase, message, startedAt, finishedAt, health, syncResult } = state;
   const document = {
     phase,
@@ -26,6 +26,7 @@ export function syncResultJson(state: OperationState): string {
     startedAt,
     finishedAt,
     revision: syncResult.revision,
+    ...(ref === undefined ? {} : { ref }),
     resources: syncResult.resources,
     health,
   };
