@@ -2,13 +2,13 @@
  * `wavesync sync --app NAME`: the Application of wavesync.yaml synced as `/sync NAME` runs it (the worker's
  * runner), minus Slack, against the simulator; and `--app` refusing what does not fit it, in the error style.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { registerSyncCommand } from '../../../src/cli/commands/sync.js';
-import { createGitFixture } from '../../support/git-fixture.js';
+import { createGitFixture, writeGitApplication } from '../../support/git-fixture.js';
 import { runCommand } from '../../support/run-command.js';
 
 const CONFIG = path.resolve(import.meta.dirname, '../../../examples/wavesync.yaml');
@@ -73,24 +73,7 @@ describe('wavesync sync --app', () => {
       const sha = await git.commit({
         'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gapp-cm\n',
       });
-      const config = path.join(git.root, 'wavesync.yaml');
-      await writeFile(
-        config,
-        `applications: [{ file: apps.yaml }]\ndefaults: { gitCacheDir: ${path.join(git.root, 'cache')} }\n`,
-      );
-      await writeFile(
-        path.join(git.root, 'apps.yaml'),
-        [
-          'apiVersion: argoproj.io/v1alpha1',
-          'kind: Application',
-          'metadata: { name: gapp, namespace: argocd }',
-          'spec:',
-          '  project: default',
-          `  source: { repoURL: "${git.url}", path: app, targetRevision: main }`,
-          '  destination: { server: https://kubernetes.default.svc, namespace: default }',
-          '',
-        ].join('\n'),
-      );
+      const config = await writeGitApplication(git, { name: 'gapp', namespace: 'default' });
 
       const text = await sync('--app', 'gapp', '--config', config, '--kubeconfig', kubeconfig, '--dry-run');
       expect(text.stderr).toBe('');
