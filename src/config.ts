@@ -82,10 +82,7 @@ function withoutEmptyValues(env: Record<string, string | undefined>): Record<str
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(withoutEmptyValues(env));
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new BotError('invalid_config', `invalid environment: ${problems}`);
-  }
+  if (!parsed.success) throw invalidEnvironment(parsed.error.issues, env);
   const e = parsed.data;
   const redis = redisOf(e);
   return {
@@ -110,6 +107,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 type Env = z.infer<typeof EnvSchema>;
+
+/** What each checked variable takes, for the fix of `invalid X`; others fall back to zod's words. */
+const EXPECTED: Partial<Record<keyof Env, string>> = {
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent, or unset it for the default info',
+  REDIS_URL: 'a URL, like redis://127.0.0.1:6379 (the default when unset)',
+  SLACK_API_URL: "a URL, like https://slack.com/api/ (Slack's own when unset)",
+  PORT: 'a port number from 0 to 65535, or unset it for the default 3000',
+  WAVESYNC_WORKER_CONCURRENCY: 'a whole number from 1 to 64, or unset it for the default 4',
+  WAVESYNC_WORKER_LOCK_MS: 'a whole number of milliseconds, at least 1000, or unset it for the default 30000',
+};
+
+/**
+ * `invalid PORT (environment: PORT="abc"): set PORT to a port number from 0 to 65535, …` — every bad variable,
+ * its value and what it takes, in the one error format.
+ */
+function invalidEnvironment(issues: z.core.$ZodIssue[], env: Record<string, string | undefined>): BotError {
+  const names = [...new Set(issues.map((i) => String(i.path[0])))];
+  const values = names.map((name) => `${name}=${JSON.stringify(env[name] ?? '')}`);
+  const fixes = names.map((name) => {
+    const expected = EXPECTED[name as keyof Env] ?? issues.find((i) => i.path[0] === name)?.message;
+    return `set ${name} to ${expected}`;
+  });
+  return new BotError('invalid_config', `invalid ${names.join(', ')} (environment: ${values.join(', ')})`, {
+    fix: fixes.join('; '),
+  });
+}
 
 /** REDIS_* → connection options. @throws BotError('invalid_config') on a bad node list or a mixed topology. */
 function redisOf(e: Env): RedisConnectionOptions {
