@@ -172,18 +172,36 @@ function nodeList(variable: string, value: string): RedisNode[] {
     });
 }
 
+/** A setting a process role cannot start without: the variable and how to set it. */
+export interface MissingSetting {
+  variable: string;
+  /** `VARIABLE=<value>` with where the value comes from, e.g. the Slack app page. */
+  howToSet: string;
+}
+
 /**
- * The settings a process role cannot start without, each named with what it is for — all of them at once, so
- * that one attempt tells the whole story: WAVESYNC_CONFIG for every role; SLACK_BOT_TOKEN and
- * SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN, Socket Mode) for `serve` and `bot`. Empty when nothing is missing.
+ * The settings a process role cannot start without, each with how to set it — all of them at once, so that one
+ * attempt tells the whole story: WAVESYNC_CONFIG for every role; SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or
+ * SLACK_APP_TOKEN, Socket Mode) for `serve` and `bot`. Empty when nothing is missing.
  */
-export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config): string[] {
-  const missing: string[] = [];
-  if (config.configFile === undefined) missing.push('WAVESYNC_CONFIG (path of wavesync.yaml)');
+export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config): MissingSetting[] {
+  const missing: MissingSetting[] = [];
+  if (config.configFile === undefined)
+    missing.push({ variable: 'WAVESYNC_CONFIG', howToSet: 'WAVESYNC_CONFIG=<path of wavesync.yaml>' });
   if (role === 'worker') return missing;
-  if (!config.slack.botToken) missing.push('SLACK_BOT_TOKEN (xoxb-… bot token)');
+  if (!config.slack.botToken) {
+    missing.push({
+      variable: 'SLACK_BOT_TOKEN',
+      howToSet: `SLACK_BOT_TOKEN=xoxb-… (your Slack app's "OAuth & Permissions" page)`,
+    });
+  }
   if (!config.slack.appToken && !config.slack.signingSecret) {
-    missing.push('SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)');
+    missing.push({
+      variable: 'SLACK_SIGNING_SECRET',
+      howToSet:
+        `SLACK_SIGNING_SECRET=<Signing Secret of your Slack app's "Basic Information" page> ` +
+        '(or SLACK_APP_TOKEN=xapp-… for Socket Mode)',
+    });
   }
   return missing;
 }

@@ -28,13 +28,15 @@ describe('wavesync serve|bot|worker refuse to start with a plain error line', ()
     const [serve, worker] = await Promise.all([run('serve'), run('worker')]);
     expect(serve).toMatchObject({ code: 2, stdout: '' });
     expect(serve.stderr).toBe(
-      'error: wavesync serve needs WAVESYNC_CONFIG (path of wavesync.yaml), SLACK_BOT_TOKEN (xoxb-… bot token), ' +
-        'SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode): set them in the environment ' +
-        '(README "Configuration"); to try wavesync without Slack: wavesync demo\n',
+      'error: wavesync serve is missing WAVESYNC_CONFIG, SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET (the environment): ' +
+        'set WAVESYNC_CONFIG=<path of wavesync.yaml>, ' +
+        'SLACK_BOT_TOKEN=xoxb-… (your Slack app\'s "OAuth & Permissions" page), ' +
+        'SLACK_SIGNING_SECRET=<Signing Secret of your Slack app\'s "Basic Information" page> ' +
+        '(or SLACK_APP_TOKEN=xapp-… for Socket Mode) (README "Configuration"); to try wavesync without Slack: wavesync demo\n',
     );
     expect(worker).toMatchObject({ code: 2, stdout: '' });
     expect(worker.stderr).toMatch(
-      /^error: wavesync worker needs WAVESYNC_CONFIG \(path of wavesync\.yaml\): /,
+      /^error: wavesync worker is missing WAVESYNC_CONFIG \(the environment\): set WAVESYNC_CONFIG=<path of wavesync\.yaml> /,
     );
   }, 90_000);
 

@@ -17,8 +17,11 @@ export async function runProcess(role: ProcessRole): Promise<number> {
     config = loadConfig();
     const missing = missingSettings(role, config);
     if (missing.length > 0) {
-      throw new BotError('invalid_config', `wavesync ${role} needs ${missing.join(', ')}`, {
-        fix: 'set them in the environment (README "Configuration"); to try wavesync without Slack: wavesync demo',
+      const variables = missing.map((m) => m.variable).join(', ');
+      throw new BotError('invalid_config', `wavesync ${role} is missing ${variables} (the environment)`, {
+        fix:
+          `set ${missing.map((m) => m.howToSet).join(', ')} (README "Configuration"); ` +
+          'to try wavesync without Slack: wavesync demo',
       });
     }
   } catch (error) {
