@@ -40,6 +40,24 @@ describe('wavesync serve|bot|worker refuse to start with a plain error line', ()
     );
   }, 90_000);
 
+  it('with a WAVESYNC_CONFIG that does not exist: only the error line, no JSON log line before it, exit 2', async () => {
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: 'secret',
+      WAVESYNC_CONFIG: '/nonexistent/wavesync.yaml',
+    };
+    const bot = await promisify(execFile)(process.execPath, [BIN, 'bot'], { env }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(bot).toMatchObject({ code: 2, stdout: '' });
+    expect(bot.stderr).toMatch(
+      /^error: settings file not found \(\/nonexistent\/wavesync\.yaml\): [^\n]+\n$/,
+    );
+  }, 90_000);
+
   it('when Slack cannot be reached: "cannot reach Slack (<api url>): <reason>: <fix>", exit 1', async () => {
     const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
     const client = new WebClient('xoxb-test', { slackApiUrl: apiUrl, retryConfig: { retries: 0 } });
