@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { errorReport } from './cli/command-io.js';
 import { loadConfig } from './config.js';
 import { BotError } from './domain/errors.js';
 
@@ -9,6 +10,21 @@ describe('src/config', () => {
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
     expect(config.port).toBe(3000);
     expect(config.slack.appToken).toBeUndefined();
+  });
+
+  it('says which variables are bad, their values and what each takes, in the error format', () => {
+    const error = (() => {
+      try {
+        loadConfig({ PORT: 'abc', WAVESYNC_WORKER_CONCURRENCY: '0' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(errorReport(error, false).text).toBe(
+      'error: invalid PORT, WAVESYNC_WORKER_CONCURRENCY (environment: PORT="abc", WAVESYNC_WORKER_CONCURRENCY="0"): ' +
+        'set PORT to a port number from 0 to 65535, or unset it for the default 3000; ' +
+        'set WAVESYNC_WORKER_CONCURRENCY to a whole number from 1 to 64, or unset it for the default 4\n',
+    );
   });
 
   it('rejects a malformed variable with an error naming it', () => {

@@ -91,10 +91,7 @@ function withoutEmptyValues(env: Record<string, string | undefined>): Record<str
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(withoutEmptyValues(env));
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new BotError('invalid_config', `invalid environment: ${problems}`);
-  }
+  if (!parsed.success) throw invalidEnvironment(parsed.error.issues, env);
   const e = parsed.data;
   const redis = redisOf(e);
   return {
@@ -123,6 +120,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 type Env = z.infer<typeof EnvSchema>;
+
+/** What each checked variable takes, for the fix of `invalid X`; others fall back to zod's words. */
+const EXPECTED: Partial<Record<keyof Env, string>> = {
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent, or unset it for the default info',
+  REDIS_URL: 'a URL, like redis://127.0.0.1:6379 (the default when unset)',
+  SLACK_API_URL: "a URL, like https://slack.com/api/ (Slack's own when unset)",
+  PORT: 'a port number from 0 to 65535, or unset it for the default 3000',
+  WAVESYNC_WORKER_CONCURRENCY: 'a whole number from 1 to 64, or unset it for the default 4',
+  WAVESYNC_WORKER_LOCK_MS: 'a whole number of milliseconds, at least 1000, or unset it for the default 30000',
+};
+
+/**
+ * `invalid PORT (environment: PORT="abc"): set PORT to a port number from 0 to 65535, …` — every bad variable,
+ * its value and what it takes, in the one error format.
+ */
+function invalidEnvironment(issues: z.core.$ZodIssue[], env: Record<string, string | undefined>): BotError {
+  const names = [...new Set(issues.map((i) => String(i.path[0])))];
+  const values = names.map((name) => `${name}=${JSON.stringify(env[name] ?? '')}`);
+  const fixes = names.map((name) => {
+    const expected = EXPECTED[name as keyof Env] ?? issues.find((i) => i.path[0] === name)?.message;
+    return `set ${name} to ${expected}`;
+  });
+  return new BotError('invalid_config', `invalid ${names.join(', ')} (environment: ${values.join(', ')})`, {
+    fix: fixes.join('; '),
+  });
+}
 
 /** REDIS_* → connection options. @throws BotError('invalid_config') on a bad node list or a mixed topology. */
 function redisOf(e: Env): RedisConnectionOptions {
@@ -162,18 +185,36 @@ function nodeList(variable: string, value: string): RedisNode[] {
     });
 }
 
+/** A setting a process role cannot start without: the variable and how to set it. */
+export interface MissingSetting {
+  variable: string;
+  /** `VARIABLE=<value>` with where the value comes from, e.g. the Slack app page. */
+  howToSet: string;
+}
+
 /**
- * The settings a process role cannot start without, each named with what it is for — all of them at once, so
- * that one attempt tells the whole story: WAVESYNC_CONFIG for every role; SLACK_BOT_TOKEN and
- * SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN, Socket Mode) for `serve` and `bot`. Empty when nothing is missing.
+ * The settings a process role cannot start without, each with how to set it — all of them at once, so that one
+ * attempt tells the whole story: WAVESYNC_CONFIG for every role; SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or
+ * SLACK_APP_TOKEN, Socket Mode) for `serve` and `bot`. Empty when nothing is missing.
  */
-export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config): string[] {
-  const missing: string[] = [];
-  if (config.configFile === undefined) missing.push('WAVESYNC_CONFIG (path of wavesync.yaml)');
+export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config): MissingSetting[] {
+  const missing: MissingSetting[] = [];
+  if (config.configFile === undefined)
+    missing.push({ variable: 'WAVESYNC_CONFIG', howToSet: 'WAVESYNC_CONFIG=<path of wavesync.yaml>' });
   if (role === 'worker') return missing;
-  if (!config.slack.botToken) missing.push('SLACK_BOT_TOKEN (xoxb-… bot token)');
+  if (!config.slack.botToken) {
+    missing.push({
+      variable: 'SLACK_BOT_TOKEN',
+      howToSet: `SLACK_BOT_TOKEN=xoxb-… (your Slack app's "OAuth & Permissions" page)`,
+    });
+  }
   if (!config.slack.appToken && !config.slack.signingSecret) {
-    missing.push('SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)');
+    missing.push({
+      variable: 'SLACK_SIGNING_SECRET',
+      howToSet:
+        `SLACK_SIGNING_SECRET=<Signing Secret of your Slack app's "Basic Information" page> ` +
+        '(or SLACK_APP_TOKEN=xapp-… for Socket Mode)',
+    });
   }
   return missing;
 }

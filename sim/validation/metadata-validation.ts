@@ -2,37 +2,26 @@
  * Validation of object names, labels and annotations with kube-apiserver's exact messages
  * (k8s.io/apimachinery/pkg/util/validation and api/validation/objectmeta.go).
  */
+import {
+  DNS1123_SUBDOMAIN,
+  NAME_MESSAGES,
+  type NameRule,
+  nameProblems,
+  nameRuleOf,
+} from '../../src/domain/object-name.js';
 import type { StatusCause } from '../api/status-error.js';
 import type { ObjectMeta } from '../store/kube-object.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 export const MESSAGES = {
-  subdomain:
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-  label:
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-  dns1035:
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+  ...NAME_MESSAGES,
   namePart:
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
   labelValue:
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
 };
-
-export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'path';
-
-/** Which name rule a kind uses: Namespace → RFC 1123 label, Service → DNS-1035 label, RBAC → path segment. */
-export function nameRuleOf(kind: string): NameRule {
-  if (kind === 'Namespace') return 'label';
-  if (kind === 'Service') return 'dns1035';
-  if (['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(kind)) return 'path';
-  return 'subdomain';
-}
 
 export function invalidValue(field: string, value: unknown, detail: string): StatusCause {
   const shown = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
@@ -48,18 +37,7 @@ export function required(field: string, detail?: string): StatusCause {
 }
 
 export function validateName(name: string, rule: NameRule, field = 'metadata.name'): StatusCause[] {
-  if (rule === 'path') {
-    if (name === '.' || name === '..' || name.includes('/') || name.includes('%')) {
-      return [invalidValue(field, name, `may not contain '/'`)];
-    }
-    return [];
-  }
-  const limit = rule === 'subdomain' ? 253 : 63;
-  const pattern = rule === 'subdomain' ? DNS1123_SUBDOMAIN : rule === 'label' ? DNS1123_LABEL : DNS1035_LABEL;
-  const causes: StatusCause[] = [];
-  if (name.length > limit) causes.push(invalidValue(field, name, `must be no more than ${limit} characters`));
-  if (!pattern.test(name)) causes.push(invalidValue(field, name, MESSAGES[rule]));
-  return causes;
+  return nameProblems(name, rule).map((detail) => invalidValue(field, name, detail));
 }
 
 /** A label/annotation key: optional DNS-subdomain prefix and a qualified name part. */

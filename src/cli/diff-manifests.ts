@@ -16,7 +16,7 @@ import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createClusterProvider } from '../main/cluster-provider.js';
 import { contentRevisionOf, loadManifests } from '../manifests/index.js';
-import { renderApplicationNamed } from './plan-application.js';
+import { refOf, renderApplicationNamed } from './plan-application.js';
 import { rethrowClusterError } from './sync-manifests.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -71,7 +71,7 @@ export async function diffForCommand(
       targets: rendered.targets,
       namespace: options.namespace ?? app.destination.namespace ?? 'default',
       revision: rendered.revision,
-      ...(app.source.repoURL === '' ? {} : { ref: options.revision ?? app.source.targetRevision ?? 'HEAD' }),
+      ...refOf(app, options.revision),
       operation: withApplicationSyncOptions(app, {
         prune: options.prune,
         dryRun: true,

@@ -27,7 +27,7 @@ export function formatSyncEventText(event: SyncEvent): string | undefined {
     case 'OperationStarted': {
       const verb = event.resumed ? 'Resuming' : 'Syncing';
       const dry = event.operation.dryRun ? ' (dry run)' : '';
-      const head = `${verb} ${event.application} at ${displayRevision(event.revision)}${dry}: ${plural(event.waves.length, 'step')}`;
+      const head = `${verb} ${event.application} at ${displayRevision(event.revision, event.ref)}${dry}: ${plural(event.waves.length, 'step')}`;
       return [head, ...(event.warnings ?? []).map((w) => `  ⚠ ${w}`)].join('\n');
     }
     case 'WaveStarted':

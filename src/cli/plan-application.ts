@@ -67,10 +67,18 @@ export async function planApplication(
     environment: environmentOf(app),
     namespace,
     revision: rendered.revision,
-    ...(app.source.repoURL === '' ? {} : { ref: options.revision ?? app.source.targetRevision ?? 'HEAD' }),
+    ...refOf(app, options.revision),
     tasks: plan.tasks,
     warnings: [...applicationWarnings(app), ...rendered.warnings, ...plan.warnings],
   };
+}
+
+/**
+ * `{ ref }`: the symbolic ref a git source's revision is resolved from (`--revision`, else `targetRevision`, else
+ * HEAD), shown by displayRevision as `3f9c2e1 (main)`; `{}` for a local folder, which has no refs.
+ */
+export function refOf(app: Application, revision: string | undefined): { ref?: string } {
+  return app.source.repoURL === '' ? {} : { ref: revision ?? app.source.targetRevision ?? 'HEAD' };
 }
 
 /** An Application of wavesync.yaml, with what it was loaded from. */

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { BotError, type OperationState, type SyncEvent } from '../domain/index.js';
 import type { Cluster, PlanWarning, SourcedObject } from '../engine/index.js';
-import { loadApplication } from './plan-application.js';
+import { loadApplication, refOf } from './plan-application.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 
 /**
@@ -57,6 +57,7 @@ export async function syncApplication(
     import('./plan-application.js'),
   ]);
   const revision = options.revision;
+  const { ref } = refOf(app, revision);
   const render = (a: typeof app, at: { revision: string | undefined }) =>
     renderer.renderApplication(a, at.revision === undefined ? {} : { revision: at.revision });
   // Said before anything is applied, as plan --app shows them.
@@ -107,7 +108,11 @@ export async function syncApplication(
       requestKey: randomUUID(),
     },
     initialState: undefined,
-    reporter: { report: async (event) => onEvent(event), close: async () => {} },
+    reporter: {
+      report: async (event) =>
+        onEvent(event.type === 'OperationStarted' && ref !== undefined ? { ...event, ref } : event),
+      close: async () => {},
+    },
     persist: async () => {},
     signal: signal ?? new AbortController().signal,
     // Confirmed when the operation asks (Argo CD: deletion-approved), as `sync <path> --confirm-prune` does.

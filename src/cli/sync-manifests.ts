@@ -17,8 +17,8 @@ export type { SyncCommandOptions } from './sync-command-options.js';
 /** Default `--health-timeout`: 300 s, as the engine's healthTimeoutMs. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
 
-/** The JSON document `--output json` prints. */
-export function syncResultJson(state: OperationState): string {
+/** The JSON document `--output json` prints; `ref`: what a git source's revision was resolved from (`sync --app`). */
+export function syncResultJson(state: OperationState, ref?: string): string {
   const { phase, message, startedAt, finishedAt, health, syncResult } = state;
   const document = {
     phase,
@@ -26,6 +26,7 @@ export function syncResultJson(state: OperationState): string {
     startedAt,
     finishedAt,
     revision: syncResult.revision,
+    ...(ref === undefined ? {} : { ref }),
     resources: syncResult.resources,
     health,
   };
@@ -87,14 +88,37 @@ export async function syncManifests(
       // Not waiting (0) still reads the health once (HealthAssessed), without waiting for it to change.
       healthTimeoutMs: timings.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS,
     },
-  }).catch(rethrowClusterError);
+  }).catch((error: unknown) => rethrowClusterError(error, kc.getCurrentCluster()?.server));
 }
 
-/** Rethrows a ClusterError as BotError `cluster_error` (one line for the terminal); anything else as it is. */
-export function rethrowClusterError(error: unknown): never {
+/**
+ * Rethrows a ClusterError as BotError `cluster_error` (one line for the terminal); anything else as it is.
+ * `server`: the API server's URL, named in the error when known. A 401 says the credentials were refused and how
+ * to check them; a 403 how to see what the user may do.
+ */
+export function rethrowClusterError(error: unknown, server?: string): never {
   if (!(error instanceof ClusterError)) throw error;
+  const where = server === undefined ? '' : ` (${server})`;
+  if (error.statusCode === 401) {
+    throw new BotError(
+      'cluster_error',
+      `the cluster refused the kubeconfig's credentials: 401 Unauthorized${where}`,
+      {
+        cause: error,
+        fix:
+          "check the current context's user: `kubectl auth whoami` with the same --kubeconfig/--context must answer; " +
+          'renew an expired token or client certificate, or log in again',
+      },
+    );
+  }
+  if (error.statusCode === 403) {
+    throw new BotError('cluster_error', `the cluster forbids the request: ${error.message}${where}`, {
+      cause: error,
+      fix: 'grant the kubeconfig user that right (RBAC); `kubectl auth can-i --list` shows what it may do',
+    });
+  }
   const problem = error.transient ? 'cannot reach the cluster' : 'the cluster refused the request';
-  throw new BotError('cluster_error', `${problem}: ${error.message}`, { cause: error });
+  throw new BotError('cluster_error', `${problem}: ${error.message}${where}`, { cause: error });
 }
 
 /**

@@ -10,6 +10,18 @@ describe('wrapText', () => {
     expect(wrapText('  Redis at the end', 12, '    ')).toBe('  Redis at\n    the end');
   });
 
+  it('ends a trimmed line with one "…": not after a separator, nor after an ellipsis of its own', () => {
+    expect(wrapText('aaaa bbbb cccc dddd ee ff · gggggggg', 12, '  ')).toBe(
+      'aaaa bbbb\n  cccc dddd\n  ee ff…',
+    );
+    expect(wrapText('aaaa bbbb cccc dddd ee ff… gggggggg', 12, '  ')).toBe(
+      'aaaa bbbb\n  cccc dddd\n  ee ff…',
+    );
+    expect(wrapText(`aaaa bbbb cccc dddd ${'x'.repeat(30)} gg`, 12, '  ')).toBe(
+      `aaaa bbbb\n  cccc dddd\n  ${'x'.repeat(8)}…`,
+    );
+  });
+
   it('does not count ANSI colour codes as columns', () => {
     const label = '\u001b[36m[app]\u001b[39m';
     expect(visibleLength(`${label} ok`)).toBe(8);

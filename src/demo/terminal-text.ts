@@ -13,6 +13,9 @@ const MAX_LINES = 3;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences are what it matches
 const ANSI = /\u001b\[[0-9;]*m/g;
 
+/** Separators and ellipses at the end of a line cut short: `a ·`, `a,`, `a …`, `a…`. */
+const TRAILING_SEPARATORS = /[\s·•,;:|/—–-]*(…|\.\.\.)?[\s·•,;:|/—–-]*$/u;
+
 /** Visible length: characters without ANSI colour codes. */
 export function visibleLength(text: string): number {
   return text.replace(ANSI, '').length;
@@ -38,8 +41,11 @@ export function wrapText(text: string, width: number, indent: string): string {
   }
   lines.push(line);
   const kept = lines.slice(0, MAX_LINES).map((l, i) => cut(l, i === 0 ? width : width - indent.length));
-  if (lines.length > MAX_LINES)
-    kept[MAX_LINES - 1] = `${cut(kept[MAX_LINES - 1]!, width - indent.length - 1)}…`;
+  if (lines.length > MAX_LINES) {
+    // The cut line ends in one "…", not after a separator (`cluster ·…`) nor after an ellipsis of its own.
+    const last = cut(kept[MAX_LINES - 1]!, width - indent.length - 1).replace(TRAILING_SEPARATORS, '');
+    kept[MAX_LINES - 1] = `${last}…`;
+  }
   return kept.map((l, i) => (i === 0 ? l : `${indent}${l}`)).join('\n');
 }
 

@@ -32,6 +32,8 @@ export type SyncEvent =
       at: string;
       application: string;
       revision: string;
+      /** The symbolic ref `revision` was resolved from (`main`), for displayRevision; absent when unknown. */
+      ref?: string;
       operation: SyncOperation;
       /** Every step the operation plans to run, in order (SyncFail excluded). */
       waves: (WaveRef & { tasks: TaskRef[] })[];

@@ -39,6 +39,12 @@ export interface SyncTask {
   deletePolicies: HookDeletePolicy[];
   /** True when the server-side dry run must be skipped (its CRD or Namespace is created by this sync). */
   skipDryRun: boolean;
+  /**
+   * Set when the dry run is skipped only because the task's Namespace (this name) does not exist yet and is created
+   * by this sync: once that Namespace exists (CreateNamespace=true creates it before validation), the task is
+   * dry-run after all; until then only its name is checked, client-side.
+   */
+  awaitsNamespace?: string;
   source: ManifestSource | undefined;
   /**
    * True only for the Namespace that `CreateNamespace=true` creates: it is applied without the tracking label, as

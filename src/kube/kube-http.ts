@@ -13,7 +13,9 @@
  * Credentials are re-derived from the KubeConfig at most once per `authTtlMs` (default 1 s; client-node re-derives
  * them per request: reading certificate files, and running an exec plugin that gives no expirationTimestamp on
  * every request), and at once after a 401, which is retried once with the fresh credentials — as client-go does
- * for exec credentials. Errors are client-node's `ApiException` (status, Status body, headers), so
+ * for exec credentials. The TLS material (CA, client certificate and key) is re-derived with them: when its bytes
+ * change (a rotated client certificate), the keep-alive pool is rebuilt with the new material and the old one's
+ * connections are closed once idle; otherwise connections are kept. Errors are client-node's `ApiException` (status, Status body, headers), so
  * cluster-errors.ts maps them as before; a request not answered within `requestTimeoutMs` fails with an
  * `AbortError`. GETs are retried on transient trouble like client-node's requests (retrying-http.ts).
  */
@@ -71,6 +73,8 @@ export class KubeHttp {
   private readonly authTtlMs: number;
   private readonly retry: HttpRetryPolicy;
   private agent: http.Agent | undefined;
+  /** The TLS options `agent` was built with (compared on each derivation). */
+  private agentTls: TlsMaterial | undefined;
   private credentials: Promise<Credentials> | undefined;
 
   /** @throws Error('No active cluster!') when the kubeconfig has no current cluster, as client-node does. */
@@ -143,7 +147,12 @@ export class KubeHttp {
   private async derive(): Promise<Credentials> {
     const options: https.RequestOptions & { headers?: Record<string, string> } = {};
     await this.kc.applyToHTTPSOptions(options);
-    this.agent ??= keepAliveAgentLike(options.agent);
+    const tls = tlsMaterialOf(options.agent);
+    if (this.agent === undefined || !sameTls(this.agentTls, tls)) {
+      if (this.agent !== undefined) retire(this.agent);
+      this.agent = keepAliveAgentLike(options.agent);
+      this.agentTls = tls;
+    }
     const headers: Record<string, string> = { ...options.headers };
     if (options.auth) headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
     return { headers, at: Date.now() };
@@ -192,6 +201,36 @@ export class KubeHttp {
       req.end(body);
     });
   }
+}
+
+/** The options of client-node's agent that make a TLS connection trusted (certificate bytes, checks). */
+type TlsMaterial = Partial<Record<(typeof TLS_KEYS)[number], unknown>>;
+
+const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'servername', 'rejectUnauthorized'] as const;
+
+function tlsMaterialOf(agent: unknown): TlsMaterial | undefined {
+  const options = (agent as { options?: Record<string, unknown> } | undefined)?.options;
+  if (options === undefined) return undefined;
+  return Object.fromEntries(TLS_KEYS.map((key) => [key, options[key]]));
+}
+
+function sameTls(a: TlsMaterial | undefined, b: TlsMaterial | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return TLS_KEYS.every((key) => sameValue(a[key], b[key]));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  return a === b;
+}
+
+/** Stops pooling on a replaced agent: idle connections close now, busy ones when their answer is in. */
+function retire(agent: http.Agent): void {
+  (agent as http.Agent & { keepAlive: boolean }).keepAlive = false;
+  for (const sockets of Object.values(agent.freeSockets))
+    for (const socket of sockets ?? []) socket.destroy();
 }
 
 /**

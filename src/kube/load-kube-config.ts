@@ -1,9 +1,16 @@
 /**
  * loadKubeConfig — the KubeConfig for a CLI or worker: an explicit file, else client-node's default chain
  * (`$KUBECONFIG`, `~/.kube/config`, in-cluster service account); optionally switching to a named context.
- * Throws BotError('invalid_config') naming the file or the unknown context.
+ * A user's token file is read as kubectl reads it: under the key `tokenFile` (kubectl's spelling; client-node only
+ * knows `token-file`) or `token-file`, relative to the kubeconfig's folder, its content trimmed of white space
+ * (client-go `strings.TrimSpace`); an inline `token` takes precedence, as in client-go.
+ * Throws BotError('invalid_config') naming the file, the unreadable token file or the unknown context.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { KubeConfig, type User } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
 import { BotError } from '../domain/index.js';
 
 export interface KubeConfigSource {
@@ -20,10 +27,21 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
     else kc.loadFromDefault();
   } catch (error) {
     const where = source.kubeconfig ?? 'the default kubeconfig';
-    throw new BotError('invalid_config', `cannot load ${where}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new BotError(
+      'invalid_config',
+      missing
+        ? `kubeconfig not found (${where})`
+        : `cannot load the kubeconfig (${where}): ${(error as Error).message}`,
+      {
+        cause: error,
+        fix: missing
+          ? 'check the path given to --kubeconfig or $KUBECONFIG (`kubectl config view` shows what kubectl uses)'
+          : 'fix the file: `kubectl config view --kubeconfig <file>` shows what kubectl makes of it',
+      },
+    );
   }
+  readTokenFiles(kc, kubeconfigFiles(source));
   if (source.context) {
     if (!kc.getContextObject(source.context)) {
       const known = kc.getContexts().map((c) => c.name);
@@ -47,6 +65,59 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
     );
   }
   return kc;
+}
+
+/** The kubeconfig files loaded: the explicit one, else $KUBECONFIG's list, else ~/.kube/config. */
+function kubeconfigFiles(source: KubeConfigSource): string[] {
+  if (source.kubeconfig) return [source.kubeconfig];
+  const list = process.env.KUBECONFIG;
+  if (list) return list.split(path.delimiter).filter((f) => f !== '');
+  return [path.join(process.env.HOME || homedir(), '.kube', 'config')];
+}
+
+/** `tokenFile` / `token-file` of each user without an inline token, by user name (first file wins, as merged). */
+function tokenFilesOf(files: string[]): Map<string, { tokenFile: string; kubeconfig: string }> {
+  const found = new Map<string, { tokenFile: string; kubeconfig: string }>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue; // client-node skipped or already reported it
+    }
+    for (const doc of parseAllDocuments(text)) {
+      const users = (doc.toJS() as { users?: unknown } | null)?.users;
+      if (!Array.isArray(users)) continue;
+      for (const entry of users as { name?: unknown; user?: Record<string, unknown> }[]) {
+        const name = entry?.name;
+        const user = entry?.user ?? {};
+        const tokenFile = user.tokenFile ?? user['token-file'];
+        if (typeof name !== 'string' || found.has(name) || user.token || typeof tokenFile !== 'string')
+          continue;
+        found.set(name, { tokenFile: path.resolve(path.dirname(file), tokenFile), kubeconfig: file });
+      }
+    }
+  }
+  return found;
+}
+
+/** Sets each such user's token to its token file's trimmed content. */
+function readTokenFiles(kc: KubeConfig, files: string[]): void {
+  const tokenFiles = tokenFilesOf(files);
+  if (tokenFiles.size === 0) return;
+  kc.users = kc.users.map((user): User => {
+    const source = tokenFiles.get(user.name);
+    if (source === undefined) return user;
+    try {
+      return { ...user, token: readFileSync(source.tokenFile, 'utf8').trim() };
+    } catch (error) {
+      throw new BotError(
+        'invalid_config',
+        `cannot read the token file of user "${user.name}" (${source.tokenFile}, from ${source.kubeconfig}): ${(error as Error).message}`,
+        { cause: error, fix: 'check the path under users[].user.tokenFile and that the file is readable' },
+      );
+    }
+  });
 }
 
 /**

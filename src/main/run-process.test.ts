@@ -28,13 +28,33 @@ describe('wavesync serve|bot|worker refuse to start with a plain error line', ()
     const [serve, worker] = await Promise.all([run('serve'), run('worker')]);
     expect(serve).toMatchObject({ code: 2, stdout: '' });
     expect(serve.stderr).toBe(
-      'error: wavesync serve needs WAVESYNC_CONFIG (path of wavesync.yaml), SLACK_BOT_TOKEN (xoxb-… bot token), ' +
-        'SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode): set them in the environment ' +
-        '(README "Configuration"); to try wavesync without Slack: wavesync demo\n',
+      'error: wavesync serve is missing WAVESYNC_CONFIG, SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET (the environment): ' +
+        'set WAVESYNC_CONFIG=<path of wavesync.yaml>, ' +
+        'SLACK_BOT_TOKEN=xoxb-… (your Slack app\'s "OAuth & Permissions" page), ' +
+        'SLACK_SIGNING_SECRET=<Signing Secret of your Slack app\'s "Basic Information" page> ' +
+        '(or SLACK_APP_TOKEN=xapp-… for Socket Mode) (README "Configuration"); to try wavesync without Slack: wavesync demo\n',
     );
     expect(worker).toMatchObject({ code: 2, stdout: '' });
     expect(worker.stderr).toMatch(
-      /^error: wavesync worker needs WAVESYNC_CONFIG \(path of wavesync\.yaml\): /,
+      /^error: wavesync worker is missing WAVESYNC_CONFIG \(the environment\): set WAVESYNC_CONFIG=<path of wavesync\.yaml> /,
+    );
+  }, 90_000);
+
+  it('with a WAVESYNC_CONFIG that does not exist: only the error line, no JSON log line before it, exit 2', async () => {
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: 'secret',
+      WAVESYNC_CONFIG: '/nonexistent/wavesync.yaml',
+    };
+    const bot = await promisify(execFile)(process.execPath, [BIN, 'bot'], { env }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(bot).toMatchObject({ code: 2, stdout: '' });
+    expect(bot.stderr).toMatch(
+      /^error: settings file not found \(\/nonexistent\/wavesync\.yaml\): [^\n]+\n$/,
     );
   }, 90_000);
 

@@ -17,8 +17,11 @@ export async function runProcess(role: ProcessRole): Promise<number> {
     config = loadConfig();
     const missing = missingSettings(role, config);
     if (missing.length > 0) {
-      throw new BotError('invalid_config', `wavesync ${role} needs ${missing.join(', ')}`, {
-        fix: 'set them in the environment (README "Configuration"); to try wavesync without Slack: wavesync demo',
+      const variables = missing.map((m) => m.variable).join(', ');
+      throw new BotError('invalid_config', `wavesync ${role} is missing ${variables} (the environment)`, {
+        fix:
+          `set ${missing.map((m) => m.howToSet).join(', ')} (README "Configuration"); ` +
+          'to try wavesync without Slack: wavesync demo',
       });
     }
   } catch (error) {
@@ -45,8 +48,13 @@ export async function runProcess(role: ProcessRole): Promise<number> {
   return code;
 }
 
+/**
+ * A refusal to start over bad input (a BotError: wavesync.yaml missing or invalid, Slack refusing the token) is
+ * the one `error:` line only — a JSON log line before it would say the same thing less readably (debug keeps it);
+ * anything unexpected is logged as fatal, then printed.
+ */
 function startFailure(logger: Logger, error: unknown): number {
-  if (error instanceof BotError) logger.error({ code: error.code, problem: error.message }, 'cannot start');
+  if (error instanceof BotError) logger.debug({ code: error.code, problem: error.message }, 'cannot start');
   else logger.fatal({ err: error }, 'cannot start');
   return printError(error);
 }

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { errorReport } from '../cli/command-io.js';
 import { BotError } from '../domain/errors.js';
 import { defaultSettings, loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
 
@@ -129,9 +130,14 @@ describe('loadSettings', () => {
     expect(resolveSettingsPath(settings, 'applications')).toBe(path.join(dir, 'applications'));
   });
 
-  it('names the file when it cannot be read', async () => {
-    await expect(loadSettings('/nonexistent/wavesync.yaml')).rejects.toThrow(
-      /cannot read settings file \/nonexistent\/wavesync.yaml/,
-    );
+  it('names the file when it does not exist, in the error format, with the fix', async () => {
+    const error = await loadSettings('/nonexistent/wavesync.yaml').catch((e: unknown) => e);
+
+    expect(errorReport(error, false)).toEqual({
+      text:
+        'error: settings file not found (/nonexistent/wavesync.yaml): check the path given to --config or ' +
+        'WAVESYNC_CONFIG; docs/applications.md shows a wavesync.yaml to start from\n',
+      exitCode: 2,
+    });
   });
 });

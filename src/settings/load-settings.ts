@@ -12,7 +12,8 @@ import { describeIssues } from './yaml-issues.js';
 
 /**
  * Load `file` (absolute or relative to the working directory).
- * @throws BotError('invalid_config') when the file is unreadable, not YAML, or breaks the schema.
+ * @throws BotError('invalid_config') when the file is missing or unreadable (naming it, with how to fix), not YAML,
+ *   or breaks the schema.
  */
 export async function loadSettings(file: string): Promise<Settings> {
   const absolute = path.resolve(file);
@@ -20,13 +21,14 @@ export async function loadSettings(file: string): Promise<Settings> {
   try {
     text = await readFile(absolute, 'utf8');
   } catch (error) {
-    throw new BotError(
-      'invalid_config',
-      `cannot read settings file ${absolute}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const what = missing
+      ? 'settings file not found'
+      : `cannot read the settings file: ${(error as Error).message}`;
+    throw new BotError('invalid_config', `${what} (${absolute})`, {
+      cause: error,
+      fix: 'check the path given to --config or WAVESYNC_CONFIG; docs/applications.md shows a wavesync.yaml to start from',
+    });
   }
   return parseSettings(text, absolute);
 }

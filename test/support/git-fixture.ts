@@ -79,3 +79,33 @@ export async function createGitFixture(): Promise<GitFixture> {
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
+
+/**
+ * Writes `wavesync.yaml` and `apps.yaml` into the fixture's root: one Application `name` whose source is the
+ * fixture's repository at `path` (targetRevision `main`), destination namespace `namespace`. Returns the path of
+ * wavesync.yaml (for `--config`).
+ */
+export async function writeGitApplication(
+  git: GitFixture,
+  app: { name: string; namespace: string; path?: string },
+): Promise<string> {
+  const config = path.join(git.root, 'wavesync.yaml');
+  await writeFile(
+    config,
+    `applications: [{ file: apps.yaml }]\ndefaults: { gitCacheDir: ${path.join(git.root, 'cache')} }\n`,
+  );
+  await writeFile(
+    path.join(git.root, 'apps.yaml'),
+    [
+      'apiVersion: argoproj.io/v1alpha1',
+      'kind: Application',
+      `metadata: { name: ${app.name}, namespace: argocd }`,
+      'spec:',
+      '  project: default',
+      `  source: { repoURL: "${git.url}", path: ${app.path ?? 'app'}, targetRevision: main }`,
+      `  destination: { server: https://kubernetes.default.svc, namespace: ${app.namespace} }`,
+      '',
+    ].join('\n'),
+  );
+  return config;
+}

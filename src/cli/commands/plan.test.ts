@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitFixture } from '../../../test/support/git-fixture.js';
+import { createGitFixture, writeGitApplication } from '../../../test/support/git-fixture.js';
 import { type CommandRun, runCommand } from '../../../test/support/run-command.js';
 import { sharedFixturesDir as fixture } from '../../../test/support/shared-fixtures.js';
 import { registerPlanCommand } from './plan.js';
@@ -342,24 +342,7 @@ describe('wavesync plan --app with a git source: one revision format for people,
       const sha = await git.commit({
         'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
       });
-      const config = path.join(git.root, 'wavesync.yaml');
-      await writeFile(
-        config,
-        `applications: [{ file: apps.yaml }]\ndefaults: { gitCacheDir: ${path.join(git.root, 'cache')} }\n`,
-      );
-      await writeFile(
-        path.join(git.root, 'apps.yaml'),
-        [
-          'apiVersion: argoproj.io/v1alpha1',
-          'kind: Application',
-          'metadata: { name: shop, namespace: argocd }',
-          'spec:',
-          '  project: default',
-          `  source: { repoURL: "${git.url}", path: app, targetRevision: main }`,
-          '  destination: { server: https://kubernetes.default.svc, namespace: shop }',
-          '',
-        ].join('\n'),
-      );
+      const config = await writeGitApplication(git, { name: 'shop', namespace: 'shop' });
 
       const text = await plan('--app', 'shop', '--config', config);
       expect(text.stderr).toBe('');

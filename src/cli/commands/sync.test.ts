@@ -1,5 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,4 +88,60 @@ describe('wavesync sync against an unreachable cluster', () => {
       'error: "abc" is not a number of seconds (--timeout): give seconds, like --timeout 300\n',
     );
   });
+});
+
+describe('wavesync sync against a cluster that refuses the credentials (401)', () => {
+  let dir: string;
+  let server: Server;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'wavesync-sync-401-'));
+    server = createHttpServer((_req, res) => {
+      res.writeHead(401, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', message: 'Unauthorized', code: 401 }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await writeFile(
+      path.join(dir, 'kubeconfig'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          { name: 'c', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } },
+        ],
+        users: [{ name: 'u', user: { token: 'expired' } }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'x',
+      }),
+    );
+    await writeFile(
+      path.join(dir, 'app.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n',
+    );
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('says the credentials were refused, where, and how to check them', async () => {
+    const { port } = server.address() as AddressInfo;
+    const result = await sync(
+      path.join(dir, 'app.yaml'),
+      '--kubeconfig',
+      path.join(dir, 'kubeconfig'),
+      '-n',
+      'default',
+    );
+
+    expect(result).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(result.stderr).toBe(
+      `error: the cluster refused the kubeconfig's credentials: 401 Unauthorized (http://127.0.0.1:${port}): ` +
+        "check the current context's user: `kubectl auth whoami` with the same --kubeconfig/--context must answer; " +
+        'renew an expired token or client certificate, or log in again\n',
+    );
+  }, 30_000);
 });

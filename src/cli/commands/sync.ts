@@ -69,15 +69,17 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
           [import('../format-sync-event-text.js'), import('../sync-manifests.js')],
         );
         const early = options.output === 'json' && options.waitHealth === false;
+        let ref: string | undefined;
         const print = (event: SyncEvent) => {
+          if (event.type === 'OperationStarted') ref = event.ref;
           // Not waiting for health: the JSON OperationState the moment the operation completes.
-          if (early && event.type === 'OperationCompleted') io.stdout(syncResultJson(event.state));
+          if (early && event.type === 'OperationCompleted') io.stdout(syncResultJson(event.state, ref));
           const line = options.output === 'text' ? formatSyncEventText(event) : undefined;
           if (line !== undefined) io.stdout(`${line}\n`);
         };
         const warn = (warning: PlanWarning) => io.stderr(warningLine(warning));
         const state = await syncManifests(target, options, print, abort.signal, warn);
-        if (options.output === 'json' && !early) io.stdout(syncResultJson(state));
+        if (options.output === 'json' && !early) io.stdout(syncResultJson(state, ref));
         const failure = syncFailureOf(state, options);
         if (failure !== undefined && state.phase === 'Succeeded') io.stderr(`error: ${failure}\n`);
         io.setExitCode(failure === undefined ? 0 : 1);

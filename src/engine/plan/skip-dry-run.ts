@@ -4,7 +4,9 @@
  *
  * A task is marked when the sync itself creates what its dry run needs: the CRD defining its group and kind is a
  * target (hooks included) that does not exist yet, or — because wavesync dry-runs on the server, where a missing
- * namespace fails — its namespace is a Namespace target that does not exist yet. The per-object and app option
+ * namespace fails — its namespace is a Namespace target that does not exist yet (`awaitsNamespace`: the dry run
+ * runs after all once the sync has created the application namespace, as gitops-engine creates it before any
+ * validation). The per-object and app option
  * `SkipDryRunOnMissingResource=true` needs API discovery and is left to the engine.
  */
 
@@ -25,9 +27,10 @@ export function markSkipDryRun(tasks: SyncTask[]): void {
   for (const task of tasks) {
     if (task.targetObj === undefined) continue;
     const isNamespace = task.kind === 'Namespace' && task.group === '';
-    task.skipDryRun =
-      (!isNamespace && newNamespaces.has(task.namespace)) ||
-      (newKinds.size > 0 && newKinds.has(`${task.group}/${task.kind}`));
+    const crdInSync = newKinds.size > 0 && newKinds.has(`${task.group}/${task.kind}`);
+    const namespaceInSync = !isNamespace && newNamespaces.has(task.namespace);
+    task.skipDryRun = crdInSync || namespaceInSync;
+    if (namespaceInSync && !crdInSync) task.awaitsNamespace = task.namespace;
   }
 }
 

@@ -93,6 +93,7 @@ function validate(ctx: SyncContext, tasks: SyncTask[]): PassPlan['invalid'] {
       hasSyncOption(ctx.operation, SKIP_DRY_RUN_ON_MISSING, obj)
     ) {
       task.skipDryRun = true;
+      delete task.awaitsNamespace;
       continue;
     }
     invalid.push({ task, message: notServedMessage(task) });

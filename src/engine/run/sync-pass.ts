@@ -6,7 +6,13 @@
  */
 import type { OperationState } from '../../domain/index.js';
 import { deleteHooksWithPolicy, releaseCompletedHooks } from '../hooks/hook-cleanup.js';
-import { createNamespace, dryRunTasks, namespaceTaskOf } from '../steps/dry-run.js';
+import {
+  createNamespace,
+  dryRunSuccessMessage,
+  dryRunTasks,
+  namespaceCreated,
+  namespaceTaskOf,
+} from '../steps/dry-run.js';
 import type { SyncContext } from '../sync-context.js';
 import { resultKeyOf, type SyncTask } from '../sync-task.js';
 import { isFailedTask, recordResult, splitSyncFail, taskStateOf } from '../task-results.js';
@@ -42,6 +48,7 @@ async function validateAndDryRun(
       completeOperation(ctx, state, 'Failed', failure);
       return false;
     }
+    namespaceCreated(tasks, namespaceTask.name);
   }
   const failures = await dryRunTasks(
     ctx,
@@ -58,7 +65,7 @@ async function validateAndDryRun(
     return false;
   }
   if (!ctx.operation.dryRun) return true;
-  completeOperation(ctx, state, 'Succeeded', 'successfully synced (dry run)');
+  completeOperation(ctx, state, 'Succeeded', dryRunSuccessMessage(tasks));
   return false;
 }
 

@@ -121,7 +121,7 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
       '/nonexistent/kubeconfig',
     );
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: cannot load \/nonexistent\/kubeconfig/);
+    expect(stderr).toMatch(/^error: kubeconfig not found \(\/nonexistent\/kubeconfig\): check the path/);
   });
 
   it('--confirm-prune lets a wave prune its Prune=confirm resources', async () => {

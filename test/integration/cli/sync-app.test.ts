@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { registerSyncCommand } from '../../../src/cli/commands/sync.js';
+import { createGitFixture, writeGitApplication } from '../../support/git-fixture.js';
 import { runCommand } from '../../support/run-command.js';
 
 const CONFIG = path.resolve(import.meta.dirname, '../../../examples/wavesync.yaml');
@@ -65,4 +66,32 @@ describe('wavesync sync --app', () => {
     expect(result).toMatchObject({ stdout: '', exitCode: 2 });
     expect(result.stderr).toMatch(error);
   });
+
+  it('shows a git revision as displayRevision with its ref, and keeps the full SHA and the ref in the JSON', async () => {
+    const git = await createGitFixture();
+    try {
+      const sha = await git.commit({
+        'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gapp-cm\n',
+      });
+      const config = await writeGitApplication(git, { name: 'gapp', namespace: 'default' });
+
+      const text = await sync('--app', 'gapp', '--config', config, '--kubeconfig', kubeconfig, '--dry-run');
+      expect(text.stderr).toBe('');
+      expect(text.stdout.split('\n')[0]).toBe(`Syncing gapp at ${sha.slice(0, 7)} (main) (dry run): 1 step`);
+      const json = await sync(
+        '--app',
+        'gapp',
+        '--config',
+        config,
+        '--kubeconfig',
+        kubeconfig,
+        '--dry-run',
+        '-o',
+        'json',
+      );
+      expect(JSON.parse(json.stdout)).toMatchObject({ phase: 'Succeeded', revision: sha, ref: 'main' });
+    } finally {
+      await git.cleanup();
+    }
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { KubeHttp } from '../../../src/kube/kube-http.js';
 
 /**
  * The adapter's own request path (kube-http.ts) against an HTTPS API server that trusts only client certificates
@@ -16,8 +17,14 @@ import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 let dir: string;
 let server: Server;
 let url: string;
-/** Per request: the Authorization header and the client certificate's CN. */
-let seen: { authorization: string | undefined; clientCn: string | undefined; method: string }[] = [];
+/** Per request: the Authorization header, the client certificate's CN and the TLS connection (1, 2, …). */
+let seen: {
+  authorization: string | undefined;
+  clientCn: string | undefined;
+  method: string;
+  connection: number;
+}[] = [];
+const connections = new WeakMap<object, number>();
 /** The next this many requests are refused with 401. */
 let unauthorized = 0;
 
@@ -45,6 +52,7 @@ function makeCertificates(): void {
   for (const [name, cn, ext] of [
     ['server', '127.0.0.1', ['-extfile', 'san.ext']],
     ['client', 'wavesync-test', []],
+    ['rotated', 'wavesync-rotated', []],
   ] as const) {
     openssl('req', ...key, '-subj', `/CN=${cn}`, '-keyout', `${name}.key`, '-out', `${name}.csr`);
     const ca = ['-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial'];
@@ -68,7 +76,9 @@ beforeAll(async () => {
     (req, res) => {
       const authorization = req.headers.authorization;
       const clientCn = String((req.socket as TLSSocket).getPeerCertificate().subject?.CN);
-      seen.push({ authorization, clientCn, method: req.method ?? '' });
+      if (!connections.has(req.socket)) connections.set(req.socket, seen.length + 1);
+      const connection = connections.get(req.socket) ?? 0;
+      seen.push({ authorization, clientCn, method: req.method ?? '', connection });
       const json = (status: number, body: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -241,5 +251,39 @@ describe('the adapter request path over TLS with kubeconfig credentials', () => 
 
     expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(20);
     expect(plugin.runs() - runsBefore).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('rotated client certificates', () => {
+  it('are picked up on the next derivation, with a new connection; unchanged material keeps the connection', async () => {
+    copyFileSync(file('client.crt'), file('live.crt'));
+    copyFileSync(file('client.key'), file('live.key'));
+    const kc = kubeConfig({
+      token: 't',
+      'client-certificate': file('live.crt'),
+      'client-key': file('live.key'),
+    });
+    // authTtlMs 0: every request derives the credentials (and TLS material) again.
+    const http = new KubeHttp(kc, { requestTimeoutMs: 5000, authTtlMs: 0 });
+    const get = (name: string) =>
+      http.request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` });
+
+    await get('before-1');
+    await get('before-2');
+    copyFileSync(file('rotated.crt'), file('live.crt'));
+    copyFileSync(file('rotated.key'), file('live.key'));
+    await get('after-1');
+    await get('after-2');
+
+    expect(seen.map((s) => s.clientCn)).toEqual([
+      'wavesync-test',
+      'wavesync-test',
+      'wavesync-rotated',
+      'wavesync-rotated',
+    ]);
+    const [first, second, third, fourth] = seen.map((s) => s.connection);
+    expect(second).toBe(first);
+    expect(third).not.toBe(first);
+    expect(fourth).toBe(third);
   });
 });
