@@ -48,6 +48,7 @@ export async function rollbackAction(args: ActionArgs): Promise<void> {
     initiator,
     channel,
     action: 'rollback',
+    fromBotMessage: true,
   });
   if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
   let choice: RollbackChoice;
@@ -74,6 +75,14 @@ export async function rollbackAction(args: ActionArgs): Promise<void> {
   );
   await startSync(
     { respond, client: args.client, deps, recent, channel },
-    { application, operation, initiator, requestKey, rollback, trigger: ROLLBACK_BUTTON_TRIGGER },
+    {
+      application,
+      operation,
+      initiator,
+      requestKey,
+      rollback,
+      trigger: ROLLBACK_BUTTON_TRIGGER,
+      fromBotMessage: true,
+    },
   );
 }
