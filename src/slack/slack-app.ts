@@ -159,6 +159,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
 function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
+  const rollbackClaims = deps.rollbackClaims ?? memoryDriftNoticeClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });
@@ -180,7 +181,7 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
     { type: 'block_actions', action_id: ROLLBACK_ACTION_ID },
     async ({ ack, body, action, respond, client }) => {
       await ack();
-      await rollbackAction({ body, action, respond, client, deps, recent });
+      await rollbackAction({ body, action, respond, client, deps, recent, claims: rollbackClaims });
     },
   );
   app.action<BlockAction<ButtonAction>>(

@@ -242,9 +242,18 @@ describe('test/e2e/chatops/rollback', () => {
       'Only @U0PAT, @U0SAM may roll back canary (canary).',
     );
 
-    await click('U0PAT');
+    // Two allowed users press Roll back at once: one rollback, and the second is told who started it.
+    await Promise.all([click('U0PAT'), click('U0SAM')]);
     const [rolledBack] = await finished('canary', 3);
     expect(rolledBack).toMatchObject({ phase: 'Succeeded', rollback: { id: 1, revision: first } });
+    const already = await stack.slack.waitFor(() => replies().find((t) => t.includes('already started')));
+    expect(already).toMatch(
+      new RegExp(
+        `^@U0(PAT|SAM) already started Rollback to ${first.slice(0, 7)} \\(#1\\) of canary from this failure; nothing more was queued\\.$`,
+      ),
+    );
+    expect(await stack.queue.applicationStatus('canary')).toEqual([]);
+    expect(await stack.queue.history('canary')).toHaveLength(3);
     expect(replies().some((t) => t.includes('can only be rolled back from'))).toBe(false);
     // The rollback's header and thread are where it was asked for: the alerts channel.
     expect(
