@@ -74,7 +74,7 @@ environments:
       allowed: false,
       code: 'not_permitted',
       reason:
-        'Only <@U0SAM>, <!subteam^S0SRELEADS> (and the requester of a sync) may cancel syncs of guestbook (production).',
+        'Only <@U0SAM>, <!subteam^S0SRELEADS> (and the requester of a sync) may cancel syncs of guestbook (production) here; anyone may from <#C0DEPLOYS>.',
     });
   });
 

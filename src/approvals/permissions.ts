@@ -12,7 +12,9 @@
  * - `approve`: the environment's `approvers`, from any channel;
  * - `audit`: whoever may `approve` (whoever may `sync` when the environment names no approvers);
  * - `prune-confirm`: whoever may `approve` when the environment requires approval, else whoever may `sync`;
- * - `cancel`: whoever may `approve` or `sync`; and the sync's requester always may cancel their own.
+ * - `cancel`: whoever may `approve` or `sync`; and the sync's requester always may cancel their own;
+ * - `read` (`/sync history`, `/sync status`): anyone in the environment's `channels` (any when unset), and whoever
+ *   may `audit`, where they may.
  * The environment's own `notifications.channel` is a place to roll back from: a click on a message the bot posted there
  * (its failure notice's Roll back button; `fromBotMessage`, the channel from the signed payload) is allowed for
  * whoever a `rollback` grant names, whatever the grant's `channels` (a notice's button must work where it is posted).
@@ -88,6 +90,11 @@ export function grantsFor(env: EnvironmentRef, application: string, action: Acti
       return settings.requireApproval ? approve() : sync();
     case 'cancel':
       return [...approve(), ...sync()];
+    case 'read':
+      return [
+        { anyone: true, users: [], groups: [], channels: settings.channels },
+        ...grantsFor(env, application, 'audit'),
+      ];
   }
 }
 
@@ -176,7 +183,13 @@ export async function authorizeAction(
     groups: unique(here.flatMap((g) => g.groups)),
   });
   const requester = ctx.action === 'cancel' ? ' (and the requester of a sync)' : '';
-  return refuse('not_permitted', `Only ${who}${requester} may ${PHRASES[ctx.action].verb} ${subject}.`);
+  // Where anyone may (e.g. `read` in the environment's channels), say so rather than "only these people".
+  const open = unique(grants.filter((g) => g.anyone && !here.includes(g)).flatMap((g) => g.channels));
+  const elsewhere = open.length > 0 ? ` here; anyone may from ${open.map((c) => `<#${c}>`).join(', ')}` : '';
+  return refuse(
+    'not_permitted',
+    `Only ${who}${requester} may ${PHRASES[ctx.action].verb} ${subject}${elsewhere}.`,
+  );
 }
 
 const PHRASES: Record<Action, { verb: string; where(subject: string): string }> = {
@@ -191,6 +204,7 @@ const PHRASES: Record<Action, { verb: string; where(subject: string): string }> 
     verb: 'confirm pruning of',
     where: (s) => `Pruning of ${s} can only be confirmed from`,
   },
+  read: { verb: 'read the syncs of', where: (s) => `The syncs of ${s} can only be read from` },
 };
 
 function refuse(code: ActionRefusalCode, reason: string): Authorization {
