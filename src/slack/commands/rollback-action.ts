@@ -21,6 +21,7 @@ import { queueUnavailable } from './queue-unavailable.js';
 import { requestRefusal } from './request-refusal.js';
 import {
   ROLLBACK_HISTORY_SCAN,
+  rollbackAcceptedText,
   rollbackOperation,
   rollbackRefusal,
   UNKNOWN_REVISION,
@@ -97,9 +98,7 @@ export async function rollbackAction(args: ActionArgs & { claims: DriftNoticeCla
   }
   const requestKey = `slack-rollback-button:${claim}`;
   recent.claim(requestKey); // the claim above is the guard; startSync releases this one on failure
-  await reply(
-    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
-  );
+  await reply(rollbackAcceptedText(deps, application, rollback));
   const outcome = await startSync(
     { respond, client: args.client, deps, recent, channel },
     {

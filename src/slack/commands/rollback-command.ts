@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { SyncOperation } from '../../domain/index.js';
+import type { RollbackRef } from '../../queue/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -68,15 +69,27 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   const operation = rollbackOperation(entry.revision, parsed.prune);
   const rollback = { id: entry.id, revision: entry.revision };
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
-  const next =
-    ctx.deps.approvals?.needsApproval?.(application) === true
-      ? 'It waits for approval: the request is the header below.'
-      : 'Progress is in the thread under the header below.';
   await acceptCommand(
     ctx,
     { application, operation, initiator, requestKey: `rollback-${key}`, rollback, ...breakGlass },
-    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`,
+    rollbackAcceptedText(ctx.deps, application, rollback),
   );
+}
+
+/**
+ * The ack of an accepted rollback (`/sync rollback` and the Roll back button): `Got it: Rollback to 3f2a1c9 (#41) of
+ * *web*.` and where to look next — the thread, or, where the environment requires approval, the approval request.
+ */
+export function rollbackAcceptedText(
+  deps: Pick<CommandContext['deps'], 'approvals'>,
+  application: string,
+  rollback: RollbackRef,
+): string {
+  const next =
+    deps.approvals?.needsApproval?.(application) === true
+      ? 'It waits for approval: the request is the header below.'
+      : 'Progress is in the thread under the header below.';
+  return `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`;
 }
 
 /** The operation of a rollback to `revision`: no dry run, no selective sync, prune only when asked (Argo CD). */

@@ -313,5 +313,30 @@ describe('test/e2e/chatops/rollback', () => {
     expect(version.data?.version).toBe('1');
     // The approval message became the rollback's header.
     expect(stack.text(PROD, approval.ts)).toContain(`Rollback to ${first.slice(0, 7)} (#1)`);
+
+    // A failed production sync's Roll back button: its reply says the rollback waits for approval, as the command's.
+    const bad = await git.commit(
+      { 'web/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: Bad_Name3 }\n' },
+      'bad in prod',
+    );
+    await stack.command(`prod --revision ${bad}`, PROD, 'U0PAT');
+    const failedHeader = await approveNext();
+    const [failed] = await stack.finished('prod', 4);
+    expect(failed?.phase).not.toBe('Succeeded');
+    const summary = await stack.slack.waitFor(() =>
+      stack.slack
+        .thread(PROD, failedHeader.ts)
+        .find((m) => JSON.stringify(m.blocks).includes(ROLLBACK_ACTION_ID)),
+    );
+    await clickRollback(PROD, summary, 'U0PAT');
+    const reply = await stack.slack.waitFor(() =>
+      stack.slack
+        .responseUrlPosts(PROD)
+        .map((p) => String(p.body.text ?? ''))
+        .find((t) => t.startsWith('Got it: Rollback')),
+    );
+    expect(reply).toBe(
+      `Got it: Rollback to ${first.slice(0, 7)} (#3) of prod. It waits for approval: the request is the header below.`,
+    );
   }, 120_000);
 });
