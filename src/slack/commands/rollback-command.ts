@@ -8,7 +8,7 @@
  * rollback it does not prune unless `--prune` is given.
  */
 import { parseArgs } from 'node:util';
-import type { SyncOperation } from '../../domain/index.js';
+import type { ApplicationSource, SyncOperation } from '../../domain/index.js';
 import type { RollbackRef } from '../../queue/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
@@ -66,7 +66,7 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
     return ctx.ack(ephemeral(commandErrorBlocks({ problem: escapeMrkdwn(problem), usage: USAGE.rollback })));
   }
   const { entry } = choice;
-  const operation = rollbackOperation(entry.revision, parsed.prune);
+  const operation = rollbackOperation(entry.revision, parsed.prune, entry.source);
   const rollback = { id: entry.id, revision: entry.revision };
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
   await acceptCommand(
@@ -92,9 +92,17 @@ export function rollbackAcceptedText(
   return `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`;
 }
 
-/** The operation of a rollback to `revision`: no dry run, no selective sync, prune only when asked (Argo CD). */
-export function rollbackOperation(revision: string, prune = false): SyncOperation {
-  return { revision, prune, dryRun: false, syncOptions: [] };
+/**
+ * The operation of a rollback to `revision` with the entry's recorded `source` (Argo CD's rollback syncs
+ * `RevisionHistory.source`; undefined: the Application's current one): no dry run, no selective sync, prune only
+ * when asked (Argo CD).
+ */
+export function rollbackOperation(
+  revision: string,
+  prune = false,
+  source?: ApplicationSource,
+): SyncOperation {
+  return { revision, prune, dryRun: false, syncOptions: [], ...(source ? { source } : {}) };
 }
 
 /** The rollback target of `application` from its history (entry `id`, or the default). */

@@ -161,6 +161,12 @@ describe('test/e2e/chatops/rollback', () => {
     });
     expect(await liveConfigVersion()).toBe('1');
     expect(await liveImage()).toBe('nginx:1.25');
+    // Each entry records the source as synced (Argo CD's RevisionHistory.source); the rollback synced #1's.
+    const recorded = { repoURL: git.url, path: 'web', targetRevision: 'main' };
+    const entries = await stack.queue.history('web');
+    expect(entries.map((e) => e.source)).toEqual([recorded, recorded, recorded]);
+    const job = await stack.queue.jobStatus(rollback!.jobId);
+    expect(job?.operation.source).toEqual(recorded);
     const header = roots().find((m) => text(m.ts).includes('Rollback to'));
     expect(header && text(header.ts)).toContain(`Rollback to ${first.slice(0, 7)} (#1)`);
     expect(header && text(header.ts)).toContain('/sync rollback web 1');
