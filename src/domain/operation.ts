@@ -4,7 +4,7 @@
  * and gitops-engine `pkg/sync/common/types.go`; timestamps are ISO-8601 strings so the state is JSON-serialisable
  * and can be persisted after every step.
  */
-import type { ApplicationSource } from './application.js';
+import type { ApplicationSource } from './application-source.js';
 import type { HealthStatus } from './health-status.js';
 import type { HookType, SyncPhase, SyncWave } from './sync-phase.js';
 
