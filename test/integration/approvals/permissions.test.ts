@@ -308,4 +308,21 @@ describe('test/integration/approvals/permissions: reading history and status', (
     // Anyone may read from the environment's channel (the answer follows the ack).
     expect(await ask('history guestbook', DEPLOYS)).not.toContain('🚫');
   });
+
+  it("when /sync status (all apps) is asked outside the environment's channels, then the running sync of its app is left out", async () => {
+    env = await startFlowEnv(redis, { stepMs: 60_000 });
+    await runningProductionSync();
+    const status = async (who: string, channelId: string) => {
+      await env.bot.sendCommand({
+        text: 'status',
+        userId: 'U0EVE',
+        channelId,
+        responseUrl: env.slack.responseUrl(who),
+      });
+      return answer(who);
+    };
+
+    expect(await status('here', DEPLOYS)).toContain('guestbook');
+    expect(await status('elsewhere', RANDOM)).not.toContain('guestbook');
+  });
 });
