@@ -67,7 +67,7 @@ export interface Approvals {
   checkRequest(
     ctx: Pick<
       SyncRequestContext,
-      'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'
+      'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason' | 'fromBotMessage'
     > & {
       action?: RequestAction;
     },

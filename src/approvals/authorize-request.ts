@@ -28,6 +28,8 @@ export interface RequestContext {
    * (and passed the revision rules then), so `allowedRevisions` is not asked again; freeze windows are.
    */
   action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
+  /** A button on a message the bot posted (permissions.ts: a rollback from the notification channel). */
+  fromBotMessage?: boolean;
 }
 
 export type RequestDecision =

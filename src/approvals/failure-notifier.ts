@@ -39,6 +39,7 @@ import {
   type NotificationPoster,
   type SubscriptionNotice,
 } from './failure-notice.js';
+import { rollbackButtonUsable } from './permissions.js';
 
 export interface FailureNotifierDeps {
   redis: RedisClient;
@@ -297,7 +298,10 @@ class NotifyingReporter {
         failure,
         mention: notifications.mention,
         jobId: this.jobId,
-        rollbackable: this.rollbackable,
+        // No button where it can never work (permissions.ts: who the `rollback` grants name, from this channel).
+        rollbackable:
+          this.rollbackable &&
+          rollbackButtonUsable(this.env, this.request.application, notifications.channel),
         ...(kind === 'failed' && this.state ? { logTail: failureLogTail(this.state) } : {}),
         ...(await this.context()),
       });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseSettings } from '../settings/load-settings.js';
-import { type Action, authorizeAction, type EnvironmentRef, grantsFor } from './permissions.js';
+import {
+  type Action,
+  authorizeAction,
+  type EnvironmentRef,
+  grantsFor,
+  rollbackButtonUsable,
+} from './permissions.js';
 
 const FILE = '/etc/wavesync/wavesync.yaml';
 const members: Record<string, string[]> = {
@@ -68,7 +74,7 @@ environments:
       allowed: false,
       code: 'not_permitted',
       reason:
-        'Only <@U0SAM>, <!subteam^S0SRELEADS> (and the requester of a sync) may cancel syncs of guestbook (production).',
+        'Only <@U0SAM>, <!subteam^S0SRELEADS> (and the requester of a sync) may cancel syncs of guestbook (production) here; anyone may from <#C0DEPLOYS>.',
     });
   });
 
@@ -167,5 +173,70 @@ describe('src/approvals/permissions configured (the docs/approvals.md example)',
     expect(() =>
       parseSettings('environments:\n  production:\n    permissions: { sync: { users: [pat] } }\n', FILE),
     ).toThrow(/Slack user id/);
+  });
+});
+
+describe('src/approvals/permissions rollback from the notification channel', () => {
+  // The breaker's set-up (report item 2): syncs only in C0WEB, notices in C0ALERTS.
+  const env = environment(
+    `
+environments:
+  staging:
+    channels: [C0WEB]
+    notifications: { channel: C0ALERTS }
+    permissions:
+      rollback: { users: [U0PAT] }
+`,
+    'staging',
+  );
+  const rollback = (userId: string, channel: string, fromBotMessage?: boolean) =>
+    authorizeAction(
+      env,
+      {
+        action: 'rollback',
+        application: 'web',
+        userId,
+        channel,
+        ...(fromBotMessage ? { fromBotMessage } : {}),
+      },
+      isMemberOfAny,
+    );
+
+  it('a Roll back click on the notice in the notification channel is allowed for a user the rollback grant names', async () => {
+    expect(await rollback('U0PAT', 'C0ALERTS', true)).toEqual({ allowed: true });
+    expect(await rollback('U0LEE', 'C0ALERTS', true)).toEqual({
+      allowed: false,
+      code: 'not_permitted',
+      reason: 'Only <@U0PAT> may roll back web (staging).',
+    });
+  });
+
+  it('a typed /sync rollback there, or a click in another channel, is still held to the channels', async () => {
+    expect(await rollback('U0PAT', 'C0ALERTS')).toMatchObject({
+      allowed: false,
+      code: 'channel_not_allowed',
+    });
+    expect(await rollback('U0PAT', 'C0OTHER', true)).toMatchObject({
+      allowed: false,
+      code: 'channel_not_allowed',
+    });
+    expect(await rollback('U0PAT', 'C0WEB')).toEqual({ allowed: true });
+  });
+
+  it('the notice shows Roll back only where someone could use it', () => {
+    expect(rollbackButtonUsable(env, 'web', 'C0ALERTS')).toBe(true);
+    expect(rollbackButtonUsable(env, 'web', 'C0OTHER')).toBe(false);
+    const nobody = environment(
+      `
+environments:
+  staging:
+    notifications: { channel: C0ALERTS }
+    permissions:
+      rollback: { users: [] }
+`,
+      'staging',
+    );
+    expect(rollbackButtonUsable(nobody, 'web', 'C0ALERTS')).toBe(false);
+    expect(rollbackButtonUsable(undefined, 'web', 'C0ALERTS')).toBe(true);
   });
 });

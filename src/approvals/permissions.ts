@@ -12,7 +12,12 @@
  * - `approve`: the environment's `approvers`, from any channel;
  * - `audit`: whoever may `approve` (whoever may `sync` when the environment names no approvers);
  * - `prune-confirm`: whoever may `approve` when the environment requires approval, else whoever may `sync`;
- * - `cancel`: whoever may `approve` or `sync`; and the sync's requester always may cancel their own.
+ * - `cancel`: whoever may `approve` or `sync`; and the sync's requester always may cancel their own;
+ * - `read` (`/sync history`, `/sync status`): anyone in the environment's `channels` (any when unset), and whoever
+ *   may `audit`, where they may.
+ * The environment's own `notifications.channel` is a place to roll back from: a click on a message the bot posted there
+ * (its failure notice's Roll back button; `fromBotMessage`, the channel from the signed payload) is allowed for
+ * whoever a `rollback` grant names, whatever the grant's `channels` (a notice's button must work where it is posted).
  * An Application in no environment has no rules: everything is allowed. Pure apart from the group look-up it is given;
  * a failed look-up that decides the answer refuses with `membership_unknown` (fail closed, "try again").
  */
@@ -32,6 +37,11 @@ export interface ActionContext {
   channel: string;
   /** `cancel`: who requested the sync being cancelled (they may always cancel their own). */
   requesterId?: string;
+  /**
+   * A click on a message the bot posted (a button's block_actions payload), not a typed command: a `rollback` from
+   * the environment's `notifications.channel` is then allowed wherever its grants are.
+   */
+  fromBotMessage?: boolean;
 }
 
 export type ActionRefusalCode = 'channel_not_allowed' | 'not_permitted' | 'membership_unknown';
@@ -80,7 +90,49 @@ export function grantsFor(env: EnvironmentRef, application: string, action: Acti
       return settings.requireApproval ? approve() : sync();
     case 'cancel':
       return [...approve(), ...sync()];
+    case 'read':
+      return [
+        { anyone: true, users: [], groups: [], channels: settings.channels },
+        ...grantsFor(env, application, 'audit'),
+      ];
   }
+}
+
+/** The grants of `grants` that apply in `ctx.channel` (every one on a bot message in the notification channel). */
+function grantsIn(
+  env: EnvironmentRef,
+  grants: readonly ResolvedGrant[],
+  ctx: Pick<ActionContext, 'action' | 'channel' | 'fromBotMessage'>,
+): readonly ResolvedGrant[] {
+  if (isNotificationChannelRollback(env, ctx)) return grants;
+  return grants.filter((g) => g.channels.length === 0 || g.channels.includes(ctx.channel));
+}
+
+function isNotificationChannelRollback(
+  env: EnvironmentRef,
+  ctx: Pick<ActionContext, 'action' | 'channel' | 'fromBotMessage'>,
+): boolean {
+  const alerts = env.settings.notifications?.channel;
+  return (
+    ctx.action === 'rollback' && ctx.fromBotMessage === true && alerts !== undefined && alerts === ctx.channel
+  );
+}
+
+/**
+ * Whether a Roll back button the bot posts in `channel` can ever be used: some `rollback` grant applies there (see
+ * authorizeAction: the notification channel counts) and names someone. False: do not show the button.
+ * No environment: true (no rules).
+ */
+export function rollbackButtonUsable(
+  env: EnvironmentRef | undefined,
+  application: string,
+  channel: string,
+): boolean {
+  if (!env) return true;
+  const grants = grantsFor(env, application, 'rollback');
+  return grantsIn(env, grants, { action: 'rollback', channel, fromBotMessage: true }).some(
+    (g) => g.anyone || g.users.length + g.groups.length > 0,
+  );
 }
 
 function resolveGrant(grant: Grant, environmentChannels: readonly string[]): ResolvedGrant {
@@ -103,7 +155,7 @@ export async function authorizeAction(
     return { allowed: true };
   }
   const grants = grantsFor(env, ctx.application, ctx.action);
-  const here = grants.filter((g) => g.channels.length === 0 || g.channels.includes(ctx.channel));
+  const here = grantsIn(env, grants, ctx);
   const subject = `${ctx.application} (${env.name})`;
   if (here.length === 0) {
     const where = unique(grants.flatMap((g) => g.channels)).map((c) => `<#${c}>`);
@@ -131,7 +183,13 @@ export async function authorizeAction(
     groups: unique(here.flatMap((g) => g.groups)),
   });
   const requester = ctx.action === 'cancel' ? ' (and the requester of a sync)' : '';
-  return refuse('not_permitted', `Only ${who}${requester} may ${PHRASES[ctx.action].verb} ${subject}.`);
+  // Where anyone may (e.g. `read` in the environment's channels), say so rather than "only these people".
+  const open = unique(grants.filter((g) => g.anyone && !here.includes(g)).flatMap((g) => g.channels));
+  const elsewhere = open.length > 0 ? ` here; anyone may from ${open.map((c) => `<#${c}>`).join(', ')}` : '';
+  return refuse(
+    'not_permitted',
+    `Only ${who}${requester} may ${PHRASES[ctx.action].verb} ${subject}${elsewhere}.`,
+  );
 }
 
 const PHRASES: Record<Action, { verb: string; where(subject: string): string }> = {
@@ -146,6 +204,7 @@ const PHRASES: Record<Action, { verb: string; where(subject: string): string }> 
     verb: 'confirm pruning of',
     where: (s) => `Pruning of ${s} can only be confirmed from`,
   },
+  read: { verb: 'read the syncs of', where: (s) => `The syncs of ${s} can only be read from` },
 };
 
 function refuse(code: ActionRefusalCode, reason: string): Authorization {

@@ -35,6 +35,8 @@ export interface SyncRequestContext {
   trigger?: string;
   /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
   rollback?: RollbackRef;
+  /** A button on a message the bot posted, not a typed command (authorizeAction's `fromBotMessage`). */
+  fromBotMessage?: boolean;
 }
 
 export type RequestSyncResult =
@@ -57,7 +59,7 @@ export async function checkRequest(
   deps: Pick<ApprovalDeps, 'findApplication' | 'settings' | 'groups' | 'now'>,
   ctx: Pick<
     SyncRequestContext,
-    'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason'
+    'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason' | 'fromBotMessage'
   > & {
     action?: RequestAction;
   },
@@ -81,6 +83,7 @@ export async function checkRequest(
       breakGlassReason: ctx.breakGlassReason,
       now: new Date(deps.now()),
       action: ctx.action ?? (ctx.operation.dryRun ? 'dry-run' : 'sync'),
+      ...(ctx.fromBotMessage ? { fromBotMessage: true } : {}),
     },
     deps.groups.isMemberOfAny,
   );

@@ -2,40 +2,16 @@
  * Application — the Argo CD `Application` (argoproj.io/v1alpha1) fields wavesync honours.
  * Source: Argo CD `pkg/apis/application/v1alpha1/types.go`; docs operator-manual/declarative-setup.
  */
+import type { ApplicationSource } from './application-source.js';
 import type { SyncOperation } from './operation.js';
 import type { KubeObject } from './resource.js';
 
-export interface ApplicationSourceDirectory {
-  recurse?: boolean;
-  include?: string;
-  exclude?: string;
-}
-
-export interface ApplicationSourceHelm {
-  releaseName?: string;
-  valueFiles?: string[];
-  values?: string;
-  valuesObject?: Record<string, unknown>;
-  parameters?: { name: string; value: string; forceString?: boolean }[];
-}
-
-export interface ApplicationSourceKustomize {
-  namePrefix?: string;
-  nameSuffix?: string;
-  images?: string[];
-}
-
-export interface ApplicationSource {
-  /** Git repository URL, or a local directory (wavesync extension: `file://` or an absolute path). */
-  repoURL: string;
-  path?: string;
-  /** Branch, tag, SHA or HEAD; default HEAD. */
-  targetRevision?: string;
-  chart?: string;
-  directory?: ApplicationSourceDirectory;
-  helm?: ApplicationSourceHelm;
-  kustomize?: ApplicationSourceKustomize;
-}
+export type {
+  ApplicationSource,
+  ApplicationSourceDirectory,
+  ApplicationSourceHelm,
+  ApplicationSourceKustomize,
+} from './application-source.js';
 
 export interface ApplicationDestination {
   server?: string;

@@ -4,6 +4,7 @@
  * and gitops-engine `pkg/sync/common/types.go`; timestamps are ISO-8601 strings so the state is JSON-serialisable
  * and can be persisted after every step.
  */
+import type { ApplicationSource } from './application-source.js';
 import type { HealthStatus } from './health-status.js';
 import type { HookType, SyncPhase, SyncWave } from './sync-phase.js';
 
@@ -48,6 +49,11 @@ export interface SyncOperation {
   resources?: SyncOperationResource[];
   /** Sync options, e.g. `CreateNamespace=true`, `PruneLast=true`, `ServerSideApply=true`, `ApplyOutOfSyncOnly=true`. */
   syncOptions: string[];
+  /**
+   * The source to sync instead of the Application's `spec.source` (Argo CD's `SyncOperation.source`): a rollback
+   * syncs the source its history entry recorded. Undefined: the Application's current source.
+   */
+  source?: ApplicationSource;
 }
 
 /** The recorded outcome of one task (a resource or a hook in one phase), in first-insertion order. */
@@ -79,6 +85,11 @@ export interface SyncResult {
   /** Resolved revision (git SHA, or a content hash for directory sources). */
   revision: string;
   resources: ResourceResult[];
+  /**
+   * The source as synced (Argo CD's `SyncOperationResult.source`): repoURL, path, targetRevision, chart and the helm
+   * values/parameters, directory and kustomize options in effect. Set by the worker once the operation ran.
+   */
+  source?: ApplicationSource;
 }
 
 /**

@@ -59,7 +59,8 @@ describe('src/main/engine-sync-runner', () => {
 
     const state = await runner(ctx);
 
-    expect(state).toBe(finalState);
+    // The source as synced is recorded for the history entry (Argo CD's SyncOperationResult.source).
+    expect(state).toEqual({ ...finalState, syncResult: { ...finalState.syncResult, source: app.source } });
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({
       application: 'guestbook',
@@ -96,19 +97,7 @@ describe('src/main/engine-sync-runner', () => {
 
   it('on resume, renders the revision the operation already resolved', async () => {
     const revisions: (string | undefined)[] = [];
-    const runner = createEngineSyncRunner<string, string>({
-      application: () => app,
-      render: async (_a, { revision }) => {
-        revisions.push(revision);
-        return { targets: [], revision: revision ?? '' };
-      },
-      clusterFor: () => 'c',
-      runOperation: async (input) => ({
-        ...finalState,
-        syncResult: { revision: input.revision, resources: [] },
-      }),
-      logger: () => silent,
-    });
+    const runner = resolvingRunner((_a, revision) => void revisions.push(revision));
     const { ctx } = context({
       ...finalState,
       phase: 'Running',
@@ -144,6 +133,50 @@ describe('src/main/engine-sync-runner', () => {
     expect(persisted.at(-1)?.phase).toBe('Error');
   });
 
+  it("a rollback renders the source its history entry recorded, not the Application's current one", async () => {
+    const rendered: Application['source'][] = [];
+    const recorded = {
+      repoURL: 'https://git.example/web.git',
+      path: 'old/web',
+      helm: { parameters: [{ name: 'replicas', value: '2' }] },
+    };
+    const runner = resolvingRunner((a) => void rendered.push(a.source));
+    const { ctx } = context();
+    ctx.request = {
+      ...ctx.request,
+      operation: { ...ctx.request.operation, revision: 'sha-old', source: recorded },
+      rollback: { id: 1, revision: 'sha-old' },
+    };
+
+    const state = await runner(ctx);
+
+    expect(rendered).toEqual([recorded]);
+    expect(state.syncResult.source).toEqual(recorded);
+  });
+
+  it('a rollback to an entry without a recorded source uses the current source and warns in the thread', async () => {
+    const warnings: string[] = [];
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => app,
+      render: async (_a, { revision }) => ({ targets: [], revision: revision ?? '' }),
+      clusterFor: () => 'c',
+      runOperation: async (input) => {
+        warnings.push(...(input.warnings ?? []).map((w) => w.message));
+        return finalState;
+      },
+      logger: () => silent,
+    });
+    const { ctx } = context();
+    ctx.request = { ...ctx.request, rollback: { id: 7, revision: 'sha-old' } };
+
+    const state = await runner(ctx);
+
+    expect(warnings).toContain(
+      "history entry #7 has no recorded source (recorded before history kept it): rolling back with the Application's current source (repoURL, path, helm values) at revision sha-old",
+    );
+    expect(state.syncResult.source).toEqual(app.source);
+  });
+
   it('rethrows transient errors so BullMQ retries them', async () => {
     const transient = Object.assign(new Error('connect ECONNREFUSED'), { transient: true });
     const runner = createEngineSyncRunner<string, string>({
@@ -159,6 +192,23 @@ describe('src/main/engine-sync-runner', () => {
     await expect(runner(context().ctx)).rejects.toBe(transient);
   });
 });
+
+/** A runner whose render resolves the asked revision as is (telling `rendering` what it renders). */
+function resolvingRunner(rendering: (app: Application, revision: string | undefined) => void) {
+  return createEngineSyncRunner<string, string>({
+    application: () => app,
+    render: async (a, { revision }) => {
+      rendering(a, revision);
+      return { targets: [], revision: revision ?? '' };
+    },
+    clusterFor: () => 'c',
+    runOperation: async (input) => ({
+      ...finalState,
+      syncResult: { revision: input.revision, resources: [] },
+    }),
+    logger: () => silent,
+  });
+}
 
 const finalState: OperationState = {
   operation: { revision: 'main', prune: false, dryRun: false, syncOptions: [] },

@@ -90,7 +90,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
     if (ctx.request.deletion) return runDeletion(deps, ctx, ctx.request.deletion, logger);
     let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
     try {
-      const app = deps.application(application, ctx.request);
+      const app = withOperationSource(deps.application(application, ctx.request), operation);
       // On resume, render the revision the operation already resolved, so the same manifests are applied.
       const revision = ctx.initialState?.syncResult.revision || operation.revision;
       const rendered = await deps.render(app, { revision });
@@ -110,7 +110,11 @@ export function createEngineSyncRunner<Target, ClusterT>(
       application,
       ignoreDifferences: ignored.rules,
       // Said in the thread (OperationStarted) as `wavesync plan` says them: Argo CD's silent fallbacks.
-      warnings: [...applicationWarnings(prepared.app), ...(prepared.rendered.warnings ?? [])],
+      warnings: [
+        ...rollbackWarnings(ctx.request, prepared.app),
+        ...applicationWarnings(prepared.app),
+        ...(prepared.rendered.warnings ?? []),
+      ],
       targets: prepared.rendered.targets,
       namespace: prepared.app.destination.namespace ?? 'default',
       revision: prepared.rendered.revision,
@@ -124,8 +128,30 @@ export function createEngineSyncRunner<Target, ClusterT>(
       logger,
     });
     logger.info({ phase: state.phase, message: state.message }, 'operation finished');
-    return state;
+    // The source as synced, for the history entry (Argo CD's SyncOperationResult.source → RevisionHistory.source).
+    if (state.syncResult.source) return state;
+    return { ...state, syncResult: { ...state.syncResult, source: prepared.app.source } };
   };
+}
+
+/** `app` with the operation's source in place of `spec.source` (a rollback to a recorded source), else `app`. */
+function withOperationSource(app: Application, operation: SyncOperation): Application {
+  return operation.source ? { ...app, source: operation.source } : app;
+}
+
+/**
+ * A rollback to a history entry recorded before entries kept their source falls back to the Application's current
+ * source at the entry's revision, and says so in the thread.
+ */
+function rollbackWarnings(request: SyncRunnerContext['request'], app: Application): PlanWarning[] {
+  const { rollback, operation } = request;
+  if (!rollback || operation.source) return [];
+  const match = /^(.*):(\d+)$/.exec(app.origin);
+  const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
+  const message =
+    `history entry #${rollback.id} has no recorded source (recorded before history kept it): rolling back with ` +
+    `the Application's current source (repoURL, path, helm values) at revision ${rollback.revision}`;
+  return [{ file, line, message }];
 }
 
 /** A `/sync delete` job: the Application and its cluster, then the deletion (start failures end in Error). */

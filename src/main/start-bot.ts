@@ -6,7 +6,7 @@
  * queue prefix) runs here too, when the caller passes `drift`.
  */
 
-import { type ApplicationsFromSettings, redisDriftNoticeClaims } from '../apps/index.js';
+import { type ApplicationsFromSettings, redisClickClaims, redisDriftNoticeClaims } from '../apps/index.js';
 import type { Config } from '../config.js';
 import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
 import type { Logger } from '../logger.js';
@@ -19,6 +19,7 @@ import {
 } from '../queue/index.js';
 import { createRedisClient } from '../queue/redis-connections.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
+import { ROLLBACK_CLAIM_TTL_MS } from '../slack/commands/rollback-action.js';
 import type { DeletionPlanner } from '../slack/ports.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
@@ -109,6 +110,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         wiring.durable,
         replicatedWrites([redis], replicaDurabilityFor(config.redis, REPLICA_WAIT_MS)),
       ]),
+      rollbackClaims: redisClickClaims(redis, `${config.queue.prefix}:rollback:click`, ROLLBACK_CLAIM_TTL_MS),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>

@@ -34,6 +34,7 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)),
   };
   if (state?.health) entry.health = state.health;
+  if (state?.syncResult.source) entry.source = state.syncResult.source;
   if (request.operation.dryRun) entry.dryRun = true;
   if (request.deletion) entry.deletion = true;
   if (request.rollback) entry.rollback = request.rollback;

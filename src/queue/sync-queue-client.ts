@@ -3,6 +3,7 @@
  * Implemented by `createSyncQueue`; fakes in callers' tests implement the same interface.
  */
 import type {
+  ApplicationSource,
   HealthStatus,
   OperationPhase,
   OperationState,
@@ -66,6 +67,12 @@ export interface HistoryEntry {
    * or the content hash of a local folder's manifests; else the requested revision; else ''.
    */
   revision: string;
+  /**
+   * The source as synced (Argo CD's `RevisionHistory.source`): repoURL, path, targetRevision, chart, helm
+   * values/parameters, directory and kustomize options. A rollback to this entry syncs it. Absent on entries recorded
+   * before sources were kept (a rollback then uses the Application's current source, with a warning in the thread).
+   */
+  source?: ApplicationSource;
   /** Set on a dry run (nothing applied: never a rollback target). */
   dryRun?: true;
   /** Set on a `/sync delete` job (never a rollback target). */

@@ -3,7 +3,7 @@
  * The request travels as BullMQ job data, so it must stay JSON-serialisable.
  */
 import { z } from 'zod';
-import { BotError, type SyncOperation } from '../domain/index.js';
+import { type ApplicationSource, BotError, type SyncOperation } from '../domain/index.js';
 import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
 import { type AppOfAppsChain, AppOfAppsChainSchema } from './app-of-apps-chain.js';
 
@@ -62,6 +62,13 @@ const OperationSchema = z.object({
     )
     .optional(),
   syncOptions: z.array(z.string()),
+  // A rollback's recorded source (SyncOperation.source), as the worker recorded it in the history entry.
+  source: z
+    .custom<ApplicationSource>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as { repoURL?: unknown }).repoURL === 'string',
+      'must be an Application source with a repoURL',
+    )
+    .optional(),
 });
 
 export const SyncRequestSchema = z.object({

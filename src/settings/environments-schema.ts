@@ -80,7 +80,8 @@ const timeZone = nonEmpty.refine(
 /**
  * The actions `permissions:` names (Argo CD RBAC's `sync`, `delete`, … for `applications`, plus wavesync's own):
  * `/sync <app>`, `/sync <app> --dry-run`, `/sync cancel` and the Cancel button, `/sync delete` and its Delete
- * button, Approve/Reject, rollback, `/sync audit`, `/sync confirm-prune`.
+ * button, Approve/Reject, rollback, `/sync audit`, `/sync confirm-prune`, and `read`: `/sync history` and
+ * `/sync status` (Argo CD RBAC's `get`).
  */
 export const ACTIONS = [
   'sync',
@@ -91,6 +92,7 @@ export const ACTIONS = [
   'rollback',
   'audit',
   'prune-confirm',
+  'read',
 ] as const;
 
 /**

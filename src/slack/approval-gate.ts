@@ -18,6 +18,8 @@ export interface ApprovalGateContext {
   deletionPlan?: DeletionPlan;
   /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
+  /** A button on a message the bot posted (the Roll back button), not a typed command. */
+  fromBotMessage?: boolean;
 }
 
 export interface SlackApprovalGate {
@@ -41,7 +43,7 @@ export function createApprovalGate(
       const checked = await approvals.checkRequest(request, options);
       return checked.allowed ? undefined : checked.reason;
     },
-    async gate(request, { header, breakGlassReason, deletionPlan, trigger }) {
+    async gate(request, { header, breakGlassReason, deletionPlan, trigger, fromBotMessage }) {
       const result = await approvals.requestSync({
         application: request.application,
         operation: request.operation,
@@ -51,6 +53,7 @@ export function createApprovalGate(
         header,
         ...(breakGlassReason === undefined ? {} : { breakGlassReason }),
         ...(trigger ? { trigger } : {}),
+        ...(fromBotMessage ? { fromBotMessage } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
         ...(request.deletion && deletionPlan
           ? { deletion: { request: request.deletion, plan: deletionPlan } }

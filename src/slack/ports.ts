@@ -57,6 +57,8 @@ export interface ApprovalGate {
       deletionPlan?: DeletionPlan;
       /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
       trigger?: string;
+      /** A button on a message the bot posted (the Roll back button), not a typed command. */
+      fromBotMessage?: boolean;
     },
   ): Promise<'proceed' | 'pending' | 'refused'>;
   /**
@@ -81,6 +83,8 @@ export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' |
    * default `dry-run` / `sync` from the operation.
    */
   action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
+  /** A button on a message the bot posted (the Roll back button), not a typed command. */
+  fromBotMessage?: boolean;
 };
 
 /**

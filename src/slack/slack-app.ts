@@ -160,6 +160,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
 function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
+  const rollbackClaims = deps.rollbackClaims ?? memoryDriftNoticeClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });
@@ -171,7 +172,7 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
     );
   click(CANCEL_ACTION_ID, (args) => cancelAction({ ...args, deps }));
   click(DRIFT_SYNC_ACTION_ID, (args) => driftSyncAction({ ...args, deps, recent, claims: driftClaims }));
-  click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent }));
+  click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent, claims: rollbackClaims }));
   click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
   click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
   if (deps.approvalFlow) {

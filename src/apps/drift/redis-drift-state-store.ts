@@ -127,7 +127,16 @@ export function redisDriftNoticeClaims(
   prefix: string,
   ttlMs = DRIFT_NOTICE_CLAIM_TTL_MS,
 ): DriftNoticeClaims {
-  const key = (notice: string) => `${prefix}:drift:click:${notice}`;
+  return redisClickClaims(redis, `${prefix}:drift:click`, ttlMs);
+}
+
+/**
+ * First-click claims of any button whose click may start one thing only (a drift notice's Sync, a failed sync's
+ * Roll back), in Redis under `<base>:<key>` (SET NX PX `ttlMs`, value the clicker as JSON), shared by every bot
+ * replica. Rejects when Redis is unreachable.
+ */
+export function redisClickClaims(redis: RedisClient, base: string, ttlMs: number): DriftNoticeClaims {
+  const key = (notice: string) => `${base}:${notice}`;
   return {
     async claim(notice, by) {
       // Twice: a claim released between our SET and GET leaves nothing to read, and the retry takes it.

@@ -44,6 +44,11 @@ export interface SlackAppDeps {
    */
   driftClaims?: DriftNoticeClaims;
   /**
+   * Who started the rollback of each failed sync first (Roll back buttons of its summary and notices), shared by the
+   * bot replicas (redisClickClaims, `<prefix>:rollback:click:<key>`); without it, claims are kept in this process.
+   */
+  rollbackClaims?: DriftNoticeClaims;
+  /**
    * Where `/sync <app>` writes a request before acknowledging it (the queue's CommandJournal on Redis); a bot
    * restarting finishes what a dead one acknowledged. Without it the command is acked first (tests' in-memory queue).
    */

@@ -3,10 +3,15 @@
  * user runs `/sync rollback <app>` in the channel of the click, to the newest Succeeded history entry before the
  * failed operation the button belongs to. Authorized exactly like the command — the `rollback` permission of the
  * signed payload's user and channel, freeze windows, approval (requestRefusal → authorizeAction; refusals are
- * ephemeral, nothing posted) — and refused the same way for automated-sync Applications and local folders. A
- * double click (same person, same message) queues one rollback.
+ * ephemeral, nothing posted) — and refused the same way for automated-sync Applications and local folders. One
+ * rollback per failure: the first allowed click on any Roll back button of the failed job (its summary, its
+ * notices), by anyone on any bot replica, claims it (SET NX in Redis on the failed job id and the target entry, as
+ * the drift notice's Sync does); every later click is told ephemerally who started it and queues nothing. A first
+ * click that queued nothing (refused by the gate, header not posted, queue down) gives the claim up.
  */
 import { createHash } from 'node:crypto';
+import type { RespondFn } from '@slack/bolt';
+import type { DriftNoticeClaims, DriftNoticeClicker } from '../../apps/index.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
@@ -16,18 +21,23 @@ import { queueUnavailable } from './queue-unavailable.js';
 import { requestRefusal } from './request-refusal.js';
 import {
   ROLLBACK_HISTORY_SCAN,
+  rollbackAcceptedText,
   rollbackOperation,
   rollbackRefusal,
   UNKNOWN_REVISION,
 } from './rollback-command.js';
 import { type RollbackChoice, rollbackTargetBefore } from './rollback-target.js';
-import { alreadyRequested, startSync } from './start-sync-command.js';
+import { startSync } from './start-sync-command.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
 export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
 
-export async function rollbackAction(args: ActionArgs): Promise<void> {
-  const { body, action, respond, deps, recent } = args;
+/** How long the claim of a failure's rollback is kept (ms): as long as its buttons are usually clicked. */
+export const ROLLBACK_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
+
+/** `claims`: who started each failure's rollback first (redisClickClaims, shared by the bot replicas). */
+export async function rollbackAction(args: ActionArgs & { claims: DriftNoticeClaims }): Promise<void> {
+  const { body, action, respond, deps, recent, claims } = args;
   const reply = (text: string) => respond({ ...ephemeral(textMessage(text)), replace_original: false });
   const value = decodeRollbackButtonValue(action.value);
   const channel = body.channel?.id ?? body.container?.channel_id;
@@ -48,14 +58,15 @@ export async function rollbackAction(args: ActionArgs): Promise<void> {
     initiator,
     channel,
     action: 'rollback',
+    fromBotMessage: true,
   });
   if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
+  const keep = (m: Parameters<RespondFn>[0]) =>
+    respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let choice: RollbackChoice;
   try {
     choice = rollbackTargetBefore(await deps.queue.history(application, ROLLBACK_HISTORY_SCAN), value.jobId);
   } catch (err) {
-    const keep = (m: Parameters<typeof respond>[0]) =>
-      respond(typeof m === 'string' ? m : { ...m, replace_original: false });
     return queueUnavailable({ respond: keep, deps }, err);
   }
   if (!choice.ok)
@@ -63,17 +74,45 @@ export async function rollbackAction(args: ActionArgs): Promise<void> {
       `Cannot roll back *${escapeMrkdwn(application)}*: ${escapeMrkdwn(choice.problem)}`,
     ));
   const { entry } = choice;
-  const operation = rollbackOperation(entry.revision);
+  const operation = rollbackOperation(entry.revision, false, entry.source);
   const rollback = { id: entry.id, revision: entry.revision };
-  const what = JSON.stringify([body.team?.id ?? '', channel, messageTs, body.user.id, application, entry.id]);
-  const requestKey = `slack-rollback-button:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
-  if (recent.claim(requestKey))
-    return void (await respond({ ...ephemeral(alreadyRequested(application)), replace_original: false }));
-  await reply(
-    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. Progress is in the thread under the header below.`,
-  );
-  await startSync(
+  // One rollback per failure, whoever clicks where: the failed job (all its buttons) and the entry it returns to.
+  const what = JSON.stringify([
+    body.team?.id ?? body.user.team_id ?? '',
+    application,
+    value.jobId ?? '',
+    entry.id,
+  ]);
+  const claim = createHash('sha256').update(what).digest('hex').slice(0, 40);
+  let first: DriftNoticeClicker | undefined;
+  try {
+    first = await claims.claim(claim, initiator);
+  } catch (err) {
+    return queueUnavailable({ respond: keep, deps }, err);
+  }
+  if (first) {
+    const by = first.userId === initiator.userId ? 'You' : `<@${first.userId}>`;
+    return void (await reply(
+      `${by} already started ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}* from this failure; nothing more was queued.`,
+    ));
+  }
+  const requestKey = `slack-rollback-button:${claim}`;
+  recent.claim(requestKey); // the claim above is the guard; startSync releases this one on failure
+  await reply(rollbackAcceptedText(deps, application, rollback));
+  const outcome = await startSync(
     { respond, client: args.client, deps, recent, channel },
-    { application, operation, initiator, requestKey, rollback, trigger: ROLLBACK_BUTTON_TRIGGER },
+    {
+      application,
+      operation,
+      initiator,
+      requestKey,
+      rollback,
+      trigger: ROLLBACK_BUTTON_TRIGGER,
+      fromBotMessage: true,
+    },
   );
+  if (outcome === 'refused' || outcome === 'not_queued')
+    await claims
+      .release(claim)
+      .catch((err: unknown) => deps.logger?.warn({ err }, 'rollback claim not released'));
 }

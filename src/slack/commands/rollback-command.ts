@@ -8,7 +8,8 @@
  * rollback it does not prune unless `--prune` is given.
  */
 import { parseArgs } from 'node:util';
-import type { SyncOperation } from '../../domain/index.js';
+import type { ApplicationSource, SyncOperation } from '../../domain/index.js';
+import type { RollbackRef } from '../../queue/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -65,23 +66,43 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
     return ctx.ack(ephemeral(commandErrorBlocks({ problem: escapeMrkdwn(problem), usage: USAGE.rollback })));
   }
   const { entry } = choice;
-  const operation = rollbackOperation(entry.revision, parsed.prune);
+  const operation = rollbackOperation(entry.revision, parsed.prune, entry.source);
   const rollback = { id: entry.id, revision: entry.revision };
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
-  const next =
-    ctx.deps.approvals?.needsApproval?.(application) === true
-      ? 'It waits for approval: the request is the header below.'
-      : 'Progress is in the thread under the header below.';
   await acceptCommand(
     ctx,
     { application, operation, initiator, requestKey: `rollback-${key}`, rollback, ...breakGlass },
-    `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`,
+    rollbackAcceptedText(ctx.deps, application, rollback),
   );
 }
 
-/** The operation of a rollback to `revision`: no dry run, no selective sync, prune only when asked (Argo CD). */
-export function rollbackOperation(revision: string, prune = false): SyncOperation {
-  return { revision, prune, dryRun: false, syncOptions: [] };
+/**
+ * The ack of an accepted rollback (`/sync rollback` and the Roll back button): `Got it: Rollback to 3f2a1c9 (#41) of
+ * *web*.` and where to look next — the thread, or, where the environment requires approval, the approval request.
+ */
+export function rollbackAcceptedText(
+  deps: Pick<CommandContext['deps'], 'approvals'>,
+  application: string,
+  rollback: RollbackRef,
+): string {
+  const next =
+    deps.approvals?.needsApproval?.(application) === true
+      ? 'It waits for approval: the request is the header below.'
+      : 'Progress is in the thread under the header below.';
+  return `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`;
+}
+
+/**
+ * The operation of a rollback to `revision` with the entry's recorded `source` (Argo CD's rollback syncs
+ * `RevisionHistory.source`; undefined: the Application's current one): no dry run, no selective sync, prune only
+ * when asked (Argo CD).
+ */
+export function rollbackOperation(
+  revision: string,
+  prune = false,
+  source?: ApplicationSource,
+): SyncOperation {
+  return { revision, prune, dryRun: false, syncOptions: [], ...(source ? { source } : {}) };
 }
 
 /** The rollback target of `application` from its history (entry `id`, or the default). */

@@ -211,6 +211,7 @@ export async function startSync(
       ...reasonOf(input),
       ...(plan ? { deletionPlan: plan } : {}),
       ...(input.trigger ? { trigger: input.trigger } : {}),
+      ...(input.fromBotMessage ? { fromBotMessage: true } : {}),
     };
     const gated = await deps.approvals.gate(request, context);
     // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).
@@ -235,6 +236,8 @@ export type SyncStartInput = Omit<SyncRequest, 'target'> & {
   deletionPlan?: DeletionPlan;
   /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
+  /** Started by a button on a message the bot posted (the Roll back button), not a typed command. */
+  fromBotMessage?: boolean;
 };
 
 /** A journaled start: the job id to enqueue with, the header if already posted, and where to record it once posted. */

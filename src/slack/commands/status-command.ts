@@ -1,11 +1,15 @@
 /**
  * `/sync status [app]` — what is running and queued, for one application or all, and what waits for approval
- * (pending requests are not jobs yet: they are queued once approved).
+ * (pending requests are not jobs yet: they are queued once approved). Only what the `read` permission lets the user
+ * see from this channel: a named app refused is answered with the reason (ephemeral); the all-apps view leaves out
+ * registered Applications the user may not read here.
  */
+import { textMessage } from '../messages/block.js';
 
 import { USAGE } from '../messages/help-blocks.js';
 import { statusBlocks } from '../messages/status-blocks.js';
 import { type CommandContext, ephemeral } from './command-context.js';
+import { readRefusal } from './history-command.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { tooManyArguments } from './too-many-arguments.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
@@ -16,14 +20,47 @@ export async function statusCommand(ctx: CommandContext): Promise<void> {
   if (application !== undefined && !(await isKnownApplication(ctx.deps.catalog, application))) {
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, application, USAGE.status)));
   }
+  const refusal = application === undefined ? undefined : await readRefusal(ctx, application);
+  if (refusal) return ctx.ack(ephemeral(textMessage(`🚫 ${refusal}`)));
   await ctx.ack();
   try {
     const [jobs, pending] = await Promise.all([
       application ? ctx.deps.queue.applicationStatus(application) : ctx.deps.queue.allStatus(),
       ctx.deps.approvalFlow?.pendingApprovals?.(application) ?? [],
     ]);
-    await ctx.respond(ephemeral(statusBlocks(jobs, application, Date.now(), pending)));
+    const readable = await readableApplications(ctx, [
+      ...jobs.map((j) => j.application),
+      ...pending.map((p) => p.application),
+    ]);
+    await ctx.respond(
+      ephemeral(
+        statusBlocks(
+          jobs.filter((j) => readable.has(j.application)),
+          application,
+          Date.now(),
+          pending.filter((p) => readable.has(p.application)),
+        ),
+      ),
+    );
   } catch (err) {
     await queueUnavailable(ctx, err);
   }
+}
+
+/**
+ * Which of `applications` the user may read from this channel; an Application that is not registered (an App of
+ * Apps child) is shown as its parent's line is.
+ */
+async function readableApplications(
+  ctx: CommandContext,
+  applications: readonly string[],
+): Promise<Set<string>> {
+  const names = [...new Set(applications)];
+  const refused = await Promise.all(
+    names.map(
+      async (name) =>
+        ctx.deps.catalog.describe(name) !== undefined && (await readRefusal(ctx, name)) !== undefined,
+    ),
+  );
+  return new Set(names.filter((_, i) => !refused[i]));
 }

@@ -32,6 +32,12 @@ environments:
   staging:
     permissions:
       rollback: { users: [U0PAT] }
+  canary:
+    # The documented set-up: syncs only from the team's channel, failure notices in the alerts channel.
+    channels: [C0WEB]
+    notifications: { channel: C0ALERTS }
+    permissions:
+      rollback: { users: [U0PAT, U0SAM] }
   production:
     requireApproval: true
     approvers: { users: [U0SAM] }
@@ -66,6 +72,10 @@ beforeAll(async () => {
         'wavesync.io/environment: staging',
         'wavesync.io/environment: production',
       ),
+      'applications/canary.yaml': stagingApplicationYaml('canary', gitSource).replace(
+        'wavesync.io/environment: staging',
+        'wavesync.io/environment: canary',
+      ),
       'applications/auto.yaml': stagingApplicationYaml('auto', gitSource, { automated: true }),
       'applications/local.yaml': stagingApplicationYaml('local', '{ repoURL: "", path: local/web }'),
       'local/web/config.yaml': manifests('0', 'nginx:1.0')['web/config.yaml']!,
@@ -88,6 +98,22 @@ function ephemeralTexts(): string[] {
   return stack.slack.responseUrlPosts(CHANNEL).map((p) => {
     const blocks = p.body.blocks as Parameters<typeof renderBlocksAsText>[0] | undefined;
     return blocks ? renderBlocksAsText(blocks) : String(p.body.text ?? '');
+  });
+}
+
+/** `userId` clicks the Roll back button of `message` in `channel` (a signed block_actions payload). */
+function clickRollback(channel: string, message: { ts: string; blocks: unknown }, userId: UserId) {
+  const value = (message.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+    .flatMap((b) => b.elements ?? [])
+    .find((e) => e.action_id === ROLLBACK_ACTION_ID)?.value;
+  return stack.client.sendBlockAction({
+    actionId: ROLLBACK_ACTION_ID,
+    userId,
+    userName: USERS[userId],
+    channelId: channel,
+    messageTs: message.ts,
+    value: value ?? '',
+    responseUrl: stack.slack.responseUrl(channel),
   });
 }
 
@@ -135,6 +161,12 @@ describe('test/e2e/chatops/rollback', () => {
     });
     expect(await liveConfigVersion()).toBe('1');
     expect(await liveImage()).toBe('nginx:1.25');
+    // Each entry records the source as synced (Argo CD's RevisionHistory.source); the rollback synced #1's.
+    const recorded = { repoURL: git.url, path: 'web', targetRevision: 'main' };
+    const entries = await stack.queue.history('web');
+    expect(entries.map((e) => e.source)).toEqual([recorded, recorded, recorded]);
+    const job = await stack.queue.jobStatus(rollback!.jobId);
+    expect(job?.operation.source).toEqual(recorded);
     const header = roots().find((m) => text(m.ts).includes('Rollback to'));
     expect(header && text(header.ts)).toContain(`Rollback to ${first.slice(0, 7)} (#1)`);
     expect(header && text(header.ts)).toContain('/sync rollback web 1');
@@ -176,20 +208,8 @@ describe('test/e2e/chatops/rollback', () => {
       ),
     );
     expect(summary, `no Roll back button in ${JSON.stringify(thread.map((m) => m.text))}`).toBeDefined();
-    const value = (summary!.blocks as { elements?: { action_id?: string; value?: string }[] }[])
-      .flatMap((b) => b.elements ?? [])
-      .find((e) => e.action_id === ROLLBACK_ACTION_ID)?.value;
 
-    const click = (userId: UserId) =>
-      stack.client.sendBlockAction({
-        actionId: ROLLBACK_ACTION_ID,
-        userId,
-        userName: USERS[userId],
-        channelId: CHANNEL,
-        messageTs: summary!.ts,
-        value: value ?? '',
-        responseUrl: stack.slack.responseUrl(CHANNEL),
-      });
+    const click = (userId: UserId) => clickRollback(CHANNEL, summary!, userId);
     const rootsBefore = roots().length;
     await click('U0LEE');
     await stack.slack.waitFor(() => ephemeralTexts().some((t) => t.includes('🚫') && t.includes('roll')));
@@ -200,6 +220,55 @@ describe('test/e2e/chatops/rollback', () => {
     // The newest Succeeded entry before the failure is #3 (the rollback to the first revision).
     expect(rolledBack).toMatchObject({ phase: 'Succeeded', rollback: { id: 3, revision: first } });
     expect(await liveConfigVersion()).toBe('1');
+  }, 120_000);
+
+  it('when the environment restricts channels, then the Roll back button of the failure notice in its notification channel works for a user the rollback permission names', async () => {
+    const ALERTS = 'C0ALERTS';
+    await command(`canary --revision ${first}`);
+    await finished('canary', 1);
+    const bad = await git.commit(
+      { 'web/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: Bad_Name2 }\n' },
+      'bad again',
+    );
+    await command(`canary --revision ${bad}`);
+    const [failed] = await finished('canary', 2);
+    expect(failed?.phase).not.toBe('Succeeded');
+    const notice = await stack.slack.waitFor(() =>
+      stack.slack.channelMessages(ALERTS).find((m) => JSON.stringify(m.blocks).includes(ROLLBACK_ACTION_ID)),
+    );
+    const click = (userId: UserId) => clickRollback(ALERTS, notice, userId);
+    const replies = () =>
+      stack.slack.responseUrlPosts(ALERTS).map((p) => {
+        const blocks = p.body.blocks as Parameters<typeof renderBlocksAsText>[0] | undefined;
+        return blocks ? renderBlocksAsText(blocks) : String(p.body.text ?? '');
+      });
+
+    await click('U0LEE');
+    expect(await stack.slack.waitFor(() => replies().find((t) => t.includes('🚫')))).toContain(
+      'Only @U0PAT, @U0SAM may roll back canary (canary).',
+    );
+
+    // Two allowed users press Roll back at once: one rollback, and the second is told who started it.
+    await Promise.all([click('U0PAT'), click('U0SAM')]);
+    const [rolledBack] = await finished('canary', 3);
+    expect(rolledBack).toMatchObject({ phase: 'Succeeded', rollback: { id: 1, revision: first } });
+    const already = await stack.slack.waitFor(() => replies().find((t) => t.includes('already started')));
+    expect(already).toMatch(
+      new RegExp(
+        `^@U0(PAT|SAM) already started Rollback to ${first.slice(0, 7)} \\(#1\\) of canary from this failure; nothing more was queued\\.$`,
+      ),
+    );
+    expect(await stack.queue.applicationStatus('canary')).toEqual([]);
+    expect(await stack.queue.history('canary')).toHaveLength(3);
+    expect(replies().some((t) => t.includes('can only be rolled back from'))).toBe(false);
+    // The rollback's header and thread are where it was asked for: the alerts channel.
+    expect(
+      stack.slack
+        .channelMessages(ALERTS)
+        .some(
+          (m) => !m.threadTs && stack.text(ALERTS, m.ts).includes(`Rollback to ${first.slice(0, 7)} (#1)`),
+        ),
+    ).toBe(true);
   }, 120_000);
 
   it('when the environment requires approval, then a rollback waits for an approver and its approval message says what it rolls back to', async () => {
@@ -250,5 +319,30 @@ describe('test/e2e/chatops/rollback', () => {
     expect(version.data?.version).toBe('1');
     // The approval message became the rollback's header.
     expect(stack.text(PROD, approval.ts)).toContain(`Rollback to ${first.slice(0, 7)} (#1)`);
+
+    // A failed production sync's Roll back button: its reply says the rollback waits for approval, as the command's.
+    const bad = await git.commit(
+      { 'web/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: Bad_Name3 }\n' },
+      'bad in prod',
+    );
+    await stack.command(`prod --revision ${bad}`, PROD, 'U0PAT');
+    const failedHeader = await approveNext();
+    const [failed] = await stack.finished('prod', 4);
+    expect(failed?.phase).not.toBe('Succeeded');
+    const summary = await stack.slack.waitFor(() =>
+      stack.slack
+        .thread(PROD, failedHeader.ts)
+        .find((m) => JSON.stringify(m.blocks).includes(ROLLBACK_ACTION_ID)),
+    );
+    await clickRollback(PROD, summary, 'U0PAT');
+    const reply = await stack.slack.waitFor(() =>
+      stack.slack
+        .responseUrlPosts(PROD)
+        .map((p) => String(p.body.text ?? ''))
+        .find((t) => t.startsWith('Got it: Rollback')),
+    );
+    expect(reply).toBe(
+      `Got it: Rollback to ${first.slice(0, 7)} (#3) of prod. It waits for approval: the request is the header below.`,
+    );
   }, 120_000);
 });

@@ -75,7 +75,7 @@ describe('test/integration/approvals/permissions: cancel', () => {
     });
 
     expect(await answer('eve')).toBe(
-      '🚫 Only @U0SAM, @U0PAT, <!subteam^S0SRE> (and the requester of a sync) may cancel syncs of guestbook (production).',
+      '🚫 Only @U0SAM, @U0PAT, <!subteam^S0SRE> (and the requester of a sync) may cancel syncs of guestbook (production) here; anyone may from <#C0DEPLOYS>.',
     );
     expect(await env.queue.jobStatus(jobId)).toMatchObject({ state: 'active' });
     // Nothing public: no post in either channel says anything about a cancel (the running thread goes on).
@@ -287,5 +287,42 @@ describe('test/integration/approvals/permissions: the drift notice Sync button',
       return view.allowed ? view.records.find((r) => r.type === 'requested') : undefined;
     });
     expect(requested).toMatchObject({ userId: 'U0PAT', trigger: 'drift notice Sync button' });
+  });
+});
+
+describe('test/integration/approvals/permissions: reading history and status', () => {
+  it("when /sync history or /sync status <app> is asked outside the environment's channels, then it is refused in the ephemeral ack like /sync audit", async () => {
+    env = await startFlowEnv(redis);
+    const ask = async (text: string, channelId: string) => {
+      const delivery = await env.bot.sendCommand({ text, userId: 'U0EVE', channelId });
+      if (delivery.json) expect(delivery.json.response_type).toBe('ephemeral');
+      return String(delivery.json?.text ?? '');
+    };
+    // Approvers may read from anywhere (as they may read the audit log); anyone from the environment's channel.
+    const refusal =
+      '🚫 Only @U0SAM, @U0PAT, <!subteam^S0SRE> may read the syncs of guestbook (production) here; anyone may from <#C0DEPLOYS>.';
+
+    expect(await ask('history guestbook', RANDOM)).toBe(refusal);
+    expect(await ask('status guestbook', RANDOM)).toBe(refusal);
+    expect(nonEphemeralPosts(RANDOM)).toEqual([]);
+    // Anyone may read from the environment's channel (the answer follows the ack).
+    expect(await ask('history guestbook', DEPLOYS)).not.toContain('🚫');
+  });
+
+  it("when /sync status (all apps) is asked outside the environment's channels, then the running sync of its app is left out", async () => {
+    env = await startFlowEnv(redis, { stepMs: 60_000 });
+    await runningProductionSync();
+    const status = async (who: string, channelId: string) => {
+      await env.bot.sendCommand({
+        text: 'status',
+        userId: 'U0EVE',
+        channelId,
+        responseUrl: env.slack.responseUrl(who),
+      });
+      return answer(who);
+    };
+
+    expect(await status('here', DEPLOYS)).toContain('guestbook');
+    expect(await status('elsewhere', RANDOM)).not.toContain('guestbook');
   });
 });
