@@ -7,6 +7,7 @@ export * from './application-environment.js';
 export * from './application-registry.js';
 export * from './application-warnings.js';
 export * from './applications-from-settings.js';
+export * from './click-claims.js';
 export * from './delete-application.js';
 export * from './deletion-hooks.js';
 export * from './drift/compare-application.js';

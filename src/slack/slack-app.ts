@@ -16,7 +16,7 @@ import {
   LogLevel,
   SocketModeReceiver,
 } from '@slack/bolt';
-import { memoryDriftNoticeClaims } from '../apps/drift/redis-drift-state-store.js';
+import { memoryClickClaims, memoryDriftNoticeClaims } from '../apps/index.js';
 import { registerApprovalActions } from './approval-actions.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import { cancelAction } from './commands/cancel-action.js';
@@ -160,7 +160,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
 function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
-  const rollbackClaims = deps.rollbackClaims ?? memoryDriftNoticeClaims();
+  const rollbackClaims = deps.rollbackClaims ?? memoryClickClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });

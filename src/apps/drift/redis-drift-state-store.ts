@@ -9,6 +9,7 @@
 
 import { luaScript, runScript } from '../../queue/lua-script.js';
 import type { RedisClient } from '../../queue/redis-connections.js';
+import { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from '../click-claims.js';
 import type { ResourceDifference } from './compare-application.js';
 import type { DriftStateStore } from './drift-detector.js';
 import type { DriftAction, DriftState } from './drift-episodes.js';
@@ -98,22 +99,14 @@ export function redisDriftLease(
 }
 
 /** Who clicked a drift notice's Sync button (the Slack user id and name the queue records as initiator). */
-export interface DriftNoticeClicker {
-  userId: string;
-  userName: string;
-}
+export type DriftNoticeClicker = Clicker;
 
 /**
  * One sync per drift notice: the first click on a notice's Sync button claims the notice, by anyone, on any bot
  * replica; later clicks learn who claimed it and queue nothing. `notice` is an opaque key of the notice (its
  * channel and message ts, see requestKeyOfDriftNotice).
  */
-export interface DriftNoticeClaims {
-  /** Claim `notice` for `by`: resolves undefined when this call claimed it, else with the first clicker. */
-  claim(notice: string, by: DriftNoticeClicker): Promise<DriftNoticeClicker | undefined>;
-  /** Give up a claim whose click queued nothing and asked for no approval, so the next click may try again. */
-  release(notice: string): Promise<void>;
-}
+export type DriftNoticeClaims = ClickClaims;
 
 /** How long a notice claim is kept (ms): longer than a drift notice is usually clickable. */
 export const DRIFT_NOTICE_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
@@ -130,41 +123,5 @@ export function redisDriftNoticeClaims(
   return redisClickClaims(redis, `${prefix}:drift:click`, ttlMs);
 }
 
-/**
- * First-click claims of any button whose click may start one thing only (a drift notice's Sync, a failed sync's
- * Roll back), in Redis under `<base>:<key>` (SET NX PX `ttlMs`, value the clicker as JSON), shared by every bot
- * replica. Rejects when Redis is unreachable.
- */
-export function redisClickClaims(redis: RedisClient, base: string, ttlMs: number): DriftNoticeClaims {
-  const key = (notice: string) => `${base}:${notice}`;
-  return {
-    async claim(notice, by) {
-      // Twice: a claim released between our SET and GET leaves nothing to read, and the retry takes it.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        if ((await redis.set(key(notice), JSON.stringify(by), 'PX', ttlMs, 'NX')) === 'OK') return undefined;
-        const raw = await redis.get(key(notice));
-        if (raw) return JSON.parse(raw) as DriftNoticeClicker;
-      }
-      throw new Error(`the drift notice claim ${notice} keeps changing`);
-    },
-    async release(notice) {
-      await redis.del(key(notice));
-    },
-  };
-}
-
 /** DriftNoticeClaims in this process only (a single bot process without Redis, and unit tests). */
-export function memoryDriftNoticeClaims(): DriftNoticeClaims {
-  const claims = new Map<string, DriftNoticeClicker>();
-  return {
-    async claim(notice, by) {
-      const first = claims.get(notice);
-      if (first) return first;
-      claims.set(notice, by);
-      return undefined;
-    },
-    async release(notice) {
-      claims.delete(notice);
-    },
-  };
-}
+export const memoryDriftNoticeClaims = memoryClickClaims;

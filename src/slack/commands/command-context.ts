@@ -12,7 +12,7 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Approvals } from '../../approvals/index.js';
-import type { DriftNoticeClaims } from '../../apps/index.js';
+import type { ClickClaims, DriftNoticeClaims } from '../../apps/index.js';
 import type { Logger } from '../../logger.js';
 import type { DurableWrites } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
@@ -47,7 +47,7 @@ export interface SlackAppDeps {
    * Who started the rollback of each failed sync first (Roll back buttons of its summary and notices), shared by the
    * bot replicas (redisClickClaims, `<prefix>:rollback:click:<key>`); without it, claims are kept in this process.
    */
-  rollbackClaims?: DriftNoticeClaims;
+  rollbackClaims?: ClickClaims;
   /**
    * Where `/sync <app>` writes a request before acknowledging it (the queue's CommandJournal on Redis); a bot
    * restarting finishes what a dead one acknowledged. Without it the command is acked first (tests' in-memory queue).

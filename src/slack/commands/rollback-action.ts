@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
-import type { DriftNoticeClaims, DriftNoticeClicker } from '../../apps/index.js';
+import type { ClickClaims, Clicker } from '../../apps/index.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
@@ -36,7 +36,7 @@ export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
 export const ROLLBACK_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
 
 /** `claims`: who started each failure's rollback first (redisClickClaims, shared by the bot replicas). */
-export async function rollbackAction(args: ActionArgs & { claims: DriftNoticeClaims }): Promise<void> {
+export async function rollbackAction(args: ActionArgs & { claims: ClickClaims }): Promise<void> {
   const { body, action, respond, deps, recent, claims } = args;
   const reply = (text: string) => respond({ ...ephemeral(textMessage(text)), replace_original: false });
   const value = decodeRollbackButtonValue(action.value);
@@ -84,7 +84,7 @@ export async function rollbackAction(args: ActionArgs & { claims: DriftNoticeCla
     entry.id,
   ]);
   const claim = createHash('sha256').update(what).digest('hex').slice(0, 40);
-  let first: DriftNoticeClicker | undefined;
+  let first: Clicker | undefined;
   try {
     first = await claims.claim(claim, initiator);
   } catch (err) {
