@@ -17,7 +17,12 @@ module.exports = {
         'The sync engine imports no Slack, BullMQ, Redis or logger implementation, and no adapter layer.',
       severity: 'error',
       from: { path: '^src/engine/' },
-      to: { path: ['^src/(queue|slack|kube|main|cli|config|logger|approvals|apps)', infra] },
+      to: {
+        path: [
+          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|requests|ops|settings|demo)',
+          infra,
+        ],
+      },
     },
     {
       name: 'engine-only-through-index',

@@ -8,7 +8,7 @@
 import os from 'node:os';
 import { loadConfig } from '../src/config.js';
 import { REPLICA_WAIT_MS, replicaDurabilityFor, replicatedWrites } from '../src/queue/index.js';
-import { closeConnection, createRedisClient } from '../src/queue/redis-connections.js';
+import { closeConnection, createRedisClient } from '../src/queue/store/redis-connections.js';
 import { startSentinelSet } from '../test/support/redis-topologies.js';
 import { percentile } from './support/percentile.js';
 

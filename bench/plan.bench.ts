@@ -14,9 +14,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
+import { loadManifests } from '../src/applications/manifests/index.js';
 import type { KubeObject } from '../src/domain/index.js';
 import { buildSyncTasks } from '../src/engine/index.js';
-import { loadManifests } from '../src/manifests/index.js';
 
 const RESOURCES = 10_000;
 const PER_FILE = 100;

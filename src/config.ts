@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 import { BotError } from './domain/errors.js';
-import { clusterSafePrefix, type RedisConnectionOptions, type RedisNode } from './queue/redis-connections.js';
+import {
+  clusterSafePrefix,
+  type RedisConnectionOptions,
+  type RedisNode,
+} from './queue/store/redis-connections.js';
 
 const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

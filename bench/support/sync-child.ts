@@ -11,10 +11,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { contentRevisionOf, loadManifests } from '../../src/applications/manifests/index.js';
 import { runOperation } from '../../src/engine/index.js';
 import { createKubeCluster } from '../../src/kube/kube-cluster.js';
 import { loadKubeConfig } from '../../src/kube/load-kube-config.js';
-import { contentRevisionOf, loadManifests } from '../../src/manifests/index.js';
 
 const [kubeconfig, dir, application, namespace] = process.argv.slice(2);
 if (!kubeconfig || !dir || !application || !namespace)

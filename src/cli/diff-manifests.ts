@@ -4,6 +4,7 @@
  * kubeconfig given, else the Application's destination cluster from `clusters:`), through the diff engine.
  */
 import path from 'node:path';
+import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
 import { loadConfig } from '../config.js';
 import { BotError, type SyncOperation, withApplicationSyncOptions } from '../domain/index.js';
 import {
@@ -15,7 +16,6 @@ import {
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createClusterProvider } from '../main/cluster-provider.js';
-import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 import { refOf, renderApplicationNamed } from './plan-application.js';
 import { rethrowClusterError } from './sync-manifests.js';
 import { rejectPathAndApp } from './target-or-app.js';

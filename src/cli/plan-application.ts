@@ -3,11 +3,11 @@
  * the engine, YAML parser, git or client-node): plan a manifest path or an Application of wavesync.yaml, print it.
  */
 
-import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../apps/index.js';
+import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../applications/index.js';
+import { contentRevisionOf, type LoadedManifests, loadManifests } from '../applications/manifests/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
 import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';
-import { contentRevisionOf, type LoadedManifests, loadManifests } from '../manifests/index.js';
 import type { Settings } from '../settings/index.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
@@ -50,7 +50,7 @@ export async function planApplication(
 ): Promise<ApplicationPlan> {
   const [{ app, rendered }, { applicationWarnings, environmentOf }] = await Promise.all([
     renderApplicationNamed(name, options),
-    import('../apps/index.js'),
+    import('../applications/index.js'),
   ]);
   const namespace = app.destination.namespace ?? 'default';
   const plan = buildSyncTasks({
@@ -101,7 +101,7 @@ export async function loadApplication(
   // Loaded on use: git, Helm and client-node cost a second of start-up that `plan <path>` and --help never need.
   const [{ applicationsFromSettings }, { loadConfig, processEnvironment }, kube, { loadSettings }] =
     await Promise.all([
-      import('../apps/index.js'),
+      import('../applications/index.js'),
       import('../config.js'),
       import('../kube/cluster-applications.js'),
       import('../settings/index.js'),

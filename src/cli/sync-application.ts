@@ -47,10 +47,10 @@ export async function syncApplication(
     { runOperation },
     { planLoaded },
   ] = await Promise.all([
-    import('../apps/index.js'),
+    import('../applications/index.js'),
     import('../config.js'),
     import('../main/cluster-provider.js'),
-    import('../main/resolve-application.js'),
+    import('../applications/resolve-application.js'),
     import('../main/engine-sync-runner.js'),
     import('../kube/kube-cluster.js'),
     import('../engine/index.js'),

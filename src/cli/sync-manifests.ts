@@ -3,11 +3,11 @@
  * load the manifests, build the Cluster adapter from the kubeconfig, run the operation.
  */
 import path from 'node:path';
+import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
 import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
 import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
-import { contentRevisionOf, loadManifests } from '../manifests/index.js';
 import { planLoaded } from './plan-application.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';

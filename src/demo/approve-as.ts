@@ -2,7 +2,7 @@
  * The demo's second user: waits for the approval request in a channel (a message with an Approve button) and
  * clicks Approve as that user, as Slack would send it: signed to the bot's interactivity endpoint, or over Socket Mode.
  */
-import { APPROVE_ACTION_ID } from '../approvals/index.js';
+import { APPROVE_ACTION_ID } from '../environments/index.js';
 import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
 import type { Delivery, SlackSender } from './fake-slack/slack-client.js';
 

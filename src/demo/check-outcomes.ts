@@ -3,7 +3,7 @@
  * thread (the replies the scenario expects, in order, and a final header naming the phase), and the cluster
  * (a Succeeded app's manifests are all live; a Failed app whose PreSync hook failed applied none of them).
  */
-import { applicationFromObject, applicationsFromSettings } from '../apps/index.js';
+import { applicationFromObject, applicationsFromSettings } from '../applications/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import type { Application, OperationPhase } from '../domain/index.js';
 import { buildSyncTasks, type SourcedObject } from '../engine/index.js';

@@ -2,7 +2,7 @@
  * The Application objects of a `cluster:` source of wavesync.yaml `applications:`: argoproj.io/v1alpha1
  * Application in a namespace, read with the kubeconfig (KUBECONFIG or ~/.kube/config, as for syncs) at the given
  * context. Failures propagate as ClusterError (404 when the cluster has no Application CRD); the loader is lenient
- * with them (src/apps/load-application-sources.ts).
+ * with them (src/applications/load-application-sources.ts).
  */
 import type { KubeObject } from '../domain/index.js';
 import { loadKubeConfig } from './load-kube-config.js';

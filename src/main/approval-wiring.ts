@@ -5,14 +5,14 @@
  * failure-notification reporter the worker fans out next to the Slack thread.
  */
 import type { WebClient } from '@slack/web-api';
+import type { ApplicationsFromSettings } from '../applications/index.js';
+import type { Application } from '../domain/index.js';
 import {
   type Approvals,
   createApprovalServices,
   createFailureNotifier,
   type FailureNotifier,
-} from '../approvals/index.js';
-import type { ApplicationsFromSettings } from '../apps/index.js';
-import type { Application } from '../domain/index.js';
+} from '../environments/index.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
 import {
@@ -22,14 +22,14 @@ import {
   replicaDurabilityFor,
   type SyncRequest,
 } from '../queue/index.js';
-import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connections.js';
+import { createRedisClient, type RedisConnectionOptions } from '../queue/store/redis-connections.js';
 import type { Settings } from '../settings/index.js';
-import { createSharedChannelPacer } from '../slack/shared-channel-pacer.js';
+import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import {
   createSlackApprovalMessenger,
   type SlackApprovalMessenger,
   slackGroupMembers,
-} from '../slack/slack-approval-messenger.js';
+} from '../slack/reporters/slack-approval-messenger.js';
 import { createClusterProvider } from './cluster-provider.js';
 
 export interface ApprovalWiring {

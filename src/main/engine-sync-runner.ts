@@ -10,7 +10,7 @@
  * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
  */
 
-import { applicationWarnings } from '../apps/application-warnings.js';
+import { applicationWarnings } from '../applications/application-warnings.js';
 import {
   type Application,
   type OperationState,
@@ -69,7 +69,7 @@ export interface EngineSyncRunnerDeps<Target, ClusterT> {
   /** Per-job logger (child of the root with `{ application, operationId }`). */
   logger(fields: { application: string; operationId: string }): RunnerLogger;
   /**
-   * Runs a `/sync delete` job (request.deletion) against the Application's cluster (src/apps deleteApplication);
+   * Runs a `/sync delete` job (request.deletion) against the Application's cluster (src/deletion deleteApplication);
    * without it such jobs end with phase Error.
    */
   deleteApplication?(input: {

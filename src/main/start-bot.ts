@@ -6,26 +6,28 @@
  * queue prefix) runs here too, when the caller passes `drift`.
  */
 
-import { type ApplicationsFromSettings, redisClickClaims, redisDriftNoticeClaims } from '../apps/index.js';
+import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
 import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
+import type { RunningDriftDetection } from '../drift/drift-wiring.js';
+import { redisDriftNoticeClaims } from '../drift/index.js';
 import type { Logger } from '../logger.js';
+import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
 import {
   allDurable,
   createSyncQueue,
   REPLICA_WAIT_MS,
+  redisClickClaims,
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
-import { createRedisClient } from '../queue/redis-connections.js';
+import { createRedisClient } from '../queue/store/redis-connections.js';
+import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
-import { ROLLBACK_CLAIM_TTL_MS } from '../slack/commands/rollback-action.js';
 import type { DeletionPlanner } from '../slack/ports.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
-import type { RunningDriftDetection } from './drift-wiring.js';
-import { type OpsRoute, toBoltCustomRoutes } from './ops-routes.js';
 
 export interface RunningBot {
   port: number;

@@ -6,26 +6,30 @@
  * no new HTTP requests, then running syncs saved and handed back to the queue, then connections.
  */
 import type { WebClient } from '@slack/web-api';
-import { assertKnownEnvironments } from '../approvals/index.js';
-import { applicationsFromSettings, createRegistryRefresher, type RegistryRefresher } from '../apps/index.js';
-import { parseEnvironmentSubscriptions } from '../apps/notification-subscriptions.js';
+import {
+  applicationsFromSettings,
+  createRegistryRefresher,
+  type RegistryRefresher,
+} from '../applications/index.js';
+import { createApplicationResolver } from '../applications/resolve-application.js';
 import { type Config, processEnvironment } from '../config.js';
+import { createDeletionPlanner } from '../deletion/deletion-planner.js';
 import { BotError } from '../domain/index.js';
+import { type RunningDriftDetection, startDriftDetection } from '../drift/drift-wiring.js';
 import type { EngineOptions } from '../engine/index.js';
+import { assertKnownEnvironments } from '../environments/index.js';
+import { parseEnvironmentSubscriptions } from '../environments/notifications/notification-subscriptions.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import type { Logger } from '../logger.js';
+import { countingFetch } from '../ops/counting-fetch.js';
+import { createMetrics, type Metrics } from '../ops/metrics.js';
+import { createOpsEndpoints, type OpsEndpoints } from '../ops/ops-endpoints.js';
+import { startOpsServer } from '../ops/ops-server.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
-import { countingFetch } from './counting-fetch.js';
-import { createDeletionPlanner } from './deletion-planner.js';
-import { type RunningDriftDetection, startDriftDetection } from './drift-wiring.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { createOpsEndpoints, type OpsEndpoints } from './ops-endpoints.js';
-import { startOpsServer } from './ops-server.js';
 import { packageVersion } from './package-info.js';
-import { createApplicationResolver } from './resolve-application.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
 

@@ -5,30 +5,31 @@
  */
 
 import type { WebClient } from '@slack/web-api';
-import type { FailureNotifier } from '../approvals/index.js';
-import { type ApplicationsFromSettings, deleteApplication, renderedDeletionHooks } from '../apps/index.js';
+import { createAppOfAppsDriver } from '../app-of-apps/app-of-apps-driver.js';
+import type { ApplicationsFromSettings } from '../applications/index.js';
+import { createApplicationResolver } from '../applications/resolve-application.js';
 import type { Config } from '../config.js';
+import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
+import type { FailureNotifier } from '../environments/index.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../ops/metrics.js';
 import { createSyncQueue, createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
-import { createRedisClient, type RedisClient } from '../queue/redis-connections.js';
-import { fanOutReporter, type SyncReporter } from '../reporting/sync-reporter.js';
+import { createRedisClient, type RedisClient } from '../queue/store/redis-connections.js';
+import { fanOutReporter, type SyncReporter } from '../queue/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
-import { createSlackAppOfAppsAnnouncer } from '../slack/app-of-apps-announcer.js';
-import { ChannelPacer } from '../slack/channel-pacer.js';
-import { type ChildLineStore, createChildLineReporter } from '../slack/child-line-reporter.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
-import { startOutboxSweeper } from '../slack/outbox-sweeper.js';
-import { type PostedLines, redisPostedLines } from '../slack/posted-lines.js';
-import { createSlackReporter } from '../slack/slack-reporter.js';
-import { redisThreadOutbox, type ThreadOutbox } from '../slack/thread-outbox.js';
-import { createAppOfAppsDriver } from './app-of-apps-driver.js';
+import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
+import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
+import { type ChildLineStore, createChildLineReporter } from '../slack/reporters/child-line-reporter.js';
+import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
+import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
+import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
+import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
 import { createClusterProvider } from './cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
-import type { Metrics } from './metrics.js';
-import { createApplicationResolver } from './resolve-application.js';
 
 export interface WorkerDeps {
   config: Config;

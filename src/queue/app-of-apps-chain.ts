@@ -2,13 +2,13 @@
  * AppOfAppsChain — what a child sync of an App of Apps carries in its SyncRequest: the parent, the parent's Slack
  * thread, every child in the parent's order (phase → wave → kind → name) with its Application manifest, and which
  * child this job is. Plain JSON, so it travels as BullMQ job data and survives a worker crash; the worker that
- * ends one child reads it to enqueue the next (src/main/app-of-apps-driver.ts).
+ * ends one child reads it to enqueue the next (src/app-of-apps/app-of-apps-driver.ts).
  *
  * Child Applications are not in the wavesync.yaml registry: the manifest the parent applied is carried here and
  * parsed again (zod, `applicationFromObject`) by the worker that runs the child.
  */
 import { z } from 'zod';
-import type { ReportTarget } from '../reporting/sync-reporter.js';
+import type { ReportTarget } from './sync-reporter.js';
 
 /** One child Application of the chain, as the parent's manifests define it. */
 export interface AppOfAppsChild {

@@ -6,12 +6,12 @@
  * alerts channel) — nobody else would.
  */
 import type { Queue } from 'bullmq';
-import type { SyncReporter } from '../reporting/sync-reporter.js';
-import type { AppLine } from './app-line.js';
 import { endedOutsideRunner } from './ended-outside-runner.js';
-import { historyEntry } from './history-entry.js';
-import { promoteHead } from './promote-head.js';
+import type { AppLine } from './line/app-line.js';
+import { promoteHead } from './line/promote-head.js';
+import { historyEntry } from './store/history-entry.js';
 import type { SyncJobData } from './sync-queue.js';
+import type { SyncReporter } from './sync-reporter.js';
 import type { SyncRequest } from './sync-request.js';
 
 /** Resolves true when the job was still unfinished and has now been ended. */

@@ -3,7 +3,7 @@
  * their jobs back, close connections, then exit. A second signal exits at once.
  * Source: https://docs.bullmq.io/guide/workers/graceful-shutdown
  */
-import { type QueueLogger, silentLogger } from './redis-connections.js';
+import { type QueueLogger, silentLogger } from './store/redis-connections.js';
 
 export interface Closeable {
   close(): Promise<void>;

@@ -6,8 +6,13 @@ export {
   type AppOfAppsChild,
   currentChild,
 } from './app-of-apps-chain.js';
-export type { CommandJournal, JournalEntry } from './command-journal.js';
 export { derivedJobId } from './derived-job-id.js';
+export { type FollowOptions, followJob } from './follow-job.js';
+export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
+export type { JobLifecycle } from './job-lifecycle.js';
+export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
+export { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from './store/click-claims.js';
+export type { CommandJournal, JournalEntry } from './store/command-journal.js';
 export {
   allDurable,
   alreadyDurable,
@@ -17,14 +22,10 @@ export {
   type ReplicaDurability,
   replicaDurabilityFor,
   replicatedWrites,
-} from './durable-writes.js';
-export { type FollowOptions, followJob } from './follow-job.js';
-export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
-export type { JobStreamEntry } from './job-events.js';
-export type { JobLifecycle } from './job-lifecycle.js';
-export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
-export type { QueueLogger, RedisConnectionOptions } from './redis-connections.js';
-export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './redis-keys.js';
+} from './store/durable-writes.js';
+export type { JobStreamEntry } from './store/job-events.js';
+export type { QueueLogger, RedisConnectionOptions } from './store/redis-connections.js';
+export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './store/redis-keys.js';
 export { createSyncQueue, type SyncJobData, type SyncQueue, type SyncQueueOptions } from './sync-queue.js';
 export type {
   EnqueueOptions,

@@ -1,6 +1,6 @@
 /**
  * JobLifecycle — optional hooks the worker calls around a job's operation, for work that must follow a sync and
- * survive a crash (App of Apps children: src/main/app-of-apps-driver.ts). Both hooks may run more than once for
+ * survive a crash (App of Apps children: src/app-of-apps/app-of-apps-driver.ts). Both hooks may run more than once for
  * one job (a job resumed after its worker died, a transient retry), so they must be idempotent.
  */
 import type { OperationState } from '../domain/index.js';

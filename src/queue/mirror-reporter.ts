@@ -5,11 +5,11 @@
  */
 
 import type { CancelledBy, SyncEvent } from '../domain/index.js';
-import type { SyncReporter } from '../reporting/sync-reporter.js';
-import type { AppLine } from './app-line.js';
+import type { AppLine } from './line/app-line.js';
 import { LockLostError } from './queue-errors.js';
-import type { QueueLogger, RedisClient } from './redis-connections.js';
-import type { SyncKeys } from './redis-keys.js';
+import type { QueueLogger, RedisClient } from './store/redis-connections.js';
+import type { SyncKeys } from './store/redis-keys.js';
+import type { SyncReporter } from './sync-reporter.js';
 
 export interface MirrorTarget {
   redis: RedisClient;

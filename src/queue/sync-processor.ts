@@ -6,22 +6,22 @@
  */
 import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
 import { isCompleted, type OperationState } from '../domain/index.js';
-import type { SyncReporter } from '../reporting/sync-reporter.js';
-import type { AppLine, JobRecord } from './app-line.js';
 import { endedOutsideRunner } from './ended-outside-runner.js';
-import { historyEntry } from './history-entry.js';
 import type { JobLifecycle } from './job-lifecycle.js';
+import type { AppLine, JobRecord } from './line/app-line.js';
+import { promoteHead } from './line/promote-head.js';
+import type { RunningJob, RunningJobs } from './line/running-jobs.js';
+import { takeTurn } from './line/take-turn.js';
 import { mirrorReporter } from './mirror-reporter.js';
-import { promoteHead } from './promote-head.js';
-import { pruneConfirmedAt } from './prune-confirmation.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
-import type { QueueLogger, RedisClient } from './redis-connections.js';
-import type { SyncKeys } from './redis-keys.js';
-import type { RunningJob, RunningJobs } from './running-jobs.js';
+import { historyEntry } from './store/history-entry.js';
+import { pruneConfirmedAt } from './store/prune-confirmation.js';
+import type { QueueLogger, RedisClient } from './store/redis-connections.js';
+import type { SyncKeys } from './store/redis-keys.js';
 import type { SyncJobData } from './sync-queue.js';
+import type { SyncReporter } from './sync-reporter.js';
 import { parseSyncRequest, type SyncRequest } from './sync-request.js';
 import type { SyncRunner } from './sync-runner.js';
-import { takeTurn } from './take-turn.js';
 
 export interface ProcessorDeps {
   queue: Queue<SyncJobData>;

@@ -10,7 +10,7 @@ import type {
   SyncOperation,
   WaveRef,
 } from '../domain/index.js';
-import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
+import type { Initiator, ReportTarget } from './sync-reporter.js';
 import type { RollbackRef, SyncRequest } from './sync-request.js';
 
 /** Where a job stands. `cancelled` covers both a removed waiting job and a terminated running one. */

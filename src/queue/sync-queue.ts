@@ -5,14 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { BotError } from '../domain/index.js';
-import type { Initiator } from '../reporting/sync-reporter.js';
-import { createAppLine } from './app-line.js';
-import { type CommandJournal, createCommandJournal } from './command-journal.js';
-import { type DurableWrites, replicaDurabilityFor, replicatedWrites } from './durable-writes.js';
-import { type JobStreamEntry, readJobEvents } from './job-events.js';
-import { aheadOf, toJobStatus } from './job-status.js';
-import { promoteHead } from './promote-head.js';
-import { confirmPrune, pruneConfirmedAt } from './prune-confirmation.js';
+import { createAppLine } from './line/app-line.js';
+import { promoteHead } from './line/promote-head.js';
+import { type CommandJournal, createCommandJournal } from './store/command-journal.js';
+import { type DurableWrites, replicaDurabilityFor, replicatedWrites } from './store/durable-writes.js';
+import { type JobStreamEntry, readJobEvents } from './store/job-events.js';
+import { aheadOf, toJobStatus } from './store/job-status.js';
+import { confirmPrune, pruneConfirmedAt } from './store/prune-confirmation.js';
 import {
   closeConnection,
   producerConnection,
@@ -21,9 +20,10 @@ import {
   type RedisConnectionOptions,
   silentLogger,
   workerConnection,
-} from './redis-connections.js';
-import { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME, syncKeys } from './redis-keys.js';
+} from './store/redis-connections.js';
+import { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME, syncKeys } from './store/redis-keys.js';
 import type { EnqueueResult, JobStatus, SyncQueueClient } from './sync-queue-client.js';
+import type { Initiator } from './sync-reporter.js';
 import { parseSyncRequest, type SyncRequest } from './sync-request.js';
 
 export interface SyncQueueOptions {

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { type ApplicationSource, BotError, type SyncOperation } from '../domain/index.js';
-import type { Initiator, ReportTarget } from '../reporting/sync-reporter.js';
 import { type AppOfAppsChain, AppOfAppsChainSchema } from './app-of-apps-chain.js';
+import type { Initiator, ReportTarget } from './sync-reporter.js';
 
 /** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
 export interface SyncRequest {
@@ -34,14 +34,14 @@ export interface RollbackRef {
   revision: string;
 }
 
-/** What `/sync delete` asks for (see src/apps/delete-application.ts). */
+/** What `/sync delete` asks for (see src/deletion/delete-application.ts). */
 export interface DeletionRequest {
   /** `--cascade`; absent = follow the Application's finalizers. */
   cascade?: 'foreground' | 'background' | 'orphan';
   /** `group/Kind/namespace/name` of the `Delete=confirm` objects the confirmation or approval covered. */
   confirmed: string[];
   /**
-   * `planHash` (src/apps/application-deletion.ts) of the plan the requester confirmed (and approvers approved): the
+   * `planHash` (src/deletion/application-deletion.ts) of the plan the requester confirmed (and approvers approved): the
    * worker re-plans when the job starts and deletes nothing when the plan's hash differs.
    */
   planHash: string;

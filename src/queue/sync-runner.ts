@@ -3,7 +3,7 @@
  * engine's `runOperation(...)` to it; tests pass a recording step function.
  */
 import type { OperationState } from '../domain/index.js';
-import type { SyncReporter } from '../reporting/sync-reporter.js';
+import type { SyncReporter } from './sync-reporter.js';
 import type { SyncRequest } from './sync-request.js';
 
 export interface SyncRunnerContext {

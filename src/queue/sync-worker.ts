@@ -3,22 +3,22 @@
  * stalled jobs from their persisted OperationState, takes cancels from any process, and shuts down gracefully.
  */
 import { Queue, Worker } from 'bullmq';
-import type { SyncReporter } from '../reporting/sync-reporter.js';
-import { createAppLine } from './app-line.js';
-import { listenForCancels } from './cancel-listener.js';
 import { finishAbandoned } from './finish-abandoned.js';
 import type { JobLifecycle } from './job-lifecycle.js';
+import { createAppLine } from './line/app-line.js';
+import { listenForCancels } from './line/cancel-listener.js';
+import type { RunningJobs } from './line/running-jobs.js';
 import {
   closeConnection,
   type QueueLogger,
   type RedisConnectionOptions,
   silentLogger,
   workerConnection,
-} from './redis-connections.js';
-import { DEFAULT_PREFIX, SYNC_QUEUE_NAME, syncKeys } from './redis-keys.js';
-import type { RunningJobs } from './running-jobs.js';
+} from './store/redis-connections.js';
+import { DEFAULT_PREFIX, SYNC_QUEUE_NAME, syncKeys } from './store/redis-keys.js';
 import { createSyncProcessor } from './sync-processor.js';
 import type { SyncJobData } from './sync-queue.js';
+import type { SyncReporter } from './sync-reporter.js';
 import type { SyncRequest } from './sync-request.js';
 import type { SyncRunner } from './sync-runner.js';
 

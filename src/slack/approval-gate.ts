@@ -4,11 +4,12 @@
  * approval flow took the request over: the header became the approval message (Approve/Reject; the flow queues
  * once approved); `refused` → the header says why, the requester got an ephemeral note, and nothing is queued.
  */
-import type { Approvals, MessageRef } from '../approvals/index.js';
-import type { DeletionPlan } from '../apps/application-deletion.js';
+
+import type { DeletionPlan } from '../deletion/application-deletion.js';
+import type { Approvals, MessageRef } from '../environments/index.js';
 import type { SyncRequest } from '../queue/index.js';
 import type { RequestPolicyQuery } from './ports.js';
-import type { SlackApprovalMessenger } from './slack-approval-messenger.js';
+import type { SlackApprovalMessenger } from './reporters/slack-approval-messenger.js';
 
 export interface ApprovalGateContext {
   header: MessageRef;

@@ -3,7 +3,7 @@
  * Applications (structurally the apps registry's `names()`/`describe()`), plus the optional approval gate.
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
-import type { DeletionCascade, DeletionPlan } from '../apps/application-deletion.js';
+import type { DeletionCascade, DeletionPlan } from '../deletion/application-deletion.js';
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 

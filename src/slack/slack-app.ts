@@ -16,18 +16,19 @@ import {
   LogLevel,
   SocketModeReceiver,
 } from '@slack/bolt';
-import { memoryClickClaims, memoryDriftNoticeClaims } from '../apps/index.js';
-import { registerApprovalActions } from './approval-actions.js';
+import { memoryDriftNoticeClaims } from '../drift/index.js';
+import { memoryClickClaims } from '../queue/index.js';
+import { registerApprovalActions } from './actions/approval-actions.js';
+import { cancelAction } from './actions/cancel-action.js';
+import { cancelDeletionAction, confirmDeletionAction } from './actions/delete-action.js';
+import { driftSyncAction } from './actions/drift-sync-action.js';
+import { durableClick } from './actions/durable-click.js';
+import { rollbackAction } from './actions/rollback-action.js';
 import { boltLoggerFrom } from './bolt-logger.js';
-import { cancelAction } from './commands/cancel-action.js';
 import type { SlackAppDeps } from './commands/command-context.js';
 import { startCommandRecovery } from './commands/command-recovery.js';
-import { cancelDeletionAction, confirmDeletionAction } from './commands/delete-action.js';
-import { driftSyncAction } from './commands/drift-sync-action.js';
 import { RecentRequests } from './commands/recent-requests.js';
-import { rollbackAction } from './commands/rollback-action.js';
 import { handleSyncCommand } from './commands/sync-command.js';
-import { durableClick } from './durable-click.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';

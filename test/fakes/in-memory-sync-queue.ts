@@ -4,7 +4,7 @@
  * call fail as the real queue does when Redis is down (BotError 'not_queued'). Records every request.
  */
 import { BotError } from '../../src/domain/index.js';
-import type { Initiator } from '../../src/reporting/sync-reporter.js';
+import type { Initiator } from '../../src/queue/sync-reporter.js';
 import type {
   EnqueueResult,
   HistoryEntry,

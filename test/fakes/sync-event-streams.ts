@@ -12,7 +12,7 @@ import type {
   TaskRef,
   WaveRef,
 } from '../../src/domain/index.js';
-import type { SyncReporter } from '../../src/reporting/sync-reporter.js';
+import type { SyncReporter } from '../../src/queue/sync-reporter.js';
 
 const T0 = Date.parse('2026-11-29T14:00:00.000Z');
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();

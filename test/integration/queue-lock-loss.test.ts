@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SYNC_QUEUE_NAME } from '../../src/queue/redis-keys.js';
+import { SYNC_QUEUE_NAME } from '../../src/queue/store/redis-keys.js';
 import { useQueueFixture } from './support/queue-fixture.js';
 import { jobsFinished, syncRequest, waitFor } from './support/queue-test-env.js';
 import { readReported } from './support/recording-reporter.js';

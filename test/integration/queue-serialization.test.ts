@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { SYNC_QUEUE_NAME } from '../../src/queue/redis-keys.js';
+import { SYNC_QUEUE_NAME } from '../../src/queue/store/redis-keys.js';
 import { useQueueFixture } from './support/queue-fixture.js';
 import { jobsFinished, syncRequest } from './support/queue-test-env.js';
 import { readReported, recordingReporterFactory } from './support/recording-reporter.js';

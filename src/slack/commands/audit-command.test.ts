@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditRecord, AuditView } from '../../approvals/index.js';
+import type { AuditRecord, AuditView } from '../../environments/index.js';
 import { auditCommand } from './audit-command.js';
 
 const records: AuditRecord[] = [

@@ -2,7 +2,7 @@
  * `/sync audit <app>` — the newest entries of the Application's audit log (requests, refusals, decisions,
  * expiries, cancels, outcomes with Slack ids), for whoever the `audit` permission allows (default: approvers). Returns the ephemeral reply.
  */
-import type { Approvals } from '../../approvals/index.js';
+import type { Approvals } from '../../environments/index.js';
 import { auditLogBlocks } from '../messages/audit-log-blocks.js';
 import { type SlackMessage, textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';

@@ -3,7 +3,7 @@
  * its request waiting for approval; the reason (optional) is shown in the header and the thread and audited. Who
  * may: the `cancel` permission (the one authorization; the requester always may cancel their own).
  */
-import type { WithdrawResult } from '../../approvals/index.js';
+import type { WithdrawResult } from '../../environments/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';

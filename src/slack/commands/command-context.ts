@@ -11,10 +11,10 @@ import type {
   SlashCommand,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Approvals } from '../../approvals/index.js';
-import type { ClickClaims, DriftNoticeClaims } from '../../apps/index.js';
+import type { DriftNoticeClaims } from '../../drift/index.js';
+import type { Approvals } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
-import type { DurableWrites } from '../../queue/index.js';
+import type { ClickClaims, DurableWrites } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
@@ -30,7 +30,7 @@ export interface SlackAppDeps {
   catalog: ApplicationCatalog;
   logger?: Logger;
   approvals?: ApprovalGate;
-  /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/approvals; optional). */
+  /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/environments/approvals; optional). */
   approvalFlow?: Pick<
     Approvals,
     'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'

@@ -4,7 +4,7 @@
  */
 import type { SyncOperation } from '../../domain/index.js';
 import type { DeletionRequest, RollbackRef } from '../../queue/index.js';
-import type { Initiator } from '../../reporting/sync-reporter.js';
+import type { Initiator } from '../../queue/sync-reporter.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';

@@ -12,6 +12,8 @@
  *    Approvers: @sre-leads (1 of 1 needed) · expires at 14:30 UTC
  *    [Approve] [Reject] [View diff]
  */
+
+import { displayRevision, type SyncPhase } from '../../domain/index.js';
 import {
   APPROVE_ACTION_ID,
   type ApprovalRecord,
@@ -22,8 +24,7 @@ import {
   REJECT_ACTION_ID,
   rerunCommandOf,
   VIEW_DIFF_ACTION_ID,
-} from '../../approvals/index.js';
-import { displayRevision, type SyncPhase } from '../../domain/index.js';
+} from '../../environments/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { deletionPlanView } from './deletion-blocks.js';

@@ -1,7 +1,7 @@
 /** `/sync audit <app>`: the newest audit entries, one line each, with who, what and when. */
 
-import type { AuditRecord } from '../../approvals/index.js';
 import { displayRevision } from '../../domain/index.js';
+import type { AuditRecord } from '../../environments/index.js';
 import { context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, mention, packLines, plural, truncate } from './format.js';
 

@@ -2,13 +2,14 @@
  * The live diff in Slack: the summary lines of the approval message and of `/sync diff` (counts, the first
  * changed resources with their first changed fields), and the View diff modal (the full unified diff, cut into
  * code blocks within Slack's limits: 3,000 characters per section, 100 blocks per modal; what does not fit is
- * named, and the whole diff is shared as a file — see src/slack/view-diff-action.ts — or, without one,
+ * named, and the whole diff is shared as a file — see src/slack/actions/view-diff-action.ts — or, without one,
  * `wavesync diff` gives the rest). Everything shown comes from the engine's masked diff: Secret values never
  * reach these blocks.
  */
-import type { DiffSummary } from '../../approvals/index.js';
-import { summarizeDiff } from '../../approvals/index.js';
+
 import { type ApplicationDiff, type DiffAction, formatDiffCounts } from '../../engine/index.js';
+import type { DiffSummary } from '../../environments/index.js';
+import { summarizeDiff } from '../../environments/index.js';
 import { type Block, context, SLACK_LIMITS, section } from './block.js';
 import { escapeMrkdwn, packLines, truncate } from './format.js';
 

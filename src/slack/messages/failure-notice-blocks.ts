@@ -7,13 +7,14 @@
  *
  * and, after the next good sync, `✅ guestbook → production recovered`.
  */
+
+import { displayRevision } from '../../domain/index.js';
 import {
   type FailureNotice,
   mentionOf,
   type RecoveryNotice,
   type SubscriptionNotice,
-} from '../../approvals/index.js';
-import { displayRevision } from '../../domain/index.js';
+} from '../../environments/index.js';
 import { type Block, context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, mention, truncate } from './format.js';
 import { logTailText } from './hook-outcome-blocks.js';

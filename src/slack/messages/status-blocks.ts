@@ -2,7 +2,7 @@
  * `/sync status [app]`: what is running and queued, one line per job, then what waits for approval, one line per
  * pending request.
  */
-import type { PendingApproval } from '../../approvals/index.js';
+import type { PendingApproval } from '../../environments/index.js';
 import type { JobStatus } from '../ports.js';
 import { type Block, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatClock, mention, ordinal, packLines } from './format.js';

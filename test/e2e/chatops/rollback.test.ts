@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
+import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { ROLLBACK_ACTION_ID } from '../../../src/slack/messages/rollback-button.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';

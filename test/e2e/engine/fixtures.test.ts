@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifests } from '../../../src/applications/manifests/index.js';
 import type { HealthStatus, KubeObject } from '../../../src/domain/index.js';
-import { loadManifests } from '../../../src/manifests/index.js';
 import { sharedFixturesDir } from '../../support/shared-fixtures.js';
 import {
   actions,

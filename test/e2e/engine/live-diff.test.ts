@@ -5,13 +5,13 @@
  * RespectIgnoreDifferences=true.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentRevisionOf } from '../../../src/applications/manifests/index.js';
 import type { KubeObject } from '../../../src/domain/index.js';
 import {
   computeApplicationDiff,
   parseIgnoreDifferences,
   type SourcedObject,
 } from '../../../src/engine/index.js';
-import { contentRevisionOf } from '../../../src/manifests/index.js';
 import { type Harness, live, startHarness, syncObjects } from './support/engine-harness.js';
 
 let h: Harness;

@@ -5,11 +5,11 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentRevisionOf } from '../../../src/applications/manifests/index.js';
 import type { Application, KubeObject } from '../../../src/domain/index.js';
 import { runOperation, type SourcedObject } from '../../../src/engine/index.js';
 import { createLogger } from '../../../src/logger.js';
 import { createEngineSyncRunner } from '../../../src/main/engine-sync-runner.js';
-import { contentRevisionOf } from '../../../src/manifests/index.js';
 import { createSyncQueue, createSyncWorker } from '../../../src/queue/index.js';
 import {
   deleteKeys,

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { type ApplicationsFromSettings, applicationsFromSettings } from '../../../src/apps/index.js';
+import { type ApplicationsFromSettings, applicationsFromSettings } from '../../../src/applications/index.js';
 import { processEnvironment } from '../../../src/config.js';
 import { targetPresence } from '../../../src/demo/cluster-matches-manifests.js';
 import { type DemoEnvironment, startDemoEnvironment } from '../../../src/demo/demo-environment.js';

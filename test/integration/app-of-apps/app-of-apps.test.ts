@@ -7,10 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseApplicationFile } from '../../../src/apps/index.js';
+import {
+  childJobId,
+  childRequestKey,
+  createAppOfAppsDriver,
+} from '../../../src/app-of-apps/app-of-apps-driver.js';
+import { parseApplicationFile } from '../../../src/applications/index.js';
+import { createApplicationResolver } from '../../../src/applications/resolve-application.js';
 import { ALERTS_CHANNEL } from '../../../src/demo/demo-scenario.js';
-import { childJobId, childRequestKey, createAppOfAppsDriver } from '../../../src/main/app-of-apps-driver.js';
-import { createApplicationResolver } from '../../../src/main/resolve-application.js';
 import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeStackFixture } from './app-of-apps-env.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {} };

@@ -9,6 +9,9 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
+import { createApplicationRenderer } from '../../../src/applications/render/render-application.js';
+import type { Application } from '../../../src/domain/application.js';
+import type { Cluster } from '../../../src/engine/index.js';
 import {
   APPROVE_ACTION_ID,
   type ApprovalStore,
@@ -16,10 +19,7 @@ import {
   createApprovalServices,
   createFailureNotifier,
   type FailureNotifier,
-} from '../../../src/approvals/index.js';
-import { createApplicationRenderer } from '../../../src/apps/render/render-application.js';
-import type { Application } from '../../../src/domain/application.js';
-import type { Cluster } from '../../../src/engine/index.js';
+} from '../../../src/environments/index.js';
 import type { Logger } from '../../../src/logger.js';
 import {
   allDurable,
@@ -32,17 +32,17 @@ import {
   type SyncRunner,
   type SyncWorker,
 } from '../../../src/queue/index.js';
-import { fanOutReporter } from '../../../src/reporting/sync-reporter.js';
+import { fanOutReporter } from '../../../src/queue/sync-reporter.js';
 import type { Settings } from '../../../src/settings/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
 import { createApprovalGate } from '../../../src/slack/approval-gate.js';
 import type { ApplicationCatalog } from '../../../src/slack/ports.js';
-import { createSlackApp } from '../../../src/slack/slack-app.js';
 import {
   createSlackApprovalMessenger,
   slackGroupMembers,
-} from '../../../src/slack/slack-approval-messenger.js';
-import { createSlackReporter } from '../../../src/slack/slack-reporter.js';
+} from '../../../src/slack/reporters/slack-approval-messenger.js';
+import { createSlackReporter } from '../../../src/slack/reporters/slack-reporter.js';
+import { createSlackApp } from '../../../src/slack/slack-app.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { SignedSlackClient } from '../../fakes/slack-client.js';

@@ -6,7 +6,7 @@ import {
   APPROVE_ACTION_ID,
   encodeApprovalButtonValue,
   REJECT_ACTION_ID,
-} from '../../../src/approvals/index.js';
+} from '../../../src/environments/index.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import {
   buttonsOf as buttonsOfMessage,

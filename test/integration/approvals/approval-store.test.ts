@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../../src/approvals/approval-request.js';
-import { type ApprovalStore, createApprovalStore } from '../../../src/approvals/approval-store.js';
-import { createAuditLog } from '../../../src/approvals/audit-log.js';
+import type { ApprovalRequest } from '../../../src/environments/approvals/approval-request.js';
+import {
+  type ApprovalStore,
+  createApprovalStore,
+} from '../../../src/environments/approvals/approval-store.js';
+import { createAuditLog } from '../../../src/environments/audit-log.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
 
 const redis = testRedis();

@@ -7,9 +7,9 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION_ID, decodeApprovalButtonValue } from '../../../src/approvals/index.js';
 import { loadConfig } from '../../../src/config.js';
-import { createRedisClient } from '../../../src/queue/redis-connections.js';
+import { APPROVE_ACTION_ID, decodeApprovalButtonValue } from '../../../src/environments/index.js';
+import { createRedisClient } from '../../../src/queue/store/redis-connections.js';
 import { redisServerMissing, type SentinelSet, startSentinelSet } from '../../support/redis-topologies.js';
 import { waitFor } from '../support/queue-test-env.js';
 import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';

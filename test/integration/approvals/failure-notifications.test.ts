@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
+import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import { ALERTS, DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
 

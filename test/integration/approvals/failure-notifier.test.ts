@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Application, OperationState, SyncEvent, TaskRef } from '../../../src/domain/index.js';
 import {
   createApprovalStore,
   createAuditLog,
   createFailureNotifier,
   type FailureNotifier,
-} from '../../../src/approvals/index.js';
-import type { Application, OperationState, SyncEvent, TaskRef } from '../../../src/domain/index.js';
+} from '../../../src/environments/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
-import { createSlackApprovalMessenger } from '../../../src/slack/slack-approval-messenger.js';
+import { createSlackApprovalMessenger } from '../../../src/slack/reporters/slack-approval-messenger.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';

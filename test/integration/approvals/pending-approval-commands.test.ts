@@ -3,7 +3,7 @@
  * withdraws it — for whoever the `cancel` permission allows (the requester always), refusing others ephemerally.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
+import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { testRedis } from '../support/queue-test-env.js';
 import { buttonsOf, DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
 

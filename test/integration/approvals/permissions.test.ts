@@ -4,7 +4,7 @@
  * by @sam and kept running (the recording runner's step lasts 60 s, abortable), then other people try to cancel it.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION_ID } from '../../../src/approvals/index.js';
+import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from '../../../src/slack/messages/sync-header-blocks.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';

@@ -1,10 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  APPROVE_ACTION_ID,
-  approvalJobId,
-  decodeApprovalButtonValue,
-  STRANDED_AFTER_MS,
-} from '../../../src/approvals/index.js';
+import { APPROVE_ACTION_ID, decodeApprovalButtonValue } from '../../../src/environments/index.js';
+import { approvalJobId, STRANDED_AFTER_MS } from '../../../src/requests/index.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
 

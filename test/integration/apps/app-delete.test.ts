@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../sim/index.js';
-import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/approvals/index.js';
 import type { KubeObject } from '../../../src/domain/index.js';
+import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/environments/index.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import {
   DELETE_CANCEL_ACTION_ID,

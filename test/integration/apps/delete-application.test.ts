@@ -5,9 +5,9 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
-import { planDeletion, planHash } from '../../../src/apps/application-deletion.js';
-import { deleteApplication } from '../../../src/apps/delete-application.js';
-import { deletionHooksOf } from '../../../src/apps/deletion-hooks.js';
+import { planDeletion, planHash } from '../../../src/deletion/application-deletion.js';
+import { deleteApplication } from '../../../src/deletion/delete-application.js';
+import { deletionHooksOf } from '../../../src/deletion/deletion-hooks.js';
 import type { Application, KubeObject, SyncEvent } from '../../../src/domain/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { installApplicationCrd } from '../../support/application-crd.js';

@@ -1,19 +1,19 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceDifference } from '../../../src/apps/drift/compare-application.js';
-import { observeDrift } from '../../../src/apps/drift/drift-episodes.js';
+import { loadConfig } from '../../../src/config.js';
+import type { ResourceDifference } from '../../../src/drift/compare-application.js';
+import { observeDrift } from '../../../src/drift/drift-episodes.js';
 import {
   redisDriftNoticeClaims,
   redisDriftNoticeRefs,
   redisDriftStateStore,
-} from '../../../src/apps/drift/redis-drift-state-store.js';
-import { loadConfig } from '../../../src/config.js';
+} from '../../../src/drift/redis-drift-state-store.js';
 import {
   clusterSafePrefix,
   createRedisClient,
   type RedisClient,
   type RedisConnectionOptions,
-} from '../../../src/queue/redis-connections.js';
+} from '../../../src/queue/store/redis-connections.js';
 import { type LocalCluster, redisServerMissing, startLocalCluster } from '../../support/redis-topologies.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
 

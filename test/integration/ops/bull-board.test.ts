@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bullBoardRoute } from '../../../src/main/bull-board-route.js';
-import { createMetrics } from '../../../src/main/metrics.js';
-import { opsRoutes } from '../../../src/main/ops-routes.js';
-import { type OpsServer, startOpsServer } from '../../../src/main/ops-server.js';
+import { bullBoardRoute } from '../../../src/ops/bull-board-route.js';
+import { createMetrics } from '../../../src/ops/metrics.js';
+import { opsRoutes } from '../../../src/ops/ops-routes.js';
+import { type OpsServer, startOpsServer } from '../../../src/ops/ops-server.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

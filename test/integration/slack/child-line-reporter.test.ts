@@ -1,9 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
-import { type ChildLineStore, createChildLineReporter } from '../../../src/slack/child-line-reporter.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { ChannelPacer } from '../../../src/slack/reporters/channel-pacer.js';
+import {
+  type ChildLineStore,
+  createChildLineReporter,
+} from '../../../src/slack/reporters/child-line-reporter.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { feed, manyWavesEvents, prePostSyncEvents } from '../../fakes/sync-event-streams.js';
@@ -11,7 +14,7 @@ import { feed, manyWavesEvents, prePostSyncEvents } from '../../fakes/sync-event
 const CHANNEL = 'C0APPS';
 const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
 
-describe('src/slack/child-line-reporter against the fake Slack API', () => {
+describe('src/slack/reporters/child-line-reporter against the fake Slack API', () => {
   let fake: FakeSlackApi;
   afterEach(async () => fake?.close());
 

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
-import { syncKeys } from '../../../src/queue/redis-keys.js';
+import { syncKeys } from '../../../src/queue/store/redis-keys.js';
 import { createSyncQueue, type SyncQueue } from '../../../src/queue/sync-queue.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';

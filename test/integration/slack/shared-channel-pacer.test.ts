@@ -5,11 +5,15 @@
  */
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApprovalStore, createAuditLog, createFailureNotifier } from '../../../src/approvals/index.js';
 import type { Application, SyncEvent } from '../../../src/domain/index.js';
+import {
+  createApprovalStore,
+  createAuditLog,
+  createFailureNotifier,
+} from '../../../src/environments/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
-import { createSharedChannelPacer } from '../../../src/slack/shared-channel-pacer.js';
-import { createSlackApprovalMessenger } from '../../../src/slack/slack-approval-messenger.js';
+import { createSharedChannelPacer } from '../../../src/slack/reporters/shared-channel-pacer.js';
+import { createSlackApprovalMessenger } from '../../../src/slack/reporters/slack-approval-messenger.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';

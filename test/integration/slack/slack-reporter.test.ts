@@ -2,16 +2,23 @@ import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
-import { CallBudget } from '../../../src/slack/call-budget.js';
-import { ChannelPacer } from '../../../src/slack/channel-pacer.js';
 import { type Block, textMessage } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
-import { sweepOutboxes } from '../../../src/slack/outbox-sweeper.js';
-import { type PostedLines, redisPostedLines } from '../../../src/slack/posted-lines.js';
-import { createSlackReporter, type SlackReporterOptions } from '../../../src/slack/slack-reporter.js';
+import { CallBudget } from '../../../src/slack/reporters/call-budget.js';
+import { ChannelPacer } from '../../../src/slack/reporters/channel-pacer.js';
+import { sweepOutboxes } from '../../../src/slack/reporters/outbox-sweeper.js';
+import { type PostedLines, redisPostedLines } from '../../../src/slack/reporters/posted-lines.js';
+import {
+  createSlackReporter,
+  type SlackReporterOptions,
+} from '../../../src/slack/reporters/slack-reporter.js';
+import {
+  outboxesKey,
+  redisThreadOutbox,
+  type ThreadOutbox,
+} from '../../../src/slack/reporters/thread-outbox.js';
+import { ThreadPoster } from '../../../src/slack/reporters/thread-poster.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
-import { outboxesKey, redisThreadOutbox, type ThreadOutbox } from '../../../src/slack/thread-outbox.js';
-import { ThreadPoster } from '../../../src/slack/thread-poster.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import {
   feed,
@@ -30,7 +37,7 @@ const header = {
 };
 const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
 
-describe('src/slack/slack-reporter against the fake Slack API', () => {
+describe('src/slack/reporters/slack-reporter against the fake Slack API', () => {
   let fake: FakeSlackApi;
   afterEach(async () => fake?.close());
 

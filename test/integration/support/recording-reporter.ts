@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { SyncEvent } from '../../../src/domain/index.js';
-import type { SyncReporter } from '../../../src/reporting/sync-reporter.js';
+import type { SyncReporter } from '../../../src/queue/sync-reporter.js';
 
 export function eventLine(event: SyncEvent): string {
   const wave = 'wave' in event ? `:${event.wave.index}` : '';

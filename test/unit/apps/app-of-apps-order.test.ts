@@ -7,12 +7,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childApplicationsOf } from '../../../src/apps/app-of-apps.js';
-import { createApplicationRegistry } from '../../../src/apps/application-registry.js';
+import { childApplicationsOf } from '../../../src/app-of-apps/app-of-apps.js';
+import { createApplicationRegistry } from '../../../src/applications/application-registry.js';
 import {
   createApplicationRenderer,
   type RenderedApplication,
-} from '../../../src/apps/render/render-application.js';
+} from '../../../src/applications/render/render-application.js';
 import type { Application } from '../../../src/domain/application.js';
 import { buildSyncTasks } from '../../../src/engine/index.js';
 import { loadSettings, parseSettings } from '../../../src/settings/load-settings.js';

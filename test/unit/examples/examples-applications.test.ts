@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApplicationRegistry } from '../../../src/apps/application-registry.js';
-import { parseApplicationFile } from '../../../src/apps/parse-applications.js';
+import { createApplicationRegistry } from '../../../src/applications/application-registry.js';
+import { parseApplicationFile } from '../../../src/applications/parse-applications.js';
 import { loadSettings, resolveSettingsPath } from '../../../src/settings/load-settings.js';
 import { sharedFixturesDir } from '../../support/shared-fixtures.js';
 

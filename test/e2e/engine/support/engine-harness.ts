@@ -4,6 +4,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../../../sim/index.js';
+import { contentRevisionOf, loadManifests } from '../../../../src/applications/manifests/index.js';
 import type { KubeObject, OperationState, SyncEvent, SyncOperation } from '../../../../src/domain/index.js';
 import type {
   Cluster,
@@ -13,7 +14,6 @@ import type {
 } from '../../../../src/engine/index.js';
 import { runOperation } from '../../../../src/engine/index.js';
 import { createKubeCluster } from '../../../../src/kube/kube-cluster.js';
-import { contentRevisionOf, loadManifests } from '../../../../src/manifests/index.js';
 
 export interface Harness {
   sim: Simulator;

@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
+import { contentRevisionOf, loadManifests } from '../../../../src/applications/manifests/index.js';
 import type { OperationState } from '../../../../src/domain/index.js';
 import { runOperation } from '../../../../src/engine/index.js';
 import { createKubeCluster } from '../../../../src/kube/kube-cluster.js';
-import { contentRevisionOf, loadManifests } from '../../../../src/manifests/index.js';
 
 const [kubeconfig, stateFile, dir, namespace] = process.argv.slice(2) as [string, string, string, string];
 const kc = new KubeConfig();

@@ -1,0 +1,29 @@
+/**
+ * Silent Argo CD fallbacks in an Application itself: a sync option in `spec.syncPolicy.syncOptions` that Argo CD
+ * does not know (it matches exact `Key=value` strings, so `CreateNamespce=true` does nothing). Reported at config
+ * load (the registry logs them) and by `wavesync plan --app`, with the Application's file and line.
+ */
+import type { Application } from '../domain/index.js';
+import { type PlanWarning, syncOptionProblem } from '../engine/index.js';
+import { subscriptionWarnings } from '../environments/notifications/notification-subscriptions.js';
+
+/**
+ * One warning per unknown sync option, and per notification subscription annotation that subscribes to nothing
+ * (unknown trigger, a service other than slack), at the Application's origin (`file:line`; line 1 when it has none).
+ */
+export function applicationWarnings(
+  app: Pick<Application, 'name' | 'origin' | 'syncPolicy'> & Partial<Pick<Application, 'annotations'>>,
+): PlanWarning[] {
+  const match = /^(.*):(\d+)$/.exec(app.origin);
+  const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
+  const options = (app.syncPolicy?.syncOptions ?? []).flatMap((option) => {
+    const problem = syncOptionProblem(option);
+    return problem === undefined
+      ? []
+      : [{ file, line, message: `Application ${app.name}: spec.syncPolicy.syncOptions: ${problem}` }];
+  });
+  const subscriptions = subscriptionWarnings({ name: app.name, annotations: app.annotations ?? {} }).map(
+    (message) => ({ file, line, message }),
+  );
+  return [...options, ...subscriptions];
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../domain/resource.js';
+import { parseIgnoreDifferences } from '../engine/index.js';
+import { compareApplication } from './compare-application.js';
+
+const source = { file: 'm.yaml', line: 1 };
+const deployment = (replicas: number | string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', labels: { app: 'web' } },
+  spec: {
+    replicas,
+    template: { spec: { containers: [{ name: 'web', image: 'web:1', ports: [{ containerPort: 80 }] }] } },
+  },
+  ...extra,
+});
+const live = (obj: KubeObject, namespace = 'shop'): KubeObject => ({
+  ...obj,
+  metadata: {
+    ...obj.metadata,
+    namespace,
+    uid: 'u',
+    resourceVersion: '9',
+    labels: { ...obj.metadata.labels, 'app.kubernetes.io/instance': 'shop' },
+  },
+  status: { readyReplicas: 2 },
+});
+
+describe('compareApplication', () => {
+  it('does not report a field the Application ignores (ignoreDifferences), and still reports the others', () => {
+    const { rules } = parseIgnoreDifferences([
+      { group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] },
+    ]);
+    const scaled = live(deployment(5));
+    const targets = [{ object: deployment(2), source }];
+
+    expect(compareApplication(targets, [scaled], 'shop', { ignoreDifferences: rules }).status).toBe('Synced');
+    expect(compareApplication(targets, [scaled], 'shop').differences).toEqual([
+      expect.objectContaining({ reason: 'changed', path: 'spec.replicas' }),
+    ]);
+  });
+
+  it('is Synced when every manifest field has its value live, whatever the cluster added', () => {
+    const cluster = live(deployment(2));
+    (cluster.spec as { strategy?: unknown }).strategy = { type: 'RollingUpdate' };
+
+    expect(compareApplication([{ object: deployment(2), source }], [cluster], 'shop')).toEqual({
+      status: 'Synced',
+      differences: [],
+    });
+  });
+
+  it('names the first changed field, and treats "2" and 2 alike', () => {
+    const changed = live(deployment(2));
+    (
+      (changed.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec
+        .containers[0] as { image: string }
+    ).image = 'web:2';
+
+    expect(compareApplication([{ object: deployment('2'), source }], [changed], 'shop')).toEqual({
+      status: 'OutOfSync',
+      differences: [
+        {
+          key: { group: 'apps', kind: 'Deployment', namespace: 'shop', name: 'web' },
+          reason: 'changed',
+          path: 'spec.template.spec.containers[0].image',
+        },
+      ],
+    });
+  });
+
+  it('reports missing and extraneous resources, but not hooks or IgnoreExtraneous objects', () => {
+    const hook: KubeObject = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate', annotations: { 'argocd.argoproj.io/hook': 'PreSync' } },
+    };
+    const extra: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'old', namespace: 'shop' },
+    };
+    const ignored: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'generated',
+        namespace: 'shop',
+        annotations: { 'argocd.argoproj.io/compare-options': 'IgnoreExtraneous' },
+      },
+    };
+
+    const result = compareApplication(
+      [
+        { object: deployment(1), source },
+        { object: hook, source },
+      ],
+      [extra, ignored, live(hook)],
+      'shop',
+    );
+
+    expect(result.differences.map((d) => `${d.reason}:${d.key.kind}/${d.key.name}`)).toEqual([
+      'missing:Deployment/web',
+      'extraneous:ConfigMap/old',
+    ]);
+  });
+
+  it('matches a cluster-scoped live object to a target given the destination namespace', () => {
+    const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } };
+
+    expect(
+      compareApplication([{ object: ns, source }], [{ ...ns, metadata: { name: 'team', uid: 'u' } }], 'shop')
+        .status,
+    ).toBe('Synced');
+  });
+
+  it('counts the destination Namespace a CreateNamespace=true sync created as part of the Application', () => {
+    const ns: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop', labels: { 'app.kubernetes.io/instance': 'shop' } },
+    };
+    const targets = [{ object: deployment(2), source }];
+    const lives = [live(deployment(2)), ns];
+    expect(compareApplication(targets, lives, 'shop', { createNamespace: true }).status).toBe('Synced');
+    expect(compareApplication(targets, lives, 'shop').differences.map((d) => d.reason)).toEqual([
+      'extraneous',
+    ]);
+  });
+});

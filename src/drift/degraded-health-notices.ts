@@ -1,0 +1,71 @@
+/**
+ * `on-health-degraded` seen by drift detection: an Application whose last operation Succeeded (and was Healthy, or
+ * not yet Degraded, when the worker watched it) turns Degraded later — a rollout past its progress deadline, a
+ * Deployment someone broke by hand. The drift check reads the Application's tracked live objects anyway; when one
+ * of them is Degraded (the same health checks as the engine's), the channels subscribed to `on-health-degraded`
+ * (Application annotations, environment defaults) are told, once per operation and channel: the key is the one the
+ * worker uses (`postOncePerChannel`), so an operation the worker already announced as Degraded is not announced
+ * again, and every later drift check of the same operation posts nothing.
+ */
+
+import type { Application, KubeObject } from '../domain/index.js';
+import { getResourceHealth } from '../engine/index.js';
+import {
+  canRollBackApplication,
+  environmentFor,
+  type NotificationPoster,
+  postOncePerChannel,
+  subscriptionsOf,
+} from '../environments/index.js';
+import { subscribedChannels } from '../environments/notifications/notification-subscriptions.js';
+import type { SyncQueueClient } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
+
+export interface DegradedHealthNoticeDeps {
+  redis: Parameters<typeof postOncePerChannel>[0]['redis'];
+  prefix: string;
+  settings: Pick<Settings, 'environments'>;
+  queue: Pick<SyncQueueClient, 'history' | 'jobStatus'>;
+  poster: NotificationPoster;
+  onError?(error: unknown): void;
+}
+
+/**
+ * Check `live` (the Application's tracked live objects) for Degraded resources and notify the subscribers of
+ * `on-health-degraded` about the Application's last operation when there are. Resolves once done; errors of the
+ * look-ups reject, delivery errors go to `onError`.
+ */
+export async function noticeDegradedHealth(
+  deps: DegradedHealthNoticeDeps,
+  app: Application,
+  live: readonly KubeObject[],
+): Promise<void> {
+  const degraded = live.flatMap((o) => {
+    const health = getResourceHealth(o);
+    return health?.status === 'Degraded' ? [{ o, health }] : [];
+  });
+  if (degraded.length === 0) return;
+  const env = environmentFor(deps.settings, app);
+  const channels = subscribedChannels('on-health-degraded', ...subscriptionsOf(app, env));
+  if (channels.length === 0) return;
+  const [last] = await deps.queue.history(app.name, 1);
+  if (last?.phase !== 'Succeeded' || last.dryRun || last.deletion) return;
+  const target = (await deps.queue.jobStatus(last.jobId))?.target;
+  const threadLink = target ? await deps.poster.permalink(target).catch(() => undefined) : undefined;
+  const [first] = degraded;
+  const more = degraded.length > 1 ? ` (and ${degraded.length - 1} more)` : '';
+  const message = first?.health.message ? `: ${first.health.message}` : '';
+  await postOncePerChannel(deps, channels, {
+    trigger: 'on-health-degraded',
+    application: app.name,
+    destination: env?.name ?? app.destination.namespace ?? app.destination.name ?? '',
+    revision: last.revision,
+    requester: last.initiator,
+    jobId: last.jobId,
+    phase: last.phase,
+    detail: `${first?.o.kind}/${first?.o.metadata.name} Degraded${message}${more} (seen by drift detection)`,
+    rollbackable: canRollBackApplication(app),
+    ...(threadLink ? { threadLink } : {}),
+    ...(last.rollback ? { rollback: last.rollback } : {}),
+  });
+}

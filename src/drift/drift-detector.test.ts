@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Application } from '../domain/application.js';
+import type { ResourceDifference } from './compare-application.js';
+import { createDriftDetector } from './drift-detector.js';
+
+function app(name: string, automated?: { selfHeal?: boolean }): Application {
+  return {
+    name,
+    namespace: 'argocd',
+    project: 'default',
+    source: { repoURL: '', path: name },
+    destination: { namespace: name },
+    ...(automated ? { syncPolicy: { automated } } : {}),
+    finalizers: [],
+    labels: {},
+    annotations: {},
+    manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name } },
+    origin: 'test',
+  };
+}
+const drift: ResourceDifference[] = [
+  { key: { group: '', kind: 'ConfigMap', namespace: 'x', name: 'c' }, reason: 'changed', path: 'data.a' },
+];
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createDriftDetector', () => {
+  it('checks only automated Applications, acts once per episode, self-heals where allowed, and survives errors', async () => {
+    const apps = [
+      app('manual'),
+      app('notify', {}),
+      app('heal', { selfHeal: true }),
+      app('prod', { selfHeal: true }),
+      app('broken', {}),
+    ];
+    const actions: string[] = [];
+    const warnings: string[] = [];
+    let differences = drift;
+    const detector = createDriftDetector({
+      applications: () => apps,
+      compare: async (a) => {
+        if (a.name === 'broken') throw new Error('cluster unreachable');
+        return differences;
+      },
+      autoSyncAllowed: (a) => a.name !== 'prod',
+      onAction: async (a, action) => void actions.push(`${a.name}:${action.action}`),
+      logger: {
+        warn: (obj: unknown) => void warnings.push((obj as { application: string }).application),
+      } as never,
+    });
+
+    await detector.tick();
+    await detector.tick();
+    differences = [];
+    await detector.tick();
+
+    expect(actions).toEqual([
+      'notify:notify',
+      'heal:sync',
+      'prod:notify',
+      'notify:resolved',
+      'heal:resolved',
+      'prod:resolved',
+    ]);
+    expect(warnings).toEqual(['broken', 'broken', 'broken']);
+  });
+
+  it('ticks on its interval until stopped', async () => {
+    vi.useFakeTimers();
+    let compared = 0;
+    const detector = createDriftDetector({
+      applications: () => [app('a', {})],
+      compare: async () => {
+        compared++;
+        return [];
+      },
+      onAction: async () => {},
+    });
+
+    detector.start(1000);
+    await vi.advanceTimersByTimeAsync(3500);
+    detector.stop();
+    await vi.advanceTimersByTimeAsync(5000);
+
+    expect(compared).toBe(3);
+  });
+
+  it('acts again at the next tick when the action failed (Slack or the queue was down)', async () => {
+    const attempts: string[] = [];
+    let down = true;
+    const detector = createDriftDetector({
+      applications: () => [app('a', {})],
+      compare: async () => drift,
+      onAction: async (a, action) => {
+        attempts.push(`${a.name}:${action.action}:${down ? 'failed' : 'posted'}`);
+        if (down) throw new Error('slack down');
+      },
+    });
+
+    await detector.tick();
+    down = false;
+    await detector.tick();
+    await detector.tick();
+
+    expect(attempts).toEqual(['a:notify:failed', 'a:notify:posted']);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The periodic drift check: every interval, each Application with `syncPolicy.automated` is compared with the
+ * cluster, and one action per drift episode is handed to `onAction` (notify with a Sync button, self-heal sync, or
+ * resolved). Comparing needs the cluster, and acting needs Slack and the queue, so both come in as functions; the
+ * episode state goes through `store` (in memory by default; Redis for several bot replicas, where the store's
+ * atomic transition makes exactly one replica see each episode start). Ticks never overlap: a tick() while one
+ * runs joins it. Argo CD's equivalent is the application controller's periodic reconciliation
+ * (`timeout.reconciliation`, 180 s) with `syncPolicy.automated` (controller/appcontroller.go autoSync).
+ */
+import type { Application } from '../domain/application.js';
+import type { Logger } from '../logger.js';
+import type { ResourceDifference } from './compare-application.js';
+import { type DriftAction, type DriftState, observeDrift } from './drift-episodes.js';
+
+/** The next state and action for one Application, given its stored state (undefined: never seen). */
+export type DriftTransition = (previous: DriftState | undefined) => {
+  state: DriftState;
+  action: DriftAction;
+};
+
+/** Where episode state lives between ticks. */
+export interface DriftStateStore {
+  get(application: string): Promise<DriftState | undefined>;
+  /**
+   * Apply `transition` to the stored state atomically and store its result; resolves with the action of the
+   * transition that was stored. When another process changed the state in between, `transition` runs again on
+   * the new state, so two replicas never both start the same episode.
+   */
+  transition(application: string, transition: DriftTransition): Promise<DriftAction>;
+}
+
+/** What one comparison found, for metrics. */
+export type DriftCheckResult = 'Synced' | 'OutOfSync' | 'Error' | 'Skipped';
+
+export interface DriftDetectorDeps {
+  applications(): readonly Application[];
+  /** The differences between the Application's manifests and the cluster (compareApplication). */
+  compare(app: Application): Promise<readonly ResourceDifference[]>;
+  /** Whether the Application's environment allows automatic syncs now (default: always). */
+  autoSyncAllowed?(app: Application): boolean;
+  /**
+   * True when the Application is not to be compared now (result `Skipped`, no action, the episode state is left
+   * as it is): while a sync of it is queued, running or waiting for approval (its state is in flux; Argo CD does
+   * not auto-sync an Application with an operation in progress), and while it has never completed a sync (Argo CD
+   * shows such an Application OutOfSync, but a notice for an app nobody has synced yet is noise).
+   */
+  skipComparison?(app: Application): Promise<boolean>;
+  onAction(app: Application, action: Exclude<DriftAction, { action: 'none' }>): Promise<void>;
+  /** Called once per Application per tick with what the check found. */
+  onChecked?(app: Application, result: DriftCheckResult): void;
+  store?: DriftStateStore;
+  /**
+   * Interval ticks only: take the lease for this interval (true) or leave it to another replica (false), so one
+   * of several bot replicas compares per interval. tick() called directly always compares.
+   */
+  lease?(ttlMs: number): Promise<boolean>;
+  now?: () => Date;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+export interface DriftDetector {
+  /** Check every automated Application once; resolves when done (joins a tick already running). */
+  tick(): Promise<void>;
+  /** What each interval does: tick() if the lease (when configured) is ours for `intervalMs`; resolves with whether it ticked. */
+  tickIfLeader(intervalMs: number): Promise<boolean>;
+  /** Tick every `intervalMs` until stop(). */
+  start(intervalMs: number): void;
+  /** Stop ticking; resolves once a tick in progress has finished. */
+  stop(): Promise<void>;
+}
+
+/** An in-process DriftStateStore. */
+export function memoryDriftStateStore(): DriftStateStore {
+  const states = new Map<string, DriftState>();
+  return {
+    get: async (name) => states.get(name),
+    async transition(name, transition) {
+      const { state, action } = transition(states.get(name));
+      states.set(name, state);
+      return action;
+    },
+  };
+}
+
+const NONE: DriftAction = { action: 'none' };
+
+export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
+  const store = deps.store ?? memoryDriftStateStore();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  const checkOne = async (app: Application): Promise<DriftCheckResult> => {
+    if (await deps.skipComparison?.(app)) return 'Skipped';
+    const differences = await deps.compare(app);
+    const selfHeal = Boolean(app.syncPolicy?.automated?.selfHeal) && (deps.autoSyncAllowed?.(app) ?? true);
+    const now = deps.now?.() ?? new Date();
+    let before: DriftState | undefined;
+    const action = await store.transition(app.name, (previous) => {
+      before = previous;
+      return observeDrift(previous, differences, { selfHeal }, now);
+    });
+    if (action.action !== 'none') {
+      try {
+        await deps.onAction(app, action);
+      } catch (error) {
+        // Not told (Slack down) or not queued (Redis down): forget the episode's start so the next tick acts again.
+        if (action.action !== 'resolved')
+          await store.transition(app.name, () => ({
+            state: before ?? { selfHealAttempts: 0 },
+            action: NONE,
+          }));
+        throw error;
+      }
+    }
+    return differences.length === 0 ? 'Synced' : 'OutOfSync';
+  };
+
+  const tickOnce = async () => {
+    for (const app of deps.applications()) {
+      if (!app.syncPolicy?.automated) continue;
+      let result: DriftCheckResult;
+      try {
+        result = await checkOne(app);
+      } catch (error) {
+        result = 'Error';
+        deps.logger?.warn({ application: app.name, err: error }, 'drift check failed');
+      }
+      deps.onChecked?.(app, result);
+    }
+  };
+
+  const tick = () => {
+    running ??= tickOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  // The lease lasts most of an interval, so it is free again when the next interval's first timer fires.
+  const tickIfLeader = async (intervalMs: number) => {
+    if (running) return false;
+    const leader = deps.lease ? await deps.lease(Math.max(1, Math.floor(intervalMs * 0.8))) : true;
+    if (leader) await tick();
+    return leader;
+  };
+
+  return {
+    tick,
+    tickIfLeader,
+    start(intervalMs) {
+      timer = setInterval(() => {
+        tickIfLeader(intervalMs).catch((error: unknown) =>
+          deps.logger?.warn({ err: error }, 'drift tick failed'),
+        );
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

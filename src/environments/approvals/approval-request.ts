@@ -1,0 +1,121 @@
+/**
+ * ApprovalRequest — a sync waiting for approval, bound to the exact Application, resolved revision and options.
+ * `binding` is a SHA-256 of (application, revision, operation); the decision re-computes it and an approval of
+ * something that changed since the request is refused and the request invalidated.
+ */
+import { createHash } from 'node:crypto';
+import type { DeletionPlan } from '../../deletion/application-deletion.js';
+import type { SyncOperation } from '../../domain/index.js';
+import type { DeletionRequest, RollbackRef } from '../../queue/index.js';
+import type { Initiator } from '../../queue/sync-reporter.js';
+import type { Principals } from '../../settings/environments-schema.js';
+import type { DiffSummary } from './diff-summary.js';
+import type { PlanSummary } from './plan-summary.js';
+
+/** `withdrawn`: cancelled with `/sync cancel` while pending (by the requester or whoever may cancel). */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'invalidated' | 'withdrawn';
+
+export interface MessageRef {
+  channel: string;
+  ts: string;
+}
+
+export interface BreakGlass {
+  reason: string;
+  /** Name of the freeze window broken. */
+  freeze: string;
+  /** ISO-8601 end of that window. */
+  endsAt: string;
+}
+
+/** The immutable part of a request, stored as JSON. */
+export interface ApprovalRequest {
+  id: string;
+  application: string;
+  environment: string;
+  operation: SyncOperation;
+  /** Resolved revision (git SHA or content hash). */
+  revision: string;
+  /** Symbolic revision requested (`main`, `v1.2.0`, HEAD). */
+  revisionName: string;
+  binding: string;
+  requester: Initiator;
+  /** Channel the request was made in (where the approval message goes). */
+  channel: string;
+  approvers: Principals;
+  requiredApprovals: number;
+  /** ISO-8601. */
+  createdAt: string;
+  /** ISO-8601. */
+  expiresAt: string;
+  plan: PlanSummary;
+  /** The live diff at request time (masked summary), when the cluster was read. */
+  diff?: DiffSummary;
+  /** Why the live state could not be read at request time. */
+  liveError?: string;
+  breakGlass?: BreakGlass;
+  /** Present when the request deletes the Application (`/sync delete`): what is asked and the plan shown. */
+  deletion?: DeletionApproval;
+  /** Present when the request is a rollback (`/sync rollback`): the history entry it returns to. */
+  rollback?: RollbackRef;
+}
+
+/** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */
+export interface DeletionApproval {
+  request: DeletionRequest;
+  plan: DeletionPlan;
+}
+
+export interface Approval {
+  userId: string;
+  /** ms since epoch. */
+  at: number;
+}
+
+/** A request with its current (mutable) state. */
+export interface ApprovalRecord {
+  request: ApprovalRequest;
+  status: ApprovalStatus;
+  approvals: Approval[];
+  message?: MessageRef;
+  decidedBy?: string;
+  /** ms since epoch. */
+  decidedAt?: number;
+  /** Why it was invalidated or not queued. */
+  note?: string;
+  jobId?: string;
+}
+
+/**
+ * SHA-256 hex of what would be synced (or, with `deletion`, deleted); key order fixed so equal inputs always hash
+ * equal.
+ */
+export function bindingOf(
+  application: string,
+  revision: string,
+  operation: SyncOperation,
+  deletion?: DeletionRequest,
+): string {
+  const deleting = deletion
+    ? [['delete', deletion.cascade ?? '', [...deletion.confirmed].sort(), deletion.planHash]]
+    : [];
+  const canonical = JSON.stringify([
+    ...deleting,
+    application,
+    revision,
+    operation.revision ?? null,
+    operation.prune,
+    operation.dryRun,
+    [...operation.syncOptions].sort(),
+    (operation.resources ?? []).map((r) => [r.group, r.kind, r.namespace ?? '', r.name]),
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The command that asks again for what `request` asked: `/sync delete <app>` for a deletion, else `/sync <app>`. */
+export function rerunCommandOf(
+  request: Pick<ApprovalRequest, 'application' | 'deletion'> & Pick<Partial<ApprovalRequest>, 'rollback'>,
+): string {
+  if (request.rollback) return `/sync rollback ${request.application} ${request.rollback.id}`;
+  return request.deletion ? `/sync delete ${request.application}` : `/sync ${request.application}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * One call for the approval flow over Redis with its store, audit log, group cache and plan preview; the
+ * composition root (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only `createFailureNotifier` (see docs/approvals.md, "Wiring").
+ */
+
+import type { ApplicationRenderer } from '../../applications/render/render-application.js';
+import type { Application, KubeObject } from '../../domain/index.js';
+import type { Cluster } from '../../engine/index.js';
+import {
+  allDurable,
+  type DurableWrites,
+  type ReplicaDurability,
+  replicatedWrites,
+} from '../../queue/index.js';
+import type { RedisClient } from '../../queue/store/redis-connections.js';
+import type { Settings } from '../../settings/settings-schema.js';
+import { type AuditLog, createAuditLog } from '../audit-log.js';
+import { createGroupMembership, type ListGroupMembers } from '../group-membership.js';
+import type { ApprovalDeps } from './approval-deps.js';
+import type { ApprovalMessenger } from './approval-messenger.js';
+import { type ApprovalStore, createApprovalStore } from './approval-store.js';
+import { type Approvals, createApprovals } from './approvals.js';
+import { createSyncPreviewer } from './sync-preview.js';
+
+/** Key prefix of approvals, audit and notification keys. */
+export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
+
+export interface ApprovalServicesOptions {
+  redis: RedisClient;
+  /** Default `wavesync`. */
+  prefix?: string;
+  settings: Pick<Settings, 'environments'>;
+  findApplication(name: string): Application | undefined;
+  renderer: Pick<ApplicationRenderer, 'renderApplication'>;
+  /** Live objects of an Application (create/update/prune in the plan); omit without a cluster. */
+  liveObjects?(app: Application): Promise<readonly KubeObject[]>;
+  /** The Application's destination cluster: the plan's live state and the live diff (takes precedence). */
+  cluster?(app: Application): Cluster;
+  queue: ApprovalDeps['queue'];
+  messenger: ApprovalMessenger;
+  /** usergroups.users.list (e.g. `slackGroupMembers(client)`). */
+  listGroupMembers: ListGroupMembers;
+  /** Group membership cache lifetime in ms (default 5 min). */
+  groupCacheTtlMs?: number;
+  /** Slack delivery errors after a stored decision. */
+  onDeliveryError?(error: unknown): void;
+  /** Clock in epoch ms (default `Date.now`); tests pass a controllable one for expiry and freeze windows. */
+  now?(): number;
+  /**
+   * Replicas that must hold a decision (and the request, the job it queued) before the messenger shows it (Redis
+   * WAIT on `redis`, and the queue's `durable`); default none. `replicaDurabilityFor` picks 1 on Sentinel.
+   */
+  durability?: ReplicaDurability;
+}
+
+export interface ApprovalServices {
+  approvals: Approvals;
+  store: ApprovalStore;
+  audit: AuditLog;
+  /** The flow's writes (its Redis connection and the queue's) on the replicas: what a click must confirm. */
+  durable: DurableWrites;
+}
+
+export function createApprovalServices(options: ApprovalServicesOptions): ApprovalServices {
+  const prefix = options.prefix ?? DEFAULT_APPROVALS_PREFIX;
+  const store = createApprovalStore(options.redis, { prefix });
+  const audit = createAuditLog(options.redis, prefix);
+  const durable = allDurable([
+    options.durability ? replicatedWrites([options.redis], options.durability) : undefined,
+    options.queue.durable,
+  ]);
+  const approvals = createApprovals(
+    {
+      settings: options.settings,
+      findApplication: options.findApplication,
+      store,
+      audit,
+      groups: createGroupMembership({
+        list: options.listGroupMembers,
+        ...(options.groupCacheTtlMs === undefined ? {} : { ttlMs: options.groupCacheTtlMs }),
+      }),
+      preview: createSyncPreviewer({
+        renderer: options.renderer,
+        ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
+        ...(options.cluster ? { cluster: options.cluster } : {}),
+      }),
+      queue: options.queue,
+      messenger: options.messenger,
+      durable,
+      now: options.now ?? Date.now,
+    },
+    options.onDeliveryError,
+  );
+  return { approvals, store, audit, durable };
+}

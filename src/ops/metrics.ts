@@ -1,0 +1,158 @@
+/**
+ * createMetrics — the Prometheus metrics every wavesync process exposes at `GET /metrics` (prom-client, one
+ * registry per process, never the global one so tests and in-process demos do not collide):
+ *
+ * - `wavesync_queue_jobs{state}` gauge: BullMQ job counts (waiting, active, delayed, completed, failed, paused),
+ *   read from Redis at scrape time;
+ * - `wavesync_syncs_total{phase}` counter: finished operations by OperationPhase (Succeeded, Failed, Error);
+ * - `wavesync_sync_duration_seconds{phase}` histogram: operation duration;
+ * - `wavesync_wave_duration_seconds{sync_phase}` histogram: duration of one (phase, wave) step;
+ * - `wavesync_slack_api_calls_total{method}` and `wavesync_slack_rate_limited_total{method}` counters;
+ * - `wavesync_slack_messages_dropped_total{what}` and `wavesync_slack_thread_lines_dropped_total` counters: thread
+ *   messages (and the lines they held) given up after a Slack outage past the retention or a permanent error;
+ * - `wavesync_drift_checks_total{result}` counter: drift comparisons of Applications with syncPolicy.automated, by
+ *   result (Synced, OutOfSync, Error, Skipped while a sync of the app is queued or running);
+ * - `wavesync_drift_out_of_sync_applications` gauge: Applications whose last comparison was OutOfSync;
+ * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { SyncEvent } from '../domain/index.js';
+import type { SyncReporter } from '../queue/sync-reporter.js';
+
+/** Job counts by BullMQ state, as `Queue.getJobCounts()` returns them. */
+export type JobCountsReader = () => Promise<Record<string, number>>;
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** The Prometheus text exposition, and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
+  /** A reporter that records sync outcomes and wave durations from the operation's SyncEvents. */
+  reporter(): SyncReporter;
+  /** Count one Slack Web API call of `method` (e.g. `chat.postMessage`). */
+  slackCall(method: string): void;
+  /** Count one HTTP 429 from Slack for `method`. */
+  slackRateLimited(method: string): void;
+  /**
+   * Count one thread message given up (`what`: "thread reply" | "header update") holding `lines` thread lines
+   * (default 0): a Slack outage past the retention of one delivery (10 min) or a permanent Slack error. The thread
+   * says it once Slack answers again ("N progress lines could not be delivered").
+   */
+  slackDropped(what: string, lines?: number): void;
+  /** Record one drift comparison of `application` (src/drift). */
+  driftChecked(application: string, result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped'): void;
+  /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
+  setJobCountsReader(reader: JobCountsReader): void;
+}
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused'] as const;
+
+/** Create the registry and its metrics. `defaults: false` leaves out the process metrics (tests). */
+export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'wavesync_' });
+  let readCounts: JobCountsReader | undefined;
+  new Gauge({
+    name: 'wavesync_queue_jobs',
+    help: 'Sync jobs in the BullMQ queue, by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      if (!readCounts) return;
+      const counts = await readCounts().catch(() => undefined);
+      if (!counts) return;
+      for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  const syncs = new Counter({
+    name: 'wavesync_syncs_total',
+    help: 'Finished sync operations, by OperationPhase',
+    labelNames: ['phase'],
+    registers: [registry],
+  });
+  const syncDuration = new Histogram({
+    name: 'wavesync_sync_duration_seconds',
+    help: 'Duration of sync operations in seconds, by OperationPhase',
+    labelNames: ['phase'],
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800],
+    registers: [registry],
+  });
+  const waveDuration = new Histogram({
+    name: 'wavesync_wave_duration_seconds',
+    help: 'Duration of one sync wave in seconds, by SyncPhase',
+    labelNames: ['sync_phase'],
+    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
+  const slackCalls = new Counter({
+    name: 'wavesync_slack_api_calls_total',
+    help: 'Slack Web API calls, by method',
+    labelNames: ['method'],
+    registers: [registry],
+  });
+  const slackLimited = new Counter({
+    name: 'wavesync_slack_rate_limited_total',
+    help: 'Slack Web API answers with HTTP 429, by method',
+    labelNames: ['method'],
+    registers: [registry],
+  });
+  const slackDropped = new Counter({
+    name: 'wavesync_slack_messages_dropped_total',
+    help: 'Thread messages given up after a Slack outage past the retention (10 min) or a permanent error, by kind',
+    labelNames: ['what'],
+    registers: [registry],
+  });
+  const linesDropped = new Counter({
+    name: 'wavesync_slack_thread_lines_dropped_total',
+    help: 'Thread lines (progress replies) given up after a Slack outage past the retention or a permanent error',
+    registers: [registry],
+  });
+  const driftChecks = new Counter({
+    name: 'wavesync_drift_checks_total',
+    help: 'Drift comparisons of Applications with syncPolicy.automated, by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const outOfSync = new Set<string>();
+  const outOfSyncApps = new Gauge({
+    name: 'wavesync_drift_out_of_sync_applications',
+    help: 'Applications whose last drift comparison was OutOfSync',
+    registers: [registry],
+  });
+
+  function observe(event: SyncEvent): void {
+    if (event.type === 'WaveCompleted') {
+      waveDuration.observe({ sync_phase: event.wave.phase }, event.durationMs / 1000);
+    } else if (event.type === 'OperationCompleted') {
+      syncs.inc({ phase: event.phase });
+      syncDuration.observe({ phase: event.phase }, event.durationMs / 1000);
+    }
+  }
+
+  return {
+    registry,
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    reporter: () => ({
+      async report(event) {
+        observe(event);
+      },
+      async close() {},
+    }),
+    slackCall: (method) => slackCalls.inc({ method }),
+    slackRateLimited: (method) => slackLimited.inc({ method }),
+    slackDropped(what, lines = 0) {
+      slackDropped.inc({ what });
+      if (lines > 0) linesDropped.inc(lines);
+    },
+    driftChecked(application, result) {
+      driftChecks.inc({ result });
+      if (result === 'OutOfSync') outOfSync.add(application);
+      else if (result === 'Synced') outOfSync.delete(application);
+      outOfSyncApps.set(outOfSync.size);
+    },
+    setJobCountsReader(reader) {
+      readCounts = reader;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The Lua scripts behind the per-application line (docs/queue.md). Each runs atomically in Redis, which is
+ * what makes "only the head of the line runs" hold across any number of workers and processes.
+ * Job hash fields: application, request, enqueuedAt, status, owner, startedAt, finishedAt, message, state,
+ * wave, cancelledBy.
+ */
+import { luaScript } from '../store/lua-script.js';
+
+const TERMINAL = `local function terminal(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end\n`;
+
+/** KEYS line, apps, job; ARGV jobId, application, request JSON, enqueuedAt → 1 registered, 0 known. */
+export const REGISTER = luaScript(`
+if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+redis.call('HSET', KEYS[3], 'application', ARGV[2], 'request', ARGV[3], 'enqueuedAt', ARGV[4], 'status', 'waiting')
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[2])
+return 1`);
+
+/**
+ * KEYS line, job; ARGV jobId, owner token, now → {'acquired'} | {'finished', status} | {'blocked', headId}
+ * | {'unregistered'}. Only the head of the line may run; the owner token fences out a worker that lost the job.
+ */
+export const ACQUIRE = luaScript(`${TERMINAL}
+local status = redis.call('HGET', KEYS[2], 'status')
+if not status then return {'unregistered'} end
+if terminal(status) then return {'finished', status} end
+local head = redis.call('LINDEX', KEYS[1], 0)
+if head ~= ARGV[1] then return {'blocked', head or ''} end
+redis.call('HSET', KEYS[2], 'status', 'active', 'owner', ARGV[2])
+redis.call('HSETNX', KEYS[2], 'startedAt', ARGV[3])
+return {'acquired'}`);
+
+/**
+ * KEYS line, job, history, cancel, events, history sequence; ARGV jobId, status, finishedAt, message, history JSON
+ * or '', history limit, owner ('' = unchecked), retain seconds, end-of-events JSON → {1|0|-1, new head or ''}
+ * (1 finished now, 0 was already finished, -1 owned by another worker). The history entry gets the application's
+ * next history id (INCR of the sequence, `"id":N` written first into the JSON object), once: a job finished again
+ * (0) records nothing.
+ */
+export const FINISH = luaScript(`${TERMINAL}
+local status = redis.call('HGET', KEYS[2], 'status')
+if ARGV[7] ~= '' and redis.call('HGET', KEYS[2], 'owner') ~= ARGV[7] then return {-1, ''} end
+redis.call('LREM', KEYS[1], 1, ARGV[1])
+local head = redis.call('LINDEX', KEYS[1], 0) or ''
+if status and terminal(status) then return {0, head} end
+redis.call('HSET', KEYS[2], 'status', ARGV[2], 'finishedAt', ARGV[3], 'message', ARGV[4])
+redis.call('HDEL', KEYS[2], 'owner')
+redis.call('EXPIRE', KEYS[2], ARGV[8])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', 5000, '*', 'end', ARGV[9])
+redis.call('EXPIRE', KEYS[5], ARGV[8])
+redis.call('DEL', KEYS[4])
+if ARGV[5] ~= '' then
+  local id = redis.call('INCR', KEYS[6])
+  redis.call('LPUSH', KEYS[3], '{"id":' .. id .. ',' .. string.sub(ARGV[5], 2))
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
+end
+return {1, head}`);
+
+/** KEYS job; ARGV owner, field, value, field, value, … → 1 written, 0 owned by another worker. */
+export const UPDATE = luaScript(`
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1`);
+
+/**
+ * KEYS line, job, cancel, events; ARGV jobId, application, by JSON, now, channel, retain seconds, message,
+ * end-of-events JSON
+ * → {'none'} | {'running'} | {'waiting', new head or ''}. A waiting job leaves the line at once; a running one
+ * gets a flag and a pub/sub message that its worker turns into an AbortSignal.
+ */
+export const CANCEL = luaScript(`${TERMINAL}
+local status = redis.call('HGET', KEYS[2], 'status')
+if not status or terminal(status) then return {'none'} end
+if redis.call('HGET', KEYS[2], 'application') ~= ARGV[2] then return {'none'} end
+if status == 'active' then
+  redis.call('SET', KEYS[3], ARGV[3], 'EX', 86400)
+  redis.call('PUBLISH', ARGV[5], ARGV[1])
+  return {'running'}
+end
+redis.call('LREM', KEYS[1], 1, ARGV[1])
+redis.call('HSET', KEYS[2], 'status', 'cancelled', 'finishedAt', ARGV[4], 'cancelledBy', ARGV[3], 'message', ARGV[7])
+redis.call('HDEL', KEYS[2], 'owner')
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', 5000, '*', 'end', ARGV[8])
+redis.call('EXPIRE', KEYS[4], ARGV[6])
+return {'waiting', redis.call('LINDEX', KEYS[1], 0) or ''}`);

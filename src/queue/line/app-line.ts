@@ -1,0 +1,171 @@
+/**
+ * AppLine — the per-application FIFO line kept in Redis next to BullMQ (docs/queue.md). A job may run only
+ * while it is the head of its application's line; it leaves the line when it finishes or is cancelled.
+ */
+
+import type { OperationState, WaveRef } from '../../domain/index.js';
+import { runScript } from '../store/lua-script.js';
+import type { RedisClient } from '../store/redis-connections.js';
+import type { SyncKeys } from '../store/redis-keys.js';
+import type { HistoryEntry, JobState } from '../sync-queue-client.js';
+import type { Initiator } from '../sync-reporter.js';
+import { parseSyncRequest, type SyncRequest } from '../sync-request.js';
+import { ACQUIRE, CANCEL, FINISH, REGISTER, UPDATE } from './app-line-scripts.js';
+
+/** How long a finished job's record (status, state, events) is kept: 7 days, in seconds. */
+export const RETAIN_FINISHED_SECONDS = 7 * 24 * 3600;
+
+/** A job's record as stored in its Redis hash. */
+export interface JobRecord {
+  jobId: string;
+  application: string;
+  request: SyncRequest;
+  enqueuedAt: string;
+  status: JobState;
+  startedAt?: string;
+  finishedAt?: string;
+  message?: string;
+  state?: OperationState;
+  wave?: WaveRef;
+  cancelledBy?: Initiator;
+}
+
+export type AcquireResult =
+  | { kind: 'acquired' }
+  | { kind: 'finished'; status: JobState }
+  | { kind: 'blocked'; head: string }
+  | { kind: 'unregistered' };
+
+export interface FinishInput {
+  jobId: string;
+  application: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  message: string;
+  history: HistoryEntry | undefined;
+  /** Owner token; undefined to finish a job whose worker is gone (repair). */
+  owner: string | undefined;
+}
+
+export interface AppLine {
+  register(jobId: string, request: SyncRequest, enqueuedAt: string): Promise<boolean>;
+  acquire(jobId: string, application: string, owner: string): Promise<AcquireResult>;
+  /** Resolves with the new head ('' when the line is empty), or undefined when another worker owns the job. */
+  finish(input: FinishInput): Promise<{ finishedNow: boolean; head: string } | undefined>;
+  /** Write fields if `owner` still owns the job; false otherwise. */
+  update(jobId: string, owner: string, fields: Record<string, string>): Promise<boolean>;
+  cancel(
+    jobId: string,
+    application: string,
+    by: Initiator,
+  ): Promise<{ outcome: 'none' | 'running' | 'waiting'; head?: string }>;
+  ids(application: string): Promise<string[]>;
+  records(jobIds: readonly string[]): Promise<(JobRecord | undefined)[]>;
+  history(application: string, limit: number): Promise<HistoryEntry[]>;
+}
+
+/** Create the line operations over one Redis connection. */
+export function createAppLine(redis: RedisClient, keys: SyncKeys, historyLimit: number): AppLine {
+  return {
+    async register(jobId, request, enqueuedAt) {
+      const args = [jobId, request.application, JSON.stringify(request), enqueuedAt];
+      const keyList = [keys.line(request.application), keys.apps, keys.job(jobId)];
+      return (await runScript(redis, REGISTER, keyList, args)) === 1;
+    },
+    async acquire(jobId, application, owner) {
+      const now = new Date().toISOString();
+      const reply = (await runScript(
+        redis,
+        ACQUIRE,
+        [keys.line(application), keys.job(jobId)],
+        [jobId, owner, now],
+      )) as string[];
+      if (reply[0] === 'acquired') return { kind: 'acquired' };
+      if (reply[0] === 'finished') return { kind: 'finished', status: reply[1] as JobState };
+      if (reply[0] === 'blocked') return { kind: 'blocked', head: reply[1] ?? '' };
+      return { kind: 'unregistered' };
+    },
+    async finish(input) {
+      const { jobId, application } = input;
+      const keyList = [
+        keys.line(application),
+        keys.job(jobId),
+        keys.history(application),
+        keys.cancel(jobId),
+        keys.events(jobId),
+        keys.historySeq(application),
+      ];
+      const history = input.history ? JSON.stringify(input.history) : '';
+      const end = JSON.stringify({ status: input.status, message: input.message });
+      const args = [
+        jobId,
+        input.status,
+        new Date().toISOString(),
+        input.message,
+        history,
+        historyLimit,
+        input.owner ?? '',
+        RETAIN_FINISHED_SECONDS,
+        end,
+      ];
+      const [code, head] = (await runScript(redis, FINISH, keyList, args)) as [number, string];
+      return code === -1 ? undefined : { finishedNow: code === 1, head };
+    },
+    async update(jobId, owner, fields) {
+      const args = [owner, ...Object.entries(fields).flat()];
+      return (await runScript(redis, UPDATE, [keys.job(jobId)], args)) === 1;
+    },
+    async cancel(jobId, application, by) {
+      const keyList = [keys.line(application), keys.job(jobId), keys.cancel(jobId), keys.events(jobId)];
+      const message = `cancelled by ${by.userName || by.userId} before it started`;
+      const end = JSON.stringify({ status: 'cancelled', message });
+      const args = [
+        jobId,
+        application,
+        JSON.stringify(by),
+        new Date().toISOString(),
+        keys.cancelChannel,
+        RETAIN_FINISHED_SECONDS,
+        message,
+        end,
+      ];
+      const [outcome, head] = (await runScript(redis, CANCEL, keyList, args)) as [
+        'none' | 'running' | 'waiting',
+        string?,
+      ];
+      return head === undefined ? { outcome } : { outcome, head };
+    },
+    ids: (application) => redis.lrange(keys.line(application), 0, -1),
+    async records(jobIds) {
+      if (jobIds.length === 0) return [];
+      const pipeline = redis.pipeline();
+      for (const id of jobIds) pipeline.hgetall(keys.job(id));
+      const replies = (await pipeline.exec()) ?? [];
+      return replies.map(([err, hash], i) => {
+        if (err) throw err;
+        return toRecord(jobIds[i] ?? '', hash as Record<string, string>);
+      });
+    },
+    async history(application, limit) {
+      const rows = await redis.lrange(keys.history(application), 0, Math.max(0, limit - 1));
+      return rows.map((row) => JSON.parse(row) as HistoryEntry);
+    },
+  };
+}
+
+function toRecord(jobId: string, hash: Record<string, string>): JobRecord | undefined {
+  if (!hash.request || !hash.status || !hash.application || !hash.enqueuedAt) return undefined;
+  const record: JobRecord = {
+    jobId,
+    application: hash.application,
+    request: parseSyncRequest(JSON.parse(hash.request)),
+    enqueuedAt: hash.enqueuedAt,
+    status: hash.status as JobState,
+  };
+  if (hash.startedAt) record.startedAt = hash.startedAt;
+  if (hash.finishedAt) record.finishedAt = hash.finishedAt;
+  if (hash.message) record.message = hash.message;
+  if (hash.state) record.state = JSON.parse(hash.state) as OperationState;
+  if (hash.wave) record.wave = JSON.parse(hash.wave) as WaveRef;
+  if (hash.cancelledBy) record.cancelledBy = JSON.parse(hash.cancelledBy) as Initiator;
+  return record;
+}

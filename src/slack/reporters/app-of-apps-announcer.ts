@@ -1,0 +1,64 @@
+/**
+ * The App of Apps lines the chain itself posts in the parent's thread (not tied to one child's operation): the
+ * children about to be synced, the final summary, and why no child was synced. Paced per channel like every post.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { AppOfAppsSummary } from '../../app-of-apps/app-of-apps.js';
+import type { ReportTarget } from '../../queue/sync-reporter.js';
+import {
+  appOfAppsSummaryBlocks,
+  childrenNotSyncedBlocks,
+  childrenStartingBlocks,
+} from '../messages/app-of-apps-blocks.js';
+import type { SlackMessage } from '../messages/block.js';
+import type { ChannelPacer } from './channel-pacer.js';
+import { type DeliveryLogger, deliver } from './slack-delivery.js';
+
+export interface AppOfAppsAnnouncer {
+  /** Before the first child: which children will be synced, in which order, and how they are gated. */
+  childrenStarting(
+    target: ReportTarget,
+    plan: { parent: string; children: string[]; gateOnHealth: boolean },
+  ): Promise<void>;
+  /** After the last child, or the child that stopped the sequence. */
+  chainEnded(target: ReportTarget, summary: AppOfAppsSummary): Promise<void>;
+  /** The children could not be synced at all (e.g. an invalid child Application). */
+  childrenNotSynced(target: ReportTarget, parent: string, reason: string): Promise<void>;
+}
+
+/** The Slack announcer; delivery problems are logged, never thrown (deliver). */
+export function createSlackAppOfAppsAnnouncer(deps: {
+  client: WebClient;
+  pacer: ChannelPacer;
+  logger?: DeliveryLogger;
+}): AppOfAppsAnnouncer {
+  /** `broadcast`: also show the reply in the channel, as a failed sync's summary is. */
+  async function post(target: ReportTarget, message: SlackMessage, broadcast = false): Promise<void> {
+    await deps.pacer.acquire(target.channel);
+    await deliver(
+      () =>
+        deps.client.chat.postMessage({
+          channel: target.channel,
+          thread_ts: target.threadTs,
+          text: message.text,
+          blocks: message.blocks,
+          reply_broadcast: broadcast,
+        }),
+      {
+        channel: target.channel,
+        pacer: deps.pacer,
+        what: 'app of apps line',
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      },
+    );
+  }
+  return {
+    childrenStarting: (target, plan) => post(target, childrenStartingBlocks(plan)),
+    // The parent's header already says Succeeded: a chain that did not end all Healthy must be seen in the
+    // channel too, not only inside the thread.
+    chainEnded: (target, summary) =>
+      post(target, appOfAppsSummaryBlocks(summary), summary.healthy.length < summary.total),
+    childrenNotSynced: (target, parent, reason) =>
+      post(target, childrenNotSyncedBlocks(parent, reason), true),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * What a job's thread already holds: stable line key → ts of the Slack message that carries it. The thread
+ * poster skips keys found here and records each key right after Slack answers, so a worker that resumes a job
+ * (after a kill, a stall or a lock loss) does not post again the lines its engine re-announces.
+ *
+ * Redis layout: one HASH per job, `<prefix>:thread:posted:<jobId>` (key → ts), expiring `POSTED_LINES_TTL_S`
+ * after its last write — as long as job records are kept (7 days). Past that a resumed job would post again.
+ * The first message recorded for a key stays (HSETNX): a later one is reported back so its poster can delete it.
+ */
+import type { RedisClient } from '../../queue/store/redis-connections.js';
+
+export interface PostedLines {
+  /** Keys already posted in this job's thread (key → message ts). Throws when the store is unreachable. */
+  load(): Promise<Map<string, string>>;
+  /**
+   * Record `keys` as posted in the message `ts`, unless a key is recorded already with another message: resolves to
+   * those keys → the message that holds them (another deliverer posted them first). Throws when the store is
+   * unreachable.
+   */
+  record(keys: readonly string[], ts: string): Promise<Map<string, string>>;
+}
+
+/** Retention of a job's posted-lines record in seconds (7 days, like job records). */
+export const POSTED_LINES_TTL_S = 7 * 24 * 3600;
+
+/** HSETNX each key (ARGV[3..]) to ts ARGV[1]; returns [key, ts, …] of keys already held by another message. */
+const RECORD = `
+local taken = {}
+for i = 3, #ARGV do
+  if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[1]) == 0 then
+    local cur = redis.call('HGET', KEYS[1], ARGV[i])
+    if cur ~= ARGV[1] then
+      table.insert(taken, ARGV[i])
+      table.insert(taken, cur)
+    end
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return taken`;
+
+/** The job's record in Redis (see the module comment for the layout). */
+export function redisPostedLines(redis: RedisClient, prefix: string, jobId: string): PostedLines {
+  const key = `${prefix}:thread:posted:${jobId}`;
+  return {
+    async load() {
+      return new Map(Object.entries(await redis.hgetall(key)));
+    },
+    async record(keys, ts) {
+      if (keys.length === 0) return new Map();
+      const taken = (await redis.eval(RECORD, 1, key, ts, POSTED_LINES_TTL_S, ...keys)) as string[];
+      const earlier = new Map<string, string>();
+      for (let i = 0; i + 1 < taken.length; i += 2) earlier.set(taken[i]!, taken[i + 1]!);
+      return earlier;
+    },
+  };
+}

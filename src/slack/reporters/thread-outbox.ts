@@ -1,0 +1,306 @@
+/**
+ * A sync thread's durable outbox: every reply a job's reporter wants in its thread is appended here, with its
+ * stable line key, before the reporter returns to the engine (so before the engine persists its next
+ * OperationState); the header's latest state is stored with a sequence number. One deliverer at a time — the job's
+ * current reporter, or the outbox sweeper once the job has ended — holds the thread's lease, posts the entries in
+ * order and deletes each once Slack has it (or once it is given up). A worker that dies with lines pending leaves
+ * them here for the job's next reporter (or the sweeper).
+ *
+ * Redis layout, all under `<prefix>:thread:` and expiring `OUTBOX_TTL_S` after their last write:
+ * - `outbox:<jobId>` STREAM of lines: fields `k` (key), `m` (SlackMessage JSON), `b` ("1": broadcast), `h` ("1": a
+ *   hook outcome);
+ * - `outbox:<jobId>:state` HASH: `channel`, `threadTs`; `drops` (lines given up), `announced` (drops said in the
+ *   thread); the header: `hseq`, `hmsg` (SlackMessage JSON), `hfinal` ("1"), `happlied` (seq last applied);
+ * - `outbox:<jobId>:lease` STRING: the deliverer's token, expiring `leaseMs` after its last renewal;
+ * - `outboxes` ZSET: job ids with an open outbox, scored by the last write (ms), for the sweeper.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RedisClient } from '../../queue/store/redis-connections.js';
+import type { ReportTarget } from '../../queue/sync-reporter.js';
+import type { SlackMessage } from '../messages/block.js';
+
+/** Retention of an outbox's keys after their last write, in seconds (7 days, like job records). */
+export const OUTBOX_TTL_S = 7 * 24 * 3600;
+/** Default lease of a deliverer, ms: renewed on every check; a dead deliverer's lease lapses after it. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** One thread line to deliver. */
+export interface OutboxLine {
+  key: string;
+  message: SlackMessage;
+  broadcast: boolean;
+  hookOutcome: boolean;
+}
+
+/** A line in the outbox, with its stream entry id. */
+export interface OutboxEntry extends OutboxLine {
+  id: string;
+}
+
+/** The header's latest state. `applied`: Slack shows this seq (chat.update answered). */
+export interface StoredHeader {
+  seq: number;
+  message: SlackMessage;
+  final: boolean;
+  applied: boolean;
+}
+
+/** What an outbox holds when a deliverer opens it. */
+export interface OutboxSnapshot {
+  target: ReportTarget | undefined;
+  pending: OutboxEntry[];
+  header: StoredHeader | undefined;
+}
+
+export interface ThreadOutbox {
+  /**
+   * Take the delivery lease — from whoever holds it when `takeover` (the job's new reporter: the old one is dead or
+   * stale), only if free otherwise (the sweeper) — and read what is pending. `target` is recorded when given.
+   * Resolves undefined when the lease is held by another deliverer. Throws when Redis is unreachable.
+   */
+  open(options: { target?: ReportTarget; takeover: boolean }): Promise<OutboxSnapshot | undefined>;
+  /** Append `lines` in order; resolves to their entry ids. Throws when Redis is unreachable. */
+  append(lines: readonly OutboxLine[]): Promise<string[]>;
+  /**
+   * Whether this deliverer still holds the lease (renewing it; a lease that lapsed while its holder was idle is
+   * taken again — only another deliverer's token means no).
+   */
+  holds(): Promise<boolean>;
+  /** Entries posted (or skipped: already in the thread): removed. */
+  delivered(ids: readonly string[]): Promise<void>;
+  /** Entries given up (Slack outage past the retention, permanent error): removed and counted. */
+  dropped(ids: readonly string[]): Promise<void>;
+  /** Lines given up but not yet said in the thread (total dropped, and how many are unannounced). */
+  unannounced(): Promise<{ total: number; pending: number }>;
+  /** The drops up to `total` were said in the thread. */
+  announced(total: number): Promise<void>;
+  /**
+   * Store the header's new state (lease holder only; a non-final state after a final one is refused). Resolves to
+   * its seq, or undefined when refused.
+   */
+  storeHeader(message: SlackMessage, final: boolean): Promise<number | undefined>;
+  /** The header's latest stored state. */
+  header(): Promise<StoredHeader | undefined>;
+  /** Slack shows header state `seq`. */
+  headerApplied(seq: number): Promise<void>;
+  /**
+   * Close the outbox if nothing is left (no entry, no unannounced drop, the latest header applied): its keys are
+   * deleted and the lease released. Resolves whether it was closed; otherwise the lease is released for the sweeper.
+   */
+  finish(): Promise<boolean>;
+}
+
+/**
+ * Whether the lease (KEYS[2]) is token ARGV[1]'s, renewing it for ARGV[2] ms: held, or lapsed while its holder —
+ * still the outbox's owner (KEYS[1] field `owner`) — was idle. Another token, or an outbox closed meanwhile: no.
+ */
+const MINE = `
+local function mine()
+  local cur = redis.call('GET', KEYS[2])
+  if cur == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+    return true
+  end
+  if cur or redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return false end
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+  return true
+end
+`;
+
+/** Take the lease: SET when free (or when ARGV[3] = '1', from anyone); record the owner and the target. */
+const OPEN = `
+local cur = redis.call('GET', KEYS[2])
+if cur and cur ~= ARGV[1] and ARGV[3] ~= '1' then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('HSET', KEYS[1], 'owner', ARGV[1])
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'channel', ARGV[4], 'threadTs', ARGV[5])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[7], ARGV[8])
+return 1`;
+
+/** Renew the lease if ARGV[1]'s (KEYS: state, lease). */
+const HOLDS = `${MINE}
+if mine() then return 1 end
+return 0`;
+
+/** Store a header state if the lease is ours and it is not older than a final one: returns the seq, or 0. */
+const STORE_HEADER = `${MINE}
+if not mine() then return 0 end
+if redis.call('HGET', KEYS[1], 'hfinal') == '1' and ARGV[4] ~= '1' then return 0 end
+local seq = redis.call('HINCRBY', KEYS[1], 'hseq', 1)
+redis.call('HSET', KEYS[1], 'hmsg', ARGV[3], 'hfinal', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return seq`;
+
+/** Mark header seq ARGV[1] applied unless a later one is. */
+const HEADER_APPLIED = `
+local cur = tonumber(redis.call('HGET', KEYS[1], 'happlied') or '0')
+if tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], 'happlied', ARGV[1]) end
+return 1`;
+
+/** Delete the outbox when empty and settled (KEYS: stream, state, lease, outboxes; ARGV: token, job id). */
+const FINISH = `
+local settled = redis.call('XLEN', KEYS[1]) == 0
+local s = redis.call('HMGET', KEYS[2], 'drops', 'announced', 'hseq', 'happlied')
+if tonumber(s[1] or '0') > tonumber(s[2] or '0') then settled = false end
+if tonumber(s[3] or '0') > tonumber(s[4] or '0') then settled = false end
+if redis.call('GET', KEYS[3]) == ARGV[1] then redis.call('DEL', KEYS[3]) end
+if not settled then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[4], ARGV[2])
+return 1`;
+
+/** The outbox of job `jobId` in Redis (see the module comment for the layout). */
+export function redisThreadOutbox(
+  redis: RedisClient,
+  prefix: string,
+  jobId: string,
+  options: { leaseMs?: number } = {},
+): ThreadOutbox {
+  const base = `${prefix}:thread:outbox:${jobId}`;
+  const keys = { stream: base, state: `${base}:state`, lease: `${base}:lease`, all: outboxesKey(prefix) };
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const token = randomUUID();
+
+  async function readHeader(): Promise<StoredHeader | undefined> {
+    const [seq, msg, final, applied] = await redis.hmget(keys.state, 'hseq', 'hmsg', 'hfinal', 'happlied');
+    if (!seq || !msg) return undefined;
+    return {
+      seq: Number(seq),
+      message: JSON.parse(msg) as SlackMessage,
+      final: final === '1',
+      applied: Number(applied ?? 0) >= Number(seq),
+    };
+  }
+
+  return {
+    async open({ target, takeover }) {
+      const taken = await redis.eval(
+        OPEN,
+        3,
+        keys.state,
+        keys.lease,
+        keys.all,
+        token,
+        leaseMs,
+        takeover ? '1' : '0',
+        target?.channel ?? '',
+        target?.threadTs ?? '',
+        OUTBOX_TTL_S,
+        Date.now(),
+        jobId,
+      );
+      if (taken !== 1) return undefined;
+      const [entries, state, header] = await Promise.all([
+        redis.xrange(keys.stream, '-', '+'),
+        redis.hmget(keys.state, 'channel', 'threadTs'),
+        readHeader(),
+      ]);
+      const [channel, threadTs] = state;
+      return {
+        target: channel && threadTs ? { channel, threadTs } : undefined,
+        pending: entries.map(([id, fields]) => entryOf(id, fields)),
+        header,
+      };
+    },
+    async append(lines) {
+      if (lines.length === 0) return [];
+      const multi = redis.multi();
+      for (const l of lines) {
+        multi.xadd(
+          keys.stream,
+          '*',
+          'k',
+          l.key,
+          'm',
+          JSON.stringify(l.message),
+          'b',
+          l.broadcast ? '1' : '0',
+          'h',
+          l.hookOutcome ? '1' : '0',
+        );
+      }
+      multi.expire(keys.stream, OUTBOX_TTL_S).zadd(keys.all, Date.now(), jobId);
+      const results = (await multi.exec()) ?? [];
+      return results.slice(0, lines.length).map(([err, id]) => {
+        if (err) throw err;
+        return String(id);
+      });
+    },
+    async holds() {
+      return (await redis.eval(HOLDS, 2, keys.state, keys.lease, token, leaseMs)) === 1;
+    },
+    async delivered(ids) {
+      if (ids.length > 0) await redis.xdel(keys.stream, ...ids);
+    },
+    async dropped(ids) {
+      if (ids.length === 0) return;
+      await redis
+        .multi()
+        .xdel(keys.stream, ...ids)
+        .hincrby(keys.state, 'drops', ids.length)
+        .expire(keys.state, OUTBOX_TTL_S)
+        .exec();
+    },
+    async unannounced() {
+      const [drops, announced] = await redis.hmget(keys.state, 'drops', 'announced');
+      const total = Number(drops ?? 0);
+      return { total, pending: Math.max(0, total - Number(announced ?? 0)) };
+    },
+    async announced(total) {
+      await redis.hset(keys.state, 'announced', total);
+    },
+    async storeHeader(message, final) {
+      const seq = await redis.eval(
+        STORE_HEADER,
+        2,
+        keys.state,
+        keys.lease,
+        token,
+        leaseMs,
+        JSON.stringify(message),
+        final ? '1' : '0',
+        OUTBOX_TTL_S,
+      );
+      return Number(seq) > 0 ? Number(seq) : undefined;
+    },
+    header: readHeader,
+    async headerApplied(seq) {
+      await redis.eval(HEADER_APPLIED, 1, keys.state, seq);
+    },
+    async finish() {
+      const closed = await redis.eval(FINISH, 4, keys.stream, keys.state, keys.lease, keys.all, token, jobId);
+      return closed === 1;
+    },
+  };
+}
+
+/** Consecutive lines with the same broadcast flag, in order: an alarming summary is posted on its own. */
+export function broadcastRuns<T extends { broadcast: boolean }>(lines: readonly T[]): T[][] {
+  const runs: T[][] = [];
+  for (const line of lines) {
+    const last = runs[runs.length - 1];
+    if (last && last[0]!.broadcast === line.broadcast) last.push(line);
+    else runs.push([line]);
+  }
+  return runs;
+}
+
+/** The ZSET of open outboxes (job id → last write, ms). */
+export function outboxesKey(prefix: string): string {
+  return `${prefix}:thread:outboxes`;
+}
+
+function entryOf(id: string, fields: string[]): OutboxEntry {
+  const f = new Map<string, string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) f.set(fields[i]!, fields[i + 1]!);
+  return {
+    id,
+    key: f.get('k') ?? '',
+    message: JSON.parse(f.get('m') ?? '{"text":"","blocks":[]}') as SlackMessage,
+    broadcast: f.get('b') === '1',
+    hookOutcome: f.get('h') === '1',
+  };
+}
