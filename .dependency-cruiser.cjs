@@ -3,6 +3,23 @@
  * The engine and the domain are pure: no Slack, BullMQ, Redis or logger implementation.
  */
 const infra = '^(@slack/|bullmq|ioredis|pino|prom-client|@bull-board/)';
+
+/**
+ * The engine's folders, bottom to top ('.' is the engine root, src/engine/*.ts): each imports only folders before
+ * it, so the engine's folder graph is a DAG (docs/architecture.md "The engine"). diff/ compares objects and
+ * imports no other engine part; the root holds the shared vocabulary (SyncTask, Cluster port, SyncContext,
+ * annotations, sync options, plan warnings); hooks/ knows hook annotations and the planner (plan/) reads them.
+ */
+const engineLayers = ['diff', '.', 'health', 'hooks', 'plan', 'steps', 'run'];
+const engineFolder = (layer) => (layer === '.' ? '^src/engine/[^/]+$' : `^src/engine/${layer}/`);
+const engineLayerRules = engineLayers.slice(0, -1).map((layer, i) => ({
+  name: `engine-layers-${layer === '.' ? 'root' : layer}`,
+  comment: `The engine's folders form a DAG (${engineLayers.join(' < ')}): nothing in ${layer}/ imports ${engineLayers.slice(i + 1).join('/, ')}/.`,
+  severity: 'error',
+  from: { path: engineFolder(layer), pathNot: '^src/engine/index\\.ts$' },
+  to: { path: engineLayers.slice(i + 1).map(engineFolder) },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -32,6 +49,7 @@ module.exports = {
       from: { path: '^(src|sim)/', pathNot: '^src/engine/' },
       to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
     },
+    ...engineLayerRules,
     {
       name: 'engine-no-runtime-client-node',
       comment: 'The engine may use @kubernetes/client-node types only (import type).',

@@ -2,7 +2,10 @@
  * EngineOptions — the sync engine's knobs (all durations in milliseconds) — and the tiny EngineLogger interface
  * the engine logs through (the composition root passes a pino child; tests pass nothing).
  */
-import type { HealthOverride } from './health/index.js';
+import type { HealthStatus, KubeObject } from '../domain/index.js';
+
+/** A health customization for one `group/Kind` (Argo CD `resource.customizations.health.<group>_<kind>`). */
+export type HealthOverride = (obj: KubeObject) => HealthStatus | undefined;
 
 export interface EngineOptions {
   /**

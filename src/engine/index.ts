@@ -1,32 +1,33 @@
 /** The engine's public surface. Other folders import from here only. */
 
+export * from './closest-names.js';
 export * from './cluster.js';
 export * from './diff/index.js';
 export * from './engine-options.js';
 export * from './health/index.js';
+export * from './health/pod-references.js';
 export * from './hooks/delete-policy.js';
 export * from './hooks/helm.js';
 export * from './hooks/hook.js';
 export * from './hooks/hook-name.js';
-export * from './plan/closest-names.js';
+export * from './object-annotations.js';
 export { clusterScopedIn } from './plan/cluster-scoped-kinds.js';
 export * from './plan/dependency-bubbling.js';
 export * from './plan/go-atoi.js';
 export * from './plan/kind-order.js';
-export * from './plan/object-annotations.js';
-export * from './plan/plan-warning.js';
-export * from './plan/pod-references.js';
 export * from './plan/prune-waves.js';
 export * from './plan/reference-lint.js';
 export * from './plan/selective-sync.js';
 export * from './plan/sort-sync-tasks.js';
 export { syncOptionProblem } from './plan/sync-option-names.js';
-export { syncOptionValueOf } from './plan/sync-options.js';
 export * from './plan/sync-phases.js';
 export * from './plan/sync-tasks.js';
 export * from './plan/sync-waves.js';
 export * from './plan/unique-targets.js';
+export * from './plan-warning.js';
+export * from './run/application-diff.js';
 export * from './run/run-operation.js';
+export { syncOptionValueOf } from './sync-options.js';
 export * from './sync-task.js';
 export { listTrackedLiveObjects, withTrackingLabel } from './tracked-objects.js';
 export { Wakeup } from './wakeup.js';

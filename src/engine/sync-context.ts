@@ -5,7 +5,6 @@
  * process rebuilds this context from it (spec §4.0: "nothing is kept in memory between passes").
  */
 import type {
-  HealthStatus,
   KubeObject,
   OperationState,
   SyncEvent,
@@ -18,9 +17,8 @@ import type {
 import type { ApiResourceInfo, Cluster, ObjectRef } from './cluster.js';
 import type { IgnoreDifferencesRule } from './diff/ignore-differences.js';
 import type { EngineLogger, EngineOptions } from './engine-options.js';
-import { getResourceHealth } from './health/index.js';
 import type { LiveCache } from './live-cache.js';
-import type { PlanWarning } from './plan/plan-warning.js';
+import type { PlanWarning } from './plan-warning.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 
 export interface SyncContext {
@@ -114,14 +112,6 @@ export function taskRefOf(task: SyncTask): TaskRef {
     isHook: task.isHook,
     isPrune: isPruneTask(task),
   };
-}
-
-/** The health of a live object with the operation's health options (undefined = the kind has no check). */
-export function healthOf(ctx: SyncContext, obj: KubeObject): HealthStatus | undefined {
-  return getResourceHealth(obj, {
-    applicationHealth: ctx.options.applicationHealth,
-    overrides: ctx.options.healthOverrides,
-  });
 }
 
 /** The apiVersion of a task's object. */

@@ -11,8 +11,7 @@
  * filters, e.g. `.spec.template.spec.initContainers[] | select(.name == "istio-init")`. Any other expression is
  * refused by `parseIgnoreDifferences` with a warning naming it, and left out (never applied half-understood).
  */
-import type { Application, KubeObject } from '../../domain/index.js';
-import { apiVersionParts } from '../plan/api-version-parts.js';
+import { type Application, type KubeObject, splitApiVersion } from '../../domain/index.js';
 import { type FieldPath, formatFieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
 
 /** One compiled `ignoreDifferences` entry. */
@@ -135,7 +134,8 @@ function parseJsonPointer(pointer: string): FieldPath | undefined {
 
 /** The rules that apply to `obj` (Argo CD matches group and kind with `*` wildcards, name and namespace exactly). */
 export function rulesFor(rules: readonly IgnoreDifferencesRule[], obj: KubeObject): IgnoreDifferencesRule[] {
-  const group = apiVersionParts(obj.apiVersion).group;
+  if (rules.length === 0) return [];
+  const { group } = splitApiVersion(obj.apiVersion);
   return rules.filter(
     (r) =>
       (r.group === '*' || r.group === group) &&

@@ -1,5 +1,7 @@
-/** The diff engine: what a sync would change, per resource (see application-diff.ts). */
-export * from './application-diff.js';
+/**
+ * Comparing objects: normalize, ignoreDifferences, mask Secrets, unified diff (pure; imports only the domain).
+ * The whole-Application diff that plans and dry-runs is run/application-diff.ts.
+ */
 export { type FieldPath, formatFieldPath } from './field-path.js';
 export * from './ignore-differences.js';
 export { isSecret, maskSecretPair } from './mask-secrets.js';

@@ -7,9 +7,10 @@
  * and the final health message names the same.
  */
 import { type HealthStatus, type KubeObject, type TaskRef, worstHealth } from '../../domain/index.js';
-import { healthOf, nowIso, objectRefOf, type SyncContext, taskRefOf } from '../sync-context.js';
+import { nowIso, objectRefOf, type SyncContext, taskRefOf } from '../sync-context.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
 import type { Wakeup } from '../wakeup.js';
+import { healthOf } from './health-of.js';
 import {
   missingReferenceOf,
   podLabelOf,

@@ -5,6 +5,7 @@
  * no check for the kind → undefined ("no health", which the engine treats as success).
  */
 import { type HealthStatus, HOOK_FINALIZER, type KubeObject, splitApiVersion } from '../../domain/index.js';
+import type { HealthOverride } from '../engine-options.js';
 import { getAPIServiceHealth } from './api-service-health.js';
 import { getApplicationHealth } from './application-health.js';
 import { getCustomResourceDefinitionHealth } from './custom-resource-definition-health.js';
@@ -36,9 +37,6 @@ const BUILT_IN_CHECKS: ReadonlyMap<string, HealthCheck> = new Map([
   ['apiextensions.k8s.io/CustomResourceDefinition', getCustomResourceDefinitionHealth],
   ['autoscaling/HorizontalPodAutoscaler', getHorizontalPodAutoscalerHealth],
 ]);
-
-/** A health customization for one `group/Kind` (Argo CD `resource.customizations.health.<group>_<kind>`). */
-export type HealthOverride = (obj: KubeObject) => HealthStatus | undefined;
 
 export interface HealthOptions {
   /** Use the documented `argoproj.io_Application` health customization (spec §6.4); default false, as Argo CD. */

@@ -7,8 +7,8 @@
  * the start grace when the object is not in this sync at all. `optional: true` references never count.
  */
 import type { KubeObject } from '../../domain/index.js';
-import { type PodReference, podReferencesOf, podSpecOf } from '../plan/pod-references.js';
 import type { SyncContext } from '../sync-context.js';
+import { type PodReference, podReferencesOf, podSpecOf } from './pod-references.js';
 
 interface ContainerStatus {
   name?: string;

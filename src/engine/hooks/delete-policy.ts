@@ -10,9 +10,9 @@ import {
   isHookDeletePolicy,
   type KubeObject,
 } from '../../domain/index.js';
-import { didYouMean } from '../plan/closest-names.js';
-import { annotationCsvOf } from '../plan/object-annotations.js';
-import { ignoreWarnings, type Warn } from '../plan/plan-warning.js';
+import { didYouMean } from '../closest-names.js';
+import { annotationCsvOf } from '../object-annotations.js';
+import { ignoreWarnings, type Warn } from '../plan-warning.js';
 import { helmDeletePoliciesOf } from './helm.js';
 
 /** Effective delete policies of a hook, Argo's first, then Helm's; never empty. Warns about unknown values. */

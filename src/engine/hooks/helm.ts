@@ -7,9 +7,9 @@
  * hook-succeeded, hook-failed → BeforeHookCreation, HookSucceeded, HookFailed.
  */
 import { Annotations, type HookDeletePolicy, type HookType, type KubeObject } from '../../domain/index.js';
-import { didYouMean } from '../plan/closest-names.js';
-import { annotationCsvOf, annotationOf } from '../plan/object-annotations.js';
-import { ignoreWarnings, type Warn } from '../plan/plan-warning.js';
+import { didYouMean } from '../closest-names.js';
+import { annotationCsvOf, annotationOf } from '../object-annotations.js';
+import { ignoreWarnings, type Warn } from '../plan-warning.js';
 
 const HELM_HOOK_TYPES: Readonly<Record<string, HookType | null>> = {
   'pre-install': 'PreSync',

@@ -4,9 +4,9 @@
  * operation's outcome, as gitops-engine does). A hook's log tail was kept when it finished, before any deletion.
  */
 import { HOOK_FINALIZER, type HookDeletePolicy, type OperationState } from '../../domain/index.js';
-import { propagationPolicyOf } from '../plan/sync-options.js';
 import { messageOf, withRetry } from '../retry.js';
 import { objectRefOf, type SyncContext } from '../sync-context.js';
+import { propagationPolicyOf } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
 import { recordResult, taskStateOf } from '../task-results.js';
 

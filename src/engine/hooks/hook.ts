@@ -11,9 +11,9 @@
  * - Ignored: a hook without any recognised type (e.g. only `PostDelete`, `presync`, Helm `test-success`).
  */
 import { Annotations, type HookType, type KubeObject } from '../../domain/index.js';
-import { didYouMean } from '../plan/closest-names.js';
-import { annotationCsvOf, hasAnnotation } from '../plan/object-annotations.js';
-import { ignoreWarnings, type Warn } from '../plan/plan-warning.js';
+import { didYouMean } from '../closest-names.js';
+import { annotationCsvOf, hasAnnotation } from '../object-annotations.js';
+import { ignoreWarnings, type Warn } from '../plan-warning.js';
 import { helmHookTypesOf, isHelmHook } from './helm.js';
 
 /** Hook types the engine acts on. PreDelete/PostDelete belong to Application deletion, not to a sync. */

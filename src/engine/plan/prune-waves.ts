@@ -9,8 +9,8 @@
  * @example prunes at waves {1,3,3,4,5} become {5,4,4,3,1} (test TestWaveReorderingOfPruneTasks)
  */
 import { Annotations } from '../../domain/index.js';
+import { hasAnnotationOption } from '../object-annotations.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
-import { hasAnnotationOption } from './object-annotations.js';
 
 /** Rewrites the `wave` of the prune tasks in place; apply and hook tasks keep their waves. */
 export function reorderPruneWaves(tasks: SyncTask[], pruneLast: boolean): void {

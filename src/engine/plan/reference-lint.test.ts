@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { obj, sourced, WAVE } from '../../../test/builders/manifest-builders.js';
 import type { KubeObject } from '../../domain/index.js';
-import { podReferencesOf } from './pod-references.js';
+import { podReferencesOf } from '../health/pod-references.js';
 import { lateReferencesOf } from './reference-lint.js';
 import { buildSyncTasks } from './sync-tasks.js';
 

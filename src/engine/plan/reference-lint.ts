@@ -8,9 +8,9 @@
  * step is fine (within a step, ConfigMaps, Secrets, ServiceAccounts and PVCs are applied before workloads).
  */
 import { SYNC_PHASE_ORDINAL } from '../../domain/index.js';
+import { type PodReference, podReferencesOf } from '../health/pod-references.js';
+import type { PlanWarning } from '../plan-warning.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
-import type { PlanWarning } from './plan-warning.js';
-import { type PodReference, podReferencesOf } from './pod-references.js';
 
 /** A task whose Pods read an object this sync creates only in a later step. */
 export interface LateReference {

@@ -4,7 +4,7 @@
  * `CreateNamespce=true`) silently does nothing. wavesync keeps that behaviour and says so, with the closest valid
  * option.
  */
-import { closestNames, didYouMean } from './closest-names.js';
+import { closestNames, didYouMean } from '../closest-names.js';
 
 /** Every option key with the values Argo CD acts on (a value not listed here is never matched). */
 const SYNC_OPTION_VALUES: Readonly<Record<string, readonly string[]>> = {

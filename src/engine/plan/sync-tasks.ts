@@ -12,10 +12,10 @@ import { HOOK_FINALIZER, type KubeObject, type SyncOperation, type SyncPhase } f
 import { deletePoliciesOf } from '../hooks/delete-policy.js';
 import { hookTraitsOf } from '../hooks/hook.js';
 import { epochSecondsOf, hookNameOf } from '../hooks/hook-name.js';
+import type { PlanWarning } from '../plan-warning.js';
 import type { ManifestSource, SourcedObject, SyncTask } from '../sync-task.js';
 import { apiVersionParts } from './api-version-parts.js';
 import { indexLiveObjects, type LiveObjects } from './live-objects.js';
-import type { PlanWarning } from './plan-warning.js';
 import { reorderPruneWaves } from './prune-waves.js';
 import { lateReferenceWarnings } from './reference-lint.js';
 import { isSelected } from './selective-sync.js';

@@ -6,9 +6,9 @@
  * falls back the same way and reports each fallback through `warn`.
  */
 import { Annotations, type KubeObject, type SyncWave } from '../../domain/index.js';
+import { annotationOf } from '../object-annotations.js';
+import { ignoreWarnings, type Warn } from '../plan-warning.js';
 import { goAtoi } from './go-atoi.js';
-import { annotationOf } from './object-annotations.js';
-import { ignoreWarnings, type Warn } from './plan-warning.js';
 
 /** The wave of `obj` (an integer, negatives allowed); warns when an annotation is present but not an integer. */
 export function syncWaveOf(obj: KubeObject, warn: Warn = ignoreWarnings): SyncWave {

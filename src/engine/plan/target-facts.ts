@@ -6,9 +6,9 @@
 import { Annotations, type KubeObject, type SyncPhase } from '../../domain/index.js';
 import { deletePoliciesOf } from '../hooks/delete-policy.js';
 import { hookTraitsOf } from '../hooks/hook.js';
+import { annotationCsvOf } from '../object-annotations.js';
+import type { PlanWarning, Warn } from '../plan-warning.js';
 import type { ManifestSource, SourcedObject, SyncTask } from '../sync-task.js';
-import { annotationCsvOf } from './object-annotations.js';
-import type { PlanWarning, Warn } from './plan-warning.js';
 import { syncOptionProblem } from './sync-option-names.js';
 import { syncPhasesOfTraits } from './sync-phases.js';
 import { syncWaveOf } from './sync-waves.js';

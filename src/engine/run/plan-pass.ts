@@ -7,9 +7,9 @@ import { formatResourceKey, type KubeObject, resourceKeyOf } from '../../domain/
 import type { WatchTarget } from '../cluster.js';
 import { clearClusterScopedNamespaces } from '../plan/cluster-scoped-kinds.js';
 import { crdDefinedKindOf } from '../plan/dependency-bubbling.js';
-import { hasSyncOption } from '../plan/sync-options.js';
 import { buildSyncTasks } from '../plan/sync-tasks.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from '../sync-context.js';
+import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
 import { listTrackedObjects } from '../tracked-objects.js';
 

@@ -12,6 +12,7 @@
  * `ctx.memory.waitReasons` (what the wave waits for).
  */
 import type { HealthStatus, KubeObject, OperationPhase, OperationState } from '../../domain/index.js';
+import { healthOf } from '../health/health-of.js';
 import {
   type MissingReference,
   missingReferenceOf,
@@ -22,7 +23,7 @@ import {
 } from '../health/stuck-pods.js';
 import { cannotStartReason, hookLogTail, hookPodsOf } from '../hooks/hook-pods.js';
 import { compareSteps, creatorsOf, lateReferencesOf, reorderAdvice } from '../plan/reference-lint.js';
-import { healthOf, nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from '../sync-context.js';
+import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from '../sync-context.js';
 import { resultKeyOf, type SyncTask } from '../sync-task.js';
 import { recordResult, resultOf, taskStateOf } from '../task-results.js';
 import { isMultiStep } from './waiting-rules.js';

@@ -17,7 +17,7 @@ import {
 } from '../engine-options.js';
 import { assessAppHealth } from '../health/app-health.js';
 import { LiveCache } from '../live-cache.js';
-import type { PlanWarning } from '../plan/plan-warning.js';
+import type { PlanWarning } from '../plan-warning.js';
 import { messageOf } from '../retry.js';
 import { newOperationState, newRunMemory, nowIso, type SyncContext } from '../sync-context.js';
 import type { SourcedObject } from '../sync-task.js';

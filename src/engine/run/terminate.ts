@@ -5,10 +5,11 @@
  * hooks never start. The operation ends Failed with `message` ("Operation terminated", or the timeout reason).
  */
 import { HOOK_FINALIZER, type OperationState } from '../../domain/index.js';
+import { healthOf } from '../health/health-of.js';
 import { deleteHooksWithPolicy } from '../hooks/hook-cleanup.js';
-import { propagationPolicyOf } from '../plan/sync-options.js';
 import { messageOf, withRetry } from '../retry.js';
-import { healthOf, objectRefOf, type SyncContext } from '../sync-context.js';
+import { objectRefOf, type SyncContext } from '../sync-context.js';
+import { propagationPolicyOf } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
 import { recordResult, taskStateOf } from '../task-results.js';
 import { finishHook } from './refresh-tasks.js';

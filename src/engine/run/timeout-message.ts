@@ -5,7 +5,8 @@
  * operation's own running message (`… waiting for pruning confirmation of /ConfigMap/a`).
  */
 import type { OperationState } from '../../domain/index.js';
-import { healthOf, type SyncContext } from '../sync-context.js';
+import { healthOf } from '../health/health-of.js';
+import type { SyncContext } from '../sync-context.js';
 import { taskStateOf } from '../task-results.js';
 import { planPass } from './plan-pass.js';
 

@@ -4,8 +4,9 @@
  * wave that already has results counts as started, so nothing is announced twice by one process.
  */
 import type { OperationState, SyncPhase, SyncWave } from '../../domain/index.js';
+import { healthOf } from '../health/health-of.js';
 import { lateReferencesOf } from '../plan/reference-lint.js';
-import { healthOf, nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from '../sync-context.js';
+import { nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from '../sync-context.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
 import { isFailedTask, resultOf, taskStateOf } from '../task-results.js';
 

@@ -14,9 +14,9 @@
 import { type KubeObject, OPERATION_ANNOTATION, type SyncOperation } from '../../domain/index.js';
 import { ClusterError, type ObjectRef } from '../cluster.js';
 import { withIgnoredFromLive } from '../diff/ignore-differences.js';
-import { hasSyncOption } from '../plan/sync-options.js';
 import { messageOf, type RetryOptions, withRetry } from '../retry.js';
 import { objectRefOf, type SyncContext } from '../sync-context.js';
+import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
 import { withTrackingLabel } from '../tracked-objects.js';
 

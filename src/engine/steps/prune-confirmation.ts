@@ -6,8 +6,8 @@
  * `CD/pkg/apis/application/v1alpha1/types.go`). The check runs even without the prune flag, as in Argo CD.
  */
 import type { OperationState } from '../../domain/index.js';
-import { syncOptionValueOf } from '../plan/sync-options.js';
 import type { SyncContext } from '../sync-context.js';
+import { syncOptionValueOf } from '../sync-options.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
 import { taskStateOf } from '../task-results.js';
 

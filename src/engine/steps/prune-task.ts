@@ -5,9 +5,9 @@
  * propagation policy (default Foreground) → Pruned "pruned"; an API error → SyncFailed with its message.
  */
 import type { OperationState, ResultCode } from '../../domain/index.js';
-import { hasSyncOption, propagationPolicyOf } from '../plan/sync-options.js';
 import { messageOf, withRetry } from '../retry.js';
 import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from '../sync-context.js';
+import { hasSyncOption, propagationPolicyOf } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
 import { recordOutcome } from '../task-results.js';
 

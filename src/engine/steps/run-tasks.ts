@@ -9,9 +9,9 @@
  */
 import { HOOK_FINALIZER, OPERATION_ANNOTATION, type OperationState } from '../../domain/index.js';
 import { releaseHook } from '../hooks/hook-cleanup.js';
-import { propagationPolicyOf } from '../plan/sync-options.js';
 import { messageOf, withRetry } from '../retry.js';
 import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from '../sync-context.js';
+import { propagationPolicyOf } from '../sync-options.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
 import { recordOutcome, recordResult, taskStateOf } from '../task-results.js';
 import { type ApplyOutcome, applyTask } from './apply-task.js';

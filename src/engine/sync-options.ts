@@ -2,7 +2,7 @@
  * Sync options (spec §7): app-level options come with the operation (`SyncOperation.syncOptions`), resource-level
  * ones from the `argocd.argoproj.io/sync-options` annotation (CSV, trimmed, exact `Key=value` match).
  */
-import { Annotations, type KubeObject, type SyncOperation } from '../../domain/index.js';
+import { Annotations, type KubeObject, type SyncOperation } from '../domain/index.js';
 import { annotationCsvOf, hasAnnotationOption } from './object-annotations.js';
 
 /** True when the object's sync-options annotation lists `option`. */

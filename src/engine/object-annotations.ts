@@ -2,7 +2,7 @@
  * Annotation readers shared by the hook, wave and phase rules.
  * Source: Argo CD gitops-engine `pkg/sync/resource/annotations.go` (GetAnnotationCSVs, HasAnnotationOption).
  */
-import type { KubeObject } from '../../domain/index.js';
+import type { KubeObject } from '../domain/index.js';
 
 /** The raw value of one annotation, or undefined when the key is absent (values are strings, see loader). */
 export function annotationOf(obj: KubeObject, key: string): string | undefined {

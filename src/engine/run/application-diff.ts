@@ -15,17 +15,17 @@
 import { createHash } from 'node:crypto';
 import { BotError, type KubeObject, type SyncOperation, type SyncPhase } from '../../domain/index.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
-import { hasSyncOption } from '../plan/sync-options.js';
+import { type IgnoreDifferencesRule, withIgnoredFromLive } from '../diff/ignore-differences.js';
+import { diffResource, type ResourceDiff } from '../diff/resource-diff.js';
 import { buildSyncTasks } from '../plan/sync-tasks.js';
 import { messageOf } from '../retry.js';
-import { kindsDefinedInSync, notServedMessage } from '../run/plan-pass.js';
 import { desiredObject, respectsIgnoreDifferences } from '../steps/apply-task.js';
 import { mapBounded } from '../steps/bounded-pool.js';
 import { apiVersionOf } from '../sync-context.js';
+import { hasSyncOption } from '../sync-options.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from '../sync-task.js';
 import { listTrackedLiveObjects } from '../tracked-objects.js';
-import { type IgnoreDifferencesRule, withIgnoredFromLive } from './ignore-differences.js';
-import { diffResource, type ResourceDiff } from './resource-diff.js';
+import { kindsDefinedInSync, notServedMessage } from './plan-pass.js';
 
 /** A hook the sync would run, in execution order. */
 export interface DiffHook {
