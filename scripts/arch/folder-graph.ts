@@ -1,0 +1,75 @@
+/**
+ * The folder graph of a source tree, from dependency-cruiser's JSON output (`depcruise src --output-type json`):
+ * per folder, its files, their lines and the folders it imports (counted per import: one importing file and
+ * one imported file make one). Pure: the caller runs the cruise and counts the lines.
+ */
+import type { IDependency, IModule } from 'dependency-cruiser';
+
+/** The part of a cruised module the graph reads (dependency-cruiser's IModule fits). */
+export type CruisedModule = Pick<IModule, 'source'> & {
+  dependencies: readonly (Pick<IDependency, 'resolved'> & { dependencyTypes: readonly string[] })[];
+};
+
+/** A file path → the name of its folder in the graph, or undefined to leave the file out. */
+export type FolderOf = (path: string) => string | undefined;
+
+/** A folder of `root` as `name/`, or `*.ts` for a file directly in `root`; undefined outside `root`. */
+export function folderUnder(root: string): FolderOf {
+  return (path) => {
+    if (!path.startsWith(root)) return undefined;
+    const rest = path.slice(root.length);
+    const slash = rest.indexOf('/');
+    return slash < 0 ? '*.ts' : rest.slice(0, slash + 1);
+  };
+}
+
+export interface FolderNode {
+  /** The folder's name, e.g. `src/engine/`. */
+  name: string;
+  /** Files in the folder (only the cruised ones: tests are excluded by the cruise's config). */
+  files: number;
+  /** Lines of those files. */
+  lines: number;
+  /** Imported folder name → number of imports, other folders only, sorted by name. */
+  imports: ReadonlyMap<string, number>;
+}
+
+/**
+ * The folders of `modules` (as `folderOf` names them), sorted by name. `targetOf` names the folder of an
+ * imported file (default `folderOf`), so a graph may show imports of folders whose own files it does not count;
+ * only local imports (dependency-cruiser type `local`) count, never npm packages or node built-ins.
+ */
+export function folderGraphOf(
+  modules: readonly CruisedModule[],
+  folderOf: FolderOf,
+  linesOf: (path: string) => number,
+  targetOf: FolderOf = folderOf,
+): FolderNode[] {
+  const nodes = new Map<string, { files: number; lines: number; imports: Map<string, number> }>();
+  for (const module of modules) {
+    const name = folderOf(module.source);
+    if (name === undefined) continue;
+    const node = nodes.get(name) ?? { files: 0, lines: 0, imports: new Map<string, number>() };
+    nodes.set(name, node);
+    node.files += 1;
+    node.lines += linesOf(module.source);
+    for (const dependency of module.dependencies) {
+      if (!dependency.dependencyTypes.includes('local')) continue;
+      const target = targetOf(dependency.resolved);
+      if (target === undefined || target === name) continue;
+      node.imports.set(target, (node.imports.get(target) ?? 0) + 1);
+    }
+  }
+  return [...nodes.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, node]) => ({
+      name,
+      files: node.files,
+      lines: node.lines,
+      imports: sortedByKey(node.imports),
+    }));
+}
+
+function sortedByKey(map: ReadonlyMap<string, number>): ReadonlyMap<string, number> {
+  return new Map([...map.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
