@@ -36,8 +36,12 @@ try {
   if (stale.length === 0) {
     console.log(`${DOC}: the folder graphs match the code`);
   } else if (check) {
+    const before = doc.split('\n');
+    const after = text.split('\n');
+    const at = after.findIndex((line, i) => line !== before[i]);
     console.error(
-      `${DOC} is stale: ${stale.join(', ')} differ from the code. Run \`npm run arch\` and commit ${DOC}.`,
+      `${DOC} is stale: ${stale.join(', ')} differ from the code. Run \`npm run arch\` and commit ${DOC}.\n` +
+        `First difference, line ${at + 1}:\n- ${before[at] ?? ''}\n+ ${after[at] ?? ''}`,
     );
     process.exitCode = 1;
   } else {
