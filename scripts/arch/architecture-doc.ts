@@ -2,7 +2,7 @@
  * The generated parts of docs/architecture.md: between `<!-- arch:<name> begin … -->` and `<!-- arch:<name> end -->`
  * markers, `src-folders` (which src/ folder imports which) and `engine-folders` (the engine's internal folder
  * graph, `engine/index.ts` — the public face — left out). Each is a Mermaid flowchart and a table. Pure: it takes
- * the cruised modules and a line counter and returns the new text.
+ * the cruised modules and returns the new text.
  */
 import { type CruisedModule, type FolderOf, folderGraphOf, folderUnder } from './folder-graph.js';
 import { renderMermaid, renderTable } from './render-graph.js';
@@ -18,15 +18,11 @@ const engineInsideOf: FolderOf = (path) =>
   path === 'src/engine/index.ts' ? undefined : engineFolderOf(path);
 
 /** The section's body: the flowchart, then the table. */
-function sectionBody(
-  modules: readonly CruisedModule[],
-  linesOf: (path: string) => number,
-  name: string,
-): string {
+function sectionBody(modules: readonly CruisedModule[], name: string): string {
   const folders =
     name === 'src-folders'
-      ? folderGraphOf(modules, srcFolderOf, linesOf, srcTargetOf)
-      : folderGraphOf(modules, engineInsideOf, linesOf);
+      ? folderGraphOf(modules, srcFolderOf, srcTargetOf)
+      : folderGraphOf(modules, engineInsideOf);
   return `${renderMermaid(folders)}\n\n${renderTable(folders)}`;
 }
 
@@ -39,7 +35,6 @@ export const SECTIONS = ['src-folders', 'engine-folders'] as const;
 export function updateArchitectureDoc(
   doc: string,
   modules: readonly CruisedModule[],
-  linesOf: (path: string) => number,
 ): { text: string; stale: string[] } {
   let text = doc;
   const stale: string[] = [];
@@ -51,7 +46,7 @@ export function updateArchitectureDoc(
         `no "<!-- arch:${name} begin … -->" … "<!-- arch:${name} end -->" markers in the document`,
       );
     }
-    const body = `${sectionBody(modules, linesOf, name)}\n`;
+    const body = `${sectionBody(modules, name)}\n`;
     if (found[2] !== body) stale.push(name);
     text = text.replace(markers, (_, begin: string, _old: string, end: string) => `${begin}${body}${end}`);
   }

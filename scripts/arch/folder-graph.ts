@@ -1,7 +1,6 @@
 /**
  * The folder graph of a source tree, from dependency-cruiser's JSON output (`depcruise src --output-type json`):
- * per folder, its files, their lines and the folders it imports (counted per import: one importing file and
- * one imported file make one). Pure: the caller runs the cruise and counts the lines.
+ * per folder, its files and the folders it imports. Pure: the caller runs the cruise.
  */
 import type { IDependency, IModule } from 'dependency-cruiser';
 
@@ -28,10 +27,8 @@ export interface FolderNode {
   name: string;
   /** Files in the folder (only the cruised ones: tests are excluded by the cruise's config). */
   files: number;
-  /** Lines of those files. */
-  lines: number;
-  /** Imported folder name → number of imports, other folders only, sorted by name. */
-  imports: ReadonlyMap<string, number>;
+  /** Imported folder names, other folders only, sorted. Not counted: the doc must not go stale on every edit. */
+  imports: readonly string[];
 }
 
 /**
@@ -42,22 +39,20 @@ export interface FolderNode {
 export function folderGraphOf(
   modules: readonly CruisedModule[],
   folderOf: FolderOf,
-  linesOf: (path: string) => number,
   targetOf: FolderOf = folderOf,
 ): FolderNode[] {
-  const nodes = new Map<string, { files: number; lines: number; imports: Map<string, number> }>();
+  const nodes = new Map<string, { files: number; imports: Set<string> }>();
   for (const module of modules) {
     const name = folderOf(module.source);
     if (name === undefined) continue;
-    const node = nodes.get(name) ?? { files: 0, lines: 0, imports: new Map<string, number>() };
+    const node = nodes.get(name) ?? { files: 0, imports: new Set<string>() };
     nodes.set(name, node);
     node.files += 1;
-    node.lines += linesOf(module.source);
     for (const dependency of module.dependencies) {
       if (!dependency.dependencyTypes.includes('local')) continue;
       const target = targetOf(dependency.resolved);
       if (target === undefined || target === name) continue;
-      node.imports.set(target, (node.imports.get(target) ?? 0) + 1);
+      node.imports.add(target);
     }
   }
   return [...nodes.entries()]
@@ -65,11 +60,6 @@ export function folderGraphOf(
     .map(([name, node]) => ({
       name,
       files: node.files,
-      lines: node.lines,
-      imports: sortedByKey(node.imports),
+      imports: [...node.imports].sort((a, b) => a.localeCompare(b)),
     }));
-}
-
-function sortedByKey(map: ReadonlyMap<string, number>): ReadonlyMap<string, number> {
-  return new Map([...map.entries()].sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -1,6 +1,6 @@
 /**
  * Markdown for a folder graph: a Mermaid flowchart (GitHub renders ```mermaid blocks) and a plain table with
- * the columns folder, files, lines, imports. Pure.
+ * the columns folder, files, imports. Pure.
  */
 import type { FolderNode } from './folder-graph.js';
 
@@ -9,10 +9,10 @@ import type { FolderNode } from './folder-graph.js';
  * folder that every other folder imports (the domain) is drawn without its arrows, labelled "imported by all".
  */
 export function renderMermaid(folders: readonly FolderNode[]): string {
-  const names = [...new Set(folders.flatMap((folder) => [folder.name, ...folder.imports.keys()]))].sort();
+  const names = [...new Set(folders.flatMap((folder) => [folder.name, ...folder.imports]))].sort();
   const everywhere = new Set(
     names.filter(
-      (name) => folders.length > 2 && folders.every((f) => f.name === name || f.imports.has(name)),
+      (name) => folders.length > 2 && folders.every((f) => f.name === name || f.imports.includes(name)),
     ),
   );
   const lines = ['```mermaid', 'flowchart TD'];
@@ -20,7 +20,7 @@ export function renderMermaid(folders: readonly FolderNode[]): string {
     lines.push(`  ${nodeId(name)}["${name}${everywhere.has(name) ? ' (imported by all)' : ''}"]`);
   }
   for (const folder of folders) {
-    const targets = [...folder.imports.keys()].filter((name) => !everywhere.has(name));
+    const targets = folder.imports.filter((name) => !everywhere.has(name));
     if (targets.length > 0) lines.push(`  ${nodeId(folder.name)} --> ${targets.map(nodeId).join(' & ')}`);
   }
   lines.push('```');
@@ -32,15 +32,14 @@ function nodeId(name: string): string {
   return `n_${name.replace(/\W+/g, '_').replace(/^_+|_+$/g, '')}`;
 }
 
-/** A Markdown table, columns padded to line up; imports as `` `name` (count) ``, `—` for none. */
+/** A Markdown table, columns padded to line up; imports as `` `name` ``, `—` for none. */
 export function renderTable(folders: readonly FolderNode[]): string {
   const rows = folders.map((folder) => [
     `\`${folder.name}\``,
     String(folder.files),
-    String(folder.lines),
-    [...folder.imports].map(([name, count]) => `\`${name}\` (${count})`).join(', ') || '—',
+    folder.imports.map((name) => `\`${name}\``).join(', ') || '—',
   ]);
-  return alignedTable(['folder', 'files', 'lines', 'imports (count)'], rows);
+  return alignedTable(['folder', 'files', 'imports'], rows);
 }
 
 function alignedTable(header: readonly string[], rows: readonly string[][]): string {

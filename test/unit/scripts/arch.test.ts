@@ -31,25 +31,14 @@ const MODULES: CruisedModule[] = [
   { source: 'src/config.ts', dependencies: [local('src/domain/index.ts')] },
 ];
 
-const LINES: Record<string, number> = {
-  'src/domain/types.ts': 40,
-  'src/domain/index.ts': 2,
-  'src/engine/plan/order.ts': 30,
-  'src/engine/task.ts': 20,
-  'src/engine/index.ts': 3,
-  'src/queue/line.ts': 50,
-  'src/config.ts': 10,
-};
-const linesOf = (path: string) => LINES[path] ?? 0;
-
 describe('folderGraphOf', () => {
-  it('counts files, lines and imports per folder, local imports of other folders only', () => {
-    const folders = folderGraphOf(MODULES, folderUnder('src/'), linesOf);
-    expect(folders.map((f) => [f.name, f.files, f.lines, Object.fromEntries(f.imports)])).toEqual([
-      ['*.ts', 1, 10, { 'domain/': 1 }],
-      ['domain/', 2, 42, {}],
-      ['engine/', 3, 53, { 'domain/': 2 }],
-      ['queue/', 1, 50, { 'domain/': 1, 'engine/': 1 }],
+  it('counts files and lists imported folders per folder, local imports of other folders only', () => {
+    const folders = folderGraphOf(MODULES, folderUnder('src/'));
+    expect(folders.map((f) => [f.name, f.files, f.imports])).toEqual([
+      ['*.ts', 1, ['domain/']],
+      ['domain/', 2, []],
+      ['engine/', 3, ['domain/']],
+      ['queue/', 1, ['domain/', 'engine/']],
     ]);
   });
 
@@ -58,10 +47,9 @@ describe('folderGraphOf', () => {
     const folders = folderGraphOf(
       MODULES,
       src,
-      linesOf,
       (p) => src(p) ?? (p.startsWith('sim/') ? '../sim/' : undefined),
     );
-    expect([...(folders.find((f) => f.name === 'queue/')?.imports.keys() ?? [])]).toEqual([
+    expect([...(folders.find((f) => f.name === 'queue/')?.imports ?? [])]).toEqual([
       '../sim/',
       'domain/',
       'engine/',
@@ -70,7 +58,7 @@ describe('folderGraphOf', () => {
 });
 
 describe('rendering', () => {
-  const folders = folderGraphOf(MODULES, folderUnder('src/'), linesOf);
+  const folders = folderGraphOf(MODULES, folderUnder('src/'));
 
   it('draws one arrow list per folder and no arrows to a folder every other folder imports', () => {
     expect(renderMermaid(folders)).toBe(
@@ -87,15 +75,15 @@ describe('rendering', () => {
     );
   });
 
-  it('tabulates folder, files, lines and imports, columns lined up', () => {
+  it('tabulates folder, files and imports, columns lined up', () => {
     expect(renderTable(folders)).toBe(
       [
-        '| folder    | files | lines | imports (count)              |',
-        '| --------- | ----- | ----- | ---------------------------- |',
-        '| `*.ts`    | 1     | 10    | `domain/` (1)                |',
-        '| `domain/` | 2     | 42    | —                            |',
-        '| `engine/` | 3     | 53    | `domain/` (2)                |',
-        '| `queue/`  | 1     | 50    | `domain/` (1), `engine/` (1) |',
+        '| folder    | files | imports              |',
+        '| --------- | ----- | -------------------- |',
+        '| `*.ts`    | 1     | `domain/`            |',
+        '| `domain/` | 2     | —                    |',
+        '| `engine/` | 3     | `domain/`            |',
+        '| `queue/`  | 1     | `domain/`, `engine/` |',
       ].join('\n'),
     );
   });
@@ -114,19 +102,19 @@ describe('updateArchitectureDoc', () => {
   ].join('\n');
 
   it('rewrites only between the markers, names the stale sections, and is stable on its own output', () => {
-    const first = updateArchitectureDoc(doc, MODULES, linesOf);
+    const first = updateArchitectureDoc(doc, MODULES);
     expect(first.stale).toEqual(['src-folders', 'engine-folders']);
     expect(first.text).toContain('hand-written text');
     expect(first.text).not.toContain('old diagram');
-    expect(first.text).toContain('| `queue/`  | 1     | 50    |');
+    expect(first.text).toContain('| `queue/`  | 1     | `../sim/`, `domain/`, `engine/` |');
     // the engine section: src/engine/index.ts (the public face) left out, plan/ imports the root files
     expect(first.text).toContain('  n_plan --> n_ts\n');
-    expect(first.text).toContain('| `plan/` | 1     | 30    | `*.ts` (1)      |');
-    expect(updateArchitectureDoc(first.text, MODULES, linesOf)).toEqual({ text: first.text, stale: [] });
+    expect(first.text).toContain('| `plan/` | 1     | `*.ts`  |');
+    expect(updateArchitectureDoc(first.text, MODULES)).toEqual({ text: first.text, stale: [] });
   });
 
   it('refuses a document without the markers', () => {
-    expect(() => updateArchitectureDoc('# Architecture\n', MODULES, linesOf)).toThrow(
+    expect(() => updateArchitectureDoc('# Architecture\n', MODULES)).toThrow(
       /no "<!-- arch:src-folders begin … -->" … "<!-- arch:src-folders end -->" markers/,
     );
   });
