@@ -64,6 +64,16 @@ module.exports = {
       to: { path: ['^src/slack/', '@slack/'] },
     },
     {
+      name: 'environments-below-requests',
+      comment:
+        'src/requests (requestSync: authorize → approval → enqueue) sits above src/environments (policy, approvals): ' +
+        'the approval flow reaches the request path only through ports (ApprovalDeps.enqueueApproved). ' +
+        'Transitional exception: environments/index.ts re-exports createApprovalServices for src/main until main imports it from requests/.',
+      severity: 'error',
+      from: { path: '^src/environments/', pathNot: '^src/environments/index\\.ts$' },
+      to: { path: '^src/requests/' },
+    },
+    {
       name: 'product-does-not-import-simulator',
       comment: 'The simulator is a test double and a demo cluster; only the CLI/demo wiring may start it.',
       severity: 'error',

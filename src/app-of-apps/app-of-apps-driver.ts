@@ -34,6 +34,7 @@ import {
 } from '../queue/index.js';
 import type { RedisClient } from '../queue/store/redis-connections.js';
 import type { Initiator } from '../queue/sync-reporter.js';
+import { requestSync } from '../requests/index.js';
 import type { Settings } from '../settings/index.js';
 import type { AppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
 import {
@@ -127,9 +128,10 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
       appOfApps: next,
     };
     try {
-      const result = await deps.queue.enqueueSync(request, {
-        jobId: childJobId(chain.parentJobId, child.name),
-      });
+      const result = await requestSync(
+        { queue: deps.queue },
+        { origin: 'app-of-apps-child', request, jobId: childJobId(chain.parentJobId, child.name) },
+      );
       deps.logger.info(
         { parent: chain.parent, child: child.name, jobId: result.jobId, duplicate: result.duplicate },
         result.duplicate ? 'App of Apps child already queued' : 'App of Apps child queued',

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Application } from '../domain/application.js';
 import type { ResourceDifference } from './compare-application.js';
 import { createDriftDetector } from './drift-detector.js';
+import { selfHealAllowed, selfHealOperation, selfHealReason } from './self-heal.js';
 
-function app(name: string, automated?: { selfHeal?: boolean }): Application {
+function app(name: string, automated?: { selfHeal?: boolean; prune?: boolean }): Application {
   return {
     name,
     namespace: 'argocd',
@@ -105,5 +106,54 @@ describe('createDriftDetector', () => {
     await detector.tick();
 
     expect(attempts).toEqual(['a:notify:failed', 'a:notify:posted']);
+  });
+});
+
+const differs = (name: string, reason: ResourceDifference['reason']): ResourceDifference =>
+  ({
+    key: { group: 'apps', kind: 'Deployment', namespace: 'guestbook', name },
+    reason,
+  }) as ResourceDifference;
+
+describe('src/drift/self-heal', () => {
+  it('self-heals only with selfHeal set and the environment allowing it, and asks the environment only then', () => {
+    let asked = 0;
+    const allowed = (answer: boolean) => () => {
+      asked += 1;
+      return answer;
+    };
+
+    expect(selfHealAllowed(app('guestbook', { selfHeal: true }), allowed(true))).toBe(true);
+    expect(selfHealAllowed(app('guestbook', { selfHeal: true }), allowed(false))).toBe(false);
+    expect(asked).toBe(2);
+    expect(selfHealAllowed(app('guestbook', { prune: true }), allowed(true))).toBe(false);
+    expect(selfHealAllowed(app('guestbook'), allowed(true))).toBe(false);
+    expect(asked).toBe(2);
+  });
+
+  it('prunes only with syncPolicy.automated.prune (Argo CD), never as a dry run', () => {
+    expect(selfHealOperation(app('guestbook', { selfHeal: true, prune: true }))).toEqual({
+      prune: true,
+      dryRun: false,
+      syncOptions: [],
+    });
+    expect(selfHealOperation(app('guestbook', { selfHeal: true }))).toEqual({
+      prune: false,
+      dryRun: false,
+      syncOptions: [],
+    });
+  });
+
+  it('names what drifted in the audit reason, at most ten', () => {
+    expect(selfHealReason([differs('web', 'changed'), differs('api', 'missing')], true)).toBe(
+      'selfHeal (syncPolicy.automated, prune): drift in 2 resource(s): Deployment/web (changed), Deployment/api (missing)',
+    );
+    const many = Array.from({ length: 12 }, (_, i) => differs(`d${i}`, 'changed'));
+    const reason = selfHealReason(many, false);
+    expect(reason).toMatch(
+      /^selfHeal \(syncPolicy\.automated\): drift in 12 resource\(s\): Deployment\/d0 \(changed\)/,
+    );
+    expect(reason).toContain('Deployment/d9 (changed), …');
+    expect(reason).not.toContain('d10');
   });
 });

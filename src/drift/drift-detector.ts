@@ -11,6 +11,7 @@ import type { Application } from '../domain/application.js';
 import type { Logger } from '../logger.js';
 import type { ResourceDifference } from './compare-application.js';
 import { type DriftAction, type DriftState, observeDrift } from './drift-episodes.js';
+import { selfHealAllowed } from './self-heal.js';
 
 /** The next state and action for one Application, given its stored state (undefined: never seen). */
 export type DriftTransition = (previous: DriftState | undefined) => {
@@ -92,7 +93,7 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
   const checkOne = async (app: Application): Promise<DriftCheckResult> => {
     if (await deps.skipComparison?.(app)) return 'Skipped';
     const differences = await deps.compare(app);
-    const selfHeal = Boolean(app.syncPolicy?.automated?.selfHeal) && (deps.autoSyncAllowed?.(app) ?? true);
+    const selfHeal = selfHealAllowed(app, () => deps.autoSyncAllowed?.(app) ?? true);
     const now = deps.now?.() ?? new Date();
     let before: DriftState | undefined;
     const action = await store.transition(app.name, (previous) => {

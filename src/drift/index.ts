@@ -4,3 +4,4 @@ export * from './compare-application.js';
 export * from './drift-detector.js';
 export * from './drift-episodes.js';
 export * from './redis-drift-state-store.js';
+export * from './self-heal.js';

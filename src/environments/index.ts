@@ -1,11 +1,16 @@
 /** Environments (wavesync.yaml `environments:`): who may do what, freeze windows, auto-sync policy, approvals, the audit
  * log and failure notifications (docs/approvals.md). */
 
+/**
+ * Transitional, the one import of src/requests from this folder: src/main/approval-wiring.ts (owned by another
+ * change) still imports createApprovalServices from here. Once it imports it from '../requests/index.js', delete
+ * this line and the matching exception in .dependency-cruiser.cjs (`environments-below-requests`).
+ */
+export * from '../requests/approval-services.js';
 export * from './approvals/approval-button.js';
 export type { ApprovalDeps } from './approvals/approval-deps.js';
 export type { ApprovalMessenger } from './approvals/approval-messenger.js';
 export * from './approvals/approval-request.js';
-export * from './approvals/approval-services.js';
 export {
   type ApprovalStore,
   type ApprovalStoreOptions,
@@ -23,11 +28,20 @@ export * from './approvals/authorize-decision.js';
 export { describeStatus } from './approvals/close-approval.js';
 export type { DecisionClick, DecisionResult } from './approvals/decide-approval.js';
 export * from './approvals/diff-summary.js';
+export { enqueueStranded, STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
+export {
+  DELETION_REVISION,
+  type GateRequestContext,
+  type GateResult,
+  gateRequest,
+} from './approvals/gate-request.js';
 export * from './approvals/live-diff.js';
 export * from './approvals/plan-summary.js';
 export * from './approvals/sync-preview.js';
 export * from './audit-log.js';
+export * from './authorize-request.js';
 export * from './auto-sync-policy.js';
+export * from './check-request.js';
 export * from './environment-resolver.js';
 export * from './freeze-windows.js';
 export * from './group-membership.js';

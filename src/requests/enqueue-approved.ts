@@ -2,16 +2,23 @@
  * Queue an approved request (its message already shows the approval): the job's report target is the approval
  * message, so the sync's header and thread continue right there. The job id is derived from the request id
  * (`approvalJobId`), so a retry — the click's own, or the sweeper's for a bot that died before recording the job
- * (`enqueueStranded`) — never queues twice, however late it comes.
+ * (src/environments/approvals/enqueue-stranded.ts) — never queues twice, however late it comes.
  */
 import { BotError } from '../domain/errors.js';
 import type { ApprovalDeps } from '../environments/approvals/approval-deps.js';
 import { type ApprovalRecord, rerunCommandOf } from '../environments/approvals/approval-request.js';
 import { mentionOf } from '../environments/principal-mentions.js';
 import { derivedJobId } from '../queue/derived-job-id.js';
+import type { EnqueuePort } from './enqueue-port.js';
 
+/** What queueing an approved request needs: the approval flow's store, messenger and audit log, and the producer. */
+export type ApprovedRequestDeps = Pick<ApprovalDeps, 'store' | 'messenger' | 'audit'> & {
+  queue: EnqueuePort;
+};
+
+/** requestSync's enqueue step for origin `approved` (its authorization was the approvers' decision). */
 export async function enqueueApproved(
-  deps: ApprovalDeps,
+  deps: ApprovedRequestDeps,
   record: ApprovalRecord,
 ): Promise<{ jobId?: string }> {
   const { request, message } = record;
@@ -63,27 +70,4 @@ export async function enqueueApproved(
 /** The job id of an approved request: derived from its id, so it is queued at most once. */
 export function approvalJobId(requestId: string): string {
   return derivedJobId('approval', requestId);
-}
-
-/** An approved request counts as stranded this long after its approval without a recorded job (ms). */
-export const STRANDED_AFTER_MS = 10_000;
-
-/**
- * Queue approved requests whose job was never recorded — the bot stopped between storing the approval and
- * queueing — once they are `STRANDED_AFTER_MS` old; the sweeper calls this with the expiry check. Resolves with
- * how many were queued now. A request that is no longer approved, or already has a job or a note, just leaves
- * the to-enqueue set.
- */
-export async function enqueueStranded(deps: ApprovalDeps): Promise<number> {
-  let queued = 0;
-  for (const id of await deps.store.awaitingEnqueue(deps.now() - STRANDED_AFTER_MS)) {
-    const record = await deps.store.get(id);
-    if (record?.status !== 'approved' || record.jobId || record.note) {
-      await deps.store.doneEnqueueing(id);
-      continue;
-    }
-    const { jobId } = await enqueueApproved(deps, record);
-    if (jobId) queued += 1;
-  }
-  return queued;
 }

@@ -1,5 +1,8 @@
-/** Requesting a sync: authorize, then approval or enqueue (docs/approvals.md). */
+/**
+ * Requesting a sync: requestSync, the one path onto the queue — authorize → approval → enqueue, for every origin
+ * (docs/approvals.md, "The request path") — and the approval flow joined to it (createApprovalServices).
+ */
 
-export * from './authorize-request.js';
-export { approvalJobId, STRANDED_AFTER_MS } from './enqueue-approved.js';
-export { type RequestSyncResult, revisionNameOf, type SyncRequestContext } from './request-sync.js';
+export * from './approval-services.js';
+export { approvalJobId } from './enqueue-approved.js';
+export * from './request-sync.js';

@@ -1,216 +1,171 @@
 /**
- * requestSync — what the `/sync` command calls before enqueueing: apply the environment's request policy, then
- * either let the command enqueue, or post an approval request (nothing is queued), or refuse with a reason.
+ * requestSync — the one way a sync gets onto the queue. Whoever asks, the steps are the same three, in this order:
+ *
+ * 1. authorize — per origin, the checks that origin has always had:
+ *    - `person` (`/sync`, `/sync rollback`, `/sync delete`'s Delete button, a drift notice's Sync click, the Roll
+ *      back button): the environment's request policy for the payload's user and channel (authorizeAction →
+ *      authorizeRequest, src/environments), asked by the gate;
+ *    - `approved`: the approvers' decision (decideApproval: authorizeDecision and the binding);
+ *    - `self-heal`: the auto-sync policy (src/drift/self-heal.ts selfHealAllowed with the environment's
+ *      autoSyncAllowed), decided by the drift detector before the action reaches here;
+ *    - `app-of-apps-child`: inherited from the parent, whose own request went through here (authorized, approved
+ *      where required); the child runs with the parent's initiator.
+ * 2. approval — only a person's request can need one: where the environment `requireApproval`s, the gate posts an
+ *    approval request (or turns the sync's header into it) and nothing is queued (`pending`); once approved it comes
+ *    back here as `approved`. Self-heal is never allowed where approval is required; children inherit the parent's.
+ * 3. enqueue — on `queue` (SyncQueueClient.enqueueSync), with a durable job id where there is one: the command
+ *    journal's id for a journaled command, `approvalJobId(request id)` for an approved request, `childJobId` for a
+ *    child; a retry with the same id is a duplicate of the same job, never a second one.
+ *
+ * No other module of src/ calls `enqueueSync` (guarded by ./only-requests-enqueue.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Application, SyncOperation } from '../domain/index.js';
-import type { ApprovalDeps } from '../environments/approvals/approval-deps.js';
-import {
-  type ApprovalRequest,
-  type BreakGlass,
-  bindingOf,
-  type DeletionApproval,
-  type MessageRef,
+import type {
+  ApprovalRecord,
+  DeletionApproval,
+  MessageRef,
 } from '../environments/approvals/approval-request.js';
-import { summarizePlan } from '../environments/approvals/plan-summary.js';
-import { environmentFor, type ResolvedEnvironment } from '../environments/environment-resolver.js';
-import type { RollbackRef } from '../queue/index.js';
-import type { Initiator } from '../queue/sync-reporter.js';
-import { authorizeRequest, type RefusalCode, type RequestDecision } from './authorize-request.js';
+import type { AuditEntry } from '../environments/audit-log.js';
+import type { Logger } from '../logger.js';
+import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import { type ApprovedRequestDeps, enqueueApproved } from './enqueue-approved.js';
+import type { EnqueuePort } from './enqueue-port.js';
 
-export interface SyncRequestContext {
-  application: string;
-  operation: SyncOperation;
-  initiator: Initiator;
-  channel: string;
-  /** `--break-glass "reason"`: undefined without the flag. */
+export type { EnqueuePort } from './enqueue-port.js';
+
+/** What a person's request brings to the gate besides the SyncRequest: where its header is, and what to audit. */
+export interface GateContext {
+  /** The sync's header, already posted: the approval message where approval is required. */
+  header: MessageRef;
+  /** `--break-glass "reason"` when given. */
   breakGlassReason?: string;
-  /** Idempotency key of the Slack delivery (e.g. trigger id): a redelivery posts no second approval. */
-  requestKey: string;
-  /** The sync's header, already posted by the command: it becomes the approval message (else one is posted). */
-  header?: MessageRef;
-  /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
-  deletion?: DeletionApproval;
-  /** What started the request when not a typed command (audited), e.g. `drift notice Sync button`. */
+  /** `/sync delete`: the plan the requester confirmed, shown to the approvers. */
+  deletionPlan?: DeletionApproval['plan'];
+  /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
-  /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
-  rollback?: RollbackRef;
-  /** A button on a message the bot posted, not a typed command (authorizeAction's `fromBotMessage`). */
+  /** A button on a message the bot posted (the Roll back button), not a typed command. */
   fromBotMessage?: boolean;
 }
 
-export type RequestSyncResult =
-  | { kind: 'enqueue'; environment?: string; breakGlass?: BreakGlass }
-  /** `message` is absent only for a redelivery racing the first delivery's post. */
-  | { kind: 'approval-posted'; requestId: string; message?: MessageRef; duplicate?: boolean }
-  | { kind: 'refused'; code: RefusalCode | 'unknown_application'; reason: string };
+/**
+ * Steps 1 and 2 for a person (src/environments' approval flow, adapted for Slack by createApprovalGate): `proceed`
+ * → enqueue now; `pending` → an approval request took it over; `refused` → the requester was told why (ephemeral)
+ * and the header says so.
+ */
+export interface RequestGate {
+  gate(request: SyncRequest, context: GateContext): Promise<'proceed' | 'pending' | 'refused'>;
+}
 
-/** Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. */
-export function revisionNameOf(app: Application, operation: SyncOperation): string {
-  return operation.revision ?? app.source.targetRevision ?? 'HEAD';
+/** One request to sync, by origin (`origin` is the discriminant). */
+export type SyncAsk =
+  /** `jobId`: the command journal's id (a journaled `/sync`), so a recovery queues the same job. */
+  | { origin: 'person'; request: SyncRequest; context: GateContext; jobId?: string }
+  | { origin: 'approved'; record: ApprovalRecord }
+  /** `reason`: why, for the audit log (src/drift/self-heal.ts selfHealReason); the request key is made here. */
+  | { origin: 'self-heal'; request: Omit<SyncRequest, 'requestKey'>; reason: string }
+  | { origin: 'app-of-apps-child'; request: SyncRequest; jobId: string };
+
+export type SyncOrigin = SyncAsk['origin'];
+
+/** What each origin needs. */
+export interface RequestSyncDeps {
+  /** `gate` absent: no approval flow is wired (no environments), so a person's request is queued as asked. */
+  person: { queue: EnqueuePort; gate?: RequestGate };
+  approved: ApprovedRequestDeps;
+  'self-heal': {
+    queue: EnqueuePort;
+    /** Records the sync in the Application's audit log (`self-heal`; no person asked for it); optional. */
+    audit?(entry: AuditEntry): Promise<unknown>;
+    logger?: Pick<Logger, 'info' | 'warn'>;
+  };
+  'app-of-apps-child': { queue: EnqueuePort };
 }
 
 /**
- * The environment's request policy for `ctx` (authorizeRequest: channels, requesters, revisions, freeze windows with
- * break-glass), without side effects: what requestSync would refuse, before anything is posted or audited.
- * `app`/`env` undefined: unknown application / no environment (then anything goes).
+ * What became of a person's request. `not-queued`: the queue refused the job (`error`, e.g. BotError not_queued);
+ * the gate's own failures reject instead.
  */
-export async function checkRequest(
-  deps: Pick<ApprovalDeps, 'findApplication' | 'settings' | 'groups' | 'now'>,
-  ctx: Pick<
-    SyncRequestContext,
-    'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason' | 'fromBotMessage'
-  > & {
-    action?: RequestAction;
-  },
-): Promise<
-  | { kind: 'unknown' }
-  | { kind: 'open'; app: Application }
-  | { kind: 'decided'; app: Application; env: ResolvedEnvironment; decision: RequestDecision }
-> {
-  const app = deps.findApplication(ctx.application);
-  if (!app) return { kind: 'unknown' };
-  const env = environmentFor(deps.settings, app);
-  if (!env) return { kind: 'open', app };
-  const decision = await authorizeRequest(
-    env.settings,
-    {
-      application: app.name,
-      environment: env.name,
-      userId: ctx.initiator.userId,
-      channel: ctx.channel,
-      revisionName: revisionNameOf(app, ctx.operation),
-      breakGlassReason: ctx.breakGlassReason,
-      now: new Date(deps.now()),
-      action: ctx.action ?? (ctx.operation.dryRun ? 'dry-run' : 'sync'),
-      ...(ctx.fromBotMessage ? { fromBotMessage: true } : {}),
-    },
-    deps.groups.isMemberOfAny,
+export type PersonOutcome =
+  | { kind: 'refused' }
+  | { kind: 'pending' }
+  | { kind: 'queued'; result: EnqueueResult }
+  | { kind: 'not-queued'; error: unknown };
+
+export interface RequestSyncOutcomes {
+  person: PersonOutcome;
+  /** The job id, or none when it was not queued (noted on the request, audited `not-queued`). */
+  approved: { jobId?: string };
+  /** @throws what enqueueSync throws (the drift detector forgets the episode's start and tries again). */
+  'self-heal': EnqueueResult;
+  /** @throws what enqueueSync throws (the App of Apps driver turns not_queued into a TransientError). */
+  'app-of-apps-child': EnqueueResult;
+}
+
+/** Authorize → approval → enqueue, for any origin (see above). */
+export async function requestSync<A extends SyncAsk>(
+  deps: RequestSyncDeps[A['origin']],
+  ask: A,
+): Promise<RequestSyncOutcomes[A['origin']]> {
+  const outcome = await dispatch(deps as RequestSyncDeps[SyncOrigin], ask);
+  return outcome as RequestSyncOutcomes[A['origin']];
+}
+
+async function dispatch(
+  deps: RequestSyncDeps[SyncOrigin],
+  ask: SyncAsk,
+): Promise<RequestSyncOutcomes[SyncOrigin]> {
+  switch (ask.origin) {
+    case 'person':
+      return personRequest(deps as RequestSyncDeps['person'], ask);
+    case 'approved':
+      return enqueueApproved(deps as RequestSyncDeps['approved'], ask.record);
+    case 'self-heal':
+      return selfHealRequest(deps as RequestSyncDeps['self-heal'], ask);
+    case 'app-of-apps-child':
+      return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
+  }
+}
+
+async function personRequest(
+  deps: RequestSyncDeps['person'],
+  ask: Extract<SyncAsk, { origin: 'person' }>,
+): Promise<PersonOutcome> {
+  if (deps.gate) {
+    const gated = await deps.gate.gate(ask.request, ask.context);
+    if (gated !== 'proceed') return { kind: gated };
+  }
+  try {
+    const options = ask.jobId === undefined ? undefined : { jobId: ask.jobId };
+    return { kind: 'queued', result: await deps.queue.enqueueSync(ask.request, options) };
+  } catch (error) {
+    return { kind: 'not-queued', error };
+  }
+}
+
+async function selfHealRequest(
+  deps: RequestSyncDeps['self-heal'],
+  ask: Extract<SyncAsk, { origin: 'self-heal' }>,
+): Promise<EnqueueResult> {
+  const { request } = ask;
+  const application = request.application;
+  const result = await deps.queue.enqueueSync({
+    ...request,
+    requestKey: `selfheal:${application}:${randomUUID()}`,
+  });
+  deps.logger?.info(
+    { application, jobId: result.jobId, prune: request.operation.prune },
+    'self-heal sync queued',
   );
-  return { kind: 'decided', app, env, decision };
+  const target = request.target;
+  await deps
+    .audit?.({
+      type: 'self-heal',
+      trigger: 'selfHeal',
+      application,
+      jobId: result.jobId,
+      reason: ask.reason,
+      ...(target ? { channel: target.channel, messageTs: target.threadTs } : {}),
+    })
+    .catch((err: unknown) => deps.logger?.warn({ err, application }, 'self-heal not audited'));
+  return result;
 }
-
-/**
- * The permission a request needs: `delete` for `/sync delete`, `rollback` for `/sync rollback`, `dry-run` for
- * `--dry-run`, else `sync`.
- */
-export type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
-
-export async function requestSync(deps: ApprovalDeps, ctx: SyncRequestContext): Promise<RequestSyncResult> {
-  const checked = await checkRequest(deps, {
-    ...ctx,
-    ...(ctx.deletion ? { action: 'delete' as const } : {}),
-    ...(ctx.rollback ? { action: 'rollback' as const } : {}),
-  });
-  if (checked.kind === 'unknown')
-    return {
-      kind: 'refused',
-      code: 'unknown_application',
-      reason: `No application named "${ctx.application}".`,
-    };
-  if (checked.kind === 'open') return { kind: 'enqueue' };
-  const { app, env, decision } = checked;
-  const base = {
-    application: app.name,
-    environment: env.name,
-    userId: ctx.initiator.userId,
-    channel: ctx.channel,
-    ...(ctx.deletion ? { operation: 'delete' as const } : {}),
-    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
-  };
-  if (!decision.allowed) {
-    await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
-    return { kind: 'refused', code: decision.code, reason: decision.reason };
-  }
-  const breakGlass = decision.breakGlass;
-  if (!env.settings.requireApproval) {
-    await deps.audit.append({ ...base, type: 'requested', breakGlass: breakGlass?.reason });
-    return { kind: 'enqueue', environment: env.name, ...(breakGlass ? { breakGlass } : {}) };
-  }
-  return postApprovalRequest(deps, ctx, app, env, breakGlass);
-}
-
-async function postApprovalRequest(
-  deps: ApprovalDeps,
-  ctx: SyncRequestContext,
-  app: Application,
-  env: ResolvedEnvironment,
-  breakGlass: BreakGlass | undefined,
-): Promise<RequestSyncResult> {
-  let claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID());
-  if (claimed.existing) {
-    const existing = await deps.store.get(claimed.requestId);
-    if (!existing || existing.status === 'pending') {
-      const message = existing?.message;
-      return {
-        kind: 'approval-posted',
-        requestId: claimed.requestId,
-        duplicate: true,
-        ...(message ? { message } : {}),
-      };
-    }
-    claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID(), true);
-  }
-  const request = await newRequest(deps, ctx, app, env, claimed.requestId, breakGlass);
-  await deps.store.create(request);
-  const pending = { request, status: 'pending' as const, approvals: [] };
-  const message = ctx.header ?? (await deps.messenger.postApproval(pending));
-  if (ctx.header) await deps.messenger.updateApproval({ ...pending, message: ctx.header });
-  await deps.store.attachMessage(request.id, message);
-  await deps.audit.append({
-    type: 'requested',
-    application: app.name,
-    environment: env.name,
-    userId: ctx.initiator.userId,
-    channel: message.channel,
-    messageTs: message.ts,
-    requestId: request.id,
-    revision: request.revision,
-    breakGlass: breakGlass?.reason,
-    ...(ctx.deletion ? { operation: 'delete' as const } : {}),
-    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
-  });
-  return { kind: 'approval-posted', requestId: request.id, message };
-}
-
-async function newRequest(
-  deps: ApprovalDeps,
-  ctx: SyncRequestContext,
-  app: Application,
-  env: ResolvedEnvironment,
-  id: string,
-  breakGlass: BreakGlass | undefined,
-): Promise<ApprovalRequest> {
-  // A deletion renders nothing: its plan comes from the live objects the requester confirmed.
-  const preview = ctx.deletion
-    ? { revision: DELETION_REVISION, plan: EMPTY_PLAN }
-    : await deps.preview(app, ctx.operation);
-  const now = deps.now();
-  return {
-    id,
-    application: app.name,
-    environment: env.name,
-    operation: ctx.operation,
-    revision: preview.revision,
-    revisionName: revisionNameOf(app, ctx.operation),
-    binding: bindingOf(app.name, preview.revision, ctx.operation, ctx.deletion?.request),
-    requester: ctx.initiator,
-    channel: ctx.channel,
-    approvers: env.settings.approvers,
-    requiredApprovals: env.settings.requiredApprovals,
-    createdAt: new Date(now).toISOString(),
-    expiresAt: new Date(now + env.settings.approvalExpiryMinutes * 60_000).toISOString(),
-    plan: preview.plan,
-    ...(preview.diffSummary ? { diff: preview.diffSummary } : {}),
-    ...(preview.liveError ? { liveError: preview.liveError } : {}),
-    ...(breakGlass ? { breakGlass } : {}),
-    ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
-    ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
-  };
-}
-
-/** The `revision` of a deletion request (nothing is rendered or applied). */
-export const DELETION_REVISION = 'delete';
-
-/** A deletion renders nothing: the plan of no tasks, live state not read, nothing pruned. */
-const EMPTY_PLAN = summarizePlan([], false, false);

@@ -1,30 +1,20 @@
 /**
- * The `/sync` command's approval hook (`deps.approvals` of createSlackApp), backed by the approval flow: called
- * after the header is posted and before anything is queued. `proceed` → the command enqueues; `pending` → the
- * approval flow took the request over: the header became the approval message (Approve/Reject; the flow queues
- * once approved); `refused` → the header says why, the requester got an ephemeral note, and nothing is queued.
+ * The request path's gate for people (`deps.approvals` of createSlackApp; src/requests RequestGate), backed by the
+ * approval flow: requestSync calls it after the header is posted and before anything is queued. `proceed` →
+ * requestSync enqueues; `pending` → the approval flow took the request over: the header became the approval
+ * message (Approve/Reject; the approved request comes back to requestSync); `refused` → the header says why, the
+ * requester got an ephemeral note, and nothing is queued.
  */
 
-import type { DeletionPlan } from '../deletion/application-deletion.js';
-import type { Approvals, MessageRef } from '../environments/index.js';
-import type { SyncRequest } from '../queue/index.js';
+import type { Approvals } from '../environments/index.js';
+import type { GateContext, RequestGate } from '../requests/index.js';
 import type { RequestPolicyQuery } from './ports.js';
 import type { SlackApprovalMessenger } from './reporters/slack-approval-messenger.js';
 
-export interface ApprovalGateContext {
-  header: MessageRef;
-  /** `--break-glass "reason"` when given. */
-  breakGlassReason?: string;
-  /** `/sync delete`: the plan the requester confirmed, shown to the approvers. */
-  deletionPlan?: DeletionPlan;
-  /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
-  trigger?: string;
-  /** A button on a message the bot posted (the Roll back button), not a typed command. */
-  fromBotMessage?: boolean;
-}
+/** What the gate is told besides the request (src/requests GateContext). */
+export type ApprovalGateContext = GateContext;
 
-export interface SlackApprovalGate {
-  gate(request: SyncRequest, context: ApprovalGateContext): Promise<'proceed' | 'pending' | 'refused'>;
+export interface SlackApprovalGate extends RequestGate {
   /**
    * The refusal text the gate would give this request now, or undefined. Nothing is posted; with `audit` a
    * refusal is written to the audit log.
@@ -35,7 +25,7 @@ export interface SlackApprovalGate {
 }
 
 export function createApprovalGate(
-  approvals: Pick<Approvals, 'requestSync' | 'checkRequest' | 'needsApproval'>,
+  approvals: Pick<Approvals, 'gateRequest' | 'checkRequest' | 'needsApproval'>,
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
@@ -45,7 +35,7 @@ export function createApprovalGate(
       return checked.allowed ? undefined : checked.reason;
     },
     async gate(request, { header, breakGlassReason, deletionPlan, trigger, fromBotMessage }) {
-      const result = await approvals.requestSync({
+      const result = await approvals.gateRequest({
         application: request.application,
         operation: request.operation,
         initiator: request.initiator,
@@ -60,7 +50,7 @@ export function createApprovalGate(
           ? { deletion: { request: request.deletion, plan: deletionPlan } }
           : {}),
       });
-      if (result.kind === 'enqueue') return 'proceed';
+      if (result.kind === 'proceed') return 'proceed';
       if (result.kind === 'refused') {
         await messenger.showRefusal(header, request.application, result.reason);
         await messenger.tellUser(header.channel, request.initiator.userId, result.reason);

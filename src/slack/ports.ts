@@ -6,6 +6,7 @@
 import type { DeletionCascade, DeletionPlan } from '../deletion/application-deletion.js';
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
+import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */
 export type * from '../queue/index.js';
@@ -43,24 +44,13 @@ export interface ApplicationCatalog {
 }
 
 /**
- * Production approval, supplied by the approvals module (optional; `createApprovalGate` in ./approval-gate.ts).
- * Called after the header is posted and before anything is queued. `proceed` → the bot enqueues now;
- * `pending` → the approval flow took the request over (the header became the approval message; it queues once
- * approved); `refused` → the request was refused, the header says why, and nothing will be queued.
+ * Production approval, supplied by the approvals module (optional; `createApprovalGate` in ./approval-gate.ts): the
+ * request path's gate (src/requests RequestGate), which requestSync calls after the header is posted and before
+ * anything is queued. `proceed` → requestSync enqueues now; `pending` → the approval flow took the request over (the
+ * header became the approval message; it is queued once approved); `refused` → the request was refused, the header
+ * says why, and nothing will be queued.
  */
-export interface ApprovalGate {
-  gate(
-    request: SyncRequest,
-    context: {
-      header: { channel: string; ts: string };
-      breakGlassReason?: string;
-      deletionPlan?: DeletionPlan;
-      /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
-      trigger?: string;
-      /** A button on a message the bot posted (the Roll back button), not a typed command. */
-      fromBotMessage?: boolean;
-    },
-  ): Promise<'proceed' | 'pending' | 'refused'>;
+export interface ApprovalGate extends RequestGate {
   /**
    * The environment's request policy (who may request, channels, freeze windows, `--break-glass`) for this user,
    * checked before anything is shown — no header, no audit entry. Resolves with the refusal text `/sync` would

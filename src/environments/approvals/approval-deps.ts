@@ -1,10 +1,11 @@
 /** What the approval flow needs; the composition root builds it once (see docs/approvals.md). */
 import type { Application } from '../../domain/application.js';
-import type { DurableWrites, EnqueueOptions, EnqueueResult, SyncRequest } from '../../queue/index.js';
+import type { DurableWrites } from '../../queue/index.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import type { AuditLog } from '../audit-log.js';
 import type { GroupMembership } from '../group-membership.js';
 import type { ApprovalMessenger } from './approval-messenger.js';
+import type { ApprovalRecord } from './approval-request.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { SyncPreviewer } from './sync-preview.js';
 
@@ -16,11 +17,14 @@ export interface ApprovalDeps {
   audit: AuditLog;
   groups: GroupMembership;
   preview: SyncPreviewer;
-  /** The producer; `durable` (its connection's WAIT) is confirmed before a queued job is shown (SyncQueue.durable). */
-  queue: {
-    enqueueSync(req: SyncRequest, options?: EnqueueOptions): Promise<EnqueueResult>;
-    readonly durable?: DurableWrites;
-  };
+  /**
+   * The request path's last step for an approved request (src/requests requestSync, origin `approved`): queue it
+   * into its approval message's thread with a job id derived from the request, record the job, say so, audit
+   * `queued`. Called with the flow's own deps (its messenger confirms durability before showing anything); the
+   * flow has no producer of its own and never enqueues.
+   * Resolves with the job id, or `{}` when it was not queued (the reason is noted on the request and audited).
+   */
+  enqueueApproved(deps: ApprovalDeps, record: ApprovalRecord): Promise<{ jobId?: string }>;
   messenger: ApprovalMessenger;
   /** Clock in ms (tests move it to expire requests). */
   now(): number;

@@ -1,24 +1,20 @@
 /**
- * createApprovals — the approval flow as one object: the port the `/sync` command calls before enqueueing, the
- * click handler the Slack actions call, the expiry sweeper and the audit view.
+ * createApprovals — the approval flow as one object: the gate a person's request passes before the request path
+ * (src/requests) enqueues it, the click handler the Slack actions call, the expiry sweeper and the audit view. It
+ * never enqueues: an approved request goes back to the request path through `deps.enqueueApproved`.
  */
 
 import type { Initiator } from '../../queue/sync-reporter.js';
-import { enqueueStranded } from '../../requests/enqueue-approved.js';
-import {
-  checkRequest,
-  type RequestAction,
-  type RequestSyncResult,
-  requestSync,
-  type SyncRequestContext,
-} from '../../requests/request-sync.js';
 import type { AuditRecord } from '../audit-log.js';
+import { checkRequest, type RequestAsk } from '../check-request.js';
 import { environmentFor } from '../environment-resolver.js';
 import { type ActionContext, type Authorization, authorizeAction } from '../permissions.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import type { ApprovalRecord, MessageRef } from './approval-request.js';
 import { expireDue, withdrawRecord } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
+import { enqueueStranded } from './enqueue-stranded.js';
+import { type GateRequestContext, type GateResult, gateRequest } from './gate-request.js';
 import {
   type DiffAsk,
   type LiveDiffResult,
@@ -57,21 +53,19 @@ export type WithdrawResult =
   | { kind: 'withdrawn'; requestId: string; message?: MessageRef };
 
 export interface Approvals {
-  /** Policy check before enqueueing; posts the approval request when the environment needs one. */
-  requestSync(ctx: SyncRequestContext): Promise<RequestSyncResult>;
   /**
-   * The same policy check as requestSync (who may request, channels, revisions, freeze windows): nothing is
-   * posted, and nothing audited unless `options.audit`. `reason` is the text requestSync would refuse with. Used to refuse before
-   * showing anything (e.g. `/sync delete`'s plan); requestSync still decides when the request is made.
+   * A person's request, before anything is queued (gateRequest): the policy check, then the approval request
+   * where the environment needs one; `proceed` lets the request path (src/requests requestSync) enqueue it.
+   */
+  gateRequest(ctx: GateRequestContext): Promise<GateResult>;
+  /**
+   * The same policy check as gateRequest (who may request, channels, revisions, freeze windows): nothing is
+   * posted, and nothing audited unless `options.audit`. `reason` is the text gateRequest would refuse with. Used to refuse before
+   * showing anything (e.g. `/sync delete`'s plan); gateRequest still decides when the request is made.
    */
   checkRequest(
-    ctx: Pick<
-      SyncRequestContext,
-      'application' | 'operation' | 'initiator' | 'channel' | 'breakGlassReason' | 'fromBotMessage'
-    > & {
-      action?: RequestAction;
-    },
-    /** `audit`: write a refusal to the audit log (`refused`), as requestSync would. */
+    ctx: RequestAsk,
+    /** `audit`: write a refusal to the audit log (`refused`), as gateRequest would. */
     options?: { audit?: boolean },
   ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
   /** `/sync diff` and `/sync <app> --dry-run`: the live diff, for whoever may dry-run the Application. */
@@ -152,7 +146,7 @@ export function createApprovals(
     messenger: given.durable ? confirmedBeforeShown(messenger, given.durable) : messenger,
   };
   return {
-    requestSync: (ctx) => requestSync(deps, ctx),
+    gateRequest: (ctx) => gateRequest(deps, ctx),
     async checkRequest(ctx, options = {}) {
       const checked = await checkRequest(deps, ctx);
       if (checked.kind === 'unknown')

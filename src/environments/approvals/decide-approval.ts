@@ -2,12 +2,12 @@
  * decideApproval — one Approve/Reject click. The clicking user is the Slack payload's user id; the button value
  * only locates the request, and must agree with the stored request's Application and message. Policy first
  * (approvers, groups, self-approval), then the binding (what would sync now must equal what was requested),
- * then one atomic compare-and-set in Redis decides; on approval the job is queued into the message's thread.
+ * then one atomic compare-and-set in Redis decides; on approval the request path (`deps.enqueueApproved`) queues
+ * the job into the message's thread.
  */
 
 import { displayRevision } from '../../domain/index.js';
 import { formatDiffCounts } from '../../engine/index.js';
-import { enqueueApproved } from '../../requests/enqueue-approved.js';
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import { type ApprovalRecord, bindingOf, type MessageRef, rerunCommandOf } from './approval-request.js';
@@ -121,7 +121,7 @@ async function applyDecision(
     case 'approved':
       await deps.audit.append({ ...base, type: 'approved', revision: request.revision });
       await updateMessage(deps, fresh);
-      return { kind: 'approved', ...(await enqueueApproved(deps, fresh)) };
+      return { kind: 'approved', ...(await deps.enqueueApproved(deps, fresh)) };
     case 'recorded':
       await deps.audit.append({ ...base, type: 'approval-recorded' });
       await updateMessage(deps, fresh);

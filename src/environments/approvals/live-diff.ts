@@ -8,7 +8,7 @@
 
 import type { SyncOperation } from '../../domain/index.js';
 import type { Initiator } from '../../queue/sync-reporter.js';
-import { checkRequest } from '../../requests/request-sync.js';
+import { checkRequest, type RequestPolicyDeps } from '../check-request.js';
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import type { SyncPreview } from './sync-preview.js';
@@ -23,10 +23,7 @@ export interface DiffAsk {
 export type DiffAccess = { allowed: true } | { allowed: false; reason: string };
 
 /** May `ask.initiator` see the diff of `ask.application` from `ask.channel`? (The dry-run permission.) */
-export async function authorizeDiff(
-  deps: Pick<ApprovalDeps, 'findApplication' | 'settings' | 'groups' | 'now'>,
-  ask: DiffAsk,
-): Promise<DiffAccess> {
+export async function authorizeDiff(deps: RequestPolicyDeps, ask: DiffAsk): Promise<DiffAccess> {
   const checked = await checkRequest(deps, { ...ask, operation: { ...ask.operation, dryRun: true } });
   if (checked.kind === 'unknown')
     return { allowed: false, reason: `No application named "${ask.application}".` };

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeletionPlan } from '../../deletion/application-deletion.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
+import { requestSync } from '../../requests/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -123,7 +124,7 @@ export const COMMAND_LEASE_MS = 30_000;
 
 /**
  * Run an accepted command to its end with its journal entry leased: post the header (unless `entry.header` says it
- * was posted), gate, enqueue with job id = entry id (a repeat is a duplicate of the same job, never a second one),
+ * was posted), requestSync with job id = entry id (a repeat is a duplicate of the same job, never a second one),
  * then forget the entry. A process dying inside leaves the entry to a recovery.
  */
 export async function startJournaled(
@@ -169,8 +170,8 @@ export function alreadyRequested(application: string) {
 export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
 
 /**
- * Post the header in `ctx.channel`, pass the approval gate, enqueue, and show the position — what `/sync <app>`
- * does once the request is acknowledged (also the drift notice's Sync button, and `/sync delete`'s Delete button:
+ * Post the header in `ctx.channel`, hand the request to requestSync (src/requests: the gate — policy, approval —
+ * then the queue), and show the position — what `/sync <app>` does once the request is acknowledged (also the drift notice's Sync button, and `/sync delete`'s Delete button:
  * `deletion` makes it a deletion job, `deletionPlan` is what the approvers see). `input.requestKey` must already be
  * claimed in `ctx.recent`; it is released when nothing was queued (`not_queued`).
  */
@@ -204,30 +205,33 @@ export async function startSync(
     ...(deletion ? { deletion } : {}),
     ...(rollback ? { rollback } : {}),
   };
-  if (deps.approvals) {
-    const plan = input.deletionPlan;
-    const context = {
-      header: { channel: header.channel, ts: header.ts },
-      ...reasonOf(input),
-      ...(plan ? { deletionPlan: plan } : {}),
-      ...(input.trigger ? { trigger: input.trigger } : {}),
-      ...(input.fromBotMessage ? { fromBotMessage: true } : {}),
-    };
-    const gated = await deps.approvals.gate(request, context);
-    // A refused request is not a duplicate of anything: the same command may be sent again (e.g. with --break-glass).
-    if (gated === 'refused') ctx.recent.release(requestKey);
-    if (gated !== 'proceed') return gated;
+  const plan = input.deletionPlan;
+  const context = {
+    header: { channel: header.channel, ts: header.ts },
+    ...reasonOf(input),
+    ...(plan ? { deletionPlan: plan } : {}),
+    ...(input.trigger ? { trigger: input.trigger } : {}),
+    ...(input.fromBotMessage ? { fromBotMessage: true } : {}),
+  };
+  const outcome = await requestSync(
+    { queue: deps.queue, ...(deps.approvals ? { gate: deps.approvals } : {}) },
+    { origin: 'person', request, context, ...(durable ? { jobId: durable.jobId } : {}) },
+  );
+  switch (outcome.kind) {
+    case 'pending':
+      return 'pending';
+    case 'refused':
+      // A refused request is not a duplicate of anything: the same command may be sent again (e.g. --break-glass).
+      ctx.recent.release(requestKey);
+      return 'refused';
+    case 'not-queued':
+      ctx.recent.release(requestKey);
+      await notQueued(ctx, header, outcome.error);
+      return 'not_queued';
+    case 'queued':
+      await showQueued(ctx, header, outcome.result);
+      return 'queued';
   }
-  let result: EnqueueResult;
-  try {
-    result = await deps.queue.enqueueSync(request, durable ? { jobId: durable.jobId } : undefined);
-  } catch (err) {
-    ctx.recent.release(requestKey);
-    await notQueued(ctx, header, err);
-    return 'not_queued';
-  }
-  await showQueued(ctx, header, result);
-  return 'queued';
 }
 
 /** What startSync starts: the request (without its target, the header is) and what the approvers see. */

@@ -4,30 +4,34 @@
  * - `notify`: post the drift notice (OutOfSync: N resources differ, the first differences, a Sync button) in the
  *   Application's channel and remember it for the episode;
  * - `resolved`: edit that notice to "✅ back in sync" (chat.update, no new message);
- * - `sync` (selfHeal in an environment that allows it): enqueue a sync as `wavesync (selfHeal)`, pruning only with
- *   `syncPolicy.automated.prune: true` (Argo CD's rule), under a normal header in the channel whose thread starts
- *   with a line saying why; without a channel the sync still runs, unreported in Slack.
+ * - `sync` (selfHeal, decided by src/drift/self-heal.ts): post a normal header in the channel whose thread starts
+ *   with a line saying why, then request the sync through src/requests requestSync (origin `self-heal`: queued as
+ *   `wavesync (selfHeal)`, pruning only with `syncPolicy.automated.prune: true`, audited `self-heal`); without a
+ *   channel the sync still runs, unreported in Slack.
  *
  * Without a channel, notices are only logged.
  */
-import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import type { Application, SyncOperation } from '../../domain/index.js';
-import type { DriftAction, DriftNoticeRefs, ResourceDifference } from '../../drift/index.js';
+import type { Application } from '../../domain/index.js';
+import {
+  type DriftAction,
+  type DriftNoticeRefs,
+  type ResourceDifference,
+  SELF_HEAL_INITIATOR,
+  selfHealOperation,
+  selfHealReason,
+} from '../../drift/index.js';
 import type { AuditEntry } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
-import type { Initiator } from '../../queue/sync-reporter.js';
+import { requestSync } from '../../requests/index.js';
 import { headerViewOf } from '../commands/header-view.js';
 import { driftNoticeBlocks, selfHealBlocks } from '../messages/drift-notice-blocks.js';
 import { formatDestination } from '../messages/format.js';
 import { syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog, SyncQueueClient } from '../ports.js';
 
-/** Who a self-heal sync is requested by (shown in its header and history). */
-export const SELF_HEAL_INITIATOR: Initiator = {
-  userId: 'wavesync (selfHeal)',
-  userName: 'wavesync (selfHeal)',
-};
+/** Who a self-heal sync is requested by (src/drift/self-heal.ts; kept here for its importers). */
+export { SELF_HEAL_INITIATOR };
 
 export interface DriftNoticesDeps {
   client: WebClient;
@@ -104,14 +108,14 @@ export function createDriftNotices(deps: DriftNoticesDeps): DriftActionHandler {
   };
 }
 
+/** The Slack side of a self-heal sync: its header and why-line in the channel; requestSync queues it. */
 async function selfHeal(
   deps: DriftNoticesDeps,
   app: Application,
   differences: readonly ResourceDifference[],
   channel: string | undefined,
 ): Promise<void> {
-  const prune = app.syncPolicy?.automated?.prune === true;
-  const operation: SyncOperation = { prune, dryRun: false, syncOptions: [] };
+  const operation = selfHealOperation(app);
   let target: { channel: string; threadTs: string } | undefined;
   if (channel) {
     const base = headerViewOf(deps.catalog, {
@@ -122,7 +126,7 @@ async function selfHeal(
     const header = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
     const posted = await deps.client.chat.postMessage({ channel, text: header.text, blocks: header.blocks });
     target = { channel, threadTs: posted.ts! };
-    const line = selfHealBlocks(differences, prune);
+    const line = selfHealBlocks(differences, operation.prune);
     await deps.client.chat.postMessage({
       channel,
       thread_ts: posted.ts!,
@@ -130,23 +134,16 @@ async function selfHeal(
       blocks: line.blocks,
     });
   }
-  const result = await deps.queue.enqueueSync({
-    application: app.name,
-    operation,
-    initiator: SELF_HEAL_INITIATOR,
-    target,
-    requestKey: `selfheal:${app.name}:${randomUUID()}`,
-  });
-  deps.logger?.info({ application: app.name, jobId: result.jobId, prune }, 'self-heal sync queued');
-  const drifted = differences.map((d) => `${d.key.kind}/${d.key.name} (${d.reason})`);
-  await deps
-    .audit?.({
-      type: 'self-heal',
-      trigger: 'selfHeal',
-      application: app.name,
-      jobId: result.jobId,
-      reason: `selfHeal (syncPolicy.automated${prune ? ', prune' : ''}): drift in ${drifted.length} resource(s): ${drifted.slice(0, 10).join(', ')}${drifted.length > 10 ? ', …' : ''}`,
-      ...(target ? { channel: target.channel, messageTs: target.threadTs } : {}),
-    })
-    .catch((err: unknown) => deps.logger?.warn({ err, application: app.name }, 'self-heal not audited'));
+  await requestSync(
+    {
+      queue: deps.queue,
+      ...(deps.audit ? { audit: deps.audit } : {}),
+      ...(deps.logger ? { logger: deps.logger } : {}),
+    },
+    {
+      origin: 'self-heal',
+      request: { application: app.name, operation, initiator: SELF_HEAL_INITIATOR, target },
+      reason: selfHealReason(differences, operation.prune),
+    },
+  );
 }

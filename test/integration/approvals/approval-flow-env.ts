@@ -16,7 +16,6 @@ import {
   APPROVE_ACTION_ID,
   type ApprovalStore,
   type Approvals,
-  createApprovalServices,
   createFailureNotifier,
   type FailureNotifier,
 } from '../../../src/environments/index.js';
@@ -33,6 +32,7 @@ import {
   type SyncWorker,
 } from '../../../src/queue/index.js';
 import { fanOutReporter } from '../../../src/queue/sync-reporter.js';
+import { createApprovalServices } from '../../../src/requests/index.js';
 import type { Settings } from '../../../src/settings/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
 import { createApprovalGate } from '../../../src/slack/approval-gate.js';

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION_ID, decodeApprovalButtonValue } from '../../../src/environments/index.js';
-import { approvalJobId, STRANDED_AFTER_MS } from '../../../src/requests/index.js';
+import {
+  APPROVE_ACTION_ID,
+  decodeApprovalButtonValue,
+  STRANDED_AFTER_MS,
+} from '../../../src/environments/index.js';
+import { approvalJobId } from '../../../src/requests/index.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
 

@@ -5,12 +5,10 @@
  * Pure apart from the group look-up it is given.
  */
 
-import { activeFreeze } from '../environments/freeze-windows.js';
-import { type ActionRefusalCode, authorizeAction, type IsMemberOfAny } from '../environments/permissions.js';
-import { isRevisionAllowed } from '../environments/revision-rules.js';
 import type { EnvironmentSettings } from '../settings/environments-schema.js';
-
-export type { IsMemberOfAny } from '../environments/permissions.js';
+import { activeFreeze } from './freeze-windows.js';
+import { type ActionRefusalCode, authorizeAction, type IsMemberOfAny } from './permissions.js';
+import { isRevisionAllowed } from './revision-rules.js';
 
 export type RefusalCode = ActionRefusalCode | 'revision_not_allowed' | 'frozen' | 'break_glass_needs_reason';
 

@@ -1,26 +1,23 @@
 /**
- * One call for the approval flow over Redis with its store, audit log, group cache and plan preview; the
- * composition root (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only `createFailureNotifier` (see docs/approvals.md, "Wiring").
+ * One call for the approval flow over Redis with its store, audit log, group cache and plan preview, joined to the
+ * request path: an approved request is queued by requestSync (origin `approved`) on `queue`. The composition root
+ * (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only
+ * `createFailureNotifier` (see docs/approvals.md, "Wiring").
  */
 
-import type { ApplicationRenderer } from '../../applications/render/render-application.js';
-import type { Application, KubeObject } from '../../domain/index.js';
-import type { Cluster } from '../../engine/index.js';
-import {
-  allDurable,
-  type DurableWrites,
-  type ReplicaDurability,
-  replicatedWrites,
-} from '../../queue/index.js';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
-import type { Settings } from '../../settings/settings-schema.js';
-import { type AuditLog, createAuditLog } from '../audit-log.js';
-import { createGroupMembership, type ListGroupMembers } from '../group-membership.js';
-import type { ApprovalDeps } from './approval-deps.js';
-import type { ApprovalMessenger } from './approval-messenger.js';
-import { type ApprovalStore, createApprovalStore } from './approval-store.js';
-import { type Approvals, createApprovals } from './approvals.js';
-import { createSyncPreviewer } from './sync-preview.js';
+import type { ApplicationRenderer } from '../applications/render/render-application.js';
+import type { Application, KubeObject } from '../domain/index.js';
+import type { Cluster } from '../engine/index.js';
+import type { ApprovalMessenger } from '../environments/approvals/approval-messenger.js';
+import { type ApprovalStore, createApprovalStore } from '../environments/approvals/approval-store.js';
+import { type Approvals, createApprovals } from '../environments/approvals/approvals.js';
+import { createSyncPreviewer } from '../environments/approvals/sync-preview.js';
+import { type AuditLog, createAuditLog } from '../environments/audit-log.js';
+import { createGroupMembership, type ListGroupMembers } from '../environments/group-membership.js';
+import { allDurable, type DurableWrites, type ReplicaDurability, replicatedWrites } from '../queue/index.js';
+import type { RedisClient } from '../queue/store/redis-connections.js';
+import type { Settings } from '../settings/settings-schema.js';
+import { type EnqueuePort, requestSync } from './request-sync.js';
 
 /** Key prefix of approvals, audit and notification keys. */
 export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
@@ -36,7 +33,8 @@ export interface ApprovalServicesOptions {
   liveObjects?(app: Application): Promise<readonly KubeObject[]>;
   /** The Application's destination cluster: the plan's live state and the live diff (takes precedence). */
   cluster?(app: Application): Cluster;
-  queue: ApprovalDeps['queue'];
+  /** The producer approved requests are queued on; `durable` (its connection's WAIT) is confirmed before a queued job is shown. */
+  queue: EnqueuePort;
   messenger: ApprovalMessenger;
   /** usergroups.users.list (e.g. `slackGroupMembers(client)`). */
   listGroupMembers: ListGroupMembers;
@@ -84,7 +82,8 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
         ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
         ...(options.cluster ? { cluster: options.cluster } : {}),
       }),
-      queue: options.queue,
+      enqueueApproved: (flow, record) =>
+        requestSync({ ...flow, queue: options.queue }, { origin: 'approved', record }),
       messenger: options.messenger,
       durable,
       now: options.now ?? Date.now,

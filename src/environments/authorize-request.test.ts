@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { authorizeDecision } from '../environments/approvals/authorize-decision.js';
 import { EnvironmentSchema } from '../settings/environments-schema.js';
+import { authorizeDecision } from './approvals/authorize-decision.js';
 import { authorizeRequest, type RequestContext } from './authorize-request.js';
 
 const production = EnvironmentSchema.parse({
@@ -25,7 +25,7 @@ const ctx: RequestContext = {
   now: new Date('2026-11-25T10:00:00Z'),
 };
 
-describe('src/requests/authorize-request', () => {
+describe('src/environments/authorize-request', () => {
   it('allows a listed requester in an allowed channel at an allowed revision', async () => {
     expect(await authorizeRequest(production, ctx, isMemberOfAny)).toEqual({ allowed: true });
     expect(await authorizeRequest(production, { ...ctx, userId: 'U0KIM' }, isMemberOfAny)).toEqual({

@@ -1,0 +1,161 @@
+/**
+ * gateRequest — the environment's say on one person's sync request (`/sync`, `/sync rollback`, `/sync delete`'s
+ * Delete button, a drift notice's Sync click, the Roll back button), in this order: authorize (checkRequest: the
+ * request policy; a refusal is audited `refused`), then approval — where the environment `requireApproval`s, an
+ * approval request is posted (or the sync's header becomes it) instead of anything being queued; otherwise the
+ * request is audited `requested` and may proceed. The request path (src/requests requestSync) calls this through
+ * its gate and enqueues only on `proceed`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Application } from '../../domain/index.js';
+import type { RollbackRef } from '../../queue/index.js';
+import type { RefusalCode } from '../authorize-request.js';
+import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
+import type { ResolvedEnvironment } from '../environment-resolver.js';
+import type { ApprovalDeps } from './approval-deps.js';
+import {
+  type ApprovalRequest,
+  type BreakGlass,
+  bindingOf,
+  type DeletionApproval,
+  type MessageRef,
+} from './approval-request.js';
+import { summarizePlan } from './plan-summary.js';
+
+export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
+  /** Idempotency key of the Slack delivery (e.g. trigger id): a redelivery posts no second approval. */
+  requestKey: string;
+  /** The sync's header, already posted by the command: it becomes the approval message (else one is posted). */
+  header?: MessageRef;
+  /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
+  deletion?: DeletionApproval;
+  /** What started the request when not a typed command (audited), e.g. `drift notice Sync button`. */
+  trigger?: string;
+  /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
+  rollback?: RollbackRef;
+}
+
+export type GateResult =
+  | { kind: 'proceed'; environment?: string; breakGlass?: BreakGlass }
+  /** `message` is absent only for a redelivery racing the first delivery's post. */
+  | { kind: 'approval-posted'; requestId: string; message?: MessageRef; duplicate?: boolean }
+  | { kind: 'refused'; code: RefusalCode | 'unknown_application'; reason: string };
+
+export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): Promise<GateResult> {
+  const checked = await checkRequest(deps, {
+    ...ctx,
+    ...(ctx.deletion ? { action: 'delete' as const } : {}),
+    ...(ctx.rollback ? { action: 'rollback' as const } : {}),
+  });
+  if (checked.kind === 'unknown')
+    return {
+      kind: 'refused',
+      code: 'unknown_application',
+      reason: `No application named "${ctx.application}".`,
+    };
+  if (checked.kind === 'open') return { kind: 'proceed' };
+  const { app, env, decision } = checked;
+  const base = {
+    application: app.name,
+    environment: env.name,
+    userId: ctx.initiator.userId,
+    channel: ctx.channel,
+    ...(ctx.deletion ? { operation: 'delete' as const } : {}),
+    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
+  };
+  if (!decision.allowed) {
+    await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
+    return { kind: 'refused', code: decision.code, reason: decision.reason };
+  }
+  const breakGlass = decision.breakGlass;
+  if (!env.settings.requireApproval) {
+    await deps.audit.append({ ...base, type: 'requested', breakGlass: breakGlass?.reason });
+    return { kind: 'proceed', environment: env.name, ...(breakGlass ? { breakGlass } : {}) };
+  }
+  return postApprovalRequest(deps, ctx, app, env, breakGlass);
+}
+
+async function postApprovalRequest(
+  deps: ApprovalDeps,
+  ctx: GateRequestContext,
+  app: Application,
+  env: ResolvedEnvironment,
+  breakGlass: BreakGlass | undefined,
+): Promise<GateResult> {
+  let claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID());
+  if (claimed.existing) {
+    const existing = await deps.store.get(claimed.requestId);
+    if (!existing || existing.status === 'pending') {
+      const message = existing?.message;
+      return {
+        kind: 'approval-posted',
+        requestId: claimed.requestId,
+        duplicate: true,
+        ...(message ? { message } : {}),
+      };
+    }
+    claimed = await deps.store.claimRequestKey(ctx.requestKey, randomUUID(), true);
+  }
+  const request = await newRequest(deps, ctx, app, env, claimed.requestId, breakGlass);
+  await deps.store.create(request);
+  const pending = { request, status: 'pending' as const, approvals: [] };
+  const message = ctx.header ?? (await deps.messenger.postApproval(pending));
+  if (ctx.header) await deps.messenger.updateApproval({ ...pending, message: ctx.header });
+  await deps.store.attachMessage(request.id, message);
+  await deps.audit.append({
+    type: 'requested',
+    application: app.name,
+    environment: env.name,
+    userId: ctx.initiator.userId,
+    channel: message.channel,
+    messageTs: message.ts,
+    requestId: request.id,
+    revision: request.revision,
+    breakGlass: breakGlass?.reason,
+    ...(ctx.deletion ? { operation: 'delete' as const } : {}),
+    ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
+  });
+  return { kind: 'approval-posted', requestId: request.id, message };
+}
+
+async function newRequest(
+  deps: ApprovalDeps,
+  ctx: GateRequestContext,
+  app: Application,
+  env: ResolvedEnvironment,
+  id: string,
+  breakGlass: BreakGlass | undefined,
+): Promise<ApprovalRequest> {
+  // A deletion renders nothing: its plan comes from the live objects the requester confirmed.
+  const preview = ctx.deletion
+    ? { revision: DELETION_REVISION, plan: EMPTY_PLAN }
+    : await deps.preview(app, ctx.operation);
+  const now = deps.now();
+  return {
+    id,
+    application: app.name,
+    environment: env.name,
+    operation: ctx.operation,
+    revision: preview.revision,
+    revisionName: revisionNameOf(app, ctx.operation),
+    binding: bindingOf(app.name, preview.revision, ctx.operation, ctx.deletion?.request),
+    requester: ctx.initiator,
+    channel: ctx.channel,
+    approvers: env.settings.approvers,
+    requiredApprovals: env.settings.requiredApprovals,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + env.settings.approvalExpiryMinutes * 60_000).toISOString(),
+    plan: preview.plan,
+    ...(preview.diffSummary ? { diff: preview.diffSummary } : {}),
+    ...(preview.liveError ? { liveError: preview.liveError } : {}),
+    ...(breakGlass ? { breakGlass } : {}),
+    ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
+    ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
+  };
+}
+
+/** The `revision` of a deletion request (nothing is rendered or applied). */
+export const DELETION_REVISION = 'delete';
+
+/** A deletion renders nothing: the plan of no tasks, live state not read, nothing pruned. */
+const EMPTY_PLAN = summarizePlan([], false, false);

@@ -1,0 +1,75 @@
+/**
+ * checkRequest — the environment's request policy for one person's request, without side effects: resolve the
+ * Application and its environment, then authorizeRequest (channels, requesters, revisions, freeze windows with
+ * break-glass). What the request path (src/requests) would refuse, before anything is posted or audited; also the
+ * access check of the live diff (the `dry-run` permission).
+ */
+import type { Application, SyncOperation } from '../domain/index.js';
+import type { Initiator } from '../queue/sync-reporter.js';
+import type { Settings } from '../settings/settings-schema.js';
+import { authorizeRequest, type RequestDecision } from './authorize-request.js';
+import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
+import type { GroupMembership } from './group-membership.js';
+
+/**
+ * The permission a request needs: `delete` for `/sync delete`, `rollback` for `/sync rollback`, `dry-run` for
+ * `--dry-run`, else `sync`.
+ */
+export type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
+
+/** What the policy looks at: the Application, the operation, who asks, where, and `--break-glass`. */
+export interface RequestAsk {
+  application: string;
+  operation: SyncOperation;
+  initiator: Initiator;
+  channel: string;
+  /** `--break-glass "reason"`: undefined without the flag. */
+  breakGlassReason?: string;
+  /** A button on a message the bot posted, not a typed command (authorizeAction's `fromBotMessage`). */
+  fromBotMessage?: boolean;
+  /** Default `dry-run` / `sync` from the operation. */
+  action?: RequestAction;
+}
+
+export interface RequestPolicyDeps {
+  settings: Pick<Settings, 'environments'>;
+  /** The Application named `name`, or undefined (the registry's `find`). */
+  findApplication(name: string): Application | undefined;
+  groups: Pick<GroupMembership, 'isMemberOfAny'>;
+  /** Clock in ms. */
+  now(): number;
+}
+
+export type RequestCheck =
+  | { kind: 'unknown' }
+  | { kind: 'open'; app: Application }
+  | { kind: 'decided'; app: Application; env: ResolvedEnvironment; decision: RequestDecision };
+
+/** Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. */
+export function revisionNameOf(app: Application, operation: SyncOperation): string {
+  return operation.revision ?? app.source.targetRevision ?? 'HEAD';
+}
+
+/** `unknown`: no such Application; `open`: it is in no environment (then anything goes); else the decision. */
+export async function checkRequest(deps: RequestPolicyDeps, ask: RequestAsk): Promise<RequestCheck> {
+  const app = deps.findApplication(ask.application);
+  if (!app) return { kind: 'unknown' };
+  const env = environmentFor(deps.settings, app);
+  if (!env) return { kind: 'open', app };
+  const decision = await authorizeRequest(
+    env.settings,
+    {
+      application: app.name,
+      environment: env.name,
+      userId: ask.initiator.userId,
+      channel: ask.channel,
+      revisionName: revisionNameOf(app, ask.operation),
+      breakGlassReason: ask.breakGlassReason,
+      now: new Date(deps.now()),
+      action: ask.action ?? (ask.operation.dryRun ? 'dry-run' : 'sync'),
+      ...(ask.fromBotMessage ? { fromBotMessage: true } : {}),
+    },
+    deps.groups.isMemberOfAny,
+  );
+  return { kind: 'decided', app, env, decision };
+}
