@@ -6,7 +6,7 @@
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
-import { createClusterProvider } from '../main/cluster-provider.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import type { Settings } from '../settings/index.js';
 import type { DeletionPlanner } from '../slack/ports.js';
 import { planApplicationDeletion, renderedDeletionHooks } from './index.js';

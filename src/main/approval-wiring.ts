@@ -30,7 +30,7 @@ import {
   type SlackApprovalMessenger,
   slackGroupMembers,
 } from '../slack/reporters/slack-approval-messenger.js';
-import { createClusterProvider } from './cluster-provider.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 
 export interface ApprovalWiring {
   approvals: Approvals;

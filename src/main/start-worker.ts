@@ -28,7 +28,7 @@ import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
-import { createClusterProvider } from './cluster-provider.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 
 export interface WorkerDeps {
