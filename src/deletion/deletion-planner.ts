@@ -5,8 +5,8 @@
  */
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
-import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Settings } from '../settings/index.js';
 import type { DeletionPlanner } from '../slack/ports.js';
 import { planApplicationDeletion, renderedDeletionHooks } from './index.js';

@@ -22,9 +22,9 @@ import {
   driftChannelOf,
   environmentNameOf,
 } from '../environments/index.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
-import { createClusterProvider } from '../kube/cluster-provider.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import { createRedisClient } from '../queue/store/redis-connections.js';

@@ -13,6 +13,7 @@ import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { FailureNotifier } from '../environments/index.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -28,7 +29,6 @@ import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
-import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 
 export interface WorkerDeps {
