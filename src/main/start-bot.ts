@@ -10,8 +10,7 @@ import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
-import type { RunningDriftDetection } from '../drift/drift-wiring.js';
-import { redisDriftNoticeClaims } from '../drift/index.js';
+import { type RunningDriftDetection, redisDriftNoticeClaims } from '../drift/index.js';
 import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
 import {

@@ -15,7 +15,7 @@ import { createApplicationResolver } from '../applications/resolve-application.j
 import { type Config, processEnvironment } from '../config.js';
 import { createDeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
-import { type RunningDriftDetection, startDriftDetection } from '../drift/drift-wiring.js';
+import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { assertKnownEnvironments } from '../environments/index.js';
 import { parseEnvironmentSubscriptions } from '../environments/notifications/notification-subscriptions.js';
@@ -31,6 +31,7 @@ import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
+import { startDriftDetection } from './drift-wiring.js';
 import { packageVersion } from './package-info.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
