@@ -1,6 +1,6 @@
 /**
- * App of Apps: the child Applications among a parent's sync tasks, the runtime that syncs them in turn (the worker's
- * JobLifecycle), the ports it codes against (announcer, chain store) and the chain store in Redis.
+ * App of Apps: the child Applications among a parent's sync tasks, the runtime that syncs them in turn (the
+ * worker's JobLifecycle), the ports it codes against (announcer, chain store) and the chain store in Redis.
  */
 
 export * from './app-of-apps.js';

@@ -1,10 +1,11 @@
 /**
- * The DeletionPlanner port `/sync delete` codes against (src/slack re-exports it from src/slack/ports.ts), and its
- * implementation over the Applications registry and a cluster per Application: the Application from the registry,
- * its tracked live objects listed through `clusterFor(app)`, the plan from those (planApplicationDeletion) and, when
- * the deletion cascades, the PreDelete/PostDelete hooks of its rendered manifests. The bot reads the cluster only
- * here (list); the worker deletes. Which cluster adapter `clusterFor` returns is the composition root's choice
- * (src/main: the retrying Kubernetes cluster through the `clusters:` mapping of wavesync.yaml).
+ * The DeletionPlanner port `/sync delete` codes against (src/slack re-exports it from src/slack/ports.ts),
+ * and its implementation over the Applications registry and a cluster per Application: the Application from
+ * the registry, its tracked live objects listed through `clusterFor(app)`, the plan from those
+ * (planApplicationDeletion) and, when the deletion cascades, the PreDelete/PostDelete hooks of its rendered
+ * manifests. The bot reads the cluster only here (list); the worker deletes. Which cluster adapter
+ * `clusterFor` returns is the composition root's choice (src/main: the retrying Kubernetes cluster through
+ * the `clusters:` mapping of wavesync.yaml).
  */
 import type { ApplicationRegistry, ApplicationRenderer } from '../applications/index.js';
 import type { Application } from '../domain/index.js';

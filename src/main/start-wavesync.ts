@@ -196,7 +196,7 @@ async function listen(
     drift: (queue) => input.driftFor(queue),
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
-    // The bot lists an Application's tracked objects for `/sync delete` through the same `clusters:` mapping as the worker.
+    // `/sync delete` lists the tracked objects through the same `clusters:` mapping as the worker.
     deletions: createDeletionPlanner({
       apps: input.apps,
       clusterFor: createClusterProvider({
