@@ -1,6 +1,7 @@
 /**
  * Layering rules (docs/architecture.md). `npm run lint` fails on any violation.
  * The engine and the domain are pure: no Slack, BullMQ, Redis or logger implementation.
+ * Feature folders own their ports; adapters (src/slack/, Redis stores) implement them; src/main/ wires them.
  */
 const infra = '^(@slack/|bullmq|ioredis|pino|prom-client|@bull-board/)';
 
@@ -58,10 +59,40 @@ module.exports = {
       to: { path: '@kubernetes/client-node', dependencyTypesNot: ['type-only'] },
     },
     {
-      name: 'queue-knows-no-slack',
+      name: 'features-own-their-ports',
+      comment:
+        'Feature folders declare the ports they need (announcer, notices, stores, planner …) and import no adapter ' +
+        'layer: no Slack code or type (src/slack/, @slack/*), no wiring (src/main/) and no process entry point ' +
+        '(src/cli/, src/demo/). Slack and Redis adapters implement those ports; src/main/ chooses which.',
       severity: 'error',
-      from: { path: '^src/queue/' },
-      to: { path: ['^src/slack/', '@slack/'] },
+      from: {
+        path: '^src/(applications|app-of-apps|deletion|drift|environments|requests|queue|settings|domain|engine|kube|ops)/',
+      },
+      to: { path: ['^src/(slack|main|cli|demo)/', '(^|/)@slack/'] },
+    },
+    {
+      name: 'only-entry-points-import-main',
+      comment:
+        'src/main/ is the composition root, the only folder that wires adapters to ports. Nothing imports it but ' +
+        'itself and the folders that start processes (src/cli/, src/demo/).',
+      severity: 'error',
+      from: { pathNot: '^src/(main|cli|demo)/' },
+      to: { path: '^src/main/' },
+    },
+    {
+      name: 'slack-reaches-features-through-index',
+      comment:
+        'Slack code reaches App of Apps, deletion and drift only through their index.ts (their public face, ' +
+        'ports included), never their internals. Known exceptions, files of issue-20a: remove them when it lands.',
+      severity: 'error',
+      from: {
+        path: '^src/slack/',
+        pathNot: '^src/slack/(approval-gate|commands/start-sync-command)\\.ts$',
+      },
+      to: {
+        path: '^src/(app-of-apps|deletion|drift)/',
+        pathNot: '^src/(app-of-apps|deletion|drift)/index\\.ts$',
+      },
     },
     {
       name: 'environments-below-requests',

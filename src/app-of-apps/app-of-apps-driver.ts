@@ -12,7 +12,9 @@
  *
  * Idempotent: a child's job id is derived from the parent's job id and the child's name (and its requestKey is
  * `aoa:<parentJobId>:<child>`), so a resumed or retried job that runs its hook again never enqueues a child twice.
- * Outcomes are kept in a Redis hash per chain; the final summary and the announcement are posted once (SET NX).
+ * Outcomes are kept per chain in the chain store (AppOfAppsChainStore; Redis in production); the final summary and
+ * the announcement are posted once (`store.once`). The driver codes against the ports of ./app-of-apps-ports.ts
+ * and imports no adapter: src/main/start-worker.ts passes the Redis store and the Slack announcer.
  * Children inherit the parent's authorization: the parent's request was authorized (and approved where its
  * environment requires it) and each child runs with the parent's initiator, without a second approval.
  */
@@ -21,7 +23,6 @@ import type { ApplicationResolver } from '../applications/resolve-application.js
 import { type Application, BotError, isCompleted, type OperationState } from '../domain/index.js';
 import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
 import { environmentNameOf } from '../environments/index.js';
-import type { RunnerLogger } from '../main/engine-sync-runner.js';
 import { derivedJobId } from '../queue/derived-job-id.js';
 import {
   type AppOfAppsChain,
@@ -32,11 +33,9 @@ import {
   type SyncRequest,
   TransientError,
 } from '../queue/index.js';
-import type { RedisClient } from '../queue/store/redis-connections.js';
 import type { Initiator } from '../queue/sync-reporter.js';
 import { requestSync } from '../requests/index.js';
 import type { Settings } from '../settings/index.js';
-import type { AppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
 import {
   type ChildApplication,
   type ChildOutcome,
@@ -45,13 +44,18 @@ import {
   gateOnChildHealthOf,
   nextChildSyncStep,
   summarizeChildSyncs,
-} from './index.js';
+} from './app-of-apps.js';
+import type {
+  AppOfAppsAnnouncer,
+  AppOfAppsChainStore,
+  AppOfAppsLogger,
+  ChainMilestone,
+} from './app-of-apps-ports.js';
 
 export interface AppOfAppsDriverDeps {
   queue: Pick<SyncQueueClient, 'enqueueSync'>;
-  /** Chain state: `<prefix>:aoa:<parentJobId>:*` keys, kept 7 days. */
-  redis: RedisClient;
-  prefix: string;
+  /** Chain state: each child's outcome and the once-per-chain milestones (redisAppOfAppsChainStore). */
+  store: AppOfAppsChainStore;
   settings: Pick<Settings, 'defaults' | 'environments'>;
   applicationOf: ApplicationResolver;
   /** Render an Application at a (resolved) revision, as the runner does. */
@@ -59,14 +63,12 @@ export interface AppOfAppsDriverDeps {
     app: Application,
     options: { revision: string | undefined },
   ): Promise<{ targets: SourcedObject[]; revision: string }>;
-  /** Posts in the parent's thread; absent without Slack. */
+  /** Posts in the parent's thread (the Slack announcer); absent without Slack. */
   announcer?: AppOfAppsAnnouncer;
   /** A registered Application by name (the registry's `find`), to refuse children that would overwrite one. */
   registered(name: string): Application | undefined;
-  logger: RunnerLogger;
+  logger: AppOfAppsLogger;
 }
-
-const RETAIN_SECONDS = 7 * 24 * 3600;
 
 /**
  * The BullMQ job id of a chain's child: a UUID (version-5 layout) derived from the parent's job id and the child's
@@ -81,29 +83,16 @@ export function childRequestKey(parentJobId: string, child: string): string {
   return `aoa:${parentJobId}:${child}`;
 }
 
-/** Build the lifecycle hooks. */
+/**
+ * Build the lifecycle hooks. The hooks reject when the chain store does (BullMQ retries the job's hook) and with a
+ * TransientError when a child could not be queued; the announcer's delivery problems are its own.
+ */
 export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
-  const key = (parentJobId: string, what: string) => `${deps.prefix}:aoa:${parentJobId}:${what}`;
-
-  async function once(parentJobId: string, what: string): Promise<boolean> {
-    return (await deps.redis.set(key(parentJobId, what), '1', 'EX', RETAIN_SECONDS, 'NX')) === 'OK';
-  }
+  const once = (parentJobId: string, milestone: ChainMilestone) => deps.store.once(parentJobId, milestone);
 
   /** Write a child's outcome (or its Running placeholder, only if none) and read every outcome of the chain. */
-  async function recordOutcome(
-    chain: AppOfAppsChain,
-    name: string,
-    outcome: ChildOutcome,
-    overwrite: boolean,
-  ): Promise<Map<string, ChildOutcome>> {
-    const hash = key(chain.parentJobId, 'outcomes');
-    const multi = deps.redis.multi();
-    if (overwrite) multi.hset(hash, name, JSON.stringify(outcome));
-    else multi.hsetnx(hash, name, JSON.stringify(outcome));
-    const replies = await multi.expire(hash, RETAIN_SECONDS).hgetall(hash).exec();
-    const all = (replies?.[2]?.[1] ?? {}) as Record<string, string>;
-    return new Map(Object.entries(all).map(([n, json]) => [n, JSON.parse(json) as ChildOutcome]));
-  }
+  const recordOutcome = (chain: AppOfAppsChain, name: string, outcome: ChildOutcome, overwrite: boolean) =>
+    deps.store.recordOutcome(chain.parentJobId, name, outcome, { overwrite });
 
   function childrenOf(chain: AppOfAppsChain): ChildApplication[] {
     return chain.children.map((c, index) => ({

@@ -13,9 +13,9 @@ import {
   ignoreDifferencesOf,
   type SourcedObject,
 } from '../engine/index.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
-import { createClusterProvider } from '../main/cluster-provider.js';
 import { refOf, renderApplicationNamed } from './plan-application.js';
 import { rethrowClusterError } from './sync-manifests.js';
 import { rejectPathAndApp } from './target-or-app.js';

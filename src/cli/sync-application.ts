@@ -49,7 +49,7 @@ export async function syncApplication(
   ] = await Promise.all([
     import('../applications/index.js'),
     import('../config.js'),
-    import('../main/cluster-provider.js'),
+    import('../kube/cluster-provider.js'),
     import('../applications/resolve-application.js'),
     import('../main/engine-sync-runner.js'),
     import('../kube/kube-cluster.js'),

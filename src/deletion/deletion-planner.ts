@@ -1,30 +1,50 @@
 /**
- * createDeletionPlanner — the bot's `/sync delete` planner: the Application from the registry, its cluster through
- * the same kubeconfig mapping the worker uses (wavesync.yaml `clusters:`), and the plan from its tracked live
- * objects (src/deletion planApplicationDeletion). The bot reads the cluster only here (list); the worker deletes.
+ * The DeletionPlanner port `/sync delete` codes against (src/slack re-exports it from src/slack/ports.ts),
+ * and its implementation over the Applications registry and a cluster per Application: the Application from
+ * the registry, its tracked live objects listed through `clusterFor(app)`, the plan from those
+ * (planApplicationDeletion) and, when the deletion cascades, the PreDelete/PostDelete hooks of its rendered
+ * manifests. The bot reads the cluster only here (list); the worker deletes. Which cluster adapter
+ * `clusterFor` returns is the composition root's choice (src/main: the retrying Kubernetes cluster through
+ * the `clusters:` mapping of wavesync.yaml).
  */
-import type { ApplicationsFromSettings } from '../applications/index.js';
-import type { Config } from '../config.js';
-import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
-import { createClusterProvider } from '../main/cluster-provider.js';
-import type { Settings } from '../settings/index.js';
-import type { DeletionPlanner } from '../slack/ports.js';
-import { planApplicationDeletion, renderedDeletionHooks } from './index.js';
+import type { ApplicationRegistry, ApplicationRenderer } from '../applications/index.js';
+import type { Application } from '../domain/index.js';
+import type { Cluster } from '../engine/index.js';
+import type { DeletionCascade, DeletionPlan } from './application-deletion.js';
+import { planApplicationDeletion } from './delete-application.js';
+import { renderedDeletionHooks } from './deletion-hooks.js';
 
-export function createDeletionPlanner(deps: {
-  settings: Settings;
-  config: Pick<Config, 'kubeconfig'>;
-  apps: ApplicationsFromSettings;
-}): DeletionPlanner {
-  const clusterFor = createClusterProvider({
-    settings: deps.settings,
-    kubeconfig: deps.config.kubeconfig,
-    createCluster: createRetryingKubeCluster,
-  });
+/**
+ * What `/sync delete` shows before anything is queued: the plan of deleting an Application from its tracked live
+ * objects.
+ */
+export interface DeletionPlanner {
+  /**
+   * The DeletionPlan of `application` now; `cascade` undefined follows the Application's finalizers.
+   * @throws BotError('application_not_found') for a name not in the registry; BotError / ClusterError when the
+   * cluster cannot be read (the command says so; nothing is queued).
+   */
+  plan(application: string, cascade: DeletionCascade | undefined): Promise<DeletionPlan>;
+}
+
+export interface DeletionPlannerDeps {
+  /** The Applications and their renderer (ApplicationsFromSettings). */
+  apps: {
+    registry: Pick<ApplicationRegistry, 'get'>;
+    renderer: Pick<ApplicationRenderer, 'renderApplication'>;
+  };
+  /**
+   * The cluster of an Application's destination (src/kube createClusterProvider).
+   * @throws BotError('invalid_config') for an unmapped destination or unknown context.
+   */
+  clusterFor(app: Application): Cluster;
+}
+
+export function createDeletionPlanner(deps: DeletionPlannerDeps): DeletionPlanner {
   return {
     async plan(application, cascade) {
       const app = deps.apps.registry.get(application);
-      return planApplicationDeletion(app, clusterFor(app), cascade, () =>
+      return planApplicationDeletion(app, deps.clusterFor(app), cascade, () =>
         renderedDeletionHooks(deps.apps, app),
       );
     },

@@ -1,7 +1,13 @@
-/** Drift detection: compare an Application with the cluster, drift episodes and their state in Redis. */
+/**
+ * Drift detection: compare an Application with the cluster, drift episodes, the runtime that checks every
+ * interval and the ports it codes against, its state in Redis, and the `on-health-degraded` notices it sends.
+ */
 
+export * from './automation-policy.js';
 export * from './compare-application.js';
+export * from './degraded-health-notices.js';
 export * from './drift-detector.js';
 export * from './drift-episodes.js';
+export * from './drift-runtime.js';
 export * from './redis-drift-state-store.js';
 export * from './self-heal.js';

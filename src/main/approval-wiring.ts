@@ -13,6 +13,7 @@ import {
   createFailureNotifier,
   type FailureNotifier,
 } from '../environments/index.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
 import {
@@ -30,7 +31,6 @@ import {
   type SlackApprovalMessenger,
   slackGroupMembers,
 } from '../slack/reporters/slack-approval-messenger.js';
-import { createClusterProvider } from './cluster-provider.js';
 
 export interface ApprovalWiring {
   approvals: Approvals;

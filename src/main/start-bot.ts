@@ -8,9 +8,9 @@
 
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
+import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
-import type { RunningDriftDetection } from '../drift/drift-wiring.js';
-import { redisDriftNoticeClaims } from '../drift/index.js';
+import { type RunningDriftDetection, redisDriftNoticeClaims } from '../drift/index.js';
 import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
 import {
@@ -24,7 +24,6 @@ import {
 import { createRedisClient } from '../queue/store/redis-connections.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
-import type { DeletionPlanner } from '../slack/ports.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';

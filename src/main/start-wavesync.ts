@@ -13,13 +13,15 @@ import {
 } from '../applications/index.js';
 import { createApplicationResolver } from '../applications/resolve-application.js';
 import { type Config, processEnvironment } from '../config.js';
-import { createDeletionPlanner } from '../deletion/deletion-planner.js';
+import { createDeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
-import { type RunningDriftDetection, startDriftDetection } from '../drift/drift-wiring.js';
+import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { assertKnownEnvironments } from '../environments/index.js';
 import { parseEnvironmentSubscriptions } from '../environments/notifications/notification-subscriptions.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import { countingFetch } from '../ops/counting-fetch.js';
 import { createMetrics, type Metrics } from '../ops/metrics.js';
@@ -29,6 +31,7 @@ import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
+import { startDriftDetection } from './drift-wiring.js';
 import { packageVersion } from './package-info.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
@@ -193,7 +196,15 @@ async function listen(
     drift: (queue) => input.driftFor(queue),
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
-    deletions: createDeletionPlanner({ settings: input.settings, config: input.config, apps: input.apps }),
+    // `/sync delete` lists the tracked objects through the same `clusters:` mapping as the worker.
+    deletions: createDeletionPlanner({
+      apps: input.apps,
+      clusterFor: createClusterProvider({
+        settings: input.settings,
+        kubeconfig: input.config.kubeconfig,
+        createCluster: createRetryingKubeCluster,
+      }),
+    }),
     refreshApplications: () => input.refresher.refreshIfStale(),
   });
   input.stops.push(() => bot.close());

@@ -5,7 +5,7 @@
  */
 
 import type { WebClient } from '@slack/web-api';
-import { createAppOfAppsDriver } from '../app-of-apps/app-of-apps-driver.js';
+import { createAppOfAppsDriver, redisAppOfAppsChainStore } from '../app-of-apps/index.js';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import { createApplicationResolver } from '../applications/resolve-application.js';
 import type { Config } from '../config.js';
@@ -13,22 +13,26 @@ import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { FailureNotifier } from '../environments/index.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createSyncQueue, createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
-import { createRedisClient, type RedisClient } from '../queue/store/redis-connections.js';
+import { createRedisClient } from '../queue/store/redis-connections.js';
 import { fanOutReporter, type SyncReporter } from '../queue/sync-reporter.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
 import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
-import { type ChildLineStore, createChildLineReporter } from '../slack/reporters/child-line-reporter.js';
+import {
+  type ChildLineStore,
+  createChildLineReporter,
+  redisChildLineStore,
+} from '../slack/reporters/child-line-reporter.js';
 import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
-import { createClusterProvider } from './cluster-provider.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 
 export interface WorkerDeps {
@@ -103,11 +107,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     logger,
   });
   const pacer = new ChannelPacer();
-  const lineStore = childLineStore(redis, config.queue.prefix);
+  const lineStore = redisChildLineStore(redis, config.queue.prefix);
   const lifecycle = createAppOfAppsDriver({
     queue: producer,
-    redis,
-    prefix: config.queue.prefix,
+    store: redisAppOfAppsChainStore(redis, config.queue.prefix),
     settings,
     applicationOf,
     render,
@@ -153,19 +156,6 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       await worker.close(options);
       await producer.close();
       redis.disconnect();
-    },
-  };
-}
-
-/** Child-line ts by job id, kept as long as job records (7 days). */
-function childLineStore(redis: RedisClient, prefix: string): ChildLineStore {
-  const key = (jobId: string) => `${prefix}:aoa:line:${jobId}`;
-  return {
-    async get(jobId) {
-      return (await redis.get(key(jobId))) ?? undefined;
-    },
-    async set(jobId, ts) {
-      await redis.set(key(jobId), ts, 'EX', 7 * 24 * 3600);
     },
   };
 }

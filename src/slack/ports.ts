@@ -1,9 +1,10 @@
 /**
  * The ports the Slack app codes against: the sync queue (its types, from src/queue) and the catalog of
- * Applications (structurally the apps registry's `names()`/`describe()`), plus the optional approval gate.
+ * Applications (structurally the apps registry's `names()`/`describe()`), plus the optional approval gate and the
+ * deletion planner (declared by src/deletion, re-exported here).
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
-import type { DeletionCascade, DeletionPlan } from '../deletion/application-deletion.js';
+import type { DeletionPlan } from '../deletion/index.js';
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
@@ -77,11 +78,5 @@ export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' |
   fromBotMessage?: boolean;
 };
 
-/**
- * What `/sync delete` shows before anything is queued: the plan of deleting an Application from its tracked live
- * objects (the composition root lists them through the Application's cluster).
- */
-export interface DeletionPlanner {
-  /** @throws BotError / ClusterError when the cluster cannot be read (the command says so; nothing is queued). */
-  plan(application: string, cascade: DeletionCascade | undefined): Promise<DeletionPlan>;
-}
+/** What `/sync delete` shows before anything is queued: declared by the deletion feature (src/deletion). */
+export type { DeletionPlanner } from '../deletion/index.js';

@@ -1,4 +1,4 @@
-import { confirmationKeys, planHash } from '../../deletion/application-deletion.js';
+import { confirmationKeys, planHash } from '../../deletion/index.js';
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import {
   confirmationOf,

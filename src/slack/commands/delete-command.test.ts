@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planDeletion, planHash } from '../../deletion/application-deletion.js';
+import { planDeletion, planHash } from '../../deletion/index.js';
 import { decodeDeletionButtonValue, encodeDeletionButtonValue, parseDeleteArgs } from './delete-command.js';
 
 describe('parseDeleteArgs', () => {

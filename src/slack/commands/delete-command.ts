@@ -11,8 +11,7 @@
  * Application's own finalizers decide, as when it is deleted with kubectl.
  */
 import { parseArgs } from 'node:util';
-import type { DeletionCascade, DeletionPlan } from '../../deletion/application-deletion.js';
-import { planHash } from '../../deletion/application-deletion.js';
+import { type DeletionCascade, type DeletionPlan, planHash } from '../../deletion/index.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { type CommandProblem, commandErrorBlocks } from '../messages/command-error-blocks.js';

@@ -4,7 +4,7 @@
  * updated in place as the child syncs (`↳ example.guestbook · Sync wave 1…` → `↳ ✅ example.guestbook Succeeded ·
  * Healthy · 12 s`), and the final summary (`✅ App of Apps: 5/5 children synced and Healthy`).
  */
-import type { AppOfAppsSummary, ChildOutcome } from '../../app-of-apps/app-of-apps.js';
+import type { AppOfAppsSummary, ChildOutcome } from '../../app-of-apps/index.js';
 import type { HealthStatus, OperationPhase, WaveRef } from '../../domain/index.js';
 import { type SlackMessage, textMessage } from './block.js';
 import { escapeMrkdwn, formatDuration, listNames, plural, truncate } from './format.js';

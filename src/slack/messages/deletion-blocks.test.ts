@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planDeletion } from '../../deletion/application-deletion.js';
+import { planDeletion } from '../../deletion/index.js';
 import type { KubeObject, TaskRef } from '../../domain/index.js';
 import { deleteCommandTextOf } from '../commands/header-view.js';
 import {

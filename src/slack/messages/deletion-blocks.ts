@@ -3,7 +3,7 @@
  * plan), one thread reply per deleted wave (`🗑 wave 2 · 3 resources deleted`), what was kept and why, and the
  * final reply (`🗑 Deleted guestbook · …` or `❌ Deleting guestbook failed · …`).
  */
-import type { DeletionPlan } from '../../deletion/application-deletion.js';
+import type { DeletionPlan } from '../../deletion/index.js';
 import type { ResourceKey, SyncEvent } from '../../domain/index.js';
 import {
   actions,

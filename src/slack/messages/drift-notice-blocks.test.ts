@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceDifference } from '../../drift/compare-application.js';
+import type { ResourceDifference } from '../../drift/index.js';
 import { SLACK_LIMITS } from './block.js';
 import { DRIFT_SYNC_ACTION_ID, driftNoticeBlocks, selfHealBlocks } from './drift-notice-blocks.js';
 import { renderBlocksAsText } from './render-blocks-as-text.js';

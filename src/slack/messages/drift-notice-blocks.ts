@@ -10,7 +10,7 @@
  * edited in place to `✅ guestbook → staging  ·  back in sync` when a later comparison finds no drift; and the
  * line a self-heal sync posts in its thread: `🔧 Self-heal: OutOfSync: 2 resources differ, syncing automatically`.
  */
-import type { ResourceDifference } from '../../drift/compare-application.js';
+import type { ResourceDifference } from '../../drift/index.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, plural, truncate } from './format.js';
 

@@ -1,9 +1,10 @@
 /**
- * The App of Apps lines the chain itself posts in the parent's thread (not tied to one child's operation): the
- * children about to be synced, the final summary, and why no child was synced. Paced per channel like every post.
+ * The Slack AppOfAppsAnnouncer (the port is declared by src/app-of-apps): the App of Apps lines the chain itself
+ * posts in the parent's thread (not tied to one child's operation) — the children about to be synced, the final
+ * summary, and why no child was synced. Paced per channel like every post.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AppOfAppsSummary } from '../../app-of-apps/app-of-apps.js';
+import type { AppOfAppsAnnouncer } from '../../app-of-apps/index.js';
 import type { ReportTarget } from '../../queue/sync-reporter.js';
 import {
   appOfAppsSummaryBlocks,
@@ -13,18 +14,6 @@ import {
 import type { SlackMessage } from '../messages/block.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { type DeliveryLogger, deliver } from './slack-delivery.js';
-
-export interface AppOfAppsAnnouncer {
-  /** Before the first child: which children will be synced, in which order, and how they are gated. */
-  childrenStarting(
-    target: ReportTarget,
-    plan: { parent: string; children: string[]; gateOnHealth: boolean },
-  ): Promise<void>;
-  /** After the last child, or the child that stopped the sequence. */
-  chainEnded(target: ReportTarget, summary: AppOfAppsSummary): Promise<void>;
-  /** The children could not be synced at all (e.g. an invalid child Application). */
-  childrenNotSynced(target: ReportTarget, parent: string, reason: string): Promise<void>;
-}
 
 /** The Slack announcer; delivery problems are logged, never thrown (deliver). */
 export function createSlackAppOfAppsAnnouncer(deps: {

@@ -11,16 +11,36 @@
 import type { WebClient } from '@slack/web-api';
 import type { SyncEvent } from '../../domain/index.js';
 import { Wakeup } from '../../engine/index.js';
+import type { RedisClient } from '../../queue/store/redis-connections.js';
 import type { ReportTarget, SyncReporter } from '../../queue/sync-reporter.js';
 import { type ChildLineView, childLineBlocks } from '../messages/app-of-apps-blocks.js';
 import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { type DeliveryLogger, deliver } from './slack-delivery.js';
 
-/** Where the ts of each child's line is kept (by job id), so a resumed job updates its line instead of posting. */
+/**
+ * Where the ts of each child's line is kept (by job id), so a resumed job updates its line instead of posting.
+ * Both methods reject when the store is unreachable.
+ */
 export interface ChildLineStore {
   get(jobId: string): Promise<string | undefined>;
   set(jobId: string, ts: string): Promise<void>;
+}
+
+/** How long a child line's ts is kept, in seconds (7 days, like job records). */
+export const CHILD_LINE_TTL_S = 7 * 24 * 3600;
+
+/** The ChildLineStore in Redis: `<prefix>:aoa:line:<jobId>` → the line's message ts, kept CHILD_LINE_TTL_S. */
+export function redisChildLineStore(redis: RedisClient, prefix: string): ChildLineStore {
+  const key = (jobId: string) => `${prefix}:aoa:line:${jobId}`;
+  return {
+    async get(jobId) {
+      return (await redis.get(key(jobId))) ?? undefined;
+    },
+    async set(jobId, ts) {
+      await redis.set(key(jobId), ts, 'EX', CHILD_LINE_TTL_S);
+    },
+  };
 }
 
 export interface ChildLineReporterOptions {

@@ -11,7 +11,8 @@ import {
   childJobId,
   childRequestKey,
   createAppOfAppsDriver,
-} from '../../../src/app-of-apps/app-of-apps-driver.js';
+  redisAppOfAppsChainStore,
+} from '../../../src/app-of-apps/index.js';
 import { parseApplicationFile } from '../../../src/applications/index.js';
 import { createApplicationResolver } from '../../../src/applications/resolve-application.js';
 import { ALERTS_CHANNEL } from '../../../src/demo/demo-scenario.js';
@@ -200,8 +201,7 @@ describe('App of Apps: children synced after their parent', () => {
     const job = await h.queue.jobStatus(parent!.jobId);
     const driver = createAppOfAppsDriver({
       queue: h.queue,
-      redis: h.redis,
-      prefix: h.env.config.queue.prefix,
+      store: redisAppOfAppsChainStore(h.redis, h.env.config.queue.prefix),
       settings: h.settings,
       applicationOf: createApplicationResolver({ registry: h.apps.registry, settings: h.settings }),
       render: (app, { revision }) => h!.apps.renderer.renderApplication(app, revision ? { revision } : {}),

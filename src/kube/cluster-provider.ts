@@ -5,9 +5,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Application } from '../domain/index.js';
-import { loadKubeConfig } from '../kube/load-kube-config.js';
 import type { Settings } from '../settings/index.js';
 import { resolveCluster } from '../settings/index.js';
+import { loadKubeConfig } from './load-kube-config.js';
 
 export interface ClusterProviderDeps<ClusterT> {
   settings: Pick<Settings, 'clusters' | 'baseDir'>;

@@ -1,0 +1,137 @@
+/**
+ * runDriftDetection — the drift runtime of the bot process: every `defaults.driftDetection.intervalSeconds`
+ * (default 180 s, Argo CD's reconciliation timeout) each Application with `syncPolicy.automated` is rendered and
+ * compared with its tracked live objects, skipping Applications with a sync queued, running or waiting for
+ * approval, and Applications never synced (no history entry in the queue). Each action of a drift episode goes to
+ * the `actions` port (the Slack drift notices); the episode state goes through `store` with an atomic transition,
+ * so several bot replicas act once per episode, and a `lease` lets one replica compare per interval.
+ *
+ * It codes against ports only (this folder's DriftStateStore, DriftActionPort, DriftMetrics; the engine's Cluster;
+ * the queue's and the approval store's read methods): src/main/drift-wiring.ts decides which adapters (Redis,
+ * Slack, Kubernetes, Prometheus) implement them.
+ */
+import type { Application, KubeObject } from '../domain/index.js';
+import {
+  type Cluster,
+  ignoreDifferencesOf,
+  listTrackedLiveObjects,
+  type SourcedObject,
+} from '../engine/index.js';
+import type { ApprovalStore } from '../environments/index.js';
+import type { Logger } from '../logger.js';
+import type { SyncQueueClient } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
+import type { DriftAutomationPolicy } from './automation-policy.js';
+import { compareApplication } from './compare-application.js';
+import { createDriftDetector, type DriftCheckResult, type DriftStateStore } from './drift-detector.js';
+import type { DriftAction } from './drift-episodes.js';
+
+/**
+ * What happens for one action of a drift episode (notify with a Sync button, self-heal sync, resolved). Rejects
+ * when it could not be done (Slack or the queue down): the detector forgets the episode's start and acts again
+ * next tick.
+ */
+export type DriftActionPort = (
+  app: Application,
+  action: Exclude<DriftAction, { action: 'none' }>,
+) => Promise<void>;
+
+/** What each comparison found, counted per Application (the Prometheus metrics implement it). */
+export interface DriftMetrics {
+  driftChecked(application: string, result: DriftCheckResult): void;
+}
+
+export interface DriftDetectionDeps {
+  /** `defaults.driftDetection` (interval, enabled). */
+  settings: Pick<Settings, 'defaults'>;
+  /** The Applications to check (the registry's list, read each tick). */
+  applications(): readonly Application[];
+  /** The Application's manifests at its targetRevision (ApplicationRenderer.renderApplication). */
+  render(app: Application): Promise<{ targets: readonly SourcedObject[] }>;
+  /** The cluster of the Application's destination (read only: list). */
+  clusterFor(app: Application): Pick<Cluster, 'listKinds' | 'list'>;
+  /** Whether a sync of an Application is queued or running, and whether it was ever synced. */
+  queue: Pick<SyncQueueClient, 'applicationStatus' | 'history'>;
+  /** Whether a sync of an Application waits for approval. */
+  approvals: Pick<ApprovalStore, 'hasPending'>;
+  /** selfHeal allowed now, and why not (createDriftAutomationPolicy); told what each comparison saw. */
+  policy: DriftAutomationPolicy;
+  actions: DriftActionPort;
+  /**
+   * Looks at the live objects each comparison read (the `on-health-degraded` notices, noticeDegradedHealth);
+   * a rejection is logged and does not fail the check. Optional.
+   */
+  liveObjectsRead?(app: Application, live: readonly KubeObject[]): Promise<void>;
+  store: DriftStateStore;
+  /** Interval ticks only: take the interval's lease for `ttlMs` (true) or leave it to another replica. */
+  lease?(ttlMs: number): Promise<boolean>;
+  metrics?: DriftMetrics;
+  now?: () => Date;
+  logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface RunningDriftDetection {
+  /** Compare every automated Application now; joins a tick in progress. */
+  tick(): Promise<void>;
+  /** What each interval does: tick() only if this replica takes the interval's lease. */
+  tickIfLeader(): Promise<boolean>;
+  /** Stop the interval and wait for a tick in progress. */
+  close(): Promise<void>;
+}
+
+/** Start the interval (unless `defaults.driftDetection.enabled: false`: then tick() still works, for tests). */
+export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetection {
+  const { logger, policy } = deps;
+  const compare = async (app: Application) => {
+    const rendered = await deps.render(app);
+    const live = await listTrackedLiveObjects(deps.clusterFor(app), app.name);
+    await deps
+      .liveObjectsRead?.(app, live)
+      .catch((err: unknown) => logger.warn({ err, application: app.name }, 'on-health-degraded not checked'));
+    policy.observe(app, { rendered: rendered.targets.length, live: live.length });
+    const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
+    const namespace = app.destination.namespace ?? 'default';
+    const ignoreDifferences = ignoreDifferencesOf(app).rules;
+    return compareApplication(rendered.targets, live, namespace, { createNamespace, ignoreDifferences })
+      .differences;
+  };
+  const detector = createDriftDetector({
+    applications: deps.applications,
+    compare,
+    autoSyncAllowed: (app) => policy.allowed(app),
+    skipComparison: (app) => awaitingSync(deps.queue, deps.approvals, app.name),
+    onAction: deps.actions,
+    onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
+    store: deps.store,
+    ...(deps.lease ? { lease: deps.lease } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    logger,
+  });
+  const { intervalSeconds, enabled } = deps.settings.defaults.driftDetection;
+  if (enabled) detector.start(intervalSeconds * 1000);
+  logger.info({ intervalSeconds, enabled }, 'drift detection ready');
+  return {
+    tick: () => detector.tick(),
+    tickIfLeader: () => detector.tickIfLeader(intervalSeconds * 1000),
+    close: () => detector.stop(),
+  };
+}
+
+/**
+ * Whether drift detection leaves `application` alone this interval: it has never completed a sync (no entry in
+ * the queue's history: a first sync is what brings it in sync, not a notice), or a sync of it is queued, running
+ * or waiting for approval (the state is in flux). Argo CD compares such Applications too (the UI shows them
+ * OutOfSync) and does not auto-sync one with an operation in progress; wavesync posts nothing for them.
+ */
+async function awaitingSync(
+  queue: Pick<SyncQueueClient, 'applicationStatus' | 'history'>,
+  approvals: Pick<ApprovalStore, 'hasPending'>,
+  application: string,
+): Promise<boolean> {
+  const [line, history, pending] = await Promise.all([
+    queue.applicationStatus(application),
+    queue.history(application, 1),
+    approvals.hasPending(application),
+  ]);
+  return line.length > 0 || history.length === 0 || pending;
+}

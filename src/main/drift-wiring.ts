@@ -1,0 +1,116 @@
+/**
+ * startDriftDetection — drift detection wired in the bot process (roles `bot` and `serve`: the process that has the
+ * Applications and their renderer, Slack, and the queue's producer; a worker-only process does not post). The
+ * runtime is src/drift runDriftDetection; here each of its ports gets its adapter:
+ *
+ * - the cluster: the retrying Kubernetes cluster through the same `clusters:` mapping as the worker;
+ * - episode state, the interval lease, the notices' refs and pending approvals: Redis under the queue prefix
+ *   (one connection, closed by close());
+ * - the actions of an episode: the Slack drift notices (src/slack/reporters/drift-notices.ts);
+ * - `on-health-degraded`: noticeDegradedHealth, posted through the Slack approval messenger, paced per channel
+ *   across processes;
+ * - metrics: the Prometheus `driftChecked`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import type { ApplicationsFromSettings } from '../applications/index.js';
+import type { Config } from '../config.js';
+import {
+  createDriftAutomationPolicy,
+  type DriftMetrics,
+  noticeDegradedHealth,
+  type RunningDriftDetection,
+  redisDriftLease,
+  redisDriftNoticeRefs,
+  redisDriftStateStore,
+  runDriftDetection,
+} from '../drift/index.js';
+import { createApprovalStore, createAuditLog, driftChannelOf } from '../environments/index.js';
+import { createClusterProvider } from '../kube/cluster-provider.js';
+import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
+import type { Logger } from '../logger.js';
+import type { SyncQueueClient } from '../queue/index.js';
+import { createRedisClient } from '../queue/store/redis-connections.js';
+import type { Settings } from '../settings/index.js';
+import { createDriftNotices } from '../slack/reporters/drift-notices.js';
+import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
+import { createSlackApprovalMessenger } from '../slack/reporters/slack-approval-messenger.js';
+
+export interface DriftDetectionWiringDeps {
+  config: Pick<Config, 'redis' | 'kubeconfig' | 'queue'>;
+  settings: Settings;
+  apps: ApplicationsFromSettings;
+  web: WebClient;
+  queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history' | 'jobStatus'>;
+  metrics?: DriftMetrics;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/**
+ * Start drift detection (the interval unless `defaults.driftDetection.enabled: false`). close() stops the interval,
+ * waits for a tick in progress and closes the Redis connection.
+ */
+export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDriftDetection {
+  const { settings, apps, config } = deps;
+  const prefix = config.queue.prefix;
+  const logger = deps.logger.child({ component: 'drift' });
+  const now = deps.now ?? (() => new Date());
+  const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
+  const audit = createAuditLog(redis, prefix);
+  const degradedDeps = {
+    redis,
+    prefix,
+    settings,
+    queue: deps.queue,
+    poster: createSlackApprovalMessenger(
+      deps.web,
+      createSharedChannelPacer({
+        redis,
+        prefix,
+        onError: (err: unknown) =>
+          logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+      }),
+    ),
+    onError: (err: unknown) => logger.warn({ err }, 'on-health-degraded notice not delivered'),
+  };
+  const policy = createDriftAutomationPolicy(settings, now);
+  const running = runDriftDetection({
+    settings,
+    applications: () => apps.registry.list(),
+    render: (app) => apps.renderer.renderApplication(app),
+    clusterFor: createClusterProvider({
+      settings,
+      kubeconfig: config.kubeconfig,
+      createCluster: createRetryingKubeCluster,
+    }),
+    queue: deps.queue,
+    approvals: createApprovalStore(redis, { prefix }),
+    policy,
+    actions: createDriftNotices({
+      client: deps.web,
+      catalog: apps.registry,
+      queue: deps.queue,
+      refs: redisDriftNoticeRefs(redis, prefix),
+      channelOf: (app) => driftChannelOf(settings, app),
+      audit: (entry) => audit.append(entry),
+      whyNotAutomatic: (app) => policy.whyNotAutomatic(app),
+      logger,
+    }),
+    liveObjectsRead: (app, live) => noticeDegradedHealth(degradedDeps, app, live),
+    store: redisDriftStateStore(redis, prefix),
+    lease: redisDriftLease(redis, prefix, randomUUID()),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    now,
+    logger,
+  });
+  return {
+    tick: () => running.tick(),
+    tickIfLeader: () => running.tickIfLeader(),
+    async close() {
+      await running.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The dependency-cruiser rules that say who owns ports and who wires adapters (.dependency-cruiser.cjs), run on a
+ * small tree written for the test: each bad import must be reported by its rule, and the allowed ones not at all.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const config = require('../../../.dependency-cruiser.cjs') as { forbidden: IForbiddenRuleType[] };
+
+const RULES = new Set([
+  'features-own-their-ports',
+  'only-entry-points-import-main',
+  'slack-reaches-features-through-index',
+]);
+
+/** Source files of the tree: path → content. */
+const tree: Record<string, string> = {
+  'src/main/start-bot.ts': "import { planner } from '../slack/ports.js';\nexport const startBot = planner;\n",
+  'src/slack/ports.ts': "import { plan } from '../deletion/index.js';\nexport const planner = plan;\n",
+  'src/deletion/index.ts': "export * from './plan.js';\n",
+  'src/deletion/plan.ts': 'export const plan = 1;\n',
+  'src/drift/index.ts': "export * from './detector.js';\n",
+  'src/drift/detector.ts': 'export const detector = 1;\n',
+  'src/cli/main.ts': "import { startBot } from '../main/start-bot.js';\nexport const run = startBot;\n",
+  'src/demo/run-demo.ts': "import { startBot } from '../main/start-bot.js';\nexport const demo = startBot;\n",
+  // Bad imports, one per line of the expectation below.
+  'src/drift/slack-type.ts':
+    "import type { WebClient } from '@slack/web-api';\nexport type Client = WebClient;\n",
+  'src/drift/slack-port.ts': "import { planner } from '../slack/ports.js';\nexport const p = planner;\n",
+  'src/kube/wiring.ts': "import { startBot } from '../main/start-bot.js';\nexport const k = startBot;\n",
+  'src/queue/entry.ts': "import { run } from '../cli/main.js';\nexport const q = run;\n",
+  'src/ops/demo.ts': "import { demo } from '../demo/run-demo.js';\nexport const o = demo;\n",
+  'src/slack/wiring.ts': "import { startBot } from '../main/start-bot.js';\nexport const s = startBot;\n",
+  'src/slack/internals.ts': "import { detector } from '../drift/detector.js';\nexport const d = detector;\n",
+};
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'wavesync-layering-'));
+  for (const [file, content] of Object.entries(tree)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('layering rules: features own their ports, main/ wires', () => {
+  it('reports each bad import under its rule and nothing else', async () => {
+    const result = await cruise(['src'], {
+      ruleSet: { forbidden: config.forbidden.filter((r) => RULES.has(r.name ?? '')) },
+      validate: true,
+      tsPreCompilationDeps: true,
+      baseDir: dir,
+    });
+    const output = result.output as Exclude<typeof result.output, string>;
+    const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+
+    expect(violations).toEqual(
+      [
+        'features-own-their-ports: src/drift/slack-type.ts → @slack/web-api',
+        'features-own-their-ports: src/drift/slack-port.ts → src/slack/ports.ts',
+        'features-own-their-ports: src/kube/wiring.ts → src/main/start-bot.ts',
+        'features-own-their-ports: src/queue/entry.ts → src/cli/main.ts',
+        'features-own-their-ports: src/ops/demo.ts → src/demo/run-demo.ts',
+        'only-entry-points-import-main: src/kube/wiring.ts → src/main/start-bot.ts',
+        'only-entry-points-import-main: src/slack/wiring.ts → src/main/start-bot.ts',
+        'slack-reaches-features-through-index: src/slack/internals.ts → src/drift/detector.ts',
+      ].sort(),
+    );
+  });
+});
