@@ -80,28 +80,25 @@ module.exports = {
       to: { path: '^src/main/' },
     },
     {
-      name: 'slack-reaches-features-through-index',
+      name: 'folders-only-through-index',
       comment:
-        'Slack code reaches App of Apps, deletion and drift only through their index.ts (their public face, ' +
-        'ports included), never their internals. Known exceptions, files of issue-20a: remove them when it lands.',
+        'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, requests, queue, ' +
+        'settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
+        'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face.',
       severity: 'error',
-      from: {
-        path: '^src/slack/',
-        pathNot: '^src/slack/(approval-gate|commands/start-sync-command)\\.ts$',
-      },
+      from: { path: '^(src/[^/]+/|sim/)' },
       to: {
-        path: '^src/(app-of-apps|deletion|drift)/',
-        pathNot: '^src/(app-of-apps|deletion|drift)/index\\.ts$',
+        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|requests|queue|settings)/',
+        pathNot: ['^$1', '^src/[^/]+/index\\.ts$'],
       },
     },
     {
       name: 'environments-below-requests',
       comment:
         'src/requests (requestSync: authorize → approval → enqueue) sits above src/environments (policy, approvals): ' +
-        'the approval flow reaches the request path only through ports (ApprovalDeps.enqueueApproved). ' +
-        'Transitional exception: environments/index.ts re-exports createApprovalServices for src/main until main imports it from requests/.',
+        'the approval flow reaches the request path only through ports (ApprovalDeps.enqueueApproved).',
       severity: 'error',
-      from: { path: '^src/environments/', pathNot: '^src/environments/index\\.ts$' },
+      from: { path: '^src/environments/' },
       to: { path: '^src/requests/' },
     },
     {

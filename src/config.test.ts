@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorReport } from './cli/command-io.js';
 import { loadConfig } from './config.js';
-import { BotError } from './domain/errors.js';
+import { BotError } from './domain/index.js';
 
 describe('src/config', () => {
   it('applies defaults for an empty environment', () => {

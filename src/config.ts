@@ -4,12 +4,8 @@
  * Throws BotError('invalid_config') naming the variable when a value is malformed.
  */
 import { z } from 'zod';
-import { BotError } from './domain/errors.js';
-import {
-  clusterSafePrefix,
-  type RedisConnectionOptions,
-  type RedisNode,
-} from './queue/store/redis-connections.js';
+import { BotError } from './domain/index.js';
+import { clusterSafePrefix, type RedisConnectionOptions, type RedisNode } from './queue/index.js';
 
 const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -5,7 +5,7 @@
 import type {
   KubeObject as DomainKubeObject,
   ObjectMeta as DomainObjectMeta,
-} from '../../src/domain/resource.js';
+} from '../../src/domain/index.js';
 
 export interface ManagedFieldsEntry {
   manager: string;
@@ -22,7 +22,7 @@ export interface FieldsV1 {
   [key: string]: FieldsV1;
 }
 
-export type { OwnerReference } from '../../src/domain/resource.js';
+export type { OwnerReference } from '../../src/domain/index.js';
 
 /** ObjectMeta with the fields only the API server itself manages. */
 export interface ObjectMeta extends DomainObjectMeta {

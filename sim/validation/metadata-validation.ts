@@ -8,7 +8,7 @@ import {
   type NameRule,
   nameProblems,
   nameRuleOf,
-} from '../../src/domain/object-name.js';
+} from '../../src/domain/index.js';
 import type { StatusCause } from '../api/status-error.js';
 import type { ObjectMeta } from '../store/kube-object.js';
 

@@ -19,21 +19,20 @@
  * environment requires it) and each child runs with the parent's initiator, without a second approval.
  */
 
-import type { ApplicationResolver } from '../applications/resolve-application.js';
 import { type Application, BotError, isCompleted, type OperationState } from '../domain/index.js';
 import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
 import { environmentNameOf } from '../environments/index.js';
-import { derivedJobId } from '../queue/derived-job-id.js';
+import type { Initiator } from '../queue/index.js';
 import {
   type AppOfAppsChain,
   currentChild,
+  derivedJobId,
   isTransientError,
   type JobLifecycle,
   type SyncQueueClient,
   type SyncRequest,
   TransientError,
 } from '../queue/index.js';
-import type { Initiator } from '../queue/sync-reporter.js';
 import { requestSync } from '../requests/index.js';
 import type { Settings } from '../settings/index.js';
 import {
@@ -51,6 +50,7 @@ import type {
   AppOfAppsLogger,
   ChainMilestone,
 } from './app-of-apps-ports.js';
+import type { ApplicationResolver } from './resolve-application.js';
 
 export interface AppOfAppsDriverDeps {
   queue: Pick<SyncQueueClient, 'enqueueSync'>;

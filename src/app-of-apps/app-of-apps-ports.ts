@@ -3,7 +3,7 @@
  * announcer (src/slack/reporters/app-of-apps-announcer.ts), the Redis chain store (./redis-chain-store.ts); the
  * composition root (src/main/start-worker.ts) chooses which.
  */
-import type { ReportTarget } from '../queue/sync-reporter.js';
+import type { ReportTarget } from '../queue/index.js';
 import type { AppOfAppsSummary, ChildOutcome } from './app-of-apps.js';
 
 /**

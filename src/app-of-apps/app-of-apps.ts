@@ -7,11 +7,8 @@
  * one after another without waiting.
  */
 
-import { applicationFromObject } from '../applications/parse-applications.js';
-import type { Application } from '../domain/application.js';
-import type { HealthStatusCode } from '../domain/health-status.js';
-import type { OperationPhase } from '../domain/operation.js';
-import type { SyncWave } from '../domain/sync-phase.js';
+import { applicationFromObject } from '../applications/index.js';
+import type { Application, HealthStatusCode, OperationPhase, SyncWave } from '../domain/index.js';
 import type { SyncTask } from '../engine/index.js';
 
 /** One child Application to sync after its parent. */

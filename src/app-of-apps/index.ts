@@ -7,3 +7,4 @@ export * from './app-of-apps.js';
 export * from './app-of-apps-driver.js';
 export * from './app-of-apps-ports.js';
 export * from './redis-chain-store.js';
+export { type ApplicationResolver, createApplicationResolver } from './resolve-application.js';

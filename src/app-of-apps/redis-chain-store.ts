@@ -5,7 +5,7 @@
  * - `<prefix>:aoa:<parentJobId>:announced`, `…:summary` — set once (SET NX EX).
  * It lives beside the runtime, as drift's Redis stores do, because the key layout is the feature's own state.
  */
-import type { RedisClient } from '../queue/store/redis-connections.js';
+import type { RedisClient } from '../queue/index.js';
 import type { ChildOutcome } from './app-of-apps.js';
 import type { AppOfAppsChainStore } from './app-of-apps-ports.js';
 

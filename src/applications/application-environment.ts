@@ -2,7 +2,7 @@
  * Which environment an Application belongs to: the `wavesync.io/environment` label, else the annotation of the
  * same name. The approvals work (issue 7) may add rules on destination; this is the manifest-level marker.
  */
-import type { Application } from '../domain/application.js';
+import type { Application } from '../domain/index.js';
 
 export const ENVIRONMENT_LABEL = 'wavesync.io/environment';
 

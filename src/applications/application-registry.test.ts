@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure } from '../../test/support/failure.js';
 import { createGitFixture } from '../../test/support/git-fixture.js';
-import { BotError } from '../domain/errors.js';
+import { BotError } from '../domain/index.js';
 import { ClusterError } from '../engine/index.js';
-import { parseSettings } from '../settings/load-settings.js';
+import { parseSettings } from '../settings/index.js';
 import { createApplicationRegistry } from './application-registry.js';
 import { createGitRepositoryCache } from './git/git-repository-cache.js';
 

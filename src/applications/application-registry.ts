@@ -2,10 +2,10 @@
  * The registry of known Applications: loaded from the sources in wavesync.yaml, looked up by name for `/sync`,
  * reloaded on demand (a failed reload keeps the previous Applications).
  */
-import type { Application, ApplicationDestination, ApplicationSource } from '../domain/application.js';
-import { BotError } from '../domain/errors.js';
+import type { Application, ApplicationDestination, ApplicationSource } from '../domain/index.js';
+import { BotError } from '../domain/index.js';
 import { closestNames } from '../engine/index.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Settings } from '../settings/index.js';
 import { environmentOf } from './application-environment.js';
 import { applicationWarnings } from './application-warnings.js';
 import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';

@@ -5,7 +5,7 @@
  */
 import type { Application } from '../domain/index.js';
 import { type PlanWarning, syncOptionProblem } from '../engine/index.js';
-import { subscriptionWarnings } from '../environments/notifications/notification-subscriptions.js';
+import { subscriptionWarnings } from './notification-subscriptions.js';
 
 /**
  * One warning per unknown sync option, and per notification subscription annotation that subscribes to nothing

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../settings/load-settings.js';
+import { loadSettings } from '../settings/index.js';
 import { applicationsFromSettings } from './applications-from-settings.js';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');

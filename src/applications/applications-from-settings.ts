@@ -4,8 +4,8 @@
  * (config.ts processEnvironment()), which supplies PATH/HOME to git and the variables named by `tokenEnv`.
  */
 import type { Logger } from '../logger.js';
-import { resolveSettingsPath } from '../settings/load-settings.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Settings } from '../settings/index.js';
+import { resolveSettingsPath } from '../settings/index.js';
 import { type ApplicationRegistry, createApplicationRegistry } from './application-registry.js';
 import { createGitRepositoryCache, type GitRepositoryCache } from './git/git-repository-cache.js';
 import type { ApplicationSourceDeps } from './load-application-sources.js';

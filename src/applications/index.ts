@@ -9,6 +9,8 @@ export * from './git/git-credentials.js';
 export * from './git/git-repository-cache.js';
 export * from './git/resolve-revision.js';
 export * from './load-application-sources.js';
+export { contentRevisionOf, type LoadedManifests, loadManifests } from './manifests/index.js';
+export * from './notification-subscriptions.js';
 export * from './parse-applications.js';
 export * from './registry-refresh.js';
 export * from './render/argo-glob.js';

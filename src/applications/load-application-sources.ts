@@ -10,13 +10,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { Application } from '../domain/application.js';
-import { BotError } from '../domain/errors.js';
-import type { KubeObject } from '../domain/resource.js';
+import type { Application, KubeObject } from '../domain/index.js';
+import { BotError } from '../domain/index.js';
 import { isNotFound } from '../engine/index.js';
 import type { Logger } from '../logger.js';
-import { resolveSettingsPath } from '../settings/load-settings.js';
-import type { ApplicationSourceEntry, Settings } from '../settings/settings-schema.js';
+import type { ApplicationSourceEntry, Settings } from '../settings/index.js';
+import { resolveSettingsPath } from '../settings/index.js';
 import type { GitRepositoryCache } from './git/git-repository-cache.js';
 import { type ParsedApplicationFile, parseApplicationFile } from './parse-applications.js';
 

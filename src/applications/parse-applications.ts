@@ -6,10 +6,9 @@
  */
 import { type Document, LineCounter, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import type { Application } from '../domain/application.js';
-import { ManifestError } from '../domain/errors.js';
-import type { KubeObject } from '../domain/resource.js';
-import { describeIssues, formatKeyPath } from '../settings/yaml-issues.js';
+import type { Application, KubeObject } from '../domain/index.js';
+import { ManifestError } from '../domain/index.js';
+import { describeIssues, formatKeyPath } from '../settings/index.js';
 import {
   type ApplicationManifest,
   ApplicationManifestSchema,

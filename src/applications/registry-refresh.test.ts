@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseSettings } from '../settings/load-settings.js';
+import { parseSettings } from '../settings/index.js';
 import { createApplicationRegistry } from './application-registry.js';
 import { createRegistryRefresher } from './registry-refresh.js';
 

@@ -4,7 +4,7 @@
  * kubeconfig given, else the Application's destination cluster from `clusters:`), through the diff engine.
  */
 import path from 'node:path';
-import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
+import { contentRevisionOf, loadManifests } from '../applications/index.js';
 import { loadConfig } from '../config.js';
 import { BotError, type SyncOperation, withApplicationSyncOptions } from '../domain/index.js';
 import {

@@ -4,7 +4,7 @@
  */
 
 import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../applications/index.js';
-import { contentRevisionOf, type LoadedManifests, loadManifests } from '../applications/manifests/index.js';
+import { contentRevisionOf, type LoadedManifests, loadManifests } from '../applications/index.js';
 import { type Application, BotError, displayRevision } from '../domain/index.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
 import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';

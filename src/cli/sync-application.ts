@@ -50,7 +50,7 @@ export async function syncApplication(
     import('../applications/index.js'),
     import('../config.js'),
     import('../kube/cluster-provider.js'),
-    import('../applications/resolve-application.js'),
+    import('../app-of-apps/index.js'),
     import('../main/engine-sync-runner.js'),
     import('../kube/kube-cluster.js'),
     import('../engine/index.js'),

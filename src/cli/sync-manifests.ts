@@ -3,7 +3,7 @@
  * load the manifests, build the Cluster adapter from the kubeconfig, run the operation.
  */
 import path from 'node:path';
-import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
+import { contentRevisionOf, loadManifests } from '../applications/index.js';
 import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
 import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../domain/resource.js';
+import type { KubeObject } from '../domain/index.js';
 import {
   cascadeOf,
   confirmationKeys,

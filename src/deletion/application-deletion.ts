@@ -10,9 +10,14 @@
  */
 
 import { createHash } from 'node:crypto';
-import { Annotations } from '../domain/annotations.js';
-import type { Application } from '../domain/application.js';
-import { formatResourceKey, type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
+import type { Application } from '../domain/index.js';
+import {
+  Annotations,
+  formatResourceKey,
+  type KubeObject,
+  type ResourceKey,
+  resourceKeyOf,
+} from '../domain/index.js';
 import { annotationCsvOf, syncOptionValueOf, syncWaveOf } from '../engine/index.js';
 
 /** The finalizers that make deleting an Application cascade to its resources (Argo CD `ResourcesFinalizerName` and its policy variants). */

@@ -15,8 +15,8 @@
  * on the same cluster as its parent's resources; its PreDelete/PostDelete hooks are not run.
  */
 
-import { applicationFromObject } from '../applications/parse-applications.js';
-import type { Application } from '../domain/application.js';
+import { applicationFromObject } from '../applications/index.js';
+import type { Application } from '../domain/index.js';
 import {
   BotError,
   formatResourceKey,

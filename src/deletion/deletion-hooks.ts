@@ -5,10 +5,9 @@
  * a cascade: PreDelete before any resource is deleted, PostDelete after all of them are gone.
  */
 
-import type { ApplicationRenderer } from '../applications/render/render-application.js';
-import { Annotations } from '../domain/annotations.js';
-import type { Application } from '../domain/application.js';
-import type { KubeObject } from '../domain/resource.js';
+import type { ApplicationRenderer } from '../applications/index.js';
+import type { Application, KubeObject } from '../domain/index.js';
+import { Annotations } from '../domain/index.js';
 import { annotationCsvOf } from '../engine/index.js';
 
 export type DeletionHookType = 'PreDelete' | 'PostDelete';

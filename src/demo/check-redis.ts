@@ -2,7 +2,7 @@
  * The demo needs a Redis (BullMQ is real, never mocked). pingRedis pings the configured Redis (one server,
  * Sentinel or Cluster) once with a short timeout and, when nothing answers, redisHelp says how to start one.
  */
-import { createRedisClient, type RedisConnectionOptions } from '../queue/store/redis-connections.js';
+import { createRedisClient, type RedisConnectionOptions } from '../queue/index.js';
 
 /** What to print when no Redis answers at `where` (describeRedis). */
 export function redisHelp(where: string, reason: string): string {

@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { Cluster, type Redis } from 'ioredis';
-import { createRedisClient, type RedisConnectionOptions } from '../queue/store/redis-connections.js';
+import { createRedisClient, type RedisConnectionOptions } from '../queue/index.js';
 
 /**
  * Remove `${prefix}:*` from the Redis of `where` (a redis:// URL or connection options; on Cluster every master is

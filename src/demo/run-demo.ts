@@ -11,7 +11,7 @@ import { BotError } from '../domain/index.js';
 import { didYouMean } from '../engine/index.js';
 import { createLogger } from '../logger.js';
 import { startWavesync } from '../main/start-wavesync.js';
-import { describeRedis } from '../queue/store/redis-connections.js';
+import { describeRedis } from '../queue/index.js';
 import type { Block } from '../slack/messages/block.js';
 import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import { approveAs } from './approve-as.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testApplication } from '../../test/support/test-application.js';
-import type { Application } from '../domain/application.js';
+import type { Application } from '../domain/index.js';
 import { parseSettings } from '../settings/index.js';
 import { createDriftAutomationPolicy } from './automation-policy.js';
 

@@ -6,9 +6,9 @@
  * manifest names them (unless `argocd.argoproj.io/compare-options: IgnoreExtraneous`). Hooks, `Skip` and
  * ignored objects take no part, as in Argo CD. Fields of the Application's `ignoreDifferences` are not compared.
  */
-import { Annotations } from '../domain/annotations.js';
-import type { SyncStatusCode } from '../domain/operation.js';
-import { type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/resource.js';
+
+import type { SyncStatusCode } from '../domain/index.js';
+import { Annotations, type KubeObject, type ResourceKey, resourceKeyOf } from '../domain/index.js';
 import {
   annotationCsvOf,
   hookTraitsOf,

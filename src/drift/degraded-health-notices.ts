@@ -8,6 +8,7 @@
  * again, and every later drift check of the same operation posts nothing.
  */
 
+import { subscribedChannels } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import { getResourceHealth } from '../engine/index.js';
 import {
@@ -17,7 +18,6 @@ import {
   postOncePerChannel,
   subscriptionsOf,
 } from '../environments/index.js';
-import { subscribedChannels } from '../environments/notifications/notification-subscriptions.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 

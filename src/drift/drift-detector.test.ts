@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Application } from '../domain/application.js';
+import type { Application } from '../domain/index.js';
 import type { ResourceDifference } from './compare-application.js';
 import { createDriftDetector } from './drift-detector.js';
 import { selfHealAllowed, selfHealOperation, selfHealReason } from './self-heal.js';

@@ -7,7 +7,7 @@
  * runs joins it. Argo CD's equivalent is the application controller's periodic reconciliation
  * (`timeout.reconciliation`, 180 s) with `syncPolicy.automated` (controller/appcontroller.go autoSync).
  */
-import type { Application } from '../domain/application.js';
+import type { Application } from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import type { ResourceDifference } from './compare-application.js';
 import { type DriftAction, type DriftState, observeDrift } from './drift-episodes.js';

@@ -7,14 +7,15 @@
  * the episode already running and does nothing.
  */
 
+import type { RedisClient } from '../queue/index.js';
 import {
   type ClickClaims,
   type Clicker,
+  luaScript,
   memoryClickClaims,
   redisClickClaims,
-} from '../queue/store/click-claims.js';
-import { luaScript, runScript } from '../queue/store/lua-script.js';
-import type { RedisClient } from '../queue/store/redis-connections.js';
+  runScript,
+} from '../queue/index.js';
 import type { ResourceDifference } from './compare-application.js';
 import type { DriftStateStore } from './drift-detector.js';
 import type { DriftAction, DriftState } from './drift-episodes.js';

@@ -6,7 +6,7 @@
  * (src/slack/reporters/drift-notices.ts).
  */
 import type { Application, SyncOperation } from '../domain/index.js';
-import type { Initiator } from '../queue/sync-reporter.js';
+import type { Initiator } from '../queue/index.js';
 import type { ResourceDifference } from './compare-application.js';
 
 /** Who a self-heal sync is requested by (shown in its header and history). */

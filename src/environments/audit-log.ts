@@ -3,7 +3,7 @@
  * auto ids, never trimmed or edited) of every request, refusal, decision, expiry, invalidation, queued job and
  * outcome, with the Slack ids involved. `/sync audit <app>` reads it newest first.
  */
-import type { RedisClient } from '../queue/store/redis-connections.js';
+import type { RedisClient } from '../queue/index.js';
 
 export type AuditEventType =
   | 'requested'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvironmentSchema } from '../settings/environments-schema.js';
+import { EnvironmentSchema } from '../settings/index.js';
 import { authorizeDecision } from './approvals/authorize-decision.js';
 import { authorizeRequest, type RequestContext } from './authorize-request.js';
 

@@ -5,7 +5,7 @@
  * Pure apart from the group look-up it is given.
  */
 
-import type { EnvironmentSettings } from '../settings/environments-schema.js';
+import type { EnvironmentSettings } from '../settings/index.js';
 import { activeFreeze } from './freeze-windows.js';
 import { type ActionRefusalCode, authorizeAction, type IsMemberOfAny } from './permissions.js';
 import { isRevisionAllowed } from './revision-rules.js';

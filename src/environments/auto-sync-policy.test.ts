@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Application } from '../domain/application.js';
+import type { Application } from '../domain/index.js';
 import { parseSettings } from '../settings/index.js';
 import { autoSyncAllowed, driftChannelOf } from './auto-sync-policy.js';
 

@@ -10,8 +10,8 @@
  * Channel: the Application's `wavesync.io/channel` annotation (or label), else its environment's
  * `notifications.channel`, else `defaults.driftDetection.channel`, else none (drift is only logged).
  */
-import type { Application } from '../domain/application.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Application } from '../domain/index.js';
+import type { Settings } from '../settings/index.js';
 import { environmentFor } from './environment-resolver.js';
 import { activeFreeze } from './freeze-windows.js';
 

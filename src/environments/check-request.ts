@@ -5,8 +5,8 @@
  * access check of the live diff (the `dry-run` permission).
  */
 import type { Application, SyncOperation } from '../domain/index.js';
-import type { Initiator } from '../queue/sync-reporter.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Initiator } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
 import { authorizeRequest, type RequestDecision } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
 import type { GroupMembership } from './group-membership.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Application } from '../domain/application.js';
-import { BotError } from '../domain/errors.js';
-import { parseSettings } from '../settings/load-settings.js';
+import type { Application } from '../domain/index.js';
+import { BotError } from '../domain/index.js';
+import { parseSettings } from '../settings/index.js';
 import { assertKnownEnvironments, environmentFor, environmentNameOf } from './environment-resolver.js';
 
 const settings = parseSettings(

@@ -3,11 +3,10 @@
  * else the first environment in wavesync.yaml with a `destinations` rule matching spec.destination (every field
  * the rule names must be equal). An Application in no environment has no approval rules.
  */
-import { ENVIRONMENT_LABEL, environmentOf } from '../applications/application-environment.js';
-import type { Application } from '../domain/application.js';
-import { BotError } from '../domain/errors.js';
-import type { DestinationRule, EnvironmentSettings } from '../settings/environments-schema.js';
-import type { Settings } from '../settings/settings-schema.js';
+import { ENVIRONMENT_LABEL, environmentOf } from '../applications/index.js';
+import type { Application } from '../domain/index.js';
+import { BotError } from '../domain/index.js';
+import type { DestinationRule, EnvironmentSettings, Settings } from '../settings/index.js';
 
 export interface ResolvedEnvironment {
   name: string;

@@ -3,7 +3,7 @@
  * 4, the parser BullMQ uses for repeatable jobs) and stays closed for `durationMinutes`.
  */
 import cronParser from 'cron-parser';
-import type { FreezeWindow } from '../settings/environments-schema.js';
+import type { FreezeWindow } from '../settings/index.js';
 
 export interface ActiveFreeze {
   window: FreezeWindow;

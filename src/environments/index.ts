@@ -6,7 +6,6 @@
  * change) still imports createApprovalServices from here. Once it imports it from '../requests/index.js', delete
  * this line and the matching exception in .dependency-cruiser.cjs (`environments-below-requests`).
  */
-export * from '../requests/approval-services.js';
 export * from './approvals/approval-button.js';
 export type { ApprovalDeps } from './approvals/approval-deps.js';
 export type { ApprovalMessenger } from './approvals/approval-messenger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../settings/load-settings.js';
+import { parseSettings } from '../settings/index.js';
 import {
   type Action,
   authorizeAction,

@@ -21,10 +21,10 @@
  * An Application in no environment has no rules: everything is allowed. Pure apart from the group look-up it is given;
  * a failed look-up that decides the answer refuses with `membership_unknown` (fail closed, "try again").
  */
-import type { Action, EnvironmentSettings, Grant } from '../settings/environments-schema.js';
+import type { Action, EnvironmentSettings, Grant } from '../settings/index.js';
 import { describePrincipals } from './principal-mentions.js';
 
-export type { Action } from '../settings/environments-schema.js';
+export type { Action } from '../settings/index.js';
 
 export type IsMemberOfAny = (userId: string, groups: readonly string[]) => Promise<boolean>;
 

@@ -2,7 +2,7 @@
  * Slack mention markup for the ids wavesync.yaml names: users `<@U…>`, user groups `<!subteam^S…>`, and the
  * special mentions `<!here>` / `<!channel>`.
  */
-import type { Principals } from '../settings/environments-schema.js';
+import type { Principals } from '../settings/index.js';
 
 /** Mention markup for one id. */
 export function mentionOf(id: string): string {

@@ -3,7 +3,7 @@
  * `/…/`. An empty list allows every revision.
  */
 import picomatch from 'picomatch';
-import { isRegexRule } from '../settings/environments-schema.js';
+import { isRegexRule } from '../settings/index.js';
 
 /** True when `rule` matches the whole revision name. */
 export function matchesRevisionRule(rule: string, revision: string): boolean {

@@ -7,23 +7,20 @@
 import type { WebClient } from '@slack/web-api';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Application } from '../domain/index.js';
-import {
-  type Approvals,
-  createApprovalServices,
-  createFailureNotifier,
-  type FailureNotifier,
-} from '../environments/index.js';
+import { type Approvals, createFailureNotifier, type FailureNotifier } from '../environments/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
 import {
+  createRedisClient,
   type DurableWrites,
   type EnqueueResult,
   REPLICA_WAIT_MS,
+  type RedisConnectionOptions,
   replicaDurabilityFor,
   type SyncRequest,
 } from '../queue/index.js';
-import { createRedisClient, type RedisConnectionOptions } from '../queue/store/redis-connections.js';
+import { createApprovalServices } from '../requests/index.js';
 import type { Settings } from '../settings/index.js';
 import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import {

@@ -30,7 +30,7 @@ import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
-import { createRedisClient } from '../queue/store/redis-connections.js';
+import { createRedisClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import { createDriftNotices } from '../slack/reporters/drift-notices.js';
 import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';

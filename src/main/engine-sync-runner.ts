@@ -10,7 +10,7 @@
  * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
  */
 
-import { applicationWarnings } from '../applications/application-warnings.js';
+import { applicationWarnings } from '../applications/index.js';
 import {
   type Application,
   type OperationState,

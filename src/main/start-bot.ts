@@ -15,13 +15,13 @@ import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
 import {
   allDurable,
+  createRedisClient,
   createSyncQueue,
   REPLICA_WAIT_MS,
   redisClickClaims,
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
-import { createRedisClient } from '../queue/store/redis-connections.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { redisReplayStore } from '../slack/request-guard.js';

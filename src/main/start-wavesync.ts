@@ -6,19 +6,19 @@
  * no new HTTP requests, then running syncs saved and handed back to the queue, then connections.
  */
 import type { WebClient } from '@slack/web-api';
+import { createApplicationResolver } from '../app-of-apps/index.js';
 import {
   applicationsFromSettings,
   createRegistryRefresher,
+  parseEnvironmentSubscriptions,
   type RegistryRefresher,
 } from '../applications/index.js';
-import { createApplicationResolver } from '../applications/resolve-application.js';
 import { type Config, processEnvironment } from '../config.js';
 import { createDeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
 import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { assertKnownEnvironments } from '../environments/index.js';
-import { parseEnvironmentSubscriptions } from '../environments/notifications/notification-subscriptions.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';

@@ -5,9 +5,12 @@
  */
 
 import type { WebClient } from '@slack/web-api';
-import { createAppOfAppsDriver, redisAppOfAppsChainStore } from '../app-of-apps/index.js';
+import {
+  createApplicationResolver,
+  createAppOfAppsDriver,
+  redisAppOfAppsChainStore,
+} from '../app-of-apps/index.js';
 import type { ApplicationsFromSettings } from '../applications/index.js';
-import { createApplicationResolver } from '../applications/resolve-application.js';
 import type { Config } from '../config.js';
 import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
@@ -17,9 +20,15 @@ import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../ops/metrics.js';
-import { createSyncQueue, createSyncWorker, type SyncRequest, type SyncWorker } from '../queue/index.js';
-import { createRedisClient } from '../queue/store/redis-connections.js';
-import { fanOutReporter, type SyncReporter } from '../queue/sync-reporter.js';
+import {
+  createRedisClient,
+  createSyncQueue,
+  createSyncWorker,
+  fanOutReporter,
+  type SyncReporter,
+  type SyncRequest,
+  type SyncWorker,
+} from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';

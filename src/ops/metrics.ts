@@ -17,7 +17,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { SyncEvent } from '../domain/index.js';
-import type { SyncReporter } from '../queue/sync-reporter.js';
+import type { SyncReporter } from '../queue/index.js';
 
 /** Job counts by BullMQ state, as `Queue.getJobCounts()` returns them. */
 export type JobCountsReader = () => Promise<Record<string, number>>;

@@ -4,8 +4,7 @@
  */
 import { Queue } from 'bullmq';
 import type { Config } from '../config.js';
-import { SYNC_QUEUE_NAME } from '../queue/index.js';
-import { createRedisClient } from '../queue/store/redis-connections.js';
+import { createRedisClient, SYNC_QUEUE_NAME } from '../queue/index.js';
 import { bullBoardRoute } from './bull-board-route.js';
 import type { Metrics } from './metrics.js';
 import { type OpsRoute, opsRoutes } from './ops-routes.js';

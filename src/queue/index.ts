@@ -24,7 +24,15 @@ export {
   replicatedWrites,
 } from './store/durable-writes.js';
 export type { JobStreamEntry } from './store/job-events.js';
+export { luaScript, runScript } from './store/lua-script.js';
 export type { QueueLogger, RedisConnectionOptions } from './store/redis-connections.js';
+export {
+  clusterSafePrefix,
+  createRedisClient,
+  describeRedis,
+  type RedisClient,
+  type RedisNode,
+} from './store/redis-connections.js';
 export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './store/redis-keys.js';
 export { createSyncQueue, type SyncJobData, type SyncQueue, type SyncQueueOptions } from './sync-queue.js';
 export type {
@@ -36,6 +44,7 @@ export type {
   JobStatus,
   SyncQueueClient,
 } from './sync-queue-client.js';
+export { fanOutReporter, type Initiator, type ReportTarget, type SyncReporter } from './sync-reporter.js';
 export {
   type DeletionRequest,
   parseSyncRequest,

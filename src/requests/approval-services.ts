@@ -5,18 +5,24 @@
  * `createFailureNotifier` (see docs/approvals.md, "Wiring").
  */
 
-import type { ApplicationRenderer } from '../applications/render/render-application.js';
+import type { ApplicationRenderer } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
-import type { ApprovalMessenger } from '../environments/approvals/approval-messenger.js';
-import { type ApprovalStore, createApprovalStore } from '../environments/approvals/approval-store.js';
-import { type Approvals, createApprovals } from '../environments/approvals/approvals.js';
-import { createSyncPreviewer } from '../environments/approvals/sync-preview.js';
-import { type AuditLog, createAuditLog } from '../environments/audit-log.js';
-import { createGroupMembership, type ListGroupMembers } from '../environments/group-membership.js';
+import type { ApprovalMessenger } from '../environments/index.js';
+import {
+  type ApprovalStore,
+  type Approvals,
+  type AuditLog,
+  createApprovalStore,
+  createApprovals,
+  createAuditLog,
+  createGroupMembership,
+  createSyncPreviewer,
+  type ListGroupMembers,
+} from '../environments/index.js';
+import type { RedisClient } from '../queue/index.js';
 import { allDurable, type DurableWrites, type ReplicaDurability, replicatedWrites } from '../queue/index.js';
-import type { RedisClient } from '../queue/store/redis-connections.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Settings } from '../settings/index.js';
 import { type EnqueuePort, requestSync } from './request-sync.js';
 
 /** Key prefix of approvals, audit and notification keys. */

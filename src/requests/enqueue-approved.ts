@@ -4,11 +4,10 @@
  * (`approvalJobId`), so a retry — the click's own, or the sweeper's for a bot that died before recording the job
  * (src/environments/approvals/enqueue-stranded.ts) — never queues twice, however late it comes.
  */
-import { BotError } from '../domain/errors.js';
-import type { ApprovalDeps } from '../environments/approvals/approval-deps.js';
-import { type ApprovalRecord, rerunCommandOf } from '../environments/approvals/approval-request.js';
-import { mentionOf } from '../environments/principal-mentions.js';
-import { derivedJobId } from '../queue/derived-job-id.js';
+import { BotError } from '../domain/index.js';
+import type { ApprovalDeps } from '../environments/index.js';
+import { type ApprovalRecord, mentionOf, rerunCommandOf } from '../environments/index.js';
+import { derivedJobId } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 /** What queueing an approved request needs: the approval flow's store, messenger and audit log, and the producer. */

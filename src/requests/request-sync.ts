@@ -20,12 +20,7 @@
  * No other module of src/ calls `enqueueSync` (guarded by ./only-requests-enqueue.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ApprovalRecord,
-  DeletionApproval,
-  MessageRef,
-} from '../environments/approvals/approval-request.js';
-import type { AuditEntry } from '../environments/audit-log.js';
+import type { ApprovalRecord, AuditEntry, DeletionApproval, MessageRef } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import type { EnqueueResult, SyncRequest } from '../queue/index.js';
 import { type ApprovedRequestDeps, enqueueApproved } from './enqueue-approved.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BotError } from '../domain/errors.js';
+import { BotError } from '../domain/index.js';
 import { parseSettings } from './load-settings.js';
 
 const FILE = '/etc/wavesync/wavesync.yaml';

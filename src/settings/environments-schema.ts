@@ -161,7 +161,7 @@ export const EnvironmentSchema = z
      * Notification subscriptions of every Application of the environment (argocd-notifications' default
      * subscriptions): trigger (`on-deployed`, `on-sync-failed`, …) → Slack channels (ids or names). Added to each
      * Application's `notifications.argoproj.io/subscribe.<trigger>.slack` annotations. An unknown trigger is
-     * warned about at start and ignored (src/environments/notifications/notification-subscriptions.ts).
+     * warned about at start and ignored (src/applications/notification-subscriptions.ts).
      */
     subscriptions: z.record(z.string(), z.array(nonEmpty)).default({}),
     /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorReport } from '../cli/command-io.js';
-import { BotError } from '../domain/errors.js';
+import { BotError } from '../domain/index.js';
 import { defaultSettings, loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
 
 const FILE = '/etc/wavesync/wavesync.yaml';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { BotError } from '../domain/errors.js';
+import { BotError } from '../domain/index.js';
 import { type Settings, SettingsSchema } from './settings-schema.js';
 import { describeIssues } from './yaml-issues.js';
 

@@ -2,8 +2,8 @@
  * Map an Application's `spec.destination` to the kubeconfig context it syncs to, through `clusters:` in
  * wavesync.yaml. Argo CD identifies a cluster by server URL or by name (spec.destination takes one of them).
  */
-import type { ApplicationDestination } from '../domain/application.js';
-import { BotError } from '../domain/errors.js';
+import type { ApplicationDestination } from '../domain/index.js';
+import { BotError } from '../domain/index.js';
 import { resolveSettingsPath } from './load-settings.js';
 import type { Settings } from './settings-schema.js';
 

@@ -18,7 +18,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
-import type { RedisClient } from '../queue/store/redis-connections.js';
+import type { RedisClient } from '../queue/index.js';
 
 /** Seconds of allowed clock skew, each way. */
 export const REPLAY_WINDOW_SECONDS = 300;

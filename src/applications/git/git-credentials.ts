@@ -4,8 +4,8 @@
  * (`ps`), in `.git/config`, in logs or in error messages.
  */
 import { readFileSync } from 'node:fs';
-import { BotError } from '../../domain/errors.js';
-import type { GitCredential } from '../../settings/settings-schema.js';
+import { BotError } from '../../domain/index.js';
+import type { GitCredential } from '../../settings/index.js';
 
 /** The credential whose `url` is the longest prefix of `repoURL`, if any. */
 export function gitCredentialFor(

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure } from '../../../test/support/failure.js';
 import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
-import { BotError } from '../../domain/errors.js';
+import { BotError } from '../../domain/index.js';
 import { createLogger } from '../../logger.js';
 import { createGitRepositoryCache } from './git-repository-cache.js';
 

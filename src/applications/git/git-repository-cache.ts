@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type SimpleGit, simpleGit } from 'simple-git';
-import { BotError } from '../../domain/errors.js';
+import { BotError } from '../../domain/index.js';
 import type { Logger } from '../../logger.js';
-import type { GitCredential } from '../../settings/settings-schema.js';
+import type { GitCredential } from '../../settings/index.js';
 import {
   type GitAuth,
   gitAuthFor,

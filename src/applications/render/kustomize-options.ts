@@ -9,8 +9,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
-import type { ApplicationSourceKustomize } from '../../domain/application.js';
-import { BotError } from '../../domain/errors.js';
+import type { ApplicationSourceKustomize } from '../../domain/index.js';
+import { BotError } from '../../domain/index.js';
 import { KUSTOMIZATION_FILES, type KustomizeOptions, renderKustomize } from '../manifests/index.js';
 
 /** A kustomization `images:` entry. */

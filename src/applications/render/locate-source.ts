@@ -5,8 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Application } from '../../domain/application.js';
-import { BotError } from '../../domain/errors.js';
+import type { Application } from '../../domain/index.js';
+import { BotError } from '../../domain/index.js';
 import { redactUrl } from '../git/git-credentials.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 

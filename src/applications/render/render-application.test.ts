@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure } from '../../../test/support/failure.js';
 import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
-import type { Application, ApplicationSource } from '../../domain/application.js';
-import type { BotError } from '../../domain/errors.js';
+import type { Application, ApplicationSource, BotError } from '../../domain/index.js';
 import { createGitRepositoryCache } from '../git/git-repository-cache.js';
 import { createApplicationRenderer } from './render-application.js';
 
@@ -336,7 +335,7 @@ describe('renderApplication: git sources', () => {
       `revision "v9" not found in ${fixture.url} (no branch, tag or commit of that name)`,
     );
     const escaped = await failure<BotError>(
-      renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../..' } }),
+      renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../../cli' } }),
     );
     expect(escaped.message).toBe('cfg: source path ../.. leaves the repository');
   });

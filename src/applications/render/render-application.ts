@@ -4,8 +4,8 @@
  * the Slack header, the history and approvals bind to.
  */
 import { readFile } from 'node:fs/promises';
-import type { Application } from '../../domain/application.js';
-import { BotError } from '../../domain/errors.js';
+import type { Application } from '../../domain/index.js';
+import { BotError } from '../../domain/index.js';
 import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { contentRevisionOf, type KustomizeOptions, parseManifests } from '../manifests/index.js';

@@ -9,8 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { ApplicationSourceHelm } from '../../domain/application.js';
-import { BotError } from '../../domain/errors.js';
+import type { ApplicationSourceHelm } from '../../domain/index.js';
+import { BotError } from '../../domain/index.js';
 import { runTool } from './run-tool.js';
 
 export interface HelmTemplateInput {

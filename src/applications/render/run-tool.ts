@@ -2,7 +2,7 @@
  * Run a rendering tool (helm, kustomize) through spawnWithTimeout (array arguments, no shell, a timeout, bounded
  * stderr); its standard output is the result. A missing binary is reported by name with how to get it.
  */
-import { BotError } from '../../domain/errors.js';
+import { BotError } from '../../domain/index.js';
 import { spawnWithTimeout } from '../manifests/index.js';
 
 export interface RunToolOptions {

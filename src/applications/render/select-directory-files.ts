@@ -7,8 +7,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApplicationSourceDirectory } from '../../domain/application.js';
-import { BotError } from '../../domain/errors.js';
+import type { ApplicationSourceDirectory } from '../../domain/index.js';
+import { BotError } from '../../domain/index.js';
 import { compileArgoGlob } from './argo-glob.js';
 
 const MANIFEST_FILE = /\.(yaml|yml|json)$/;

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ApplicationSource } from '../../domain/application.js';
-import { BotError } from '../../domain/errors.js';
+import type { ApplicationSource } from '../../domain/index.js';
+import { BotError } from '../../domain/index.js';
 import { KUSTOMIZATION_FILES } from '../manifests/index.js';
 
 export type ApplicationSourceType = 'Helm' | 'Kustomize' | 'Directory';

@@ -11,7 +11,7 @@ export function registerProcessCommand(program: Command, role: ProcessRole, desc
     .description(description)
     .action(async () => {
       // Loaded on use, so `wavesync plan` and `--help` do not pay for Bolt, BullMQ and client-node.
-      const { runProcess } = await import('../../main/run-process.js');
+      const { runProcess } = await import('../run-process.js');
       const code = await runProcess(role);
       // Everything is closed or abandoned to stall recovery by now; do not wait for stray handles.
       process.exit(code);

@@ -11,7 +11,7 @@
  * object marks the task unmodified.
  */
 import type { KubeObject, OperationState } from '../../domain/index.js';
-import { nameProblems, nameRuleOf } from '../../domain/object-name.js';
+import { nameProblems, nameRuleOf } from '../../domain/index.js';
 import { nowIso, type SyncContext, taskRefOf, waveRefOf } from '../sync-context.js';
 import { isPruneTask, resultKeyOf, type SyncTask } from '../sync-task.js';
 import { recordOutcome } from '../task-results.js';

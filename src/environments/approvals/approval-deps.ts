@@ -1,7 +1,7 @@
 /** What the approval flow needs; the composition root builds it once (see docs/approvals.md). */
-import type { Application } from '../../domain/application.js';
+import type { Application } from '../../domain/index.js';
 import type { DurableWrites } from '../../queue/index.js';
-import type { Settings } from '../../settings/settings-schema.js';
+import type { Settings } from '../../settings/index.js';
 import type { AuditLog } from '../audit-log.js';
 import type { GroupMembership } from '../group-membership.js';
 import type { ApprovalMessenger } from './approval-messenger.js';

@@ -4,11 +4,10 @@
  * something that changed since the request is refused and the request invalidated.
  */
 import { createHash } from 'node:crypto';
-import type { DeletionPlan } from '../../deletion/application-deletion.js';
+import type { DeletionPlan } from '../../deletion/index.js';
 import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, RollbackRef } from '../../queue/index.js';
-import type { Initiator } from '../../queue/sync-reporter.js';
-import type { Principals } from '../../settings/environments-schema.js';
+import type { DeletionRequest, Initiator, RollbackRef } from '../../queue/index.js';
+import type { Principals } from '../../settings/index.js';
 import type { DiffSummary } from './diff-summary.js';
 import type { PlanSummary } from './plan-summary.js';
 

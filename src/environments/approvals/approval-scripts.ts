@@ -3,7 +3,7 @@
  * clicking at the same instant, a double click, or a click racing the expiry sweeper yield exactly one outcome.
  * KEYS[1] = request hash, KEYS[2] = expiry sorted set. Times are ms since epoch, given by the caller's clock.
  */
-import { luaScript } from '../../queue/store/lua-script.js';
+import { luaScript } from '../../queue/index.js';
 
 /**
  * DECIDE(userId, decision, now, requestId); KEYS[3] = the to-enqueue sorted set (an approved request enters it at

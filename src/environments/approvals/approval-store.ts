@@ -5,8 +5,8 @@
  * compare-and-set (approval-scripts.ts). Finished requests are kept `retentionMs` for audit look-ups.
  */
 
-import { runScript } from '../../queue/store/lua-script.js';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
+import type { RedisClient } from '../../queue/index.js';
+import { runScript } from '../../queue/index.js';
 import type {
   Approval,
   ApprovalRecord,

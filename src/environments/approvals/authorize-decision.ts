@@ -5,7 +5,7 @@
  * requester unless `allowSelfApproval`. Reject: an approver, or the
  * requester withdrawing their own request. Distinctness of approvals is enforced atomically by the store.
  */
-import type { EnvironmentSettings } from '../../settings/environments-schema.js';
+import type { EnvironmentSettings } from '../../settings/index.js';
 import { authorizeAction, grantsFor, type IsMemberOfAny } from '../permissions.js';
 import { describePrincipals } from '../principal-mentions.js';
 

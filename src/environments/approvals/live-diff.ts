@@ -7,7 +7,7 @@
  */
 
 import type { SyncOperation } from '../../domain/index.js';
-import type { Initiator } from '../../queue/sync-reporter.js';
+import type { Initiator } from '../../queue/index.js';
 import { checkRequest, type RequestPolicyDeps } from '../check-request.js';
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedFixturesDir } from '../../../test/support/shared-fixtures.js';
-import { loadManifests } from '../../applications/manifests/index.js';
+import { loadManifests } from '../../applications/index.js';
 import type { KubeObject } from '../../domain/index.js';
 import { buildSyncTasks } from '../../engine/index.js';
 import { planLines } from '../../slack/messages/approval-request-blocks.js';

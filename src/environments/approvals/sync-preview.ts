@@ -4,7 +4,7 @@
  * the plan summary from `buildSyncTasks`, and — when a cluster is available — the live diff from the engine's
  * diff (server-side dry run vs live, Secret values masked, the Application's ignoreDifferences honoured).
  */
-import type { ApplicationRenderer } from '../../applications/render/render-application.js';
+import type { ApplicationRenderer } from '../../applications/index.js';
 import {
   type Application,
   type KubeObject,

@@ -3,10 +3,9 @@
  * it (the Slack adapter renders them; src/slack/messages/failure-notice-blocks.ts).
  */
 
+import type { NotificationTrigger } from '../../applications/index.js';
 import type { CancelledBy, HealthStatus, OperationState, TaskRef } from '../../domain/index.js';
-import type { RollbackRef } from '../../queue/index.js';
-import type { Initiator, ReportTarget } from '../../queue/sync-reporter.js';
-import type { NotificationTrigger } from './notification-subscriptions.js';
+import type { Initiator, ReportTarget, RollbackRef } from '../../queue/index.js';
 
 export interface FailureNotice {
   /** `failed`: the operation Failed or Errored; `degraded`: it Succeeded but the app is Degraded. */
@@ -33,7 +32,7 @@ export interface FailureNotice {
 }
 
 /**
- * What a channel subscribed to a trigger gets (argocd-notifications subscriptions, src/environments/notifications/notification-subscriptions.ts):
+ * What a channel subscribed to a trigger gets (argocd-notifications subscriptions, src/applications/notification-subscriptions.ts):
  * once per operation, trigger and channel.
  */
 export interface SubscriptionNotice {

@@ -4,7 +4,7 @@
  *   in the environment's notification channel (Redis SET NX on the job id, so retries, resumes and redeliveries post
  *   nothing twice), with the failing hook's log tail. The next Succeeded, non-Degraded sync of that Application posts
  *   "recovered" once (GETDEL of the app's failing marker);
- * - subscriptions (argocd-notifications triggers, src/environments/notifications/notification-subscriptions.ts): the Application's
+ * - subscriptions (argocd-notifications triggers, src/applications/notification-subscriptions.ts): the Application's
  *   `notifications.argoproj.io/subscribe.<trigger>.slack` annotations and its environment's `subscriptions` get
  *   `on-sync-running` (the operation started), `on-sync-succeeded`, `on-sync-failed` (Failed/Error; a sync a person
  *   cancelled is announced as cancelled by them instead), `on-deployed` (Succeeded and then Healthy),
@@ -16,11 +16,16 @@
  * Every outcome is appended to the audit log. Delivery problems go to `onError`, never thrown.
  */
 
+import {
+  type NotificationTrigger,
+  parseEnvironmentSubscriptions,
+  parseSubscriptionAnnotations,
+  type Subscriptions,
+  subscribedChannels,
+} from '../../applications/index.js';
 import type { Application, OperationState, SyncEvent } from '../../domain/index.js';
-import type { SyncRequest } from '../../queue/index.js';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
-import type { SyncReporter } from '../../queue/sync-reporter.js';
-import type { Settings } from '../../settings/settings-schema.js';
+import type { RedisClient, SyncReporter, SyncRequest } from '../../queue/index.js';
+import type { Settings } from '../../settings/index.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { AuditLog } from '../audit-log.js';
 import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
@@ -33,13 +38,6 @@ import {
   type NotificationPoster,
   type SubscriptionNotice,
 } from './failure-notice.js';
-import {
-  type NotificationTrigger,
-  parseEnvironmentSubscriptions,
-  parseSubscriptionAnnotations,
-  type Subscriptions,
-  subscribedChannels,
-} from './notification-subscriptions.js';
 
 export interface FailureNotifierDeps {
   redis: RedisClient;

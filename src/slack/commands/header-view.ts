@@ -3,8 +3,7 @@
  * cancel paths and the worker's reporter all draw the same header.
  */
 import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, RollbackRef } from '../../queue/index.js';
-import type { Initiator } from '../../queue/sync-reporter.js';
+import type { DeletionRequest, Initiator, RollbackRef } from '../../queue/index.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';

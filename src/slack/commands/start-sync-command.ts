@@ -7,7 +7,7 @@
  * (./command-recovery.ts). Bad input is answered in the ack and nothing is posted or queued.
  */
 import { randomUUID } from 'node:crypto';
-import type { DeletionPlan } from '../../deletion/application-deletion.js';
+import type { DeletionPlan } from '../../deletion/index.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { requestSync } from '../../requests/index.js';
 import { textMessage } from '../messages/block.js';

@@ -3,7 +3,7 @@
  * succeeded/failed). Answers "what is happening right now?" without opening the thread.
  */
 import { displayRevision, type HealthStatus, type OperationPhase, type WaveRef } from '../../domain/index.js';
-import type { Initiator } from '../../queue/sync-reporter.js';
+import type { Initiator } from '../../queue/index.js';
 import type { JobAhead } from '../ports.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatClock, formatHealth, mention, ordinal, truncate } from './format.js';

@@ -5,7 +5,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { AppOfAppsAnnouncer } from '../../app-of-apps/index.js';
-import type { ReportTarget } from '../../queue/sync-reporter.js';
+import type { ReportTarget } from '../../queue/index.js';
 import {
   appOfAppsSummaryBlocks,
   childrenNotSyncedBlocks,

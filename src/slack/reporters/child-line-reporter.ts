@@ -11,8 +11,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { SyncEvent } from '../../domain/index.js';
 import { Wakeup } from '../../engine/index.js';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
-import type { ReportTarget, SyncReporter } from '../../queue/sync-reporter.js';
+import type { RedisClient, ReportTarget, SyncReporter } from '../../queue/index.js';
 import { type ChildLineView, childLineBlocks } from '../messages/app-of-apps-blocks.js';
 import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';

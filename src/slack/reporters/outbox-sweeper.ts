@@ -9,7 +9,7 @@
  * next round; every outbox key expires 7 days after its last write anyway.
  */
 import type { WebClient } from '@slack/web-api';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
+import type { RedisClient } from '../../queue/index.js';
 import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { redisPostedLines } from './posted-lines.js';

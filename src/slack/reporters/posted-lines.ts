@@ -7,7 +7,7 @@
  * after its last write — as long as job records are kept (7 days). Past that a resumed job would post again.
  * The first message recorded for a key stays (HSETNX): a later one is reported back so its poster can delete it.
  */
-import type { RedisClient } from '../../queue/store/redis-connections.js';
+import type { RedisClient } from '../../queue/index.js';
 
 export interface PostedLines {
   /** Keys already posted in this job's thread (key → message ts). Throws when the store is unreachable. */

@@ -8,8 +8,9 @@
  * When Redis cannot be reached the reservation falls back to the process's own ChannelPacer (a notice is late
  * rather than lost); the error goes to `onError`.
  */
-import { luaScript, runScript } from '../../queue/store/lua-script.js';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
+
+import type { RedisClient } from '../../queue/index.js';
+import { luaScript, runScript } from '../../queue/index.js';
 import { ChannelPacer } from './channel-pacer.js';
 
 /** What a notice poster needs of a pacer: wait for the channel's next slot. */

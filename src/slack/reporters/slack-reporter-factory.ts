@@ -4,7 +4,7 @@
  * Jobs without a target (CLI, tests) get a reporter that does nothing.
  */
 import type { Logger } from '../../logger.js';
-import type { SyncReporter } from '../../queue/sync-reporter.js';
+import type { SyncReporter } from '../../queue/index.js';
 import { headerViewOf } from '../commands/header-view.js';
 import type { ApplicationCatalog, SyncRequest } from '../ports.js';
 import { createSlackWebClient } from '../slack-web-client.js';

@@ -19,7 +19,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { HealthStatus, SyncEvent, TaskRef, WaveRef } from '../../domain/index.js';
 import { Wakeup } from '../../engine/index.js';
-import type { ReportTarget, SyncReporter } from '../../queue/sync-reporter.js';
+import type { ReportTarget, SyncReporter } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import { textMessage } from '../messages/block.js';
 import {

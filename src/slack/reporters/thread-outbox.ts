@@ -15,8 +15,7 @@
  * - `outboxes` ZSET: job ids with an open outbox, scored by the last write (ms), for the sweeper.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../../queue/store/redis-connections.js';
-import type { ReportTarget } from '../../queue/sync-reporter.js';
+import type { RedisClient, ReportTarget } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
 
 /** Retention of an outbox's keys after their last write, in seconds (7 days, like job records). */

@@ -21,7 +21,7 @@
  * posted first (it was paused between its lease check and its call) deletes its copy (chat.delete).
  */
 import { ErrorCode, type WebClient } from '@slack/web-api';
-import type { ReportTarget } from '../../queue/sync-reporter.js';
+import type { ReportTarget } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import { textMessage } from '../messages/block.js';
 import { coalesceKeyed, type KeyedMessage } from '../messages/coalesce-messages.js';

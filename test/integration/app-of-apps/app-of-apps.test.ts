@@ -13,8 +13,8 @@ import {
   createAppOfAppsDriver,
   redisAppOfAppsChainStore,
 } from '../../../src/app-of-apps/index.js';
+import { createApplicationResolver } from '../../../src/app-of-apps/resolve-application.js';
 import { parseApplicationFile } from '../../../src/applications/index.js';
-import { createApplicationResolver } from '../../../src/applications/resolve-application.js';
 import { ALERTS_CHANNEL } from '../../../src/demo/demo-scenario.js';
 import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeStackFixture } from './app-of-apps-env.js';
 

@@ -13,7 +13,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { Application } from '../../domain/index.js';
+import type { Application } from '../domain/index.js';
 
 /** The triggers wavesync fires, named as in Argo CD's notifications catalog (plus `on-rollback`). */
 export const NOTIFICATION_TRIGGERS = [

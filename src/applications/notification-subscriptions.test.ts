@@ -6,7 +6,7 @@ import {
   subscribedChannels,
 } from './notification-subscriptions.js';
 
-describe('src/environments/notifications/notification-subscriptions', () => {
+describe('src/applications/notification-subscriptions', () => {
   it('reads notifications.argoproj.io/subscribe.<trigger>.slack as the notifications controller does', () => {
     const { subscriptions, warnings } = parseSubscriptionAnnotations({
       'notifications.argoproj.io/subscribe.on-deployed.slack': ' deploys ; C0TEAM,,C0TEAM ',

@@ -4,11 +4,12 @@
  * worker). The boundary handlers for `unhandledRejection` and `uncaughtException` log, close, and exit 1.
  * A second signal during shutdown exits at once.
  */
-import { errorReport } from '../cli/command-io.js';
+
 import { loadConfig, missingSettings } from '../config.js';
 import { BotError } from '../domain/index.js';
 import { createLogger, type Logger } from '../logger.js';
-import { type ProcessRole, type RunningWavesync, startWavesync } from './start-wavesync.js';
+import { type ProcessRole, type RunningWavesync, startWavesync } from '../main/start-wavesync.js';
+import { errorReport } from './command-io.js';
 
 /** Run `role` until a signal arrives. Resolves with the exit code to use. */
 export async function runProcess(role: ProcessRole): Promise<number> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { errorReport } from '../cli/command-io.js';
+import { errorReport } from './command-io.js';
 import { slackProblem } from './run-process.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/wavesync.js');

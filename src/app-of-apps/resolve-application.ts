@@ -5,11 +5,11 @@
  * or destination rule) belongs to its parent's, so its failures are announced where the parent's are.
  */
 
+import { applicationFromObject, ENVIRONMENT_LABEL } from '../applications/index.js';
 import { type Application, BotError } from '../domain/index.js';
 import { environmentNameOf } from '../environments/index.js';
 import { currentChild, type SyncRequest } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
-import { applicationFromObject, ENVIRONMENT_LABEL } from './index.js';
 
 export type ApplicationResolver = (request: Pick<SyncRequest, 'application' | 'appOfApps'>) => Application;
 
