@@ -9,6 +9,7 @@ import { createAppLine } from './line/app-line.js';
 import { listenForCancels } from './line/cancel-listener.js';
 import type { RunningJobs } from './line/running-jobs.js';
 import { lockRenewTimeFor } from './lock-renewal.js';
+import type { ResumedFrom } from './resumed-from.js';
 import {
   closeConnection,
   type QueueLogger,
@@ -28,11 +29,16 @@ export interface SyncWorkerOptions {
   prefix?: string;
   queueName?: string;
   runner: SyncRunner;
-  /** One reporter per delivery of a job; `retry` is set on a delivery after a transient error (sync-processor.ts). */
+  /**
+   * One reporter per delivery of a job; `retry` is set on a delivery after a transient error, `resumedFrom` on one
+   * that takes over an earlier delivery's turn — from this worker (its lock lapsed) or another (sync-processor.ts).
+   */
   reporterFactory: (job: {
     jobId: string;
     request: SyncRequest;
     retry?: { attempt: number; attempts: number; reason: string };
+    /** An earlier delivery held the job's turn: on this same worker, or another (resumed-from.ts). */
+    resumedFrom?: ResumedFrom;
   }) => SyncReporter;
   /** Syncs of different applications this process runs at once (default 4). */
   concurrency?: number;
