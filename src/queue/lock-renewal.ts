@@ -10,8 +10,8 @@
  * — possibly the same one (seen in test/e2e/kube-outage.test.ts with the 3 s lock of the e2e stack).
  */
 
-/** The lock's share a pause may take without losing it: renewals at least every `1 − this` of the lock. */
-export const PAUSE_TOLERANCE = 0.9;
+/** `lockRenewTime` is the lock divided by this: renewals every 1/20 to 1/10 of it, so a pause of ~9/10 keeps it. */
+export const RENEWALS_PER_LOCK = 10;
 
 /** Renewing more often than this (ms) only adds Redis round trips. */
 const MIN_RENEW_MS = 50;
@@ -19,10 +19,10 @@ const MIN_RENEW_MS = 50;
 /**
  * `lockRenewTime` (ms) for BullMQ's Worker given its `lockDurationMs`: a tenth of the lock (renewals every 5–10 %
  * of it, one `extendLocks` script for all of a worker's jobs), so the lock survives a pause of up to about
- * `PAUSE_TOLERANCE` of `lockDurationMs` (e.g. 27 s of the default 30 s, 2.7 s of a 3 s test lock). Whole ms, at
+ * 9/10 of `lockDurationMs` (e.g. 27 s of the default 30 s, 2.7 s of a 3 s test lock). Whole ms, at
  * least 50 and at most half the lock (BullMQ's own default).
  */
 export function lockRenewTimeFor(lockDurationMs: number): number {
-  const renewMs = Math.floor(lockDurationMs * (1 - PAUSE_TOLERANCE));
+  const renewMs = Math.floor(lockDurationMs / RENEWALS_PER_LOCK);
   return Math.min(Math.max(renewMs, MIN_RENEW_MS), Math.floor(lockDurationMs / 2));
 }
