@@ -11,6 +11,7 @@ export { type FollowOptions, followJob } from './follow-job.js';
 export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
 export type { JobLifecycle } from './job-lifecycle.js';
 export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
+export type { ResumedFrom } from './resumed-from.js';
 export { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from './store/click-claims.js';
 export type { CommandJournal, JournalEntry } from './store/command-journal.js';
 export {

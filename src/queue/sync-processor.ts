@@ -14,6 +14,7 @@ import type { RunningJob, RunningJobs } from './line/running-jobs.js';
 import { takeTurn } from './line/take-turn.js';
 import { mirrorReporter } from './mirror-reporter.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
+import { type ResumedFrom, resumedFromOf } from './resumed-from.js';
 import { historyEntry } from './store/history-entry.js';
 import { pruneConfirmedAt } from './store/prune-confirmation.js';
 import type { QueueLogger, RedisClient } from './store/redis-connections.js';
@@ -34,6 +35,8 @@ export interface ProcessorDeps {
     request: SyncRequest;
     /** A run after a transient error: the attempt (2 = first retry), of how many, and the last error. */
     retry?: { attempt: number; attempts: number; reason: string };
+    /** An earlier delivery held the job's turn: on this same worker, or another (resumed-from.ts). */
+    resumedFrom?: ResumedFrom;
   }) => SyncReporter;
   /** Running jobs of this worker, for cancel routing. */
   running: RunningJobs;
@@ -53,6 +56,8 @@ interface Run {
   request: SyncRequest;
   owner: string;
   record: JobRecord | undefined;
+  /** Whose turn this delivery took over, if any (resumed-from.ts). */
+  takeover: { resumedFrom?: ResumedFrom };
   running: RunningJob;
   lastState: OperationState | undefined;
 }
@@ -79,6 +84,7 @@ export function createSyncProcessor(deps: ProcessorDeps) {
       request,
       owner,
       record,
+      takeover: resumedFromOf(turn.previousOwner, owner),
       running: { controller: new AbortController(), lockLost: false },
       lastState: record?.state,
     };
@@ -124,11 +130,14 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   let reporter: SyncReporter | undefined;
   try {
     reporter = closingOnce(
-      mirrorReporter(deps.reporterFactory({ jobId, request: run.request, ...retryOf(run.job) }), {
-        ...deps,
-        jobId,
-        owner,
-      }),
+      mirrorReporter(
+        deps.reporterFactory({ jobId, request: run.request, ...retryOf(run.job), ...run.takeover }),
+        {
+          ...deps,
+          jobId,
+          owner,
+        },
+      ),
     );
     if (await deps.redis.exists(deps.keys.cancel(jobId))) controller.abort('cancelled');
     const state = await runOrResume(deps, run, reporter);

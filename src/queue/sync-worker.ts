@@ -8,6 +8,8 @@ import type { JobLifecycle } from './job-lifecycle.js';
 import { createAppLine } from './line/app-line.js';
 import { listenForCancels } from './line/cancel-listener.js';
 import type { RunningJobs } from './line/running-jobs.js';
+import { lockRenewTimeFor } from './lock-renewal.js';
+import type { ResumedFrom } from './resumed-from.js';
 import {
   closeConnection,
   type QueueLogger,
@@ -27,15 +29,23 @@ export interface SyncWorkerOptions {
   prefix?: string;
   queueName?: string;
   runner: SyncRunner;
-  /** One reporter per delivery of a job; `retry` is set on a delivery after a transient error (sync-processor.ts). */
+  /**
+   * One reporter per delivery of a job; `retry` is set on a delivery after a transient error, `resumedFrom` on one
+   * that takes over an earlier delivery's turn — from this worker (its lock lapsed) or another (sync-processor.ts).
+   */
   reporterFactory: (job: {
     jobId: string;
     request: SyncRequest;
     retry?: { attempt: number; attempts: number; reason: string };
+    /** An earlier delivery held the job's turn: on this same worker, or another (resumed-from.ts). */
+    resumedFrom?: ResumedFrom;
   }) => SyncReporter;
   /** Syncs of different applications this process runs at once (default 4). */
   concurrency?: number;
-  /** BullMQ job lock (ms, default 30 000); a dead worker's job is resumed elsewhere after about this long. */
+  /**
+   * BullMQ job lock (ms, default 30 000); a dead worker's job is resumed elsewhere after about this long. A live
+   * worker renews it every tenth of it (lock-renewal.ts), so a pause of up to ~90 % of it does not lose the job.
+   */
   lockDurationMs?: number;
   /** How often stalled jobs are looked for (ms, default 15 000). */
   stalledIntervalMs?: number;
@@ -92,6 +102,7 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
     prefix,
     concurrency: options.concurrency ?? 4,
     lockDuration,
+    lockRenewTime: lockRenewTimeFor(lockDuration),
     stalledInterval: options.stalledIntervalMs ?? Math.min(15_000, lockDuration),
     maxStalledCount: 5,
   });

@@ -17,8 +17,9 @@ redis.call('SADD', KEYS[2], ARGV[2])
 return 1`);
 
 /**
- * KEYS line, job; ARGV jobId, owner token, now → {'acquired'} | {'finished', status} | {'blocked', headId}
- * | {'unregistered'}. Only the head of the line may run; the owner token fences out a worker that lost the job.
+ * KEYS line, job; ARGV jobId, owner token, now → {'acquired', previous owner token or ''} | {'finished', status}
+ * | {'blocked', headId} | {'unregistered'}. Only the head of the line may run; the owner token fences out a worker
+ * that lost the job. The previous owner is the delivery that held the turn before (a resumed or retried job).
  */
 export const ACQUIRE = luaScript(`${TERMINAL}
 local status = redis.call('HGET', KEYS[2], 'status')
@@ -26,9 +27,10 @@ if not status then return {'unregistered'} end
 if terminal(status) then return {'finished', status} end
 local head = redis.call('LINDEX', KEYS[1], 0)
 if head ~= ARGV[1] then return {'blocked', head or ''} end
+local previous = redis.call('HGET', KEYS[2], 'owner') or ''
 redis.call('HSET', KEYS[2], 'status', 'active', 'owner', ARGV[2])
 redis.call('HSETNX', KEYS[2], 'startedAt', ARGV[3])
-return {'acquired'}`);
+return {'acquired', previous}`);
 
 /**
  * KEYS line, job, history, cancel, events, history sequence; ARGV jobId, status, finishedAt, message, history JSON

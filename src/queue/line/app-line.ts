@@ -31,7 +31,8 @@ export interface JobRecord {
 }
 
 export type AcquireResult =
-  | { kind: 'acquired' }
+  /** `previousOwner`: the owner token of the delivery that held the turn before; absent on a job's first run. */
+  | { kind: 'acquired'; previousOwner?: string }
   | { kind: 'finished'; status: JobState }
   | { kind: 'blocked'; head: string }
   | { kind: 'unregistered' };
@@ -79,7 +80,8 @@ export function createAppLine(redis: RedisClient, keys: SyncKeys, historyLimit: 
         [keys.line(application), keys.job(jobId)],
         [jobId, owner, now],
       )) as string[];
-      if (reply[0] === 'acquired') return { kind: 'acquired' };
+      if (reply[0] === 'acquired')
+        return reply[1] ? { kind: 'acquired', previousOwner: reply[1] } : { kind: 'acquired' };
       if (reply[0] === 'finished') return { kind: 'finished', status: reply[1] as JobState };
       if (reply[0] === 'blocked') return { kind: 'blocked', head: reply[1] ?? '' };
       return { kind: 'unregistered' };
