@@ -15,7 +15,8 @@ const config = require('../../../.dependency-cruiser.cjs') as { forbidden: IForb
 const RULES = new Set([
   'features-own-their-ports',
   'only-entry-points-import-main',
-  'slack-reaches-features-through-index',
+  'folders-only-through-index',
+  'environments-below-requests',
 ]);
 
 /** Source files of the tree: path → content. */
@@ -37,6 +38,13 @@ const tree: Record<string, string> = {
   'src/ops/demo.ts': "import { demo } from '../demo/run-demo.js';\nexport const o = demo;\n",
   'src/slack/wiring.ts': "import { startBot } from '../main/start-bot.js';\nexport const s = startBot;\n",
   'src/slack/internals.ts': "import { detector } from '../drift/detector.js';\nexport const d = detector;\n",
+  'src/queue/index.ts': "export * from './store/keys.js';\n",
+  'src/queue/store/keys.ts': 'export const keys = 1;\n',
+  'src/queue/line.ts': "import { keys } from './store/keys.js';\nexport const line = keys;\n",
+  'src/requests/index.ts': "import { keys } from '../queue/index.js';\nexport const request = keys;\n",
+  'src/app-of-apps/store.ts': "import { keys } from '../queue/store/keys.js';\nexport const store = keys;\n",
+  'src/environments/gate.ts':
+    "import { request } from '../requests/index.js';\nexport const gate = request;\n",
 };
 
 let dir: string;
@@ -73,7 +81,9 @@ describe('layering rules: features own their ports, main/ wires', () => {
         'features-own-their-ports: src/ops/demo.ts → src/demo/run-demo.ts',
         'only-entry-points-import-main: src/kube/wiring.ts → src/main/start-bot.ts',
         'only-entry-points-import-main: src/slack/wiring.ts → src/main/start-bot.ts',
-        'slack-reaches-features-through-index: src/slack/internals.ts → src/drift/detector.ts',
+        'folders-only-through-index: src/slack/internals.ts → src/drift/detector.ts',
+        'folders-only-through-index: src/app-of-apps/store.ts → src/queue/store/keys.ts',
+        'environments-below-requests: src/environments/gate.ts → src/requests/index.ts',
       ].sort(),
     );
   });
