@@ -25,6 +25,7 @@ import {
   createSyncQueue,
   createSyncWorker,
   fanOutReporter,
+  type ResumedFrom,
   type SyncReporter,
   type SyncRequest,
   type SyncWorker,
@@ -182,6 +183,7 @@ function reporterFactory(
   jobId: string;
   request: SyncRequest;
   retry?: { attempt: number; attempts: number; reason: string };
+  resumedFrom?: ResumedFrom;
 }) => SyncReporter {
   const logger = deps.logger.child({ component: 'slack-reporter' });
   return (job) => {
@@ -199,6 +201,7 @@ function reporterFactory(
           onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
           ...(job.retry ? { retry: job.retry } : {}),
+          ...(job.resumedFrom ? { resumedFrom: job.resumedFrom } : {}),
         }),
       );
     }

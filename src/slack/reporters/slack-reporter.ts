@@ -19,7 +19,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { HealthStatus, SyncEvent, TaskRef, WaveRef } from '../../domain/index.js';
 import { Wakeup } from '../../engine/index.js';
-import type { ReportTarget, SyncReporter } from '../../queue/index.js';
+import type { ReportTarget, ResumedFrom, SyncReporter } from '../../queue/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import { textMessage } from '../messages/block.js';
 import {
@@ -80,6 +80,11 @@ export interface SlackReporterOptions {
    * this attempt (2 = the first retry), the job's attempts, and the previous attempt's error (job.failedReason).
    */
   retry?: { attempt: number; attempts: number; reason: string };
+  /**
+   * Set when this delivery took over an earlier one's turn: whether that delivery ran on this same worker (its
+   * lock lapsed) or on another one (dead, frozen past its lock, shut down). Unset reads as another worker.
+   */
+  resumedFrom?: ResumedFrom;
 }
 
 export interface SlackReporter extends SyncReporter {
@@ -108,10 +113,14 @@ interface PendingReply {
 
 class ThreadReporter implements SlackReporter {
   private readonly o: Required<
-    Omit<SlackReporterOptions, 'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs' | 'retry'>
+    Omit<
+      SlackReporterOptions,
+      'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs' | 'retry' | 'resumedFrom'
+    >
   > & {
     logger?: DeliveryLogger;
     retry?: SlackReporterOptions['retry'];
+    resumedFrom?: ResumedFrom;
   };
   private readonly callBudget = new CallBudget();
   private readonly poster: ThreadPoster;
@@ -258,7 +267,8 @@ class ThreadReporter implements SlackReporter {
         this.startedAt = Date.parse(event.at);
         this.header = { ...this.header, revision: event.revision };
         this.markHeader(now);
-        if (event.resumed) this.queue(textMessage(resumedLine(this.o.retry)), false, `resumed@${now}`);
+        if (event.resumed)
+          this.queue(textMessage(resumedLine(this.o.retry, this.o.resumedFrom)), false, `resumed@${now}`);
         const warnings = [...(event.fallbacks ?? []), ...(event.warnings ?? [])];
         if (warnings.length > 0 && !event.resumed) {
           // Mandatory like a hook outcome: it explains a failure (or a dry run's verdict) before it happens, and
@@ -466,10 +476,16 @@ function outboxLine(r: PendingReply): OutboxLine {
 }
 
 /**
- * The line of a resumed operation: resumed by another worker (its worker died or lost its lock), or run again by
- * BullMQ after a transient error — said as such, with the error, so a retry is not taken for a second worker.
+ * The line of a resumed operation: run again by BullMQ after a transient error — said as such, with the error, so
+ * a retry is not taken for a second worker —, taken back by the same worker after its job lock lapsed, or resumed
+ * by another worker (its worker died, froze past its lock, or shut down).
  */
-export function resumedLine(retry: SlackReporterOptions['retry']): string {
-  if (!retry) return '↻ Resumed by another worker; continuing in this thread.';
-  return `↻ Retrying (attempt ${retry.attempt} of ${retry.attempts}) after: ${retry.reason}; continuing in this thread.`;
+export function resumedLine(retry: SlackReporterOptions['retry'], resumedFrom?: ResumedFrom): string {
+  if (retry) {
+    return `↻ Retrying (attempt ${retry.attempt} of ${retry.attempts}) after: ${retry.reason}; continuing in this thread.`;
+  }
+  if (resumedFrom === 'this-worker') {
+    return '↻ Resumed by this worker after its job lock lapsed; continuing in this thread.';
+  }
+  return '↻ Resumed by another worker; continuing in this thread.';
 }

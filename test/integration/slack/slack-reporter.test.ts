@@ -229,6 +229,16 @@ describe('src/slack/reporters/slack-reporter against the fake Slack API', () => 
   it.each<[string, Partial<SlackReporterOptions>, string]>([
     ['a worker restarts', {}, '↻ Resumed by another worker; continuing in this thread.'],
     [
+      'the same worker takes its job back after its lock lapsed',
+      { resumedFrom: 'this-worker' },
+      '↻ Resumed by this worker after its job lock lapsed; continuing in this thread.',
+    ],
+    [
+      'another worker takes the job over',
+      { resumedFrom: 'another-worker' },
+      '↻ Resumed by another worker; continuing in this thread.',
+    ],
+    [
       // Before: "Resumed by another worker" for a retry of the same (and only) worker.
       'BullMQ runs the job again after a transient error',
       { retry: { attempt: 2, attempts: 5, reason: RETRY_REASON } },
