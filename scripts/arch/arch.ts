@@ -1,13 +1,14 @@
 /**
  * `npm run arch` — rewrites the generated folder graphs of docs/architecture.md from the code (dependency-cruiser's
  * JSON over src/, with the lint config, so tests are excluded). `npm run arch -- --check` writes nothing and exits
- * 1 naming the stale sections when the document differs from the code (`npm run lint` runs it); 2 when the
- * cruise fails or the markers are missing.
+ * 1 naming the stale sections when the document differs from the code (`npm run lint` runs it); both exit 1
+ * naming the cycle when src/ folders import each other in a cycle; 2 when the cruise fails or the markers are
+ * missing.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ICruiseResult } from 'dependency-cruiser';
-import { updateArchitectureDoc } from './architecture-doc.js';
+import { srcFolderCycles, updateArchitectureDoc } from './architecture-doc.js';
 
 const DOC = 'docs/architecture.md';
 const check = process.argv.includes('--check');
@@ -27,7 +28,14 @@ function cruise(): ICruiseResult {
 
 try {
   const doc = readFileSync(DOC, 'utf8');
-  const { text, stale } = updateArchitectureDoc(doc, cruise().modules);
+  const { modules } = cruise();
+  for (const cycle of srcFolderCycles(modules)) {
+    console.error(
+      `src/ folders import each other in a cycle: ${cycle.join(' → ')}. Break it (a port, or a move).`,
+    );
+    process.exitCode = 1;
+  }
+  const { text, stale } = updateArchitectureDoc(doc, modules);
   if (stale.length === 0) {
     console.log(`${DOC}: the folder graphs match the code`);
   } else if (check) {

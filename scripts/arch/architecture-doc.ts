@@ -4,7 +4,13 @@
  * graph, `engine/index.ts` — the public face — left out). Each is a Mermaid flowchart and a table. Pure: it takes
  * the cruised modules and returns the new text.
  */
-import { type CruisedModule, type FolderOf, folderGraphOf, folderUnder } from './folder-graph.js';
+import {
+  type CruisedModule,
+  type FolderOf,
+  folderCycles,
+  folderGraphOf,
+  folderUnder,
+} from './folder-graph.js';
 import { renderMermaid, renderTable } from './render-graph.js';
 
 /** src/ folders; an import of a local folder outside src/ (the simulator) reads `../sim/`. */
@@ -51,4 +57,9 @@ export function updateArchitectureDoc(
     text = text.replace(markers, (_, begin: string, _old: string, end: string) => `${begin}${body}${end}`);
   }
   return { text, stale };
+}
+
+/** The cycles between src/ folders (each as folder names, first = last); empty when they form a DAG. */
+export function srcFolderCycles(modules: readonly CruisedModule[]): string[][] {
+  return folderCycles(folderGraphOf(modules, srcFolderOf, srcTargetOf));
 }

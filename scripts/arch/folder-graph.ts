@@ -63,3 +63,30 @@ export function folderGraphOf(
       imports: [...node.imports].sort((a, b) => a.localeCompare(b)),
     }));
 }
+
+/**
+ * The cycles of the folder graph, each as the folder names along it (`['a/', 'b/', 'a/']`), found by a depth-first
+ * search from every folder in name order; a cycle is reported once, from its first folder by name. Empty when the
+ * folders form a DAG.
+ */
+export function folderCycles(folders: readonly FolderNode[]): string[][] {
+  const importsOf = new Map(folders.map((folder) => [folder.name, folder.imports]));
+  const cycles = new Map<string, string[]>();
+  const visit = (path: readonly string[]): void => {
+    const here = path[path.length - 1] as string;
+    for (const next of importsOf.get(here) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const cycle = path.slice(at);
+        const first = [...cycle].sort()[0] as string;
+        const from = cycle.indexOf(first);
+        const rotated = [...cycle.slice(from), ...cycle.slice(0, from), first];
+        cycles.set(rotated.join(' → '), rotated);
+      } else if (next > (path[0] as string)) {
+        visit([...path, next]);
+      }
+    }
+  };
+  for (const folder of folders) visit([folder.name]);
+  return [...cycles.values()];
+}

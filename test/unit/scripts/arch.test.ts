@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { updateArchitectureDoc } from '../../../scripts/arch/architecture-doc.js';
-import { type CruisedModule, folderGraphOf, folderUnder } from '../../../scripts/arch/folder-graph.js';
+import {
+  type CruisedModule,
+  type FolderNode,
+  folderCycles,
+  folderGraphOf,
+  folderUnder,
+} from '../../../scripts/arch/folder-graph.js';
 import { renderMermaid, renderTable } from '../../../scripts/arch/render-graph.js';
 
 const local = (resolved: string) => ({ resolved, dependencyTypes: ['local', 'import'] });
@@ -117,5 +123,21 @@ describe('updateArchitectureDoc', () => {
     expect(() => updateArchitectureDoc('# Architecture\n', MODULES)).toThrow(
       /no "<!-- arch:src-folders begin … -->" … "<!-- arch:src-folders end -->" markers/,
     );
+  });
+});
+
+describe('folderCycles', () => {
+  const node = (name: string, imports: string[]): FolderNode => ({ name, files: 1, imports });
+
+  it('is empty for a DAG', () => {
+    expect(folderCycles([node('a/', ['b/', 'c/']), node('b/', ['c/']), node('c/', [])])).toEqual([]);
+  });
+
+  it('names each cycle once, from its first folder by name', () => {
+    const folders = [node('a/', ['b/']), node('b/', ['c/']), node('c/', ['a/', 'd/']), node('d/', ['c/'])];
+    expect(folderCycles(folders)).toEqual([
+      ['a/', 'b/', 'c/', 'a/'],
+      ['c/', 'd/', 'c/'],
+    ]);
   });
 });
