@@ -8,6 +8,7 @@
  * and the registrations: every command loads what it needs when it runs, so `wavesync --help` stays fast.
  */
 import { Command } from 'commander';
+import { packageVersion } from '../package-info.js';
 import { registerBotCommand } from './commands/bot.js';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -17,7 +18,6 @@ import { registerPlanCommand } from './commands/plan.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerWorkerCommand } from './commands/worker.js';
-import { packageVersion } from './package-version.js';
 
 /** Build the program with every subcommand registered; usage errors go to `writeErr` (default stderr). */
 export function buildProgram(

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Simulator, startSimulator } from '../../sim/index.js';
 import { type Config, loadConfig } from '../config.js';
-import { packageRoot } from '../main/package-info.js';
+import { packageRoot } from '../package-info.js';
 import { DEMO_USERS } from './demo-scenario.js';
 import { FakeSlackApi } from './fake-slack/fake-slack-api.js';
 

@@ -27,12 +27,12 @@ import { countingFetch } from '../ops/counting-fetch.js';
 import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { createOpsEndpoints, type OpsEndpoints } from '../ops/ops-endpoints.js';
 import { startOpsServer } from '../ops/ops-server.js';
+import { packageVersion } from '../package-info.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
 import { startDriftDetection } from './drift-wiring.js';
-import { packageVersion } from './package-info.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
 

@@ -1,6 +1,7 @@
 /**
- * Where wavesync is installed and which version it is, read from its package.json. Works from the sources
- * (src/main/) and from the build (dist/src/main/) because it walks up to the first package.json named wavesync.
+ * Where wavesync is installed and which version it is, read once from its package.json (`wavesync --version`,
+ * /healthz, the demo's examples/). Works from the sources (src/) and from the build (dist/src/) because it walks
+ * up to the first package.json named wavesync.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +32,11 @@ export function packageRoot(): string {
   return find().root;
 }
 
-/** wavesync's version from package.json. */
+/** wavesync's version from package.json; `unknown` when no package.json named wavesync is above this file. */
 export function packageVersion(): string {
-  return find().version;
+  try {
+    return find().version;
+  } catch {
+    return 'unknown';
+  }
 }
