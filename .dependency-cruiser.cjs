@@ -61,13 +61,27 @@ module.exports = {
     {
       name: 'features-own-their-ports',
       comment:
-        'Feature folders declare the ports they need (announcer, notices, stores, planner …) and import no adapter ' +
-        'layer: no Slack code or type (src/slack/, @slack/*), no wiring (src/main/) and no process entry point ' +
-        '(src/cli/, src/demo/). Slack and Redis adapters implement those ports; src/main/ chooses which.',
+        'Feature folders declare the ports they need (announcer, notices, stores, planner, cluster …) and import no ' +
+        'adapter layer: no Slack code or type (src/slack/, @slack/*), no Kubernetes client adapter (src/kube/), no ' +
+        'operator endpoints (src/ops/), no wiring (src/main/) and no process entry point (src/cli/, src/demo/). ' +
+        'The adapters implement those ports; src/main/ chooses which. The files directly in src/ (config, logger, ' +
+        'package-info) follow the same rule.',
       severity: 'error',
       from: {
-        path: '^src/(applications|app-of-apps|deletion|drift|environments|requests|queue|settings|domain|engine|kube|ops)/',
+        path: [
+          '^src/(applications|app-of-apps|deletion|drift|environments|requests|queue|settings|domain|engine)/',
+          '^src/[^/]+\\.ts$',
+        ],
       },
+      to: { path: ['^src/(slack|main|cli|demo|kube|ops)/', '(^|/)@slack/'] },
+    },
+    {
+      name: 'adapters-know-no-slack-or-wiring',
+      comment:
+        'The Kubernetes adapter (src/kube/) and the operator endpoints (src/ops/) import no Slack code or type, no ' +
+        'wiring and no process entry point: like the features, they are wired by src/main/.',
+      severity: 'error',
+      from: { path: '^src/(kube|ops)/' },
       to: { path: ['^src/(slack|main|cli|demo)/', '(^|/)@slack/'] },
     },
     {
@@ -86,7 +100,7 @@ module.exports = {
         'settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face.',
       severity: 'error',
-      from: { path: '^(src/[^/]+/|sim/)' },
+      from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
         path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|requests|queue|settings)/',
         pathNot: ['^$1', '^src/[^/]+/index\\.ts$'],

@@ -1,11 +1,6 @@
 /** Environments (wavesync.yaml `environments:`): who may do what, freeze windows, auto-sync policy, approvals, the audit
  * log and failure notifications (docs/approvals.md). */
 
-/**
- * Transitional, the one import of src/requests from this folder: src/main/approval-wiring.ts (owned by another
- * change) still imports createApprovalServices from here. Once it imports it from '../requests/index.js', delete
- * this line and the matching exception in .dependency-cruiser.cjs (`environments-below-requests`).
- */
 export * from './approvals/approval-button.js';
 export type { ApprovalDeps } from './approvals/approval-deps.js';
 export type { ApprovalMessenger } from './approvals/approval-messenger.js';

@@ -7,12 +7,9 @@
  */
 
 import type { Approvals } from '../environments/index.js';
-import type { GateContext, RequestGate } from '../requests/index.js';
+import type { RequestGate } from '../requests/index.js';
 import type { RequestPolicyQuery } from './ports.js';
 import type { SlackApprovalMessenger } from './reporters/slack-approval-messenger.js';
-
-/** What the gate is told besides the request (src/requests GateContext). */
-export type ApprovalGateContext = GateContext;
 
 export interface SlackApprovalGate extends RequestGate {
   /**

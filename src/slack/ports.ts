@@ -4,7 +4,6 @@
  * deletion planner (declared by src/deletion, re-exported here).
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
-import type { DeletionPlan } from '../deletion/index.js';
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';

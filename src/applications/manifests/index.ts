@@ -1,7 +1,5 @@
-/** Manifest loading: files, directories and Kustomize sources to SourcedObjects. */
+/** Manifest loading: files and directories to SourcedObjects with file:line (Kustomize renders: ../render/). */
 
-export * from '../render/render-kustomize.js';
-export * from '../render/spawn-with-timeout.js';
 export * from './content-revision.js';
 export * from './load-manifests.js';
 export * from './manifest-sources.js';

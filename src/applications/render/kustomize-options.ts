@@ -11,7 +11,7 @@ import path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { ApplicationSourceKustomize } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
-import { KUSTOMIZATION_FILES, type KustomizeOptions, renderKustomize } from '../manifests/index.js';
+import { KUSTOMIZATION_FILES, type KustomizeOptions, renderKustomize } from './render-kustomize.js';
 
 /** A kustomization `images:` entry. */
 export interface KustomizeImage {

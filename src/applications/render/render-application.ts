@@ -8,10 +8,11 @@ import type { Application } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
 import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
-import { contentRevisionOf, type KustomizeOptions, parseManifests } from '../manifests/index.js';
+import { contentRevisionOf, parseManifests } from '../manifests/index.js';
 import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
 import { renderHelm } from './render-helm.js';
+import type { KustomizeOptions } from './render-kustomize.js';
 import { selectDirectoryFiles } from './select-directory-files.js';
 import { type ApplicationSourceType, sourceTypeOf } from './source-type.js';
 

@@ -3,7 +3,7 @@
  * stderr); its standard output is the result. A missing binary is reported by name with how to get it.
  */
 import { BotError } from '../../domain/index.js';
-import { spawnWithTimeout } from '../manifests/index.js';
+import { spawnWithTimeout } from './spawn-with-timeout.js';
 
 export interface RunToolOptions {
   cwd?: string;

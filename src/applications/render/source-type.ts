@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ApplicationSource } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
-import { KUSTOMIZATION_FILES } from '../manifests/index.js';
+import { KUSTOMIZATION_FILES } from './render-kustomize.js';
 
 export type ApplicationSourceType = 'Helm' | 'Kustomize' | 'Directory';
 

@@ -2,7 +2,7 @@
  * `/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]` — delete an Application
  * and (with a resources finalizer) its resources, as `argocd app delete` does. Nothing happens at once: the
  * requester gets an ephemeral plan (what goes per wave, what is kept and why, the `Delete=confirm` objects) with
- * Delete / Cancel. Delete (./delete-action.ts) re-plans — a plan that changed is shown again instead — then posts
+ * Delete / Cancel. Delete (src/slack/actions/delete-action.ts) re-plans — a plan that changed is shown again instead — then posts
  * the header and goes through the approval gate like a sync (production needs a second user's Approve; freeze
  * windows refuse; the audit log records it) before the job is queued in the Application's line.
  *

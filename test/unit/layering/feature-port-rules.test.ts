@@ -17,6 +17,7 @@ const RULES = new Set([
   'only-entry-points-import-main',
   'folders-only-through-index',
   'environments-below-requests',
+  'adapters-know-no-slack-or-wiring',
 ]);
 
 /** Source files of the tree: path → content. */
@@ -43,6 +44,9 @@ const tree: Record<string, string> = {
   'src/queue/line.ts': "import { keys } from './store/keys.js';\nexport const line = keys;\n",
   'src/requests/index.ts': "import { keys } from '../queue/index.js';\nexport const request = keys;\n",
   'src/app-of-apps/store.ts': "import { keys } from '../queue/store/keys.js';\nexport const store = keys;\n",
+  'src/kube/cluster.ts': 'export const cluster = 1;\n',
+  'src/drift/cluster.ts': "import { cluster } from '../kube/cluster.js';\nexport const c = cluster;\n",
+  'src/config.ts': "import { keys } from './queue/store/keys.js';\nexport const config = keys;\n",
   'src/environments/gate.ts':
     "import { request } from '../requests/index.js';\nexport const gate = request;\n",
 };
@@ -76,9 +80,11 @@ describe('layering rules: features own their ports, main/ wires', () => {
       [
         'features-own-their-ports: src/drift/slack-type.ts → @slack/web-api',
         'features-own-their-ports: src/drift/slack-port.ts → src/slack/ports.ts',
-        'features-own-their-ports: src/kube/wiring.ts → src/main/start-bot.ts',
+        'adapters-know-no-slack-or-wiring: src/kube/wiring.ts → src/main/start-bot.ts',
+        'features-own-their-ports: src/drift/cluster.ts → src/kube/cluster.ts',
+        'folders-only-through-index: src/config.ts → src/queue/store/keys.ts',
         'features-own-their-ports: src/queue/entry.ts → src/cli/main.ts',
-        'features-own-their-ports: src/ops/demo.ts → src/demo/run-demo.ts',
+        'adapters-know-no-slack-or-wiring: src/ops/demo.ts → src/demo/run-demo.ts',
         'only-entry-points-import-main: src/kube/wiring.ts → src/main/start-bot.ts',
         'only-entry-points-import-main: src/slack/wiring.ts → src/main/start-bot.ts',
         'folders-only-through-index: src/slack/internals.ts → src/drift/detector.ts',
