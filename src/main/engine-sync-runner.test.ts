@@ -72,6 +72,28 @@ describe('src/main/engine-sync-runner', () => {
     expect(persisted.map((s) => s.phase)).toEqual(['Running']);
   });
 
+  it('saves every state with the source as synced, so a job ended from its saved final state records it', async () => {
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => app,
+      render: async () => ({ targets: [], revision: 'sha-1' }),
+      clusterFor: () => 'c',
+      runOperation: async (input) => {
+        await input.persist?.({ ...finalState, phase: 'Running' });
+        await input.persist?.(finalState);
+        return finalState;
+      },
+      logger: () => silent,
+    });
+    const { ctx, persisted } = context();
+
+    await runner(ctx);
+
+    expect(persisted.map((s) => [s.phase, s.syncResult.source])).toEqual([
+      ['Running', app.source],
+      ['Succeeded', app.source],
+    ]);
+  });
+
   it("copies the Application's syncPolicy.syncOptions into the operation, without duplicates", async () => {
     const operations: string[][] = [];
     const runner = createEngineSyncRunner<string, string>({

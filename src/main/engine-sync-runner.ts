@@ -122,16 +122,25 @@ export function createEngineSyncRunner<Target, ClusterT>(
       cluster: prepared.cluster,
       reporter: ctx.reporter,
       ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
-      persist: (s) => ctx.persist(s),
+      // Saved with the source too: a job ended from its saved final state (its worker stopped after the last
+      // persist) records the source in its history entry all the same.
+      persist: (s) => ctx.persist(withSyncedSource(s, prepared.app)),
       signal: ctx.signal,
       pruneConfirmation: () => ctx.pruneConfirmation(),
       logger,
     });
     logger.info({ phase: state.phase, message: state.message }, 'operation finished');
-    // The source as synced, for the history entry (Argo CD's SyncOperationResult.source → RevisionHistory.source).
-    if (state.syncResult.source) return state;
-    return { ...state, syncResult: { ...state.syncResult, source: prepared.app.source } };
+    return withSyncedSource(state, prepared.app);
   };
+}
+
+/**
+ * `state` with the source as synced, for the history entry (Argo CD's SyncOperationResult.source →
+ * RevisionHistory.source): `app`'s source (the operation's source on a rollback), unless the state has one.
+ */
+function withSyncedSource(state: OperationState, app: Application): OperationState {
+  if (state.syncResult.source) return state;
+  return { ...state, syncResult: { ...state.syncResult, source: app.source } };
 }
 
 /** `app` with the operation's source in place of `spec.source` (a rollback to a recorded source), else `app`. */

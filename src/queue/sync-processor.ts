@@ -168,10 +168,25 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   }
 }
 
+/**
+ * True when a persisted state needs no more work from the runner. A sync's operation is completed before its
+ * Application health is assessed (the engine persists the completed state, then watches the health and persists it
+ * again with `health`): a completed sync without `health` was saved by a worker that stopped in between, and is
+ * not final — the runner finishes it (health, HealthAssessed) without running the operation again. A deletion
+ * (request.deletion) has no health step: its completed state is final.
+ */
+function isFinished(
+  state: OperationState | undefined,
+  request: SyncRequest,
+): state is OperationState & { finishedAt: string } {
+  if (!state?.finishedAt || !isCompleted(state.phase)) return false;
+  return request.deletion !== undefined || state.health !== undefined;
+}
+
 /** Call the runner with the persisted state, unless that state is already final (finished before a crash). */
 async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
   const resumed = run.lastState;
-  if (resumed?.finishedAt && isCompleted(resumed.phase)) {
+  if (isFinished(resumed, run.request)) {
     // Finished just before its worker died, maybe before the outcome was reported: report it now (a thread that
     // already has the summary skips it — its lines are keyed, docs/queue.md "Each thread line once").
     const durationMs = Math.max(0, Date.parse(resumed.finishedAt) - Date.parse(resumed.startedAt)) || 0;

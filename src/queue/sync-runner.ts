@@ -10,7 +10,11 @@ export interface SyncRunnerContext {
   /** BullMQ job id (a UUID); stable across retries and resumes. */
   jobId: string;
   request: SyncRequest;
-  /** State persisted by a previous attempt or a worker that died; undefined on the first run. */
+  /**
+   * State persisted by a previous attempt or a worker that died; undefined on the first run. It may be completed
+   * but unfinished (a sync saved before its Application health was assessed): then finish it — health,
+   * HealthAssessed — without running the operation again (sync-processor.ts `isFinished`).
+   */
   initialState: OperationState | undefined;
   /** Receives the operation's SyncEvents; call in order and await each. */
   reporter: SyncReporter;

@@ -2,7 +2,9 @@
  * runOperation — run one sync operation to the end: loop the re-entrant pass (sync-pass.ts) over a serialisable
  * OperationState, persisting it after every pass and sleeping between passes until a watch event (or the polling
  * fallback) says something changed. Then watch the app's health (HealthAssessed). Resume by passing the persisted
- * state as `initialState`: the operation continues where it stopped and never creates a hook twice.
+ * state as `initialState`: the operation continues where it stopped and never creates a hook twice; a completed
+ * state is not run again — only what followed its last persist is (OperationCompleted, and the app health when
+ * the state has none).
  * Abort `signal` → terminate ("Operation terminated"; running hooks stopped; no SyncFail hooks). After
  * `operationTimeoutMs` → terminate naming the resources still waited for.
  */
@@ -168,8 +170,9 @@ export async function runOperation(input: RunOperationInput): Promise<OperationS
       durationMs,
       state,
     });
-    const final = await withAppHealth(ctx, input, state, wake);
-    return final;
+    // A resumed state that already has its health was finished: nothing is left but to report its outcome.
+    if (state.health) return state;
+    return await withAppHealth(ctx, input, state, wake);
   } finally {
     ctx.live.stop();
   }

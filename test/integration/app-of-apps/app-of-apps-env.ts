@@ -228,3 +228,27 @@ ${progressDeadlineSeconds === undefined ? '' : `  progressDeadlineSeconds: ${pro
           image: ${image}
 `;
 }
+
+/**
+ * A PreSync Job hook that runs `seconds` simulated seconds (1/20 of that in real time at the demo's speed): an
+ * operation with it lasts at least that long.
+ */
+export function preSyncJob(seconds: number): string {
+  return `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: before
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: HookSucceeded
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: sleep
+          image: alpine:3.20
+          command: ["sleep", "${seconds}"]
+`;
+}

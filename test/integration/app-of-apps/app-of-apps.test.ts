@@ -16,7 +16,13 @@ import {
 import { createApplicationResolver } from '../../../src/app-of-apps/resolve-application.js';
 import { parseApplicationFile } from '../../../src/applications/index.js';
 import { ALERTS_CHANNEL } from '../../../src/demo/demo-scenario.js';
-import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeStackFixture } from './app-of-apps-env.js';
+import {
+  type AppOfAppsEnv,
+  deployment,
+  preSyncJob,
+  startAppOfAppsEnv,
+  writeStackFixture,
+} from './app-of-apps-env.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {} };
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -154,7 +160,9 @@ describe('App of Apps: children synced after their parent', () => {
     const fixture = await writeStackFixture({
       parentAnnotations: { 'wavesync.io/gate-on-child-health': 'false' },
       children: [
-        { name: 'broken', manifest: deployment('nginx:does-not-exist', 40) },
+        // broken's operation lasts 2 s (its PreSync hook): without it, it completes about 100 ms after it starts,
+        // and on a busy machine second's operation could start only after that, failing the first check below.
+        { name: 'broken', manifest: `${preSyncJob(40)}---\n${deployment('nginx:does-not-exist', 40)}` },
         { name: 'second', manifest: deployment('nginx:1.25') },
         { name: 'third', manifest: deployment('nginx:1.25') },
       ],

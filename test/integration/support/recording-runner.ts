@@ -107,6 +107,10 @@ export function createRecordingRunner(options: RecordingOptions): SyncRunner {
         message: 'successfully synced (all tasks run)',
         finishedAt: now(),
       };
+    // Like the engine, a sync's final state carries the Application health it ended with (the worker resumes a
+    // completed state without it as unfinished).
+    if (!state.health)
+      state = { ...state, health: { status: state.phase === 'Succeeded' ? 'Healthy' : 'Degraded' } };
     await ctx.persist(state);
     await record(ctx, 'finish');
     // The worker dies between persisting the final state and reporting it: stop here until the lock is gone.

@@ -143,6 +143,51 @@ describe('runOperation prune, resume, terminate and timeouts', () => {
     expect(cluster.log.filter((w) => w.verb === 'delete')).toEqual([]);
   });
 
+  it('resumed from a completed state saved before the app health: only the health is assessed, nothing is applied again', async () => {
+    const cluster = new FakeCluster();
+    const targets = [obj('v1', 'ConfigMap', 'web')];
+    const states: OperationState[] = [];
+    await runOperation(input(cluster, targets, { persist: async (s) => void states.push(s) }));
+    const completed = states.find((s) => s.phase === 'Succeeded' && !s.health);
+    expect(completed).toBeDefined();
+    cluster.log.length = 0;
+    const events: SyncEvent[] = [];
+    const persisted: OperationState[] = [];
+    const resumed = await runOperation(
+      input(cluster, targets, {
+        initialState: completed!,
+        reporter: { report: async (e) => void events.push(e) },
+        persist: async (s) => void persisted.push(s),
+      }),
+    );
+
+    expect(resumed).toEqual({ ...completed, health: { status: 'Healthy' } });
+    expect(persisted).toEqual([resumed]);
+    expect(events.map((e) => e.type)).toEqual(['OperationCompleted', 'HealthAssessed']);
+    expect(cluster.log).toEqual([]);
+  });
+
+  it('resumed from a state that already has its health: returned as it is, the outcome said again, no health check', async () => {
+    const cluster = new FakeCluster();
+    const targets = [obj('v1', 'ConfigMap', 'web')];
+    const finished = await runOperation(input(cluster, targets));
+    cluster.log.length = 0;
+    const events: SyncEvent[] = [];
+    const persisted: OperationState[] = [];
+    const resumed = await runOperation(
+      input(cluster, targets, {
+        initialState: finished,
+        reporter: { report: async (e) => void events.push(e) },
+        persist: async (s) => void persisted.push(s),
+      }),
+    );
+
+    expect(resumed).toEqual(finished);
+    expect(persisted).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual(['OperationCompleted']);
+    expect(cluster.log).toEqual([]);
+  });
+
   it('terminates on abort: running hook deleted, Failed "Operation terminated", no SyncFail hook', async () => {
     const cluster = new FakeCluster();
     const abort = new AbortController();
