@@ -183,7 +183,13 @@ describe('App of Apps: children synced after their parent', () => {
     );
 
     expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(broken.finishedAt));
-    expect(Date.parse(third.startedAt)).toBeGreaterThanOrEqual(Date.parse(second.startedAt));
+    // Not gated, child N+1 is queued when N's job starts (the driver's `started` hook), before N's operation has
+    // rendered anything: the two operations' startedAt may come in either order (they run side by side), so the
+    // order is checked where the driver makes it, on the queue. Queued after second, and before second finished.
+    const enqueuedAt = async (entry: { jobId: string }) =>
+      Date.parse((await env.queue.jobStatus(entry.jobId))?.enqueuedAt ?? 'missing');
+    expect(await enqueuedAt(third)).toBeGreaterThanOrEqual(await enqueuedAt(second));
+    expect(await enqueuedAt(third)).toBeLessThan(Date.parse(second.finishedAt));
     expect([second.health?.status, third.health?.status]).toEqual(['Healthy', 'Healthy']);
     expect(summary).toMatch(/^❌ App of Apps: 2\/3 children synced and Healthy · broken /);
     expect(summary).not.toContain('not synced');
