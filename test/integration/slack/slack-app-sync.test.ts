@@ -4,11 +4,11 @@ import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { ChannelPacer } from '../../../src/slack/reporters/channel-pacer.js';
 import { createSlackReporter } from '../../../src/slack/reporters/slack-reporter.js';
-import { createSlackReporterFactory } from '../../../src/slack/reporters/slack-reporter-factory.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import type { FakeMessage } from '../../fakes/fake-slack-api.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
 import { feed, PRE_POST_SYNC_THREAD, prePostSyncEvents } from '../../fakes/sync-event-streams.js';
+import { createSlackReporterFactory } from '../../support/slack-reporter-factory.js';
 
 const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
 
@@ -235,7 +235,7 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
   });
 });
 
-describe('src/slack/reporters/slack-reporter-factory', () => {
+describe('test/support/slack-reporter-factory', () => {
   it('reports a job into its target thread with the header drawn from the catalog; a job without target reports nothing', async () => {
     const h = await startHarness();
     const factory = createSlackReporterFactory({

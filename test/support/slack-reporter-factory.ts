@@ -1,15 +1,16 @@
 /**
- * The worker's `reporterFactory` for Slack: one WebClient and one per-channel pacer shared by every job of the
- * process, and a SlackReporter per job that reports into the job's ReportTarget (the header and its thread).
- * Jobs without a target (CLI, tests) get a reporter that does nothing.
+ * A `reporterFactory` for Slack in tests: one WebClient and one per-channel pacer shared by every job, and a
+ * SlackReporter per job that reports into the job's ReportTarget (the header and its thread), without the durable
+ * outbox and posted-lines stores of the worker's own factory (src/main/start-worker.ts). Jobs without a target get
+ * a reporter that does nothing.
  */
-import type { Logger } from '../../logger.js';
-import type { SyncReporter } from '../../queue/index.js';
-import { headerViewOf } from '../commands/header-view.js';
-import type { ApplicationCatalog, SyncRequest } from '../ports.js';
-import { createSlackWebClient } from '../slack-web-client.js';
-import { ChannelPacer } from './channel-pacer.js';
-import { createSlackReporter } from './slack-reporter.js';
+import type { Logger } from '../../src/logger.js';
+import type { SyncReporter } from '../../src/queue/index.js';
+import { headerViewOf } from '../../src/slack/commands/header-view.js';
+import type { ApplicationCatalog, SyncRequest } from '../../src/slack/ports.js';
+import { ChannelPacer } from '../../src/slack/reporters/channel-pacer.js';
+import { createSlackReporter } from '../../src/slack/reporters/slack-reporter.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 
 export interface SlackReporterFactoryOptions {
   botToken: string;
