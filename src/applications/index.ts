@@ -18,3 +18,4 @@ export * from './render/kustomize-options.js';
 export * from './render/render-application.js';
 export * from './render/render-helm.js';
 export * from './render/source-type.js';
+export * from './rendered-resources.js';

@@ -6,10 +6,10 @@
  * queue prefix) runs here too, when the caller passes `drift`.
  */
 
-import type { ApplicationsFromSettings } from '../applications/index.js';
+import { type ApplicationsFromSettings, renderedResourcesOf } from '../applications/index.js';
 import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
-import { BotError, resourceKeyOf, type SyncOperationResource } from '../domain/index.js';
+import { BotError } from '../domain/index.js';
 import { type RunningDriftDetection, redisDriftNoticeClaims } from '../drift/index.js';
 import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
@@ -96,7 +96,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       catalog: {
         names: () => deps.apps.registry.names(),
         describe: (name) => deps.apps.registry.describe(name),
-        resourcesOf: (name, revision) => renderedResources(deps.apps, name, revision),
+        resourcesOf: (name, revision) => renderedResourcesOf(deps.apps, name, revision),
         ...(deps.refreshApplications ? { refresh: deps.refreshApplications } : {}),
       },
       logger,
@@ -134,19 +134,4 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       redis.disconnect();
     },
   };
-}
-
-/** The resources `--resource` may name: the Application's rendered manifests (namespaces defaulted). */
-async function renderedResources(
-  apps: ApplicationsFromSettings,
-  name: string,
-  revision: string | undefined,
-): Promise<SyncOperationResource[]> {
-  const app = apps.registry.find(name);
-  if (!app) return [];
-  const rendered = await apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
-  return rendered.targets.map(({ object }) => {
-    const key = resourceKeyOf(object);
-    return { ...key, namespace: key.namespace || (app.destination.namespace ?? '') };
-  });
 }
