@@ -45,9 +45,11 @@ export {
   createFailureNotifier,
   type FailureNotifier,
   type FailureNotifierDeps,
-  postOncePerChannel,
+  postSubscriptionNotice,
   subscriptionsOf,
 } from './notifications/failure-notifier.js';
+export * from './notifications/notification-marks.js';
+export * from './notifications/redis-notification-marks.js';
 export * from './permissions.js';
 export * from './principal-mentions.js';
 export * from './revision-rules.js';

@@ -7,7 +7,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Application } from '../domain/index.js';
-import { type Approvals, createFailureNotifier, type FailureNotifier } from '../environments/index.js';
+import {
+  type Approvals,
+  createFailureNotifier,
+  type FailureNotifier,
+  redisNotificationMarks,
+} from '../environments/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import type { Logger } from '../logger.js';
@@ -89,8 +94,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     durability: replicaDurabilityFor(deps.redis, REPLICA_WAIT_MS),
   });
   const notifier = createFailureNotifier({
-    redis,
-    prefix: deps.prefix,
+    marks: redisNotificationMarks(redis, deps.prefix),
     settings: deps.settings,
     findApplication,
     ...(deps.applicationOfRequest ? { applicationOfRequest: deps.applicationOfRequest } : {}),

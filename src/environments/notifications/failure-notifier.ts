@@ -1,18 +1,18 @@
 /**
  * Notifications as a SyncReporter (fan it out next to the Slack reporter):
  * - failure notices: a Failed/Errored operation, or a Succeeded one whose app health is Degraded, is announced once
- *   in the environment's notification channel (Redis SET NX on the job id, so retries, resumes and redeliveries post
- *   nothing twice), with the failing hook's log tail. The next Succeeded, non-Degraded sync of that Application posts
- *   "recovered" once (GETDEL of the app's failing marker);
+ *   in the environment's notification channel (a claim on the job id in NotificationMarks, so retries, resumes and
+ *   redeliveries post nothing twice), with the failing hook's log tail. The next Succeeded, non-Degraded sync of
+ *   that Application posts "recovered" once (clearing the app's failing mark);
  * - subscriptions (argocd-notifications triggers, src/applications/notification-subscriptions.ts): the Application's
  *   `notifications.argoproj.io/subscribe.<trigger>.slack` annotations and its environment's `subscriptions` get
  *   `on-sync-running` (the operation started), `on-sync-succeeded`, `on-sync-failed` (Failed/Error; a sync a person
  *   cancelled is announced as cancelled by them instead), `on-deployed` (Succeeded and then Healthy),
  *   `on-health-degraded` (Succeeded and then Degraded) and `on-rollback` (a rollback ended), each once per
- *   operation (`on-deployed` once per revision, as Argo CD's catalog), trigger and channel (SET NX
- *   `<prefix>:notify:sent:<jobId | app:<name>:revision:<sha>>:<trigger>:<channel>`, 30 days), linking
- *   the sync's thread. Dry runs and deletions notify no subscription. The alerts channel, which already gets the
- *   failure notice, gets no second `on-sync-failed` / `on-health-degraded` notice.
+ *   operation (`on-deployed` once per revision, as Argo CD's catalog), trigger and channel (a claim in
+ *   NotificationMarks, 30 days; in Redis `<prefix>:notify:sent:<jobId | app:<name>:revision:<sha>>:<trigger>:
+ *   <channel>`), linking the sync's thread. Dry runs and deletions notify no subscription. The alerts channel,
+ *   which already gets the failure notice, gets no second `on-sync-failed` / `on-health-degraded` notice.
  * Every outcome is appended to the audit log. Delivery problems go to `onError`, never thrown.
  */
 
@@ -24,7 +24,7 @@ import {
   subscribedChannels,
 } from '../../applications/index.js';
 import type { Application, OperationState, SyncEvent } from '../../domain/index.js';
-import type { RedisClient, SyncReporter, SyncRequest } from '../../queue/index.js';
+import type { SyncReporter, SyncRequest } from '../../queue/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { AuditLog } from '../audit-log.js';
@@ -38,11 +38,11 @@ import {
   type NotificationPoster,
   type SubscriptionNotice,
 } from './failure-notice.js';
+import type { NotificationMarks } from './notification-marks.js';
 
 export interface FailureNotifierDeps {
-  redis: RedisClient;
-  /** Key prefix (`<prefix>:notify:…`). */
-  prefix: string;
+  /** Which notices were claimed and which Applications are failing (redisNotificationMarks in production). */
+  marks: NotificationMarks;
   settings: Pick<Settings, 'environments'>;
   findApplication(name: string): Application | undefined;
   /** The Application of a job's request when it is not a registered one (an App of Apps child); optional. */
@@ -91,32 +91,28 @@ export function oncePerKey(
 
 /**
  * Post `notice` to each of `channels` once per `oncePerKey` (the operation; for `on-deployed` the revision),
- * trigger and channel, from any process: SET NX `<prefix>:notify:sent:<oncePer>:<trigger>:<channel>` (30 days),
- * removed again when Slack refused the post so a later attempt delivers it. Delivery errors go to `onError` after
- * every channel was tried.
+ * trigger and channel, from any process: a claim in `marks` (NOTIFIED_TTL_SECONDS), released again when Slack
+ * refused the post so a later attempt delivers it. Rejects when a claim cannot be taken or released; delivery
+ * errors go to `onError` after every channel was tried.
  */
-export async function postOncePerChannel(
-  deps: Pick<FailureNotifierDeps, 'redis' | 'prefix' | 'poster' | 'onError'>,
+export async function postSubscriptionNotice(
+  deps: Pick<FailureNotifierDeps, 'marks' | 'poster' | 'onError'>,
   channels: readonly string[],
   notice: SubscriptionNotice,
 ): Promise<void> {
   const errors: unknown[] = [];
   const oncePer = oncePerKey(notice);
   for (const channel of channels) {
-    const key = `${deps.prefix}:notify:sent:${oncePer}:${notice.trigger}:${channel}`;
-    if ((await deps.redis.set(key, '1', 'EX', NOTIFIED_TTL_SECONDS, 'NX')) !== 'OK') continue;
+    if (!(await deps.marks.claimSubscriptionNotice(oncePer, notice.trigger, channel))) continue;
     try {
       await deps.poster.postNotice(channel, notice);
     } catch (error) {
-      await deps.redis.del(key);
+      await deps.marks.releaseSubscriptionNotice(oncePer, notice.trigger, channel);
       errors.push(error);
     }
   }
   for (const error of errors) deps.onError?.(error);
 }
-
-/** Notified markers live 30 days: longer than any retry or resume of one job. */
-const NOTIFIED_TTL_SECONDS = 30 * 86_400;
 
 export function createFailureNotifier(deps: FailureNotifierDeps): FailureNotifier {
   return {
@@ -230,7 +226,7 @@ class NotifyingReporter {
   }
 
   /**
-   * Post `trigger`'s notice to each subscribed channel once per operation (SET NX per job, trigger and channel;
+   * Post `trigger`'s notice to each subscribed channel once per operation (a claim per job, trigger and channel;
    * given up again when Slack refused it, so a retry may deliver it). `on-rollback` only for rollbacks.
    */
   private async notifySubscribers(
@@ -258,7 +254,7 @@ class NotifyingReporter {
       ...(this.request.rollback ? { rollback: this.request.rollback } : {}),
       ...outcome,
     };
-    await postOncePerChannel(this.deps, channels, notice);
+    await postSubscriptionNotice(this.deps, channels, notice);
   }
 
   /** After a good sync: "recovered" once, if the Application's last notice was a failure. */
@@ -268,7 +264,7 @@ class NotifyingReporter {
     // "recovered" is about syncs; a deletion leaves the failing mark for the next good sync to clear.
     if (this.request.deletion) return;
     if (!this.env || !channel || this.state?.phase !== 'Succeeded' || this.degraded) return;
-    if ((await this.deps.redis.getdel(this.failingKey())) === null) return;
+    if (!(await this.deps.marks.clearFailing(this.request.application))) return;
     const { threadLink } = await this.context();
     await this.deps.poster.postRecovery(channel, {
       application: this.request.application,
@@ -283,8 +279,7 @@ class NotifyingReporter {
   private async notifyFailure(kind: FailureNotice['kind'], failure: string, phase: string): Promise<void> {
     const notifications = this.env?.settings.notifications;
     if (!this.env || !notifications) return;
-    const key = `${this.deps.prefix}:notify:notified:${this.jobId}`;
-    if ((await this.deps.redis.set(key, '1', 'EX', NOTIFIED_TTL_SECONDS, 'NX')) !== 'OK') return;
+    if (!(await this.deps.marks.claimFailureNotice(this.jobId))) return;
     try {
       await this.deps.poster.postFailure(notifications.channel, {
         kind,
@@ -303,15 +298,11 @@ class NotifyingReporter {
         ...(kind === 'failed' && this.state ? { logTail: failureLogTail(this.state) } : {}),
         ...(await this.context()),
       });
-      await this.deps.redis.set(this.failingKey(), this.jobId);
+      await this.deps.marks.markFailing(this.request.application, this.jobId);
     } catch (error) {
-      await this.deps.redis.del(key); // not delivered: a retry of this job may try again
+      await this.deps.marks.releaseFailureNotice(this.jobId); // not delivered: a retry of this job may try again
       throw error;
     }
-  }
-
-  private failingKey(): string {
-    return `${this.deps.prefix}:notify:failing:${this.request.application}`;
   }
 
   /** Approvers of the job's approval request and the thread's permalink, when known. */

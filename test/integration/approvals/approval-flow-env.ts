@@ -18,6 +18,7 @@ import {
   type Approvals,
   createFailureNotifier,
   type FailureNotifier,
+  redisNotificationMarks,
 } from '../../../src/environments/index.js';
 import type { Logger } from '../../../src/logger.js';
 import {
@@ -219,8 +220,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
     durability: replicaDurabilityFor(connection, REPLICA_WAIT_MS),
   });
   const notifier = createFailureNotifier({
-    redis,
-    prefix,
+    marks: redisNotificationMarks(redis, prefix),
     settings,
     findApplication: (n) => apps.get(n),
     store,

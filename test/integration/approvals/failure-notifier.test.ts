@@ -6,11 +6,13 @@ import {
   createAuditLog,
   createFailureNotifier,
   type FailureNotifier,
+  redisNotificationMarks,
 } from '../../../src/environments/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
 import { createSlackApprovalMessenger } from '../../../src/slack/reporters/slack-approval-messenger.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { healthyEvent, runNotifierJob } from '../../support/notifier-job.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
 
 const redis = testRedis();
@@ -100,20 +102,8 @@ function state(phase: OperationState['phase'], message: string): OperationState 
   };
 }
 
-async function run(application: string, jobId: string, events: SyncEvent[]): Promise<void> {
-  const reporter = notifier.reporterFor({
-    jobId,
-    request: {
-      application,
-      operation: { prune: false, dryRun: false, syncOptions: [] },
-      initiator: { userId: 'U0PAT', userName: 'pat' },
-      target: undefined,
-      requestKey: jobId,
-    },
-  });
-  for (const event of events) await reporter.report(event);
-  await reporter.close();
-}
+const run = (application: string, jobId: string, events: SyncEvent[]) =>
+  runNotifierJob(notifier, application, jobId, events);
 
 const completed = (
   phase: OperationState['phase'],
@@ -127,13 +117,7 @@ const completed = (
   state: state(phase, message),
 });
 
-const healthy: SyncEvent = {
-  type: 'HealthAssessed',
-  at,
-  health: { status: 'Healthy' },
-  afterMs: 5,
-  unhealthy: [],
-};
+const healthy = healthyEvent(at);
 
 beforeEach(async () => {
   prefix = uniquePrefix();
@@ -142,8 +126,7 @@ beforeEach(async () => {
     createSlackWebClient({ botToken: slack.botToken, apiUrl: slack.apiUrl, retries: 0 }),
   );
   notifier = createFailureNotifier({
-    redis,
-    prefix,
+    marks: redisNotificationMarks(redis, prefix),
     settings,
     findApplication: (name) => apps[name],
     store: createApprovalStore(redis, { prefix }),

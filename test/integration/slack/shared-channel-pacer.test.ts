@@ -10,6 +10,7 @@ import {
   createApprovalStore,
   createAuditLog,
   createFailureNotifier,
+  redisNotificationMarks,
 } from '../../../src/environments/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
 import { createSharedChannelPacer } from '../../../src/slack/reporters/shared-channel-pacer.js';
@@ -61,8 +62,7 @@ function workerNotifier(redis: (typeof workerRedis)[number], errors: unknown[]) 
     onError: (e) => errors.push(e),
   });
   return createFailureNotifier({
-    redis,
-    prefix,
+    marks: redisNotificationMarks(redis, prefix),
     settings,
     findApplication: app,
     store: createApprovalStore(redis, { prefix }),
