@@ -1,7 +1,7 @@
 /**
  * One call for the approval flow over Redis with its store, audit log, group cache and plan preview, joined to the
- * request path: an approved request is queued by requestSync's steps (origin `approved`, the only place that origin
- * is asked: ApprovalDeps.enqueueApproved, called by decideApproval and enqueueStranded) on `queue`. The composition root
+ * request path: an approved request is queued by requestSync's steps (origin `approved`, asked only here:
+ * ApprovalDeps.enqueueApproved, called by decideApproval and enqueueStranded) on `queue`. The composition root
  * (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only
  * `createFailureNotifier` (see docs/approvals.md, "Wiring").
  */

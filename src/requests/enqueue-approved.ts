@@ -29,8 +29,9 @@ export async function enqueueApproved(
   const { request, message } = record;
   const stored = await deps.store.get(request.id);
   if (stored?.status !== 'approved') {
+    const status = stored ? stored.status : 'missing';
     throw new Error(
-      `approval request ${request.id} is ${stored ? stored.status : 'missing'} in the approval store, not approved: not queued`,
+      `approval request ${request.id} is ${status} in the approval store, not approved: not queued`,
     );
   }
   if (stored.jobId) return { jobId: stored.jobId };

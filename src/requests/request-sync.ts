@@ -20,13 +20,11 @@
  *    child; a retry with the same id is a duplicate of the same job, never a second one.
  *
  * Who may ask with which origin — only the code that owns that origin's authorization:
- *
- * | origin              | entry point                                       | who may call it                              |
- * | ------------------- | ------------------------------------------------- | -------------------------------------------- |
- * | `person`            | `requestSync` (./index.ts, the public face)       | anyone (the gate authorizes)                 |
- * | `approved`          | `ApprovalDeps.enqueueApproved` (./approval-services.ts) | the approval flow: decideApproval, enqueueStranded |
- * | `self-heal`         | `requestSelfHealSync` (./for-drift.ts)            | src/drift/ only                              |
- * | `app-of-apps-child` | `requestChildSync` (./for-app-of-apps.ts)         | src/app-of-apps/ only                        |
+ * - `person`: anyone, through `requestSync` (./index.ts, the public face; the gate authorizes);
+ * - `approved`: the approval flow only (decideApproval after its compare-and-set, enqueueStranded), through the
+ *   port `ApprovalDeps.enqueueApproved`, which ./approval-services.ts wires;
+ * - `self-heal`: src/drift/ only, through `requestSelfHealSync` (./for-drift.ts);
+ * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts).
  *
  * Guarded three ways: the public requestSync takes a `person` ask only (its type, and at run time: any other origin
  * rejects before anything is queued); `requestSyncAnyOrigin` is not exported from ./index.ts, and other folders
@@ -124,7 +122,8 @@ export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAs
   const { origin } = ask as SyncAsk;
   if (origin !== 'person') {
     throw new Error(
-      `requestSync takes a person's request only, not origin '${origin}': that origin's authorization is its owner's (src/requests/request-sync.ts)`,
+      `requestSync takes a person's request only, not origin '${origin}': ` +
+        "that origin's authorization is its owner's (src/requests/request-sync.ts)",
     );
   }
   return requestSyncAnyOrigin(deps, ask);
