@@ -131,7 +131,7 @@ export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAs
 
 /**
  * Authorize → approval → enqueue, for any origin (see above). Internal to src/requests: reached only through the
- * entry points of the table above, never exported from ./index.ts.
+ * entry points listed above, never exported from ./index.ts.
  */
 export async function requestSyncAnyOrigin<A extends SyncAsk>(
   deps: RequestSyncDeps[A['origin']],
