@@ -98,13 +98,27 @@ module.exports = {
       comment:
         'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, requests, queue, ' +
         'settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
-        'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face.',
+        'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
+        "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner).",
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
         path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|requests|queue|settings)/',
-        pathNot: ['^$1', '^src/[^/]+/index\\.ts$'],
+        pathNot: ['^$1', '^src/[^/]+/index\\.ts$', '^src/requests/for-[^/]+\\.ts$'],
       },
+    },
+    {
+      name: 'request-origins-only-from-their-owner',
+      comment:
+        "src/requests/index.ts offers everyone a person's request (authorize → approval → enqueue). A sync with any " +
+        'other origin is requested only by the code that owns its authorization, through its own entry point ' +
+        'src/requests/for-<folder>.ts, imported only from src/<folder>/: for-drift.ts (self-heal: the drift ' +
+        "detector decided selfHealAllowed) and for-app-of-apps.ts (a child inherits its parent's). `approved` has " +
+        'no entry point outside src/requests (createApprovalServices wires it to the approval flow). The group ' +
+        "is the importer's folder under src/ (sim/ and src/*.ts match none).",
+      severity: 'error',
+      from: { path: '^(?:src/)?([^/]+)/', pathNot: '^src/requests/' },
+      to: { path: '^src/requests/for-', pathNot: '^src/requests/for-$1\\.ts$' },
     },
     {
       name: 'environments-below-requests',

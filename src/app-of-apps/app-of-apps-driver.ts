@@ -33,7 +33,7 @@ import {
   type SyncRequest,
   TransientError,
 } from '../queue/index.js';
-import { requestSync } from '../requests/index.js';
+import { requestChildSync } from '../requests/for-app-of-apps.js';
 import type { Settings } from '../settings/index.js';
 import {
   type ChildApplication,
@@ -117,9 +117,9 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
       appOfApps: next,
     };
     try {
-      const result = await requestSync(
+      const result = await requestChildSync(
         { queue: deps.queue },
-        { origin: 'app-of-apps-child', request, jobId: childJobId(chain.parentJobId, child.name) },
+        { request, jobId: childJobId(chain.parentJobId, child.name) },
       );
       deps.logger.info(
         { parent: chain.parent, child: child.name, jobId: result.jobId, duplicate: result.duplicate },

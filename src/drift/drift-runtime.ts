@@ -2,13 +2,15 @@
  * runDriftDetection — the drift runtime of the bot process: every `defaults.driftDetection.intervalSeconds`
  * (default 180 s, Argo CD's reconciliation timeout) each Application with `syncPolicy.automated` is rendered and
  * compared with its tracked live objects, skipping Applications with a sync queued, running or waiting for
- * approval, and Applications never synced (no history entry in the queue). Each action of a drift episode goes to
- * the `actions` port (the Slack drift notices); the episode state goes through `store` with an atomic transition,
- * so several bot replicas act once per episode, and a `lease` lets one replica compare per interval.
+ * approval, and Applications never synced (no history entry in the queue). Each action of a drift episode is
+ * acted on here: `notify` and `resolved` go to the `notices` port (the Slack drift notices); `sync` — selfHeal,
+ * decided by the detector — is requested by this folder (./self-heal-sync.ts: the `selfHeal.announce` port shows
+ * it, then src/requests queues it with origin `self-heal`). The episode state goes through `store` with an atomic
+ * transition, so several bot replicas act once per episode, and a `lease` lets one replica compare per interval.
  *
- * It codes against ports only (this folder's DriftStateStore, DriftActionPort, DriftMetrics; the engine's Cluster;
- * the queue's and the approval store's read methods): src/main/drift-wiring.ts decides which adapters (Redis,
- * Slack, Kubernetes, Prometheus) implement them.
+ * It codes against ports only (this folder's DriftStateStore, DriftNoticePort, SelfHealAnnouncer, DriftMetrics;
+ * the engine's Cluster; the queue's and the approval store's read methods; the request path's producer port):
+ * src/main/drift-wiring.ts decides which adapters (Redis, Slack, Kubernetes, Prometheus) implement them.
  */
 import type { Application, KubeObject } from '../domain/index.js';
 import {
@@ -25,15 +27,15 @@ import type { DriftAutomationPolicy } from './automation-policy.js';
 import { compareApplication } from './compare-application.js';
 import { createDriftDetector, type DriftCheckResult, type DriftStateStore } from './drift-detector.js';
 import type { DriftAction } from './drift-episodes.js';
+import { requestSelfHeal, type SelfHealSyncDeps } from './self-heal-sync.js';
 
 /**
- * What happens for one action of a drift episode (notify with a Sync button, self-heal sync, resolved). Rejects
- * when it could not be done (Slack or the queue down): the detector forgets the episode's start and acts again
- * next tick.
+ * A drift notice in chat: `notify` posts it (with a Sync button), `resolved` turns it into "back in sync". Rejects
+ * when it could not be done (Slack down): the detector forgets the episode's start and acts again next tick.
  */
-export type DriftActionPort = (
+export type DriftNoticePort = (
   app: Application,
-  action: Exclude<DriftAction, { action: 'none' }>,
+  action: Extract<DriftAction, { action: 'notify' | 'resolved' }>,
 ) => Promise<void>;
 
 /** What each comparison found, counted per Application (the Prometheus metrics implement it). */
@@ -56,7 +58,9 @@ export interface DriftDetectionDeps {
   approvals: Pick<ApprovalStore, 'hasPending'>;
   /** selfHeal allowed now, and why not (createDriftAutomationPolicy); told what each comparison saw. */
   policy: DriftAutomationPolicy;
-  actions: DriftActionPort;
+  notices: DriftNoticePort;
+  /** A self-heal sync: its announcer, the producer and its audit log (logged with `logger`). */
+  selfHeal: Omit<SelfHealSyncDeps, 'logger'>;
   /**
    * Looks at the live objects each comparison read (the `on-health-degraded` notices, noticeDegradedHealth);
    * a rejection is logged and does not fail the check. Optional.
@@ -100,7 +104,10 @@ export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetecti
     compare,
     autoSyncAllowed: (app) => policy.allowed(app),
     skipComparison: (app) => awaitingSync(deps.queue, deps.approvals, app.name),
-    onAction: deps.actions,
+    onAction: (app, action) =>
+      action.action === 'sync'
+        ? requestSelfHeal({ ...deps.selfHeal, logger }, app, action.differences)
+        : deps.notices(app, action),
     onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
     store: deps.store,
     ...(deps.lease ? { lease: deps.lease } : {}),

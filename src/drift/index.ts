@@ -1,6 +1,7 @@
 /**
  * Drift detection: compare an Application with the cluster, drift episodes, the runtime that checks every
- * interval and the ports it codes against, its state in Redis, and the `on-health-degraded` notices it sends.
+ * interval and the ports it codes against, the self-heal syncs it requests, its state in Redis, and the
+ * `on-health-degraded` notices it sends.
  */
 
 export * from './automation-policy.js';
@@ -11,3 +12,4 @@ export * from './drift-episodes.js';
 export * from './drift-runtime.js';
 export * from './redis-drift-state-store.js';
 export * from './self-heal.js';
+export * from './self-heal-sync.js';

@@ -2,8 +2,8 @@
  * The selfHeal decision, pure: is drift in an Application synced automatically now, with which SyncOperation, by
  * whom, and why (for the audit log)? Argo CD's automated sync with `syncPolicy.automated.selfHeal`
  * (controller/appcontroller.go autoSync). The drift detector asks selfHealAllowed; the self-heal sync itself is
- * requested through src/requests requestSync (origin `self-heal`), whose Slack side posts the header
- * (src/slack/reporters/drift-notices.ts).
+ * requested by ./self-heal-sync.ts (src/requests, origin `self-heal`), after its SelfHealAnnouncer (the Slack side,
+ * src/slack/reporters/drift-notices.ts) posted the header.
  */
 import type { Application, SyncOperation } from '../domain/index.js';
 import type { Initiator } from '../queue/index.js';

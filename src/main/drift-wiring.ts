@@ -6,7 +6,9 @@
  * - the cluster: the retrying Kubernetes cluster through the same `clusters:` mapping as the worker;
  * - episode state, the interval lease, the notices' refs and pending approvals: Redis under the queue prefix
  *   (one connection, closed by close());
- * - the actions of an episode: the Slack drift notices (src/slack/reporters/drift-notices.ts);
+ * - the notices of an episode (notify, resolved) and a self-heal sync's header: the Slack drift notices
+ *   (src/slack/reporters/drift-notices.ts createDriftNotices, createSelfHealAnnouncer); the self-heal sync itself
+ *   is src/drift's to request, on the queue's producer, audited in the Application's audit log;
  * - `on-health-degraded`: noticeDegradedHealth, posted through the Slack approval messenger, paced per channel
  *   across processes;
  * - metrics: the Prometheus `driftChecked`.
@@ -15,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
+import type { Application } from '../domain/index.js';
 import {
   createDriftAutomationPolicy,
   type DriftMetrics,
@@ -32,7 +35,7 @@ import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import { createRedisClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
-import { createDriftNotices } from '../slack/reporters/drift-notices.js';
+import { createDriftNotices, createSelfHealAnnouncer } from '../slack/reporters/drift-notices.js';
 import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import { createSlackApprovalMessenger } from '../slack/reporters/slack-approval-messenger.js';
 
@@ -76,6 +79,11 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     onError: (err: unknown) => logger.warn({ err }, 'on-health-degraded notice not delivered'),
   };
   const policy = createDriftAutomationPolicy(settings, now);
+  const slack = {
+    client: deps.web,
+    catalog: apps.registry,
+    channelOf: (app: Application) => driftChannelOf(settings, app),
+  };
   const running = runDriftDetection({
     settings,
     applications: () => apps.registry.list(),
@@ -88,16 +96,17 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     queue: deps.queue,
     approvals: createApprovalStore(redis, { prefix }),
     policy,
-    actions: createDriftNotices({
-      client: deps.web,
-      catalog: apps.registry,
-      queue: deps.queue,
+    notices: createDriftNotices({
+      ...slack,
       refs: redisDriftNoticeRefs(redis, prefix),
-      channelOf: (app) => driftChannelOf(settings, app),
-      audit: (entry) => audit.append(entry),
       whyNotAutomatic: (app) => policy.whyNotAutomatic(app),
       logger,
     }),
+    selfHeal: {
+      announce: createSelfHealAnnouncer(slack),
+      queue: deps.queue,
+      audit: (entry) => audit.append(entry),
+    },
     liveObjectsRead: (app, live) => noticeDegradedHealth(degradedDeps, app, live),
     store: redisDriftStateStore(redis, prefix),
     lease: redisDriftLease(redis, prefix, randomUUID()),

@@ -1,6 +1,7 @@
 /**
  * One call for the approval flow over Redis with its store, audit log, group cache and plan preview, joined to the
- * request path: an approved request is queued by requestSync (origin `approved`) on `queue`. The composition root
+ * request path: an approved request is queued by requestSync's steps (origin `approved`, asked only here:
+ * ApprovalDeps.enqueueApproved, called by decideApproval and enqueueStranded) on `queue`. The composition root
  * (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only
  * `createFailureNotifier` (see docs/approvals.md, "Wiring").
  */
@@ -23,7 +24,7 @@ import {
 import type { RedisClient } from '../queue/index.js';
 import { allDurable, type DurableWrites, type ReplicaDurability, replicatedWrites } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
-import { type EnqueuePort, requestSync } from './request-sync.js';
+import { type EnqueuePort, requestSyncAnyOrigin } from './request-sync.js';
 
 /** Key prefix of approvals, audit and notification keys. */
 export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
@@ -89,7 +90,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
         ...(options.cluster ? { cluster: options.cluster } : {}),
       }),
       enqueueApproved: (flow, record) =>
-        requestSync({ ...flow, queue: options.queue }, { origin: 'approved', record }),
+        requestSyncAnyOrigin({ ...flow, queue: options.queue }, { origin: 'approved', record }),
       messenger: options.messenger,
       durable,
       now: options.now ?? Date.now,

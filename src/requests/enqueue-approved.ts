@@ -15,12 +15,26 @@ export type ApprovedRequestDeps = Pick<ApprovalDeps, 'store' | 'messenger' | 'au
   queue: EnqueuePort;
 };
 
-/** requestSync's enqueue step for origin `approved` (its authorization was the approvers' decision). */
+/**
+ * requestSync's enqueue step for origin `approved` (its authorization was the approvers' decision). The store is
+ * asked again first: only a request it holds as approved is queued, and one whose job is already recorded (a late
+ * retry) resolves with that job, queueing nothing.
+ * @throws Error when the store does not hold the request as approved (nothing is queued, noted or audited); what
+ * the store throws.
+ */
 export async function enqueueApproved(
   deps: ApprovedRequestDeps,
   record: ApprovalRecord,
 ): Promise<{ jobId?: string }> {
   const { request, message } = record;
+  const stored = await deps.store.get(request.id);
+  if (stored?.status !== 'approved') {
+    const status = stored ? stored.status : 'missing';
+    throw new Error(
+      `approval request ${request.id} is ${status} in the approval store, not approved: not queued`,
+    );
+  }
+  if (stored.jobId) return { jobId: stored.jobId };
   const base = { application: request.application, environment: request.environment, requestId: request.id };
   const approvers = record.approvals.map((a) => mentionOf(a.userId)).join(', ');
   try {

@@ -1,8 +1,18 @@
 /**
- * Requesting a sync: requestSync, the one path onto the queue — authorize → approval → enqueue, for every origin
- * (docs/approvals.md, "The request path") — and the approval flow joined to it (createApprovalServices).
+ * Requesting a sync — the public face of src/requests: requestSync for a person (authorize → approval → enqueue;
+ * docs/approvals.md, "The request path"), and the approval flow joined to it (createApprovalServices, which alone
+ * queues approved requests). The other origins are not here: each is reached only by the code that owns its
+ * authorization, through its own entry point (./for-drift.ts for src/drift/, ./for-app-of-apps.ts for
+ * src/app-of-apps/; see ./request-sync.ts).
  */
 
 export * from './approval-services.js';
 export { approvalJobId } from './enqueue-approved.js';
-export * from './request-sync.js';
+export {
+  type EnqueuePort,
+  type GateContext,
+  type PersonAsk,
+  type PersonOutcome,
+  type RequestGate,
+  requestSync,
+} from './request-sync.js';

@@ -21,6 +21,18 @@ function enqueuers(): string[] {
   return sources().filter((file) => ENQUEUE.test(readFileSync(path.join(SRC, file), 'utf8')));
 }
 
+/** An ask naming an origin other than `person` (`origin: 'self-heal'`, …): only src/requests builds one. */
+const OTHER_ORIGIN = /\borigin\s*:\s*(['"`])(approved|self-heal|app-of-apps-child)\1/;
+
+/** Product modules outside src/requests that name an origin other than `person`. */
+function otherOriginAskers(): string[] {
+  return sources().filter(
+    (file) =>
+      !file.startsWith(`requests${path.sep}`) &&
+      OTHER_ORIGIN.test(readFileSync(path.join(SRC, file), 'utf8')),
+  );
+}
+
 describe('src/requests is the one path onto the queue', () => {
   it('no module outside src/requests calls enqueueSync: every sync goes through requestSync', () => {
     const found = enqueuers();
@@ -28,5 +40,16 @@ describe('src/requests is the one path onto the queue', () => {
     expect(found.filter((file) => !file.startsWith(`requests${path.sep}`))).toEqual([]);
     // The guard sees the calls it guards: requestSync's own.
     expect(found).toContain(path.join('requests', 'request-sync.ts'));
+  });
+});
+
+describe('a sync with another origin than person is asked for only inside src/requests', () => {
+  it('no module outside src/requests names origin approved, self-heal or app-of-apps-child', () => {
+    expect(otherOriginAskers()).toEqual([]);
+    // The reviewer's probe (a Slack action queueing a child with no check) is what the pattern finds.
+    expect(OTHER_ORIGIN.test("requestSync({ queue }, { origin: 'app-of-apps-child', request, jobId })")).toBe(
+      true,
+    );
+    expect(OTHER_ORIGIN.test("{ origin: 'person', request, context }")).toBe(false);
   });
 });

@@ -1,11 +1,13 @@
 /**
- * requestSync — the one way a sync gets onto the queue. Whoever asks, the steps are the same three, in this order:
+ * requestSync — the one way a sync gets onto the queue. Whoever asks, the steps are the same three, in this order
+ * (requestSyncAnyOrigin below; docs/approvals.md, "The request path"):
  *
  * 1. authorize — per origin, the checks that origin has always had:
  *    - `person` (`/sync`, `/sync rollback`, `/sync delete`'s Delete button, a drift notice's Sync click, the Roll
  *      back button): the environment's request policy for the payload's user and channel (authorizeAction →
  *      authorizeRequest, src/environments), asked by the gate;
- *    - `approved`: the approvers' decision (decideApproval: authorizeDecision and the binding);
+ *    - `approved`: the approvers' decision (decideApproval: authorizeDecision and the binding), re-checked in the
+ *      approval store (approved, no job yet) before anything is queued;
  *    - `self-heal`: the auto-sync policy (src/drift/self-heal.ts selfHealAllowed with the environment's
  *      autoSyncAllowed), decided by the drift detector before the action reaches here;
  *    - `app-of-apps-child`: inherited from the parent, whose own request went through here (authorized, approved
@@ -17,7 +19,19 @@
  *    journal's id for a journaled command, `approvalJobId(request id)` for an approved request, `childJobId` for a
  *    child; a retry with the same id is a duplicate of the same job, never a second one.
  *
- * No other module of src/ calls `enqueueSync` (guarded by ./only-requests-enqueue.test.ts).
+ * Who may ask with which origin — only the code that owns that origin's authorization:
+ * - `person`: anyone, through `requestSync` (./index.ts, the public face; the gate authorizes);
+ * - `approved`: the approval flow only (decideApproval after its compare-and-set, enqueueStranded), through the
+ *   port `ApprovalDeps.enqueueApproved`, which ./approval-services.ts wires;
+ * - `self-heal`: src/drift/ only, through `requestSelfHealSync` (./for-drift.ts);
+ * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts).
+ *
+ * Guarded three ways: the public requestSync takes a `person` ask only (its type, and at run time: any other origin
+ * rejects before anything is queued); `requestSyncAnyOrigin` is not exported from ./index.ts, and other folders
+ * reach this folder only through it (dependency-cruiser `folders-only-through-index`), except an owner's
+ * `for-<folder>.ts`, which only src/<folder>/ may import (`request-origins-only-from-their-owner`); and
+ * ./only-requests-enqueue.test.ts fails when a module outside src/requests calls `enqueueSync` or names an origin
+ * other than `person`.
  */
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRecord, AuditEntry, DeletionApproval, MessageRef } from '../environments/index.js';
@@ -96,8 +110,30 @@ export interface RequestSyncOutcomes {
   'app-of-apps-child': EnqueueResult;
 }
 
-/** Authorize → approval → enqueue, for any origin (see above). */
-export async function requestSync<A extends SyncAsk>(
+/** A person's request: the only origin the public face (./index.ts) takes. */
+export type PersonAsk = Extract<SyncAsk, { origin: 'person' }>;
+
+/**
+ * requestSync for a person (`/sync`, its buttons): authorize → approval → enqueue through the gate (see above).
+ * Any other origin is refused before anything is queued — it belongs to its owner's entry point.
+ * @throws Error when `ask.origin` is not `person` (a caller that bypassed the type); the gate's own failures too.
+ */
+export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAsk): Promise<PersonOutcome> {
+  const { origin } = ask as SyncAsk;
+  if (origin !== 'person') {
+    throw new Error(
+      `requestSync takes a person's request only, not origin '${origin}': ` +
+        "that origin's authorization is its owner's (src/requests/request-sync.ts)",
+    );
+  }
+  return requestSyncAnyOrigin(deps, ask);
+}
+
+/**
+ * Authorize → approval → enqueue, for any origin (see above). Internal to src/requests: reached only through the
+ * entry points listed above, never exported from ./index.ts.
+ */
+export async function requestSyncAnyOrigin<A extends SyncAsk>(
   deps: RequestSyncDeps[A['origin']],
   ask: A,
 ): Promise<RequestSyncOutcomes[A['origin']]> {

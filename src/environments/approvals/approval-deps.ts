@@ -18,11 +18,13 @@ export interface ApprovalDeps {
   groups: GroupMembership;
   preview: SyncPreviewer;
   /**
-   * The request path's last step for an approved request (src/requests requestSync, origin `approved`): queue it
-   * into its approval message's thread with a job id derived from the request, record the job, say so, audit
-   * `queued`. Called with the flow's own deps (its messenger confirms durability before showing anything); the
-   * flow has no producer of its own and never enqueues.
-   * Resolves with the job id, or `{}` when it was not queued (the reason is noted on the request and audited).
+   * The request path's last step for an approved request (src/requests, origin `approved`; createApprovalServices
+   * wires it, the only way that origin is asked): re-check in the store that the request is approved and has no job
+   * yet, queue it into its approval message's thread with a job id derived from the request, record the job, say
+   * so, audit `queued`. Called with the flow's own deps (its messenger confirms durability before showing
+   * anything); the flow has no producer of its own and never enqueues.
+   * Resolves with the job id (the recorded one when there is one), or `{}` when it was not queued (the reason is
+   * noted on the request and audited); rejects when the store does not hold the request as approved.
    */
   enqueueApproved(deps: ApprovalDeps, record: ApprovalRecord): Promise<{ jobId?: string }>;
   messenger: ApprovalMessenger;

@@ -4,7 +4,7 @@ import {
   decodeApprovalButtonValue,
   STRANDED_AFTER_MS,
 } from '../../../src/environments/index.js';
-import { approvalJobId } from '../../../src/requests/index.js';
+import { approvalJobId, enqueueApproved } from '../../../src/requests/enqueue-approved.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
 
@@ -72,5 +72,41 @@ describe('an approval stored by a bot that stopped before queueing it (stranded)
       { jobId: approvalJobId(requestId) },
     );
     expect(again).toMatchObject({ jobId: approvalJobId(requestId), duplicate: true });
+  });
+});
+
+/** A pending request for guestbook (production: needs approval), as stored. */
+async function pendingRecord() {
+  const { requestId } = await requestApproval();
+  const record = await env.store.get(requestId);
+  if (!record) throw new Error(`request ${requestId} not stored`);
+  return record;
+}
+
+/** Neither is reached when the store says no: any use fails the test (TypeError). */
+const unused = { messenger: {} as never, audit: {} as never };
+
+describe('enqueueApproved re-checks the approval store', () => {
+  it('refuses a request the store holds as pending (not approved), queueing nothing', async () => {
+    const record = await pendingRecord();
+
+    await expect(
+      enqueueApproved({ ...unused, store: env.store, queue: env.queue }, { ...record, status: 'approved' }),
+    ).rejects.toThrow(`approval request ${record.request.id} is pending in the approval store, not approved`);
+    expect(await env.queue.jobStatus(approvalJobId(record.request.id))).toBeUndefined();
+    expect((await env.store.get(record.request.id))?.status).toBe('pending');
+  });
+
+  it('resolves with the job already recorded for an approved request, queueing nothing more', async () => {
+    const record = await pendingRecord();
+    const { id } = record.request;
+    await env.store.decide(id, 'U0SAM', 'approve', env.clock.now);
+    await env.store.recordJob(id, 'recorded-job');
+    const approved = { ...record, status: 'approved' as const };
+
+    expect(await enqueueApproved({ ...unused, store: env.store, queue: env.queue }, approved)).toEqual({
+      jobId: 'recorded-job',
+    });
+    expect(await env.queue.jobStatus(approvalJobId(id))).toBeUndefined();
   });
 });

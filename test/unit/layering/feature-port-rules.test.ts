@@ -49,6 +49,20 @@ const tree: Record<string, string> = {
   'src/config.ts': "import { keys } from './queue/store/keys.js';\nexport const config = keys;\n",
   'src/environments/gate.ts':
     "import { request } from '../requests/index.js';\nexport const gate = request;\n",
+  // The request path's owner entry points (request-origins-only-from-their-owner): allowed from their owner only.
+  'src/requests/for-drift.ts': "import { request } from './index.js';\nexport const selfHeal = request;\n",
+  'src/requests/for-app-of-apps.ts': "import { request } from './index.js';\nexport const child = request;\n",
+  'src/drift/self-heal-sync.ts':
+    "import { selfHeal } from '../requests/for-drift.js';\nexport const s = selfHeal;\n",
+  'src/app-of-apps/driver.ts':
+    "import { child } from '../requests/for-app-of-apps.js';\nexport const c = child;\n",
+  'src/slack/sync-command.ts': "import { request } from '../requests/index.js';\nexport const r = request;\n",
+  // The reviewer's probe, as an import: a Slack action queueing an App of Apps child with no check.
+  'src/slack/actions/probe.ts':
+    "import { child } from '../../requests/for-app-of-apps.js';\nexport const p = child;\n",
+  'src/drift/child.ts': "import { child } from '../requests/for-app-of-apps.js';\nexport const d = child;\n",
+  'sim/self-heal.ts':
+    "import { selfHeal } from '../src/requests/for-drift.js';\nexport const m = selfHeal;\n",
 };
 
 let dir: string;
@@ -65,16 +79,21 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The tree's violations of `rules` (names), cruising `roots`: `rule: from → to`, sorted. */
+async function violationsOf(rules: ReadonlySet<string>, roots: string[]): Promise<string[]> {
+  const result = await cruise(roots, {
+    ruleSet: { forbidden: config.forbidden.filter((r) => rules.has(r.name ?? '')) },
+    validate: true,
+    tsPreCompilationDeps: true,
+    baseDir: dir,
+  });
+  const output = result.output as Exclude<typeof result.output, string>;
+  return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+}
+
 describe('layering rules: features own their ports, main/ wires', () => {
   it('reports each bad import under its rule and nothing else', async () => {
-    const result = await cruise(['src'], {
-      ruleSet: { forbidden: config.forbidden.filter((r) => RULES.has(r.name ?? '')) },
-      validate: true,
-      tsPreCompilationDeps: true,
-      baseDir: dir,
-    });
-    const output = result.output as Exclude<typeof result.output, string>;
-    const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+    const violations = await violationsOf(RULES, ['src']);
 
     expect(violations).toEqual(
       [
@@ -90,6 +109,21 @@ describe('layering rules: features own their ports, main/ wires', () => {
         'folders-only-through-index: src/slack/internals.ts → src/drift/detector.ts',
         'folders-only-through-index: src/app-of-apps/store.ts → src/queue/store/keys.ts',
         'environments-below-requests: src/environments/gate.ts → src/requests/index.ts',
+      ].sort(),
+    );
+  });
+});
+
+describe('layering rules: a sync with another origin than person is requested only by its owner', () => {
+  it("src/requests/for-<folder>.ts is imported from src/<folder>/ only (the reviewer's probe included)", async () => {
+    const rule = 'request-origins-only-from-their-owner';
+    const violations = await violationsOf(new Set([rule]), ['src', 'sim']);
+
+    expect(violations).toEqual(
+      [
+        `${rule}: src/slack/actions/probe.ts → src/requests/for-app-of-apps.ts`,
+        `${rule}: src/drift/child.ts → src/requests/for-app-of-apps.ts`,
+        `${rule}: sim/self-heal.ts → src/requests/for-drift.ts`,
       ].sort(),
     );
   });

@@ -1,0 +1,20 @@
+/**
+ * The request path's entry point for origin `app-of-apps-child`, for src/app-of-apps/ only (dependency-cruiser
+ * `request-origins-only-from-their-owner`): the App of Apps runtime owns that authorization — a child inherits its
+ * parent's, whose own request went through requestSync (authorized, approved where required), and runs with the
+ * parent's initiator. Queued as asked with the child's derived job id (`childJobId`), so a retried hook never
+ * queues it twice.
+ */
+import type { EnqueueResult } from '../queue/index.js';
+import { type RequestSyncDeps, requestSyncAnyOrigin, type SyncAsk } from './request-sync.js';
+
+/** The child's SyncRequest (the chain in `appOfApps`) and its derived job id. */
+export type ChildSyncAsk = Omit<Extract<SyncAsk, { origin: 'app-of-apps-child' }>, 'origin'>;
+
+/** @throws what enqueueSync throws (the App of Apps driver turns not_queued into a TransientError). */
+export function requestChildSync(
+  deps: RequestSyncDeps['app-of-apps-child'],
+  ask: ChildSyncAsk,
+): Promise<EnqueueResult> {
+  return requestSyncAnyOrigin(deps, { origin: 'app-of-apps-child', ...ask });
+}
