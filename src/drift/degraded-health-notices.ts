@@ -4,7 +4,7 @@
  * Deployment someone broke by hand. The drift check reads the Application's tracked live objects anyway; when one
  * of them is Degraded (the same health checks as the engine's), the channels subscribed to `on-health-degraded`
  * (Application annotations, environment defaults) are told, once per operation and channel: the key is the one the
- * worker uses (`postOncePerChannel`), so an operation the worker already announced as Degraded is not announced
+ * worker's notifier uses (NotificationMarks, `postSubscriptionNotice`), so an operation the worker already announced as Degraded is not announced
  * again, and every later drift check of the same operation posts nothing.
  */
 
@@ -14,16 +14,17 @@ import { getResourceHealth } from '../engine/index.js';
 import {
   canRollBackApplication,
   environmentFor,
+  type NotificationMarks,
   type NotificationPoster,
-  postOncePerChannel,
+  postSubscriptionNotice,
   subscriptionsOf,
 } from '../environments/index.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 
 export interface DegradedHealthNoticeDeps {
-  redis: Parameters<typeof postOncePerChannel>[0]['redis'];
-  prefix: string;
+  /** The notice claims shared with the worker's notifier (redisNotificationMarks in production). */
+  marks: NotificationMarks;
   settings: Pick<Settings, 'environments'>;
   queue: Pick<SyncQueueClient, 'history' | 'jobStatus'>;
   poster: NotificationPoster;
@@ -55,7 +56,7 @@ export async function noticeDegradedHealth(
   const [first] = degraded;
   const more = degraded.length > 1 ? ` (and ${degraded.length - 1} more)` : '';
   const message = first?.health.message ? `: ${first.health.message}` : '';
-  await postOncePerChannel(deps, channels, {
+  await postSubscriptionNotice(deps, channels, {
     trigger: 'on-health-degraded',
     application: app.name,
     destination: env?.name ?? app.destination.namespace ?? app.destination.name ?? '',

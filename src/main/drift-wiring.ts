@@ -28,7 +28,12 @@ import {
   redisDriftStateStore,
   runDriftDetection,
 } from '../drift/index.js';
-import { createApprovalStore, createAuditLog, driftChannelOf } from '../environments/index.js';
+import {
+  createApprovalStore,
+  createAuditLog,
+  driftChannelOf,
+  redisNotificationMarks,
+} from '../environments/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -63,8 +68,7 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const audit = createAuditLog(redis, prefix);
   const degradedDeps = {
-    redis,
-    prefix,
+    marks: redisNotificationMarks(redis, prefix),
     settings,
     queue: deps.queue,
     poster: createSlackApprovalMessenger(

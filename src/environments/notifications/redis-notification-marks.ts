@@ -9,8 +9,6 @@
  */
 
 import type { RedisClient } from '../../queue/index.js';
-import type { SubscriptionNotice } from './failure-notice.js';
-import { type FailureNotifierDeps, postSubscriptionNotice } from './failure-notifier.js';
 import { NOTIFIED_TTL_SECONDS, type NotificationMarks } from './notification-marks.js';
 
 export function redisNotificationMarks(redis: RedisClient, prefix: string): NotificationMarks {
@@ -33,21 +31,4 @@ export function redisNotificationMarks(redis: RedisClient, prefix: string): Noti
     },
     clearFailing: async (application) => (await redis.getdel(failingKey(application))) !== null,
   };
-}
-
-/**
- * postSubscriptionNotice with the marks in Redis under `prefix`, for callers that hold a Redis client rather than
- * NotificationMarks (drift's `on-health-degraded` notices, src/drift/degraded-health-notices.ts): the same keys as
- * the worker's notifier, so a notice either posted is not posted again by the other.
- */
-export function postOncePerChannel(
-  deps: Pick<FailureNotifierDeps, 'poster' | 'onError'> & { redis: RedisClient; prefix: string },
-  channels: readonly string[],
-  notice: SubscriptionNotice,
-): Promise<void> {
-  return postSubscriptionNotice(
-    { ...deps, marks: redisNotificationMarks(deps.redis, deps.prefix) },
-    channels,
-    notice,
-  );
 }
