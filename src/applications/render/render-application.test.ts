@@ -335,7 +335,7 @@ describe('renderApplication: git sources', () => {
       `revision "v9" not found in ${fixture.url} (no branch, tag or commit of that name)`,
     );
     const escaped = await failure<BotError>(
-      renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../../../test/support' } }),
+      renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../..' } }),
     );
     expect(escaped.message).toBe('cfg: source path ../.. leaves the repository');
   });
