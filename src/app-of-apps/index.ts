@@ -3,8 +3,8 @@
  * worker's JobLifecycle), the ports it codes against (announcer, chain store) and the chain store in Redis.
  */
 
-export * from './app-of-apps.js';
-export * from './app-of-apps-driver.js';
-export * from './app-of-apps-ports.js';
-export * from './redis-chain-store.js';
-export { type ApplicationResolver, createApplicationResolver } from './resolve-application.js';
+export type { AppOfAppsSummary, ChildOutcome } from './app-of-apps.js';
+export { childJobId, childRequestKey, createAppOfAppsDriver } from './app-of-apps-driver.js';
+export type { AppOfAppsAnnouncer } from './app-of-apps-ports.js';
+export { redisAppOfAppsChainStore } from './redis-chain-store.js';
+export { createApplicationResolver } from './resolve-application.js';

@@ -3,7 +3,13 @@
  * DeletionPlanner port the Slack command codes against.
  */
 
-export * from './application-deletion.js';
-export * from './delete-application.js';
-export * from './deletion-hooks.js';
-export * from './deletion-planner.js';
+export {
+  confirmationKeys,
+  type DeletionCascade,
+  type DeletionPlan,
+  planDeletion,
+  planHash,
+} from './application-deletion.js';
+export { deleteApplication } from './delete-application.js';
+export { renderedDeletionHooks } from './deletion-hooks.js';
+export { createDeletionPlanner, type DeletionPlanner } from './deletion-planner.js';

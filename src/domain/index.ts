@@ -1,11 +1,52 @@
 /** The Argo CD vocabulary, dependency-free. Every layer may import this module. */
-export * from './annotations.js';
-export * from './application.js';
-export * from './errors.js';
-export * from './health-status.js';
+export { Annotations, HOOK_FINALIZER, OPERATION_ANNOTATION, TRACKING_LABEL } from './annotations.js';
+export {
+  type Application,
+  type ApplicationDestination,
+  type ApplicationSource,
+  type ApplicationSourceDirectory,
+  type ApplicationSourceHelm,
+  type ApplicationSourceKustomize,
+  withApplicationSyncOptions,
+} from './application.js';
+export { BotError, type BotErrorCode, ManifestError } from './errors.js';
+export {
+  HEALTH_STATUS_CODES,
+  type HealthStatus,
+  type HealthStatusCode,
+  worstHealth,
+} from './health-status.js';
 export { DNS1123_SUBDOMAIN, NAME_MESSAGES, type NameRule, nameProblems, nameRuleOf } from './object-name.js';
-export * from './operation.js';
-export * from './resource.js';
-export * from './revision.js';
-export * from './sync-event.js';
-export * from './sync-phase.js';
+export {
+  isCompleted,
+  type OperationPhase,
+  type OperationState,
+  type ResourceResult,
+  type ResultCode,
+  type SyncOperation,
+  type SyncOperationResource,
+  type SyncStatusCode,
+} from './operation.js';
+export {
+  formatResourceKey,
+  type KubeObject,
+  type ObjectMeta,
+  type OwnerReference,
+  type ResourceKey,
+  resourceKeyOf,
+  shortName,
+  splitApiVersion,
+} from './resource.js';
+export { displayRevision } from './revision.js';
+export type { CancelledBy, SyncEvent, TaskRef, WaveRef } from './sync-event.js';
+export {
+  HOOK_DELETE_POLICIES,
+  type HookDeletePolicy,
+  type HookType,
+  isHookDeletePolicy,
+  isSyncPhase,
+  SYNC_PHASE_ORDINAL,
+  SYNC_PHASES,
+  type SyncPhase,
+  type SyncWave,
+} from './sync-phase.js';

@@ -4,12 +4,24 @@
  * `on-health-degraded` notices it sends.
  */
 
-export * from './automation-policy.js';
-export * from './compare-application.js';
-export * from './degraded-health-notices.js';
-export * from './drift-detector.js';
-export * from './drift-episodes.js';
-export * from './drift-runtime.js';
-export * from './redis-drift-state-store.js';
-export * from './self-heal.js';
-export * from './self-heal-sync.js';
+export { createDriftAutomationPolicy } from './automation-policy.js';
+export type { ResourceDifference } from './compare-application.js';
+export { noticeDegradedHealth } from './degraded-health-notices.js';
+export {
+  type DriftMetrics,
+  type DriftNoticePort,
+  type RunningDriftDetection,
+  runDriftDetection,
+} from './drift-runtime.js';
+export {
+  type DriftNoticeClaims,
+  type DriftNoticeClicker,
+  type DriftNoticeRefs,
+  memoryDriftNoticeClaims,
+  redisDriftLease,
+  redisDriftNoticeClaims,
+  redisDriftNoticeRefs,
+  redisDriftStateStore,
+} from './redis-drift-state-store.js';
+export { SELF_HEAL_INITIATOR } from './self-heal.js';
+export type { SelfHealAnnouncer } from './self-heal-sync.js';

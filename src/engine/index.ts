@@ -1,33 +1,50 @@
 /** The engine's public surface. Other folders import from here only. */
 
-export * from './closest-names.js';
-export * from './cluster.js';
-export * from './diff/index.js';
-export * from './engine-options.js';
-export * from './health/index.js';
-export * from './health/pod-references.js';
-export * from './hooks/delete-policy.js';
-export * from './hooks/helm.js';
-export * from './hooks/hook.js';
-export * from './hooks/hook-name.js';
-export * from './object-annotations.js';
+export { closestNames, didYouMean } from './closest-names.js';
+export {
+  type ApplyOptions,
+  type Cluster,
+  ClusterError,
+  type ClusterWatch,
+  FIELD_MANAGER,
+  isConflict,
+  isNotFound,
+  type ObjectChange,
+  type ObjectRef,
+  refOf,
+  type WatchTarget,
+  type WriteOptions,
+} from './cluster.js';
+export {
+  type DiffAction,
+  type IgnoreDifferencesRule,
+  ignoreDifferencesOf,
+  isSecretDiff,
+  parseIgnoreDifferences,
+  type ResourceDiff,
+  withoutIgnored,
+} from './diff/index.js';
+export type { EngineOptions } from './engine-options.js';
+export { getResourceHealth } from './health/index.js';
+export { hasDeletePolicy } from './hooks/delete-policy.js';
+export { hookTraitsOf, isHook } from './hooks/hook.js';
+export { annotationCsvOf } from './object-annotations.js';
 export { clusterScopedIn } from './plan/cluster-scoped-kinds.js';
-export * from './plan/dependency-bubbling.js';
-export * from './plan/go-atoi.js';
-export * from './plan/kind-order.js';
-export * from './plan/prune-waves.js';
-export * from './plan/reference-lint.js';
-export * from './plan/selective-sync.js';
-export * from './plan/sort-sync-tasks.js';
+export { lateReferencesOf } from './plan/reference-lint.js';
 export { syncOptionProblem } from './plan/sync-option-names.js';
-export * from './plan/sync-phases.js';
-export * from './plan/sync-tasks.js';
-export * from './plan/sync-waves.js';
-export * from './plan/unique-targets.js';
-export * from './plan-warning.js';
-export * from './run/application-diff.js';
-export * from './run/run-operation.js';
+export { type BuildSyncTasksResult, buildSyncTasks } from './plan/sync-tasks.js';
+export { syncWaveOf } from './plan/sync-waves.js';
+export { assertUniqueTargets } from './plan/unique-targets.js';
+export type { PlanWarning } from './plan-warning.js';
+export {
+  type ApplicationDiff,
+  computeApplicationDiff,
+  type DiffCounts,
+  formatDiffCounts,
+  hasChanges,
+} from './run/application-diff.js';
+export { runOperation } from './run/run-operation.js';
 export { syncOptionValueOf } from './sync-options.js';
-export * from './sync-task.js';
+export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 export { listTrackedLiveObjects, withTrackingLabel } from './tracked-objects.js';
 export { Wakeup } from './wakeup.js';

@@ -1,16 +1,22 @@
 /** Environments (wavesync.yaml `environments:`): who may do what, freeze windows, auto-sync policy, approvals, the audit
  * log and failure notifications (docs/approvals.md). */
 
-export * from './approvals/approval-button.js';
+export {
+  APPROVE_ACTION_ID,
+  decodeApprovalButtonValue,
+  encodeApprovalButtonValue,
+  REJECT_ACTION_ID,
+  VIEW_DIFF_ACTION_ID,
+} from './approvals/approval-button.js';
 export type { ApprovalDeps } from './approvals/approval-deps.js';
 export type { ApprovalMessenger } from './approvals/approval-messenger.js';
-export * from './approvals/approval-request.js';
 export {
-  type ApprovalStore,
-  type ApprovalStoreOptions,
-  createApprovalStore,
-  type DecideOutcome,
-} from './approvals/approval-store.js';
+  type ApprovalRecord,
+  type DeletionApproval,
+  type MessageRef,
+  rerunCommandOf,
+} from './approvals/approval-request.js';
+export { type ApprovalStore, createApprovalStore } from './approvals/approval-store.js';
 export {
   type Approvals,
   type AuditView,
@@ -18,38 +24,30 @@ export {
   type PendingApproval,
   type WithdrawResult,
 } from './approvals/approvals.js';
-export * from './approvals/authorize-decision.js';
-export { describeStatus } from './approvals/close-approval.js';
-export type { DecisionClick, DecisionResult } from './approvals/decide-approval.js';
-export * from './approvals/diff-summary.js';
-export { enqueueStranded, STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
-export {
-  DELETION_REVISION,
-  type GateRequestContext,
-  type GateResult,
-  gateRequest,
-} from './approvals/gate-request.js';
-export * from './approvals/live-diff.js';
-export * from './approvals/plan-summary.js';
-export * from './approvals/sync-preview.js';
-export * from './audit-log.js';
-export * from './authorize-request.js';
-export * from './auto-sync-policy.js';
-export * from './check-request.js';
-export * from './environment-resolver.js';
-export * from './freeze-windows.js';
-export * from './group-membership.js';
-export * from './notifications/failure-notice.js';
+export type { Decision } from './approvals/authorize-decision.js';
+export { type DiffSummary, summarizeDiff } from './approvals/diff-summary.js';
+export { STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
+export type { RequestDiffResult } from './approvals/live-diff.js';
+export type { PlanSummary } from './approvals/plan-summary.js';
+export { createSyncPreviewer } from './approvals/sync-preview.js';
+export { type AuditEntry, type AuditLog, type AuditRecord, createAuditLog } from './audit-log.js';
+export { autoSyncAllowed, driftChannelOf } from './auto-sync-policy.js';
+export { assertKnownEnvironments, environmentFor, environmentNameOf } from './environment-resolver.js';
+export { createGroupMembership, type ListGroupMembers } from './group-membership.js';
+export type {
+  FailureNotice,
+  NotificationPoster,
+  RecoveryNotice,
+  SubscriptionNotice,
+} from './notifications/failure-notice.js';
 export {
   canRollBackApplication,
   createFailureNotifier,
   type FailureNotifier,
-  type FailureNotifierDeps,
   postSubscriptionNotice,
   subscriptionsOf,
 } from './notifications/failure-notifier.js';
-export * from './notifications/notification-marks.js';
-export * from './notifications/redis-notification-marks.js';
-export * from './permissions.js';
-export * from './principal-mentions.js';
-export * from './revision-rules.js';
+export type { NotificationMarks } from './notifications/notification-marks.js';
+export { redisNotificationMarks } from './notifications/redis-notification-marks.js';
+export type { ActionContext, Authorization } from './permissions.js';
+export { describePrincipals, mentionOf } from './principal-mentions.js';

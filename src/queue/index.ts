@@ -1,16 +1,9 @@
 /** The queue layer's public surface: producer, worker, runner port and the types callers code against. */
 
-export {
-  type AppOfAppsChain,
-  AppOfAppsChainSchema,
-  type AppOfAppsChild,
-  currentChild,
-} from './app-of-apps-chain.js';
+export { type AppOfAppsChain, currentChild } from './app-of-apps-chain.js';
 export { derivedJobId } from './derived-job-id.js';
-export { type FollowOptions, followJob } from './follow-job.js';
-export { type Closeable, closeOnSignals, type ShutdownOptions } from './graceful-shutdown.js';
 export type { JobLifecycle } from './job-lifecycle.js';
-export { isTransientError, LockLostError, TransientError, WorkerShuttingDownError } from './queue-errors.js';
+export { isTransientError, TransientError } from './queue-errors.js';
 export type { ResumedFrom } from './resumed-from.js';
 export { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from './store/click-claims.js';
 export type { CommandJournal, JournalEntry } from './store/command-journal.js';
@@ -24,33 +17,26 @@ export {
   replicaDurabilityFor,
   replicatedWrites,
 } from './store/durable-writes.js';
-export type { JobStreamEntry } from './store/job-events.js';
 export { luaScript, runScript } from './store/lua-script.js';
-export type { QueueLogger, RedisConnectionOptions } from './store/redis-connections.js';
 export {
   clusterSafePrefix,
   createRedisClient,
   describeRedis,
   type RedisClient,
+  type RedisConnectionOptions,
   type RedisNode,
 } from './store/redis-connections.js';
-export { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME } from './store/redis-keys.js';
-export { createSyncQueue, type SyncJobData, type SyncQueue, type SyncQueueOptions } from './sync-queue.js';
+export { SYNC_QUEUE_NAME } from './store/redis-keys.js';
+export { createSyncQueue, type SyncQueue } from './sync-queue.js';
 export type {
   EnqueueOptions,
   EnqueueResult,
   HistoryEntry,
   JobAhead,
-  JobState,
   JobStatus,
   SyncQueueClient,
 } from './sync-queue-client.js';
 export { fanOutReporter, type Initiator, type ReportTarget, type SyncReporter } from './sync-reporter.js';
-export {
-  type DeletionRequest,
-  parseSyncRequest,
-  type RollbackRef,
-  type SyncRequest,
-} from './sync-request.js';
+export type { DeletionRequest, RollbackRef, SyncRequest } from './sync-request.js';
 export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
-export { createSyncWorker, type SyncWorker, type SyncWorkerOptions } from './sync-worker.js';
+export { createSyncWorker, type SyncWorker } from './sync-worker.js';

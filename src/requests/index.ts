@@ -6,13 +6,5 @@
  * src/app-of-apps/; see ./request-sync.ts).
  */
 
-export * from './approval-services.js';
-export { approvalJobId } from './enqueue-approved.js';
-export {
-  type EnqueuePort,
-  type GateContext,
-  type PersonAsk,
-  type PersonOutcome,
-  type RequestGate,
-  requestSync,
-} from './request-sync.js';
+export { createApprovalServices } from './approval-services.js';
+export { type RequestGate, requestSync } from './request-sync.js';

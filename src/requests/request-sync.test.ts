@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncRequest } from '../queue/index.js';
-import { type EnqueuePort, requestSync } from './index.js';
+import type { EnqueuePort } from './enqueue-port.js';
+import { requestSync } from './index.js';
 
 const request: SyncRequest = {
   application: 'guestbook',

@@ -1,6 +1,15 @@
 /** wavesync.yaml: schema, loading, and lookups used by the application registry and the worker. */
-export * from './environments-schema.js';
-export * from './load-settings.js';
-export * from './resolve-cluster.js';
-export * from './settings-schema.js';
-export * from './yaml-issues.js';
+export {
+  type Action,
+  type DestinationRule,
+  EnvironmentSchema,
+  type EnvironmentSettings,
+  type FreezeWindow,
+  type Grant,
+  isRegexRule,
+  type Principals,
+} from './environments-schema.js';
+export { loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
+export { resolveCluster } from './resolve-cluster.js';
+export type { ApplicationSourceEntry, GitCredential, Settings } from './settings-schema.js';
+export { describeIssues, formatKeyPath } from './yaml-issues.js';
