@@ -20,9 +20,9 @@ const queue: EnqueuePort = {
 
 describe("requestSync, src/requests' public face, takes a person's request only", () => {
   it("refuses the reviewer's probe (a Slack action asking for an App of Apps child) before queueing", async () => {
-    // @ts-expect-error the public requestSync takes origin `person` only
     const probe = requestSync(
       { queue, gate: NO_APPROVAL_FLOW },
+      // @ts-expect-error the public requestSync takes origin `person` only
       { origin: 'app-of-apps-child', request, jobId: 'aoa-probe' },
     );
 
@@ -32,9 +32,9 @@ describe("requestSync, src/requests' public face, takes a person's request only"
   });
 
   it('refuses origins self-heal and approved the same way', async () => {
-    // @ts-expect-error the public requestSync takes origin `person` only
     const selfHeal = requestSync(
       { queue, gate: NO_APPROVAL_FLOW },
+      // @ts-expect-error the public requestSync takes origin `person` only
       { origin: 'self-heal', request, reason: 'probe' },
     );
     // @ts-expect-error the public requestSync takes origin `person` only

@@ -157,20 +157,22 @@ export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAs
         "that origin's authorization is its owner's (src/requests/request-sync.ts)",
     );
   }
+  // Copies: what is checked here is what the gate sees and what is queued.
   const request = { ...(asked as SyncRequest) };
+  const gateContext = { ...context } as GateContext;
   if (request.appOfApps !== undefined) {
     throw new Error(
       `requestSync refuses ${request.application}: a person's request carries no appOfApps ` +
         '(an App of Apps child is queued by its parent only, src/requests/for-app-of-apps.ts)',
     );
   }
-  if (request.deletion !== undefined && context?.deletionPlan === undefined) {
+  if (request.deletion !== undefined && gateContext.deletionPlan === undefined) {
     throw new Error(
       `requestSync refuses the deletion of ${request.application} without its plan (context.deletionPlan): ` +
         'it would be gated as a sync, not a deletion',
     );
   }
-  return personRequest(deps, { origin, request, context: { ...context } as GateContext, jobId });
+  return personRequest(deps, { request, context: gateContext, jobId });
 }
 
 /**
@@ -203,7 +205,6 @@ async function dispatch(
 
 /** A person's request, read once and checked by requestSync: gate, then enqueue. */
 interface CheckedPersonAsk {
-  origin: 'person';
   request: SyncRequest;
   context: GateContext;
   jobId: string | undefined;
