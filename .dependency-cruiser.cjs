@@ -121,6 +121,17 @@ module.exports = {
       to: { path: '^src/requests/for-', pathNot: '^src/requests/for-$1\\.ts$' },
     },
     {
+      name: 'request-entry-points-not-passed-on',
+      comment:
+        "An owner's entry point (src/requests/for-<folder>.ts) and the request path itself (request-sync.ts, whose " +
+        'requestSyncAnyOrigin takes every origin) are not re-exported outside src/requests: `export { requestChildSync } ' +
+        "from '../requests/for-app-of-apps.js'` in src/app-of-apps/index.ts would hand the child origin to every " +
+        'importer of that barrel, past request-origins-only-from-their-owner. Import it where it is used instead.',
+      severity: 'error',
+      from: { pathNot: '^src/requests/' },
+      to: { path: '^src/requests/(for-[^/]+|request-sync)\\.ts$', dependencyTypes: ['export'] },
+    },
+    {
       name: 'environments-below-requests',
       comment:
         'src/requests (requestSync: authorize → approval → enqueue) sits above src/environments (policy, approvals): ' +

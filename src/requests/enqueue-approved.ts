@@ -17,8 +17,9 @@ export type ApprovedRequestDeps = Pick<ApprovalDeps, 'store' | 'messenger' | 'au
 
 /**
  * requestSync's enqueue step for origin `approved` (its authorization was the approvers' decision). The store is
- * asked again first: only a request it holds as approved is queued, and one whose job is already recorded (a late
- * retry) resolves with that job, queueing nothing.
+ * asked again first, by `record.request.id`: only a request it holds as approved is queued, and one whose job is
+ * already recorded (a late retry) resolves with that job, queueing nothing. The job, the thread reply and the audit
+ * entry are built from the stored record, not from `record` (a caller's copy could differ from what was approved).
  * @throws Error when the store does not hold the request as approved (nothing is queued, noted or audited); what
  * the store throws.
  */
@@ -26,17 +27,21 @@ export async function enqueueApproved(
   deps: ApprovedRequestDeps,
   record: ApprovalRecord,
 ): Promise<{ jobId?: string }> {
-  const { request, message } = record;
-  const stored = await deps.store.get(request.id);
+  const id = record.request.id;
+  const stored = await deps.store.get(id);
   if (stored?.status !== 'approved') {
     const status = stored ? stored.status : 'missing';
-    throw new Error(
-      `approval request ${request.id} is ${status} in the approval store, not approved: not queued`,
-    );
+    throw new Error(`approval request ${id} is ${status} in the approval store, not approved: not queued`);
   }
   if (stored.jobId) return { jobId: stored.jobId };
+  return enqueueStored(deps, stored);
+}
+
+/** Queue `stored` — the store's record, never the caller's copy: what was approved is what is queued. */
+async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord): Promise<{ jobId?: string }> {
+  const { request, message } = stored;
   const base = { application: request.application, environment: request.environment, requestId: request.id };
-  const approvers = record.approvals.map((a) => mentionOf(a.userId)).join(', ');
+  const approvers = stored.approvals.map((a) => mentionOf(a.userId)).join(', ');
   try {
     const queued = await deps.queue.enqueueSync(
       {
@@ -69,7 +74,7 @@ export async function enqueueApproved(
     const reason = error instanceof BotError ? error.message : 'the queue is unreachable';
     await deps.store.recordNote(request.id, `approved but not queued: ${reason}`);
     if (message) {
-      await deps.messenger.updateApproval({ ...record, note: `approved but not queued: ${reason}`, message });
+      await deps.messenger.updateApproval({ ...stored, note: `approved but not queued: ${reason}`, message });
       await deps.messenger.replyInThread(
         message,
         `⚠️ Approved by ${approvers}, but not queued: ${reason}. Run ${rerunCommandOf(request)} again.`,

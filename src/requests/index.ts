@@ -7,4 +7,4 @@
  */
 
 export { createApprovalServices } from './approval-services.js';
-export { type RequestGate, requestSync } from './request-sync.js';
+export { NO_APPROVAL_FLOW, type PersonSyncRequest, type RequestGate, requestSync } from './request-sync.js';

@@ -26,12 +26,14 @@
  * - `self-heal`: src/drift/ only, through `requestSelfHealSync` (./for-drift.ts);
  * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts).
  *
- * Guarded three ways: the public requestSync takes a `person` ask only (its type, and at run time: any other origin
- * rejects before anything is queued); `requestSyncAnyOrigin` is not exported from ./index.ts, and other folders
- * reach this folder only through it (dependency-cruiser `folders-only-through-index`), except an owner's
- * `for-<folder>.ts`, which only src/<folder>/ may import (`request-origins-only-from-their-owner`); and
+ * Guarded three ways: the public requestSync takes a `person` ask only (its type, and at run time: any other origin,
+ * a request carrying `appOfApps`, or a deletion without its plan rejects before anything is queued; its gate is
+ * required — NO_APPROVAL_FLOW where none is wired); `requestSyncAnyOrigin` is not exported from ./index.ts, and
+ * other folders reach this folder only through it (dependency-cruiser `folders-only-through-index`), except an
+ * owner's `for-<folder>.ts`, which only src/<folder>/ may import (`request-origins-only-from-their-owner`) and
+ * nobody outside src/requests re-exports (`request-entry-points-not-passed-on`); and
  * ./only-requests-enqueue.test.ts fails when a module outside src/requests calls `enqueueSync` or names an origin
- * other than `person`.
+ * other than `person`, or one outside src/{app-of-apps,queue,requests} writes `appOfApps` into a request.
  */
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRecord, AuditEntry, DeletionApproval, MessageRef } from '../environments/index.js';
@@ -65,10 +67,17 @@ export interface RequestGate {
   gate(request: SyncRequest, context: GateContext): Promise<'proceed' | 'pending' | 'refused'>;
 }
 
+/**
+ * The SyncRequest a person may ask for: never an App of Apps child (`appOfApps` carries the manifests the worker
+ * would sync, src/app-of-apps/resolve-application.ts; only a parent's own run queues one, origin
+ * `app-of-apps-child`). requestSync also refuses one at run time.
+ */
+export type PersonSyncRequest = Omit<SyncRequest, 'appOfApps'> & { appOfApps?: never };
+
 /** One request to sync, by origin (`origin` is the discriminant). */
 export type SyncAsk =
   /** `jobId`: the command journal's id (a journaled `/sync`), so a recovery queues the same job. */
-  | { origin: 'person'; request: SyncRequest; context: GateContext; jobId?: string }
+  | { origin: 'person'; request: PersonSyncRequest; context: GateContext; jobId?: string }
   | { origin: 'approved'; record: ApprovalRecord }
   /** `reason`: why, for the audit log (src/drift/self-heal.ts selfHealReason); the request key is made here. */
   | { origin: 'self-heal'; request: Omit<SyncRequest, 'requestKey'>; reason: string }
@@ -76,10 +85,22 @@ export type SyncAsk =
 
 export type SyncOrigin = SyncAsk['origin'];
 
+/**
+ * The gate where no approval flow is wired (no environments configured; tests of the Slack app without one):
+ * every person's request proceeds, queued as asked — what requestSync did without a gate before the gate was
+ * required. Named so that going without the policy and approvals is a choice a caller writes down.
+ */
+export const NO_APPROVAL_FLOW: RequestGate = {
+  gate: async () => 'proceed',
+};
+
 /** What each origin needs. */
 export interface RequestSyncDeps {
-  /** `gate` absent: no approval flow is wired (no environments), so a person's request is queued as asked. */
-  person: { queue: EnqueuePort; gate?: RequestGate };
+  /**
+   * `gate`: the environment's policy and approvals (createApprovalGate), or NO_APPROVAL_FLOW where there are none;
+   * required, so a new caller cannot leave a person's request unchecked by forgetting it.
+   */
+  person: { queue: EnqueuePort; gate: RequestGate };
   approved: ApprovedRequestDeps;
   'self-heal': {
     queue: EnqueuePort;
@@ -115,18 +136,43 @@ export type PersonAsk = Extract<SyncAsk, { origin: 'person' }>;
 
 /**
  * requestSync for a person (`/sync`, its buttons): authorize → approval → enqueue through the gate (see above).
- * Any other origin is refused before anything is queued — it belongs to its owner's entry point.
- * @throws Error when `ask.origin` is not `person` (a caller that bypassed the type); the gate's own failures too.
+ * The ask is read once (a snapshot of its origin, request, context and job id); what the gate did not check is
+ * refused before the gate is asked, and nothing is queued:
+ * - any other origin — it belongs to its owner's entry point;
+ * - a request carrying `appOfApps` (an App of Apps child's chain and manifests: only a parent's run queues one);
+ * - a deletion (`request.deletion`) without `context.deletionPlan`: the gate checks the `delete` permission and
+ *   shows the approvers the plan only with it, so without one it would be gated as a plain sync.
+ * @throws Error for each of those (a caller that bypassed the type); the gate's own failures too.
  */
 export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAsk): Promise<PersonOutcome> {
-  const { origin } = ask as SyncAsk;
+  const {
+    origin,
+    request: asked,
+    context,
+    jobId,
+  } = ask as { origin: SyncOrigin } & Partial<Omit<PersonAsk, 'origin'>>;
   if (origin !== 'person') {
     throw new Error(
       `requestSync takes a person's request only, not origin '${origin}': ` +
         "that origin's authorization is its owner's (src/requests/request-sync.ts)",
     );
   }
-  return requestSyncAnyOrigin(deps, ask);
+  // Copies: what is checked here is what the gate sees and what is queued.
+  const request = { ...(asked as SyncRequest) };
+  const gateContext = { ...context } as GateContext;
+  if (request.appOfApps !== undefined) {
+    throw new Error(
+      `requestSync refuses ${request.application}: a person's request carries no appOfApps ` +
+        '(an App of Apps child is queued by its parent only, src/requests/for-app-of-apps.ts)',
+    );
+  }
+  if (request.deletion !== undefined && gateContext.deletionPlan === undefined) {
+    throw new Error(
+      `requestSync refuses the deletion of ${request.application} without its plan (context.deletionPlan): ` +
+        'it would be gated as a sync, not a deletion',
+    );
+  }
+  return personRequest(deps, { request, context: gateContext, jobId });
 }
 
 /**
@@ -147,7 +193,7 @@ async function dispatch(
 ): Promise<RequestSyncOutcomes[SyncOrigin]> {
   switch (ask.origin) {
     case 'person':
-      return personRequest(deps as RequestSyncDeps['person'], ask);
+      return requestSync(deps as RequestSyncDeps['person'], ask);
     case 'approved':
       return enqueueApproved(deps as RequestSyncDeps['approved'], ask.record);
     case 'self-heal':
@@ -157,14 +203,16 @@ async function dispatch(
   }
 }
 
-async function personRequest(
-  deps: RequestSyncDeps['person'],
-  ask: Extract<SyncAsk, { origin: 'person' }>,
-): Promise<PersonOutcome> {
-  if (deps.gate) {
-    const gated = await deps.gate.gate(ask.request, ask.context);
-    if (gated !== 'proceed') return { kind: gated };
-  }
+/** A person's request, read once and checked by requestSync: gate, then enqueue. */
+interface CheckedPersonAsk {
+  request: SyncRequest;
+  context: GateContext;
+  jobId: string | undefined;
+}
+
+async function personRequest(deps: RequestSyncDeps['person'], ask: CheckedPersonAsk): Promise<PersonOutcome> {
+  const gated = await deps.gate.gate(ask.request, ask.context);
+  if (gated !== 'proceed') return { kind: gated };
   try {
     const options = ask.jobId === undefined ? undefined : { jobId: ask.jobId };
     return { kind: 'queued', result: await deps.queue.enqueueSync(ask.request, options) };

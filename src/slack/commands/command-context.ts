@@ -29,6 +29,10 @@ export interface SlackAppDeps {
   queue: SyncQueueClient;
   catalog: ApplicationCatalog;
   logger?: Logger;
+  /**
+   * The environment's policy and approvals (createApprovalGate). Absent only where no approval flow is wired (no
+   * environments configured): startSync then gives requestSync the named gate NO_APPROVAL_FLOW (queued as asked).
+   */
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/environments/approvals; optional). */
   approvalFlow?: Pick<

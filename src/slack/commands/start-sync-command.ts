@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeletionPlan } from '../../deletion/index.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
-import { requestSync } from '../../requests/index.js';
+import { NO_APPROVAL_FLOW, type PersonSyncRequest, requestSync } from '../../requests/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -196,7 +196,7 @@ export async function startSync(
     return 'not_queued';
   }
   if (!durable?.header) await durable?.onHeader?.({ channel: header.channel, ts: header.ts });
-  const request: SyncRequest = {
+  const request: PersonSyncRequest = {
     application,
     operation,
     initiator: base.initiator,
@@ -214,7 +214,8 @@ export async function startSync(
     ...(input.fromBotMessage ? { fromBotMessage: true } : {}),
   };
   const outcome = await requestSync(
-    { queue: deps.queue, ...(deps.approvals ? { gate: deps.approvals } : {}) },
+    // No approval flow wired (no environments configured): the request is queued as asked, as it always was.
+    { queue: deps.queue, gate: deps.approvals ?? NO_APPROVAL_FLOW },
     { origin: 'person', request, context, ...(durable ? { jobId: durable.jobId } : {}) },
   );
   switch (outcome.kind) {
@@ -234,8 +235,11 @@ export async function startSync(
   }
 }
 
-/** What startSync starts: the request (without its target, the header is) and what the approvers see. */
-export type SyncStartInput = Omit<SyncRequest, 'target'> & {
+/**
+ * What startSync starts: the request (without its target, the header is; never an App of Apps child) and what the
+ * approvers see.
+ */
+export type SyncStartInput = Omit<SyncRequest, 'target' | 'appOfApps'> & {
   breakGlassReason?: string;
   deletionPlan?: DeletionPlan;
   /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */

@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   APPROVE_ACTION_ID,
+  type AuditEntry,
   decodeApprovalButtonValue,
   STRANDED_AFTER_MS,
 } from '../../../src/environments/index.js';
+import type { SyncRequest } from '../../../src/queue/index.js';
 import { approvalJobId, enqueueApproved } from '../../../src/requests/enqueue-approved.js';
+import type { EnqueuePort } from '../../../src/requests/enqueue-port.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
 import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
 
@@ -108,5 +111,51 @@ describe('enqueueApproved re-checks the approval store', () => {
       jobId: 'recorded-job',
     });
     expect(await env.queue.jobStatus(approvalJobId(id))).toBeUndefined();
+  });
+});
+
+describe('enqueueApproved queues what the store holds, not the caller’s copy', () => {
+  it('builds the job, the thread reply and the audit entry from the stored record', async () => {
+    const record = await pendingRecord();
+    const { id } = record.request;
+    await env.store.decide(id, 'U0SAM', 'approve', env.clock.now);
+    const stored = await env.store.get(id);
+    // A caller's copy that differs from what was approved: another operation, a deletion, no message, no approvers.
+    const copy = {
+      ...record,
+      status: 'approved' as const,
+      approvals: [],
+      request: {
+        ...record.request,
+        operation: { prune: true, dryRun: false, syncOptions: ['Replace=true'] },
+        deletion: { request: { confirmed: [], planHash: '0'.repeat(32) }, plan: {} as never },
+      },
+    };
+    delete copy.message;
+    const queued: SyncRequest[] = [];
+    const replies: string[] = [];
+    const audited: AuditEntry[] = [];
+    const queue: EnqueuePort = {
+      enqueueSync: (request, options) => {
+        queued.push(request);
+        return env.queue.enqueueSync(request, options);
+      },
+    };
+    const messenger = { replyInThread: async (_m: unknown, text: string) => void replies.push(text) };
+    const audit = { append: async (entry: AuditEntry) => void audited.push(entry) };
+
+    const result = await enqueueApproved(
+      { store: env.store, queue, messenger: messenger as never, audit: audit as never },
+      copy,
+    );
+
+    expect(result).toEqual({ jobId: approvalJobId(id) });
+    expect(queued).toHaveLength(1);
+    expect(queued[0]?.operation).toEqual(stored?.request.operation);
+    expect(queued[0]?.deletion).toBeUndefined();
+    expect(queued[0]?.target).toEqual({ channel: stored?.message?.channel, threadTs: stored?.message?.ts });
+    expect(replies).toEqual(['✅ Approved by <@U0SAM> — sync queued.']);
+    expect(audited).toMatchObject([{ type: 'queued', requestId: id, revision: stored?.request.revision }]);
+    expect(audited[0]).not.toHaveProperty('operation');
   });
 });

@@ -63,6 +63,15 @@ const tree: Record<string, string> = {
   'src/drift/child.ts': "import { child } from '../requests/for-app-of-apps.js';\nexport const d = child;\n",
   'sim/self-heal.ts':
     "import { selfHeal } from '../src/requests/for-drift.js';\nexport const m = selfHeal;\n",
+  // The reviewer's second probe: the owner passes its entry point on through its barrel, and slack/ uses it.
+  'src/app-of-apps/index.ts': "export { child } from '../requests/for-app-of-apps.js';\n",
+  'src/slack/actions/via-barrel.ts':
+    "import { child } from '../../app-of-apps/index.js';\nexport const v = child;\n",
+  'src/requests/request-sync.ts': 'export const anyOrigin = 1;\n',
+  'src/drift/passes-on.ts': "export { selfHeal as s2 } from '../requests/for-drift.js';\n",
+  // Allowed: src/requests' own barrel re-exports its files; an owner re-exports the public barrel.
+  'src/requests/barrel.ts': "export { anyOrigin } from './request-sync.js';\n",
+  'src/drift/public.ts': "export { request } from '../requests/index.js';\n",
 };
 
 let dir: string;
@@ -124,6 +133,20 @@ describe('layering rules: a sync with another origin than person is requested on
         `${rule}: src/slack/actions/probe.ts → src/requests/for-app-of-apps.ts`,
         `${rule}: src/drift/child.ts → src/requests/for-app-of-apps.ts`,
         `${rule}: sim/self-heal.ts → src/requests/for-drift.ts`,
+      ].sort(),
+    );
+  });
+});
+
+describe("layering rules: an owner's entry point is not passed on", () => {
+  it('src/requests/for-*.ts is re-exported from inside src/requests only (not even by its owner)', async () => {
+    const rule = 'request-entry-points-not-passed-on';
+    const violations = await violationsOf(new Set([rule]), ['src', 'sim']);
+
+    expect(violations).toEqual(
+      [
+        `${rule}: src/app-of-apps/index.ts → src/requests/for-app-of-apps.ts`,
+        `${rule}: src/drift/passes-on.ts → src/requests/for-drift.ts`,
       ].sort(),
     );
   });
