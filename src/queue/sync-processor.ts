@@ -185,9 +185,10 @@ function isFinished(
 }
 
 /**
- * Call the runner with the persisted state, unless that state is already final (finished before a crash). A
- * completed state the runner cannot finish (it throws, and the job is neither handed over nor retried) ends from
- * the saved state with health Unknown (`endedWithoutHealth`): resuming never changes an operation's outcome.
+ * Call the runner with the persisted state, unless that state is already final (finished before a crash). When
+ * the runner throws after the operation was saved completed (resumed for its health step, or completed in this
+ * run) and the job is neither handed over nor retried, the job ends from the saved state — with health Unknown
+ * when it has none (`endedWithoutHealth`): what follows an operation's end never changes its outcome.
  */
 async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
   const resumed = run.lastState;
@@ -197,11 +198,11 @@ async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter
     await reportCompleted(reporter, resumed);
     return resumed;
   }
-  const { started } = deps.lifecycle ?? {};
-  if (started) {
-    await callHook(deps, run.jobId, 'started', () => started({ jobId: run.jobId, request: run.request }));
-  }
   try {
+    const { started } = deps.lifecycle ?? {};
+    if (started) {
+      await callHook(deps, run.jobId, 'started', () => started({ jobId: run.jobId, request: run.request }));
+    }
     return await deps.runner({
       jobId: run.jobId,
       request: run.request,
@@ -213,9 +214,16 @@ async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter
     });
   } catch (err) {
     // A completed operation keeps its outcome whatever stops its health step (no Application, no render, no
-    // cluster, retries spent): the job ends from the saved state, its health Unknown and why.
-    if (!isCompletedState(resumed) || isHandedOver(deps, run, err) || willRetry(run, err)) throw err;
-    return endedWithoutHealth(deps, run, reporter, resumed, lastErrorMessage(run, err));
+    // cluster, a `started` hook or the runner failing until the retries are spent): the job ends from the saved
+    // state, its health Unknown and why. The saved state may be this run's own (completed in the last attempt).
+    const saved = run.lastState;
+    if (!isCompletedState(saved) || isHandedOver(deps, run, err) || willRetry(run, err)) throw err;
+    if (!isFinished(saved, run.request)) {
+      const why = `health not checked${saved === resumed ? ' after resume' : ''}: ${lastErrorMessage(run, err)}`;
+      return endedWithoutHealth(deps, run, reporter, saved, why);
+    }
+    await reportCompleted(reporter, saved);
+    return saved;
   }
 }
 
@@ -227,21 +235,21 @@ function isCompletedState(
 }
 
 /**
- * End a resumed job whose operation was completed but whose Application health could not be assessed (the runner
- * threw `reason`): its saved phase, revision, resources and message are kept, and its health is Unknown with
- * "health not checked after resume: <reason>". Reported (OperationCompleted — a keyed line, said once — then
- * HealthAssessed) and persisted like the engine's own last steps; the caller ends the job with it.
+ * End a job whose operation was saved completed but whose Application health could not be assessed (the runner
+ * threw): its saved phase, revision, resources and message are kept, and its health is Unknown with `why`
+ * ("health not checked after resume: Application web not found"). Reported (OperationCompleted — a keyed line,
+ * said once — then HealthAssessed) and persisted like the engine's own last steps; the caller ends the job with it.
  */
 async function endedWithoutHealth(
   deps: ProcessorDeps,
   run: Run,
   reporter: SyncReporter,
   saved: OperationState & { finishedAt: string },
-  reason: string,
+  why: string,
 ): Promise<OperationState> {
-  const health = { status: 'Unknown', message: `health not checked after resume: ${reason}` } as const;
+  const health = { status: 'Unknown', message: why } as const;
   const state: OperationState = { ...saved, health };
-  deps.logger.warn({ jobId: run.jobId, reason }, 'completed operation ended without its health');
+  deps.logger.warn({ jobId: run.jobId, why }, 'completed operation ended without its health');
   await reportCompleted(reporter, saved);
   await reporter.report({
     type: 'HealthAssessed',
