@@ -155,6 +155,23 @@ describe('src/main/engine-sync-runner', () => {
     expect(persisted.at(-1)?.phase).toBe('Error');
   });
 
+  it('when a completed operation resumed for its health cannot start, then the runner throws and reports and saves nothing (the queue ends the job from the saved state)', async () => {
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => {
+        throw new BotError('application_not_found', 'Application guestbook not found');
+      },
+      render: async () => ({ targets: [], revision: '' }),
+      clusterFor: () => 'c',
+      runOperation: async () => finalState,
+      logger: () => silent,
+    });
+    const { ctx, events, persisted } = context(finalState);
+
+    await expect(runner(ctx)).rejects.toThrow('Application guestbook not found');
+    expect(events).toEqual([]);
+    expect(persisted).toEqual([]);
+  });
+
   it("a rollback renders the source its history entry recorded, not the Application's current one", async () => {
     const rendered: Application['source'][] = [];
     const recorded = {

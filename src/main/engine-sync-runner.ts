@@ -7,12 +7,15 @@
  * A request that cannot start (unknown Application, manifests that do not render, no cluster for the
  * destination) is an outcome the user must see, not a crash: the runner reports `OperationCompleted` with phase
  * Error and the problem, and resolves with that state (never retried). Transient errors (`transient: true`) are
- * rethrown so BullMQ retries them and the next attempt resumes from the persisted state.
+ * rethrown so BullMQ retries them and the next attempt resumes from the persisted state. Resuming a completed
+ * operation (saved before its Application health) is not a start: it throws whatever keeps it from the health step
+ * and the queue ends the job from the saved state with health Unknown (src/queue/sync-processor.ts).
  */
 
 import { applicationWarnings } from '../applications/index.js';
 import {
   type Application,
+  isCompleted,
   type OperationState,
   type SyncEvent,
   type SyncOperation,
@@ -96,7 +99,9 @@ export function createEngineSyncRunner<Target, ClusterT>(
       const rendered = await deps.render(app, { revision });
       prepared = { app, rendered, cluster: deps.clusterFor(app) };
     } catch (error) {
-      if (isTransientError(error)) throw error;
+      // A completed operation (resumed for its health step only) did start: its outcome is not this error's. The
+      // queue ends the job from the saved state, health Unknown, once retries are spent (sync-processor.ts).
+      if (isTransientError(error) || resumesCompleted(ctx)) throw error;
       logger.warn({ err: messageOf(error) }, 'operation could not start');
       return reportStartFailure(ctx, error);
     }
@@ -132,6 +137,12 @@ export function createEngineSyncRunner<Target, ClusterT>(
     logger.info({ phase: state.phase, message: state.message }, 'operation finished');
     return withSyncedSource(state, prepared.app);
   };
+}
+
+/** The job resumes a completed operation saved before its Application health (only the health step is left). */
+function resumesCompleted(ctx: SyncRunnerContext): boolean {
+  const saved = ctx.initialState;
+  return saved?.finishedAt !== undefined && isCompleted(saved.phase);
 }
 
 /**

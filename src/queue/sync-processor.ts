@@ -172,46 +172,132 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
  * True when a persisted state needs no more work from the runner. A sync's operation is completed before its
  * Application health is assessed (the engine persists the completed state, then watches the health and persists it
  * again with `health`): a completed sync without `health` was saved by a worker that stopped in between, and is
- * not final — the runner finishes it (health, HealthAssessed) without running the operation again. A deletion
+ * not final — the runner finishes it (health, HealthAssessed) without running the operation again, or the job ends
+ * from it with health Unknown when the runner cannot (`endedWithoutHealth`). A deletion
  * (request.deletion) has no health step: its completed state is final.
  */
 function isFinished(
   state: OperationState | undefined,
   request: SyncRequest,
 ): state is OperationState & { finishedAt: string } {
-  if (!state?.finishedAt || !isCompleted(state.phase)) return false;
+  if (!isCompletedState(state)) return false;
   return request.deletion !== undefined || state.health !== undefined;
 }
 
-/** Call the runner with the persisted state, unless that state is already final (finished before a crash). */
+/**
+ * Call the runner with the persisted state, unless that state is already final (finished before a crash). When
+ * the runner throws after the operation was saved completed (resumed for its health step, or completed in this
+ * run) and the job is neither handed over nor retried, the job ends from the saved state — with health Unknown
+ * when it has none (`endedWithoutHealth`): what follows an operation's end never changes its outcome.
+ */
 async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter): Promise<OperationState> {
   const resumed = run.lastState;
   if (isFinished(resumed, run.request)) {
     // Finished just before its worker died, maybe before the outcome was reported: report it now (a thread that
     // already has the summary skips it — its lines are keyed, docs/queue.md "Each thread line once").
-    const durationMs = Math.max(0, Date.parse(resumed.finishedAt) - Date.parse(resumed.startedAt)) || 0;
-    await reporter.report({
-      type: 'OperationCompleted',
-      at: resumed.finishedAt,
-      phase: resumed.phase,
-      message: resumed.message,
-      durationMs,
-      state: resumed,
-    });
+    await reportCompleted(reporter, resumed);
     return resumed;
   }
-  const { started } = deps.lifecycle ?? {};
-  if (started) {
-    await callHook(deps, run.jobId, 'started', () => started({ jobId: run.jobId, request: run.request }));
+  try {
+    const { started } = deps.lifecycle ?? {};
+    if (started) {
+      await callHook(deps, run.jobId, 'started', () => started({ jobId: run.jobId, request: run.request }));
+    }
+    return await deps.runner({
+      jobId: run.jobId,
+      request: run.request,
+      initialState: resumed,
+      reporter,
+      persist: (s) => persist(deps, run, s),
+      signal: run.running.controller.signal,
+      pruneConfirmation: () => pruneConfirmedAt(deps.redis, deps.keys, run.request.application),
+    });
+  } catch (err) {
+    // A completed operation keeps its outcome whatever stops its health step (no Application, no render, no
+    // cluster, a `started` hook or the runner failing until the retries are spent): the job ends from the saved
+    // state, its health Unknown and why. The saved state may be this run's own (completed in the last attempt).
+    const saved = run.lastState;
+    if (!isCompletedState(saved) || isHandedOver(deps, run, err) || willRetry(run, err)) throw err;
+    if (!isFinished(saved, run.request)) {
+      const why = `health not checked${saved === resumed ? ' after resume' : ''}: ${lastErrorMessage(run, err)}`;
+      return endedWithoutHealth(deps, run, reporter, saved, why);
+    }
+    await reportCompleted(reporter, saved);
+    return saved;
   }
-  return deps.runner({
-    jobId: run.jobId,
-    request: run.request,
-    initialState: resumed,
-    reporter,
-    persist: (s) => persist(deps, run, s),
-    signal: run.running.controller.signal,
-    pruneConfirmation: () => pruneConfirmedAt(deps.redis, deps.keys, run.request.application),
+}
+
+/** A completed OperationState (phase Succeeded, Failed or Error, and its finishedAt). */
+function isCompletedState(
+  state: OperationState | undefined,
+): state is OperationState & { finishedAt: string } {
+  return state?.finishedAt !== undefined && isCompleted(state.phase);
+}
+
+/**
+ * End a job whose operation was saved completed but whose Application health could not be assessed (the runner
+ * threw): its saved phase, revision, resources and message are kept, and its health is Unknown with `why`
+ * ("health not checked after resume: Application web not found"). Reported (OperationCompleted — a keyed line,
+ * said once — then HealthAssessed) and persisted like the engine's own last steps; the caller ends the job with it.
+ */
+async function endedWithoutHealth(
+  deps: ProcessorDeps,
+  run: Run,
+  reporter: SyncReporter,
+  saved: OperationState & { finishedAt: string },
+  why: string,
+): Promise<OperationState> {
+  const health = { status: 'Unknown', message: why } as const;
+  const state: OperationState = { ...saved, health };
+  deps.logger.warn({ jobId: run.jobId, why }, 'completed operation ended without its health');
+  await reportCompleted(reporter, saved);
+  await reporter.report({
+    type: 'HealthAssessed',
+    at: new Date().toISOString(),
+    health,
+    unhealthy: [],
+    afterMs: 0,
+  });
+  await persist(deps, run, state);
+  return state;
+}
+
+/**
+ * The message of an error the job ends with: the error's, and for a transient error on the last attempt that the
+ * retry budget is spent ("… (gave up after 5 attempts)"), not only the last error.
+ */
+function lastErrorMessage(run: Run, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const attempts = run.job.opts.attempts ?? 1;
+  return isTransientError(err) && attempts > 1 ? `${message} (gave up after ${attempts} attempts)` : message;
+}
+
+/** The job goes to another run without an outcome: its lock was lost, or this worker is shutting down. */
+function isHandedOver(deps: ProcessorDeps, run: Run, err: unknown): boolean {
+  if (err instanceof LockLostError || run.running.lockLost) return true;
+  const cancelled = run.running.controller.signal.aborted;
+  return !cancelled && (err instanceof WorkerShuttingDownError || deps.isShuttingDown());
+}
+
+/** BullMQ will run the job again: a transient error with attempts left, and the job not cancelled. */
+function willRetry(run: Run, err: unknown): boolean {
+  const cancelled = run.running.controller.signal.aborted;
+  return !cancelled && isTransientError(err) && run.job.attemptsMade + 1 < (run.job.opts.attempts ?? 1);
+}
+
+/** Say a saved final state's OperationCompleted (again: the thread's lines are keyed, so it is posted once). */
+async function reportCompleted(
+  reporter: SyncReporter,
+  state: OperationState & { finishedAt: string },
+): Promise<void> {
+  const durationMs = Math.max(0, Date.parse(state.finishedAt) - Date.parse(state.startedAt)) || 0;
+  await reporter.report({
+    type: 'OperationCompleted',
+    at: state.finishedAt,
+    phase: state.phase,
+    message: state.message,
+    durationMs,
+    state,
   });
 }
 
@@ -254,13 +340,12 @@ async function failedRun(
   const error = err instanceof Error ? err : new Error(String(err));
   const cancelled = run.running.controller.signal.aborted;
   if (err instanceof LockLostError || run.running.lockLost) return error;
-  if (!cancelled && (err instanceof WorkerShuttingDownError || deps.isShuttingDown())) {
+  if (isHandedOver(deps, run, err)) {
     await deps.line.update(run.jobId, run.owner, { status: 'waiting' });
     await run.job.moveToWait(run.owner);
     return new WaitingError();
   }
-  const attempts = run.job.opts.attempts ?? 1;
-  if (!cancelled && isTransientError(err) && run.job.attemptsMade + 1 < attempts) {
+  if (willRetry(run, err)) {
     deps.logger.warn(
       { jobId: run.jobId, err: error.message, attempt: run.job.attemptsMade + 1 },
       'transient error; retrying',
@@ -269,14 +354,7 @@ async function failedRun(
     return error;
   }
   const status = cancelled ? 'cancelled' : 'failed';
-  // A transient error on the last attempt: say that the retry budget is spent, not only the last error.
-  const gaveUp = !cancelled && isTransientError(err) && attempts > 1;
-  const message =
-    status === 'cancelled'
-      ? 'Operation terminated'
-      : gaveUp
-        ? `${error.message} (gave up after ${attempts} attempts)`
-        : error.message;
+  const message = status === 'cancelled' ? 'Operation terminated' : lastErrorMessage(run, error);
   // The engine never reported an end: tell the thread (header, failure line, alerts) before recording it.
   if (reporter) {
     await reporter
