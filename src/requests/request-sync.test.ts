@@ -161,6 +161,28 @@ describe("requestSync gates what it queues: the person's request as the gate saw
     expect(queued[0]?.appOfApps).toBeUndefined();
     expect(queued[0]?.appOfApps).toBeUndefined();
   });
+
+  it('reads nested fields once too: an operation gated as a dry run is queued as a dry run', async () => {
+    const { gate, asked } = recordingGate();
+    const { port, queued } = recordingQueue();
+    let reads = 0;
+    const operation = {
+      prune: false,
+      syncOptions: [],
+      get dryRun() {
+        reads += 1;
+        return reads === 1;
+      },
+    };
+
+    await requestSync(
+      { queue: port, gate },
+      { origin: 'person', request: { ...request, operation }, context },
+    );
+
+    expect(asked[0]?.request.operation.dryRun).toBe(true);
+    expect(queued[0]?.operation.dryRun).toBe(true);
+  });
 });
 
 describe('requestSync needs a gate: a person is never queued unchecked by omission', () => {

@@ -157,9 +157,10 @@ export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAs
         "that origin's authorization is its owner's (src/requests/request-sync.ts)",
     );
   }
-  // Copies: what is checked here is what the gate sees and what is queued.
-  const request = { ...(asked as SyncRequest) };
-  const gateContext = { ...context } as GateContext;
+  // Deep copies, each field read once: what is checked here is what the gate sees and what is queued (a getter
+  // nested anywhere, e.g. operation.dryRun, cannot answer the gate one way and the queue another).
+  const request = structuredClone(asked as SyncRequest);
+  const gateContext = structuredClone(context as GateContext);
   if (request.appOfApps !== undefined) {
     throw new Error(
       `requestSync refuses ${request.application}: a person's request carries no appOfApps ` +
