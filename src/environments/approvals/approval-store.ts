@@ -86,7 +86,13 @@ export function createApprovalStore(redis: RedisClient, options: ApprovalStoreOp
   const toEnqueue = `${base}:to-enqueue`;
   const jobKey = (jobId: string) => `${base}:job:${jobId}`;
   const retention = options.retentionMs ?? 7 * 24 * 3_600_000;
-  const keepUntil = (expiresAt: number) => expiresAt + retention;
+  /**
+   * How long a request's hash lives in Redis, as a duration: its own lifetime (expiry − creation, both from the
+   * bot's clock) plus the retention. Never an absolute instant: Redis expires by its own clock, so a bot whose
+   * clock is skewed from Redis's (or a test's fake clock) would otherwise lose the request the moment it is written.
+   */
+  const keepFor = (request: ApprovalRequest) =>
+    Math.max(0, Date.parse(request.expiresAt) - Date.parse(request.createdAt)) + retention;
   const pending = async (application?: string): Promise<ApprovalRecord[]> => {
     const ids = await redis.zrange(expiries, 0, -1);
     if (ids.length === 0) return [];
@@ -126,7 +132,7 @@ export function createApprovalStore(redis: RedisClient, options: ApprovalStoreOp
           expiresAt: String(expiresAt),
           required: String(request.requiredApprovals),
         })
-        .pexpireat(requestKey(request.id), keepUntil(expiresAt))
+        .pexpire(requestKey(request.id), keepFor(request))
         .zadd(expiries, expiresAt, request.id)
         .exec();
     },
