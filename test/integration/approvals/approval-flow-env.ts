@@ -54,8 +54,26 @@ import { createRecordingRunner } from '../support/recording-runner.js';
 export const SECRET = 'test-signing-secret';
 export const DEPLOYS = 'C0DEPLOYS';
 export const ALERTS = 'C0ALERTS';
-/** A Wednesday, outside the Friday-evening freeze. */
-export const WEDNESDAY = Date.parse('2026-11-25T10:00:00Z');
+const DAY_MS = 86_400_000;
+
+/**
+ * 10:00 UTC on the Wednesday of the week (Monday to Sunday, UTC) that holds `ms`: outside the Friday-evening
+ * freeze of SETTINGS. The flow's fake clock starts from a Wednesday of the real week, not a fixed calendar date:
+ * Redis expires keys by its own clock, so the test must pass on any date (a fixed date stopped working a week
+ * after it was written).
+ */
+export function wednesdayOf(ms: number): number {
+  const midnight = Math.floor(ms / DAY_MS) * DAY_MS;
+  const sinceMonday = (new Date(midnight).getUTCDay() + 6) % 7;
+  return midnight - sinceMonday * DAY_MS + 2 * DAY_MS + 10 * 3_600_000;
+}
+
+/** The fake clock's start: a Wednesday of this week. */
+export const WEDNESDAY = wednesdayOf(Date.now());
+/** Noon on the Saturday after WEDNESDAY: inside the weekend freeze ("0 18 * * 5" for 3780 minutes). */
+export const SATURDAY = WEDNESDAY + 3 * DAY_MS + 2 * 3_600_000;
+/** When that freeze ends: 09:00 UTC on the Monday after SATURDAY. */
+export const FREEZE_ENDS = WEDNESDAY + 5 * DAY_MS - 3_600_000;
 
 export const SETTINGS = [
   'environments:',
@@ -182,6 +200,8 @@ export interface FlowEnvOptions {
    * before Slack shows a request or a decision, as the bot does (`replicaDurabilityFor`).
    */
   connection?: RedisConnectionOptions;
+  /** Where the flow's fake clock starts (ms; default WEDNESDAY, in the real week). */
+  startAt?: number;
 }
 
 export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): Promise<FlowEnv> {
@@ -201,7 +221,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
   });
   const web = createSlackWebClient({ botToken: slack.botToken, apiUrl: slack.apiUrl, retries: 0 });
   const messenger = createSlackApprovalMessenger(web);
-  const clock = { now: WEDNESDAY };
+  const clock = { now: options.startAt ?? WEDNESDAY };
   const failNext = { value: false };
   const throwNext: { value: Error | undefined } = { value: undefined };
   const connection = options.connection ?? { url: REDIS_URL };

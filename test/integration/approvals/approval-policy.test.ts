@@ -3,11 +3,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
-import { DEPLOYS, type FlowEnv, startFlowEnv } from './approval-flow-env.js';
+import { DEPLOYS, type FlowEnv, FREEZE_ENDS, SATURDAY, startFlowEnv } from './approval-flow-env.js';
 
 const redis = testRedis();
 let env: FlowEnv;
-const SATURDAY = Date.parse('2026-11-28T12:00:00Z');
 
 beforeEach(async () => {
   env = await startFlowEnv(redis);
@@ -48,8 +47,8 @@ describe('test/integration/approvals/approval-policy', () => {
   it('when a freeze window is active, then /sync is refused with when it reopens', async () => {
     env.clock.now = SATURDAY;
 
-    const reason =
-      'Sync of guestbook is frozen until Mon 2026-11-30 09:00 UTC (change freeze "weekend"). Break glass: /sync guestbook --break-glass "reason"';
+    const monday = new Date(FREEZE_ENDS).toISOString().slice(0, 10);
+    const reason = `Sync of guestbook is frozen until Mon ${monday} 09:00 UTC (change freeze "weekend"). Break glass: /sync guestbook --break-glass "reason"`;
     expect(await refused('guestbook')).toBe(`🚫 ${reason} Nothing was queued.`);
   });
 

@@ -12,6 +12,11 @@ const redis = testRedis();
 let prefix: string;
 let store: ApprovalStore;
 
+/** The bot's clock in these tests: the real now (Redis expires by its own clock), 5 minutes into a request. */
+const CREATED = Date.now();
+const T0 = CREATED + 5 * 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
 function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {
     id: randomUUID(),
@@ -25,13 +30,12 @@ function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
     channel: 'C0DEPLOYS',
     approvers: { users: ['U0SAM', 'U0LEE'], groups: [] },
     requiredApprovals: 1,
-    createdAt: '2026-11-29T10:00:00.000Z',
-    expiresAt: '2026-11-29T10:30:00.000Z',
+    createdAt: iso(CREATED),
+    expiresAt: iso(CREATED + 30 * 60_000),
     plan: { liveKnown: false, create: [], update: [], apply: [], prune: [], pruneSkipped: [], hooks: {} },
     ...overrides,
   };
 }
-const T0 = Date.parse('2026-11-29T10:05:00.000Z');
 
 beforeEach(() => {
   prefix = uniquePrefix();
@@ -87,7 +91,7 @@ describe('test/integration/approvals/approval-store', () => {
 
   it('when the deadline passes, then clicks expire it and the sweeper finds only due requests', async () => {
     const due = request();
-    const later = request({ expiresAt: '2026-11-29T11:00:00.000Z' });
+    const later = request({ expiresAt: iso(CREATED + 60 * 60_000) });
     await store.create(due);
     await store.create(later);
     const afterDeadline = Date.parse(due.expiresAt);
@@ -99,6 +103,27 @@ describe('test/integration/approvals/approval-store', () => {
     expect(await store.dueForExpiry(afterDeadline)).toEqual([]);
     expect((await store.get(due.id))?.status).toBe('expired');
   });
+
+  it.each([
+    ['a year ahead of', 365],
+    ['a year behind', -365],
+  ])(
+    'when the bot clock is %s Redis, then a request is kept for its lifetime plus the retention, and decided',
+    async (_, days) => {
+      const skewed = Date.now() + days * 86_400_000;
+      const req = request({ createdAt: iso(skewed), expiresAt: iso(skewed + 30 * 60_000) });
+      await store.create(req);
+
+      const ttl = await redis.pttl(`${prefix}:approvals:request:${req.id}`);
+      const retention = 7 * 24 * 3_600_000;
+      expect(ttl).toBeGreaterThan(retention + 29 * 60_000);
+      expect(ttl).toBeLessThanOrEqual(retention + 30 * 60_000);
+      expect(await store.decide(req.id, 'U0SAM', 'approve', skewed + 60_000)).toMatchObject({
+        kind: 'approved',
+      });
+      expect((await store.get(req.id))?.status).toBe('approved');
+    },
+  );
 
   it('when a delivery is repeated, then the first claim of its key wins', async () => {
     const first = await store.claimRequestKey('trigger-1', 'id-1');

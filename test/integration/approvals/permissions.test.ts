@@ -8,7 +8,7 @@ import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from '../../../src/slack/messages/sync-header-blocks.js';
 import { testRedis, waitFor } from '../support/queue-test-env.js';
-import { ALERTS, DEPLOYS, type FlowEnv, SETTINGS, startFlowEnv } from './approval-flow-env.js';
+import { ALERTS, DEPLOYS, type FlowEnv, SATURDAY, SETTINGS, startFlowEnv } from './approval-flow-env.js';
 
 const redis = testRedis();
 let env: FlowEnv;
@@ -230,8 +230,6 @@ describe('test/integration/approvals/permissions: per-action rules in wavesync.y
 });
 
 describe('test/integration/approvals/permissions: refused requests are not duplicates', () => {
-  const SATURDAY = Date.parse('2026-11-28T12:00:00Z');
-
   it('when /sync is refused by a freeze, then the same command again is refused again (not "Already requested") and --break-glass right after goes through', async () => {
     env = await startFlowEnv(redis);
     env.clock.now = SATURDAY;
