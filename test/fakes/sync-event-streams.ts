@@ -14,7 +14,8 @@ import type {
 } from '../../src/domain/index.js';
 import type { SyncReporter } from '../../src/queue/sync-reporter.js';
 
-const T0 = Date.parse('2026-11-29T14:00:00.000Z');
+/** The streams' start: the real now (a fixed calendar time must not reach Slack timestamps or Redis), to the minute. */
+const T0 = Math.floor(Date.now() / 60_000) * 60_000;
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 const ref = (kind: string, name: string, isHook = false, group = ''): TaskRef => ({
   group,
