@@ -9,6 +9,7 @@ import {
   sharedResourceMessage,
   trackingOwnerOf,
   withTracking,
+  withTrackingMoveIgnored,
 } from './tracked-objects.js';
 
 const ID = 'argocd.argoproj.io/tracking-id';
@@ -163,6 +164,32 @@ describe('the shared-resource warning', () => {
     expect(sharedResourceMessage(target, live, 'mine')).toBe(
       'ConfigMap/c is part of applications mine and mine (installation west)',
     );
+  });
+});
+
+describe('the diff while objects move from the label to the annotation (Argo CD Normalize)', () => {
+  const desired = annotated(object('v1', 'ConfigMap', 'c', { namespace: 'ns' }), 'mine:/ConfigMap:ns/c');
+  const legacy = object('v1', 'ConfigMap', 'c', {
+    namespace: 'ns',
+    labels: { [INSTANCE]: 'mine', team: 'a' },
+  });
+
+  it('gives the labelled live object the desired tracking id and drops the label the desired object lacks', () => {
+    const seen = withTrackingMoveIgnored(legacy, desired);
+    expect(seen.metadata.annotations).toEqual({ [ID]: 'mine:/ConfigMap:ns/c' });
+    expect(seen.metadata.labels).toEqual({ team: 'a' });
+    expect(legacy.metadata.labels).toEqual({ [INSTANCE]: 'mine', team: 'a' });
+  });
+
+  it('keeps a label the desired object has, and changes nothing with label tracking or without the label', () => {
+    const withLabel = { ...desired, metadata: { ...desired.metadata, labels: { [INSTANCE]: 'mine' } } };
+    expect(withTrackingMoveIgnored(legacy, withLabel, both).metadata.labels).toEqual({
+      [INSTANCE]: 'mine',
+      team: 'a',
+    });
+    expect(withTrackingMoveIgnored(legacy, desired, label)).toBe(legacy);
+    const plain = object('v1', 'ConfigMap', 'c', { namespace: 'ns' });
+    expect(withTrackingMoveIgnored(plain, desired)).toBe(plain);
   });
 });
 

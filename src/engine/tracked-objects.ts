@@ -197,6 +197,30 @@ export function sharedResourceMessage(
   return `${live.kind}/${live.metadata.name ?? ''} is part of applications ${application} and ${other}`;
 }
 
+/**
+ * `live` as the diff compares it (Argo CD `resourceTracking.Normalize`): with annotation tracking, a live object
+ * that still carries the tracking label (an earlier wavesync's, or Argo CD's before a change of method) gets the
+ * desired tracking id, and loses the label unless `desired` has it too — moving from the label to the annotation
+ * is no change worth showing. A copy; `live` itself is unchanged.
+ */
+export function withTrackingMoveIgnored(
+  live: KubeObject,
+  desired: KubeObject,
+  tracking: ResourceTracking = DEFAULT_RESOURCE_TRACKING,
+): KubeObject {
+  const { labelKey } = tracking;
+  if (tracking.method === 'label' || !live.metadata.labels?.[labelKey] || isCrd(live)) return live;
+  const metadata = { ...live.metadata };
+  const id = desired.metadata.annotations?.[Annotations.trackingId];
+  if (typeof id === 'string')
+    metadata.annotations = { ...metadata.annotations, [Annotations.trackingId]: id };
+  if (desired.metadata.labels?.[labelKey] === undefined) {
+    const { [labelKey]: _dropped, ...labels } = live.metadata.labels;
+    metadata.labels = labels;
+  }
+  return { ...live, metadata };
+}
+
 /** Kinds Argo CD never caches (gitops-engine core exclusions): never listed for tracking. */
 function isExcludedKind(apiVersion: string, kind: string): boolean {
   const { group } = splitApiVersion(apiVersion);

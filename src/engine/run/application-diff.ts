@@ -31,7 +31,11 @@ import { mapBounded } from '../steps/bounded-pool.js';
 import { apiVersionOf } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from '../sync-task.js';
-import { listTrackedLiveObjects, sharedResourceMessage } from '../tracked-objects.js';
+import {
+  listTrackedLiveObjects,
+  sharedResourceMessage,
+  withTrackingMoveIgnored,
+} from '../tracked-objects.js';
 import { kindsDefinedInSync, notServedMessage } from './plan-pass.js';
 
 /** A hook the sync would run, in execution order. */
@@ -232,6 +236,7 @@ async function diffTask(
       note = `server dry run failed (${messageOf(error)}): the manifest is compared as written`;
     }
   }
+  if (live !== undefined) live = withTrackingMoveIgnored(live, desired, input.tracking);
   return diffResource({ ...base, live, desired, ...(note === undefined ? {} : { note }) });
 }
 

@@ -94,6 +94,17 @@ describe('objects an earlier wavesync tracked with the app.kubernetes.io/instanc
       );
     }
 
+    // The diff does not count moving from the label to the annotation as a change (Argo CD's Normalize).
+    const diff = await computeApplicationDiff({
+      cluster: h.cluster,
+      application: ns,
+      targets: sourced(configMap('kept', { v: '1' })),
+      namespace: ns,
+      revision: 'r',
+      operation: { prune: true, dryRun: true, syncOptions: [] },
+    });
+    expect(diff.resources.map((r) => `${r.action} ${r.name}`)).toEqual(['prune gone', 'unchanged kept']);
+
     const run = await syncObjects(h, sourced(configMap('kept', { v: '2' })), {
       namespace: ns,
       operation: { prune: true },
