@@ -76,6 +76,18 @@ describe('server-side apply', () => {
     expect((after as { data?: Record<string, string> }).data).toEqual({ a: '1', c: '3' });
   });
 
+  it('keeps the keys now applied into a map the manager applied empty before, and drops the keys it stopped applying', async () => {
+    const configMap = (metadata: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'ssa-empty-map', namespace: 'default', ...metadata },
+    });
+    await apply(configMap({ annotations: {}, labels: { old: 'x' } }), 'one');
+    const after = await apply(configMap({ annotations: { now: 'y' } }), 'one');
+    expect(after.metadata?.annotations).toEqual({ now: 'y' });
+    expect(after.metadata?.labels ?? {}).toEqual({});
+  });
+
   it('answers 409 with the conflicting manager and field unless forced, then moves ownership', async () => {
     await apply(deployment('ssa-web', 'nginx:1'), 'wavesync');
     let status: ReturnType<typeof statusOf> = {};

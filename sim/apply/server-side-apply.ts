@@ -151,7 +151,7 @@ function mergeInto(live: unknown, config: unknown, names: string[]): unknown {
  * manager keeps alive keeps its key (structured-merge-diff: the same manager renaming a container replaces it).
  */
 function removeDropped(obj: KubeObject, previously: FieldSet, applied: FieldSet, others: Manager[]): void {
-  const dropped = [...previously].filter((p) => !applied.has(p));
+  const dropped = [...previously].filter((p) => !applied.has(p) && !isAppliedBelow(p, applied));
   for (const path of dropped.sort((a, b) => a.length - b.length)) {
     const elems = parsePath(path);
     if (isKeyFieldOfItem(elems)) continue;
@@ -161,6 +161,18 @@ function removeDropped(obj: KubeObject, previously: FieldSet, applied: FieldSet,
     );
     if (!ownedElsewhere) removeAt(obj as JsonObject, elems);
   }
+}
+
+/**
+ * True when `path` names a field (`f:`) that this apply still sets below: an empty map applied before
+ * (`annotations: {}`, a leaf then) that now holds keys is still applied, not dropped (structured-merge-diff
+ * `EnsureNamedFieldsAreMembers`), so the keys applied now are not removed with it.
+ */
+function isAppliedBelow(path: string, applied: FieldSet): boolean {
+  if (!parsePath(path).at(-1)?.startsWith('f:')) return false;
+  const prefix = `${path.slice(0, -1)},`;
+  for (const field of applied) if (field.startsWith(prefix)) return true;
+  return false;
 }
 
 /** True for `…, k:{"name":"web"}, f:name`: a key field of a list-map item. */

@@ -72,8 +72,8 @@ function buildSchema(object: ObjectFactory) {
           /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
           'must be a DNS subdomain name (lower case, digits, - and .)',
         )
-        // wavesync tracks resources with the label app.kubernetes.io/instance=<name> (Argo CD's label tracking has
-        // the same limit): a longer name would fail every sync on the label's value.
+        // With label tracking (wavesync.yaml resourceTracking) the name is the value of app.kubernetes.io/instance
+        // (Argo CD has the same limit there), and earlier wavesync labelled every object so: kept for every method.
         .max(
           63,
           'must be at most 63 characters: it is the value of the tracking label app.kubernetes.io/instance',

@@ -6,7 +6,12 @@
 import path from 'node:path';
 import { contentRevisionOf, loadManifests } from '../applications/index.js';
 import { loadConfig } from '../config.js';
-import { BotError, type SyncOperation, withApplicationSyncOptions } from '../domain/index.js';
+import {
+  BotError,
+  type ResourceTracking,
+  type SyncOperation,
+  withApplicationSyncOptions,
+} from '../domain/index.js';
 import {
   type ApplicationDiff,
   computeApplicationDiff,
@@ -53,6 +58,7 @@ export async function diffForCommand(
   const kc = () => loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   let input: {
     application: string;
+    tracking?: ResourceTracking;
     targets: SourcedObject[];
     namespace: string;
     revision: string;
@@ -68,6 +74,7 @@ export async function diffForCommand(
     const ignored = ignoreDifferencesOf(app);
     input = {
       application: app.name,
+      tracking: settings.resourceTracking,
       targets: rendered.targets,
       namespace: options.namespace ?? app.destination.namespace ?? 'default',
       revision: rendered.revision,

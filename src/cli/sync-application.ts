@@ -29,10 +29,11 @@ export async function syncApplication(
     ['--context', options.context],
     ['--namespace', options.namespace],
     ['--tracking-label', options.trackingLabel],
+    ['--tracking-method', options.trackingMethod],
   ] as const) {
     if (value !== undefined) {
       throw new BotError('invalid_command', `${flag} cannot be used with --app`, {
-        fix: "the Application's destination and name decide it (wavesync.yaml clusters:, spec.destination)",
+        fix: "the Application's destination and name decide it (wavesync.yaml clusters:, resourceTracking:, spec.destination)",
       });
     }
   }
@@ -82,6 +83,7 @@ export async function syncApplication(
     runOperation: (input) =>
       runOperation({
         ...input,
+        tracking: settings.resourceTracking,
         options: {
           // As the worker: wavesync.yaml's health timeout, unless --health-timeout or --no-wait-health say otherwise.
           healthTimeoutMs: timings.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,

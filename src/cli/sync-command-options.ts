@@ -1,5 +1,5 @@
 /** The options of `wavesync sync` (src/cli/commands/sync.ts), shared by the path and the --app forms. */
-import { BotError } from '../domain/index.js';
+import { BotError, type TrackingMethod } from '../domain/index.js';
 
 export interface SyncCommandOptions {
   kubeconfig?: string;
@@ -14,8 +14,13 @@ export interface SyncCommandOptions {
   config?: string;
   /** With --app: branch, tag or SHA instead of the Application's targetRevision. */
   revision?: string;
-  /** The tracking label's value (`app.kubernetes.io/instance`) for a path; default the path's name. */
+  /**
+   * For a path: the Application name its objects are tracked by (the tracking id's `<app>`, or the label's value
+   * with label tracking); default the path's name.
+   */
   trackingLabel?: string;
+  /** For a path: how objects are tracked (argocd-cm `application.resourceTrackingMethod`); default annotation. */
+  trackingMethod?: TrackingMethod;
   /** App-level sync options, e.g. `CreateNamespace=true` (repeatable `--sync-option`). */
   syncOption: string[];
   /** Seconds before a hook whose Pod cannot start is failed. */

@@ -4,7 +4,13 @@
  */
 import path from 'node:path';
 import { contentRevisionOf, loadManifests } from '../applications/index.js';
-import { BotError, type OperationState, type SyncEvent, type SyncOperation } from '../domain/index.js';
+import {
+  BotError,
+  DEFAULT_RESOURCE_TRACKING,
+  type OperationState,
+  type SyncEvent,
+  type SyncOperation,
+} from '../domain/index.js';
 import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
@@ -73,6 +79,10 @@ export async function syncManifests(
   };
   return runOperation({
     application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    tracking: {
+      ...DEFAULT_RESOURCE_TRACKING,
+      method: options.trackingMethod ?? DEFAULT_RESOURCE_TRACKING.method,
+    },
     targets: loaded.objects,
     namespace,
     revision: contentRevisionOf(loaded.objects),

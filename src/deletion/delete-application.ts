@@ -23,6 +23,7 @@ import {
   type KubeObject,
   type OperationState,
   type ResourceKey,
+  type ResourceTracking,
   resourceKeyOf,
   type SyncEvent,
   type SyncOperation,
@@ -39,7 +40,7 @@ import {
   refOf,
   Wakeup,
   type WatchTarget,
-  withTrackingLabel,
+  withTracking,
 } from '../engine/index.js';
 import {
   CASCADE_FINALIZERS,
@@ -69,6 +70,8 @@ export interface DeleteApplicationInput {
   /** The job's operation, recorded in the OperationState. */
   operation: SyncOperation;
   cluster: Cluster;
+  /** How the Application's objects are marked (wavesync.yaml `resourceTracking`); default annotation tracking. */
+  tracking?: ResourceTracking;
   reporter: { report(event: SyncEvent): Promise<void> };
   persist?(state: OperationState): Promise<void>;
   /** State of a previous attempt (resume): its startedAt is kept. */
@@ -118,7 +121,7 @@ class DeletionRun {
   async execute(): Promise<OperationState> {
     const deadline = Date.now() + this.input.timeoutMs;
     try {
-      const live = await listTrackedLiveObjects(this.input.cluster, this.app.name);
+      const live = await listTrackedLiveObjects(this.input.cluster, this.app.name, this.input.tracking);
       if (this.cascades() && this.input.hooks) this.hooks = await this.input.hooks();
       const refused = this.input.initialState ? undefined : this.checkPlan(live);
       if (refused) return await this.finish(refused.phase, refused.message);
@@ -189,7 +192,7 @@ class DeletionRun {
     for (;;) {
       if (signal?.aborted) return this.finish('Failed', 'Operation terminated');
       this.wakeup.reset();
-      const live = await listTrackedLiveObjects(this.input.cluster, this.app.name);
+      const live = await listTrackedLiveObjects(this.input.cluster, this.app.name, this.input.tracking);
       const step = this.confirmedStep(live);
       if (step.action === 'await-confirmation')
         return this.finish('Failed', unconfirmedMessage(this.app.name, step.objects));
@@ -224,7 +227,7 @@ class DeletionRun {
   }
 
   /**
-   * Create `hooks` (tracking-labelled; an existing copy with BeforeHookCreation — the default — is deleted
+   * Create `hooks` (tracked as the Application's; an existing copy with BeforeHookCreation — the default — is deleted
    * first), wait until every one is Healthy (or has no health), then delete those with HookSucceeded. A Degraded
    * hook (its HookFailed ones deleted) or the deadline ends it: resolves with the failure, else undefined.
    */
@@ -235,7 +238,8 @@ class DeletionRun {
   ): Promise<string | undefined> {
     if (hooks.length === 0) return undefined;
     const { cluster } = this.input;
-    const labelled = hooks.map((h) => withTrackingLabel(h, this.app.name));
+    const namespace = this.app.destination.namespace ?? '';
+    const labelled = hooks.map((h) => withTracking(h, this.app.name, namespace, this.input.tracking));
     this.watch(labelled);
     for (const hook of labelled) {
       const ref = refOf(hook);
@@ -350,6 +354,7 @@ class DeletionRun {
       confirmed: this.input.confirmed,
       operation: this.input.operation,
       cluster: this.input.cluster,
+      ...(this.input.tracking ? { tracking: this.input.tracking } : {}),
       reporter: { report: async () => {} },
       ...(this.input.signal ? { signal: this.input.signal } : {}),
       timeoutMs: this.input.timeoutMs,
@@ -471,8 +476,7 @@ function taskRefOf(obj: KubeObject): TaskRef {
 }
 
 /**
- * The DeletionPlan of `app` now: its tracked live objects (the `app.kubernetes.io/instance` label, top-level only)
- * listed through `cluster`, planned with `cascade` (undefined: its own finalizers), and its PreDelete/PostDelete
+ * The DeletionPlan of `app` now: its tracked live objects (`tracking`, top-level only) listed through `cluster`, planned with `cascade` (undefined: its own finalizers), and its PreDelete/PostDelete
  * `hooks` when the deletion cascades.
  * @throws ClusterError when the cluster cannot be listed.
  */
@@ -481,8 +485,9 @@ export async function planApplicationDeletion(
   cluster: Cluster,
   cascade: DeletionCascade | undefined,
   hooks?: () => Promise<DeletionHooks>,
+  tracking?: ResourceTracking,
 ): Promise<DeletionPlan> {
-  const live = await listTrackedLiveObjects(cluster, app.name);
+  const live = await listTrackedLiveObjects(cluster, app.name, tracking);
   const cascades = cascadeOf(finalizersForCascade(app, cascade)) !== 'orphan';
   return planDeletion(app, live, cascade, cascades && hooks ? await hooks() : undefined);
 }

@@ -8,7 +8,7 @@
  * the `clusters:` mapping of wavesync.yaml).
  */
 import type { ApplicationRegistry, ApplicationRenderer } from '../applications/index.js';
-import type { Application } from '../domain/index.js';
+import type { Application, ResourceTracking } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
 import type { DeletionCascade, DeletionPlan } from './application-deletion.js';
 import { planApplicationDeletion } from './delete-application.js';
@@ -38,14 +38,20 @@ export interface DeletionPlannerDeps {
    * @throws BotError('invalid_config') for an unmapped destination or unknown context.
    */
   clusterFor(app: Application): Cluster;
+  /** How Applications' objects are marked (wavesync.yaml `resourceTracking`); default annotation tracking. */
+  tracking?: ResourceTracking;
 }
 
 export function createDeletionPlanner(deps: DeletionPlannerDeps): DeletionPlanner {
   return {
     async plan(application, cascade) {
       const app = deps.apps.registry.get(application);
-      return planApplicationDeletion(app, deps.clusterFor(app), cascade, () =>
-        renderedDeletionHooks(deps.apps, app),
+      return planApplicationDeletion(
+        app,
+        deps.clusterFor(app),
+        cascade,
+        () => renderedDeletionHooks(deps.apps, app),
+        deps.tracking,
       );
     },
   };

@@ -1,5 +1,14 @@
 /** The Argo CD vocabulary, dependency-free. Every layer may import this module. */
-export { Annotations, HOOK_FINALIZER, OPERATION_ANNOTATION, TRACKING_LABEL } from './annotations.js';
+export {
+  Annotations,
+  DEFAULT_RESOURCE_TRACKING,
+  HOOK_FINALIZER,
+  OPERATION_ANNOTATION,
+  type ResourceTracking,
+  TRACKING_LABEL,
+  TRACKING_METHODS,
+  type TrackingMethod,
+} from './annotations.js';
 export {
   type Application,
   type ApplicationDestination,

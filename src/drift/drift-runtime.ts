@@ -45,7 +45,8 @@ export interface DriftMetrics {
 
 export interface DriftDetectionDeps {
   /** `defaults.driftDetection` (interval, enabled). */
-  settings: Pick<Settings, 'defaults'>;
+  /** `defaults.driftDetection`; `resourceTracking` (default annotation tracking) finds each Application's objects. */
+  settings: Pick<Settings, 'defaults'> & Partial<Pick<Settings, 'resourceTracking'>>;
   /** The Applications to check (the registry's list, read each tick). */
   applications(): readonly Application[];
   /** The Application's manifests at its targetRevision (ApplicationRenderer.renderApplication). */
@@ -88,7 +89,7 @@ export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetecti
   const { logger, policy } = deps;
   const compare = async (app: Application) => {
     const rendered = await deps.render(app);
-    const live = await listTrackedLiveObjects(deps.clusterFor(app), app.name);
+    const live = await listTrackedLiveObjects(deps.clusterFor(app), app.name, deps.settings.resourceTracking);
     await deps
       .liveObjectsRead?.(app, live)
       .catch((err: unknown) => logger.warn({ err, application: app.name }, 'on-health-degraded not checked'));

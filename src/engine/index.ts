@@ -46,5 +46,14 @@ export {
 export { runOperation } from './run/run-operation.js';
 export { syncOptionValueOf } from './sync-options.js';
 export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
-export { listTrackedLiveObjects, withTrackingLabel } from './tracked-objects.js';
+export {
+  formatTrackingId,
+  isTrackedBy,
+  listTrackedLiveObjects,
+  parseTrackingId,
+  sharedResourceMessage,
+  type TrackingId,
+  trackingOwnerOf,
+  withTracking,
+} from './tracked-objects.js';
 export { Wakeup } from './wakeup.js';

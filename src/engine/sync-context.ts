@@ -7,6 +7,7 @@
 import type {
   KubeObject,
   OperationState,
+  ResourceTracking,
   SyncEvent,
   SyncOperation,
   SyncPhase,
@@ -24,6 +25,8 @@ import { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 export interface SyncContext {
   application: string;
   namespace: string;
+  /** How the Application's objects are marked and found (tracked-objects.ts). */
+  tracking: ResourceTracking;
   revision: string;
   targets: readonly SourcedObject[];
   operation: SyncOperation;
@@ -71,6 +74,8 @@ export interface RunMemory {
   announcedWaiting: string;
   /** The planner's fallback warnings of the last plan (buildSyncTasks), announced in OperationStarted. */
   planWarnings: PlanWarning[];
+  /** Shared-resource warnings of the last plan (plan-pass.ts), announced in OperationStarted. */
+  sharedResources: string[];
 }
 
 export function newRunMemory(): RunMemory {
@@ -86,6 +91,7 @@ export function newRunMemory(): RunMemory {
     waitReasons: new Map(),
     announcedWaiting: '',
     planWarnings: [],
+    sharedResources: [],
   };
 }
 

@@ -199,6 +199,7 @@ async function listen(
     // `/sync delete` lists the tracked objects through the same `clusters:` mapping as the worker.
     deletions: createDeletionPlanner({
       apps: input.apps,
+      tracking: input.settings.resourceTracking,
       clusterFor: createClusterProvider({
         settings: input.settings,
         kubeconfig: input.config.kubeconfig,

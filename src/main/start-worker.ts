@@ -87,7 +87,8 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       kubeconfig: config.kubeconfig,
       createCluster: createRetryingKubeCluster,
     }),
-    runOperation: (input) => runOperation({ ...input, options: engineOptions }),
+    runOperation: (input) =>
+      runOperation({ ...input, tracking: settings.resourceTracking, options: engineOptions }),
     deleteApplication: ({ app, cluster, ctx, deletion }) =>
       deleteApplication({
         app,
@@ -96,6 +97,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         planHash: deletion.planHash,
         operation: ctx.request.operation,
         cluster,
+        tracking: settings.resourceTracking,
         reporter: ctx.reporter,
         persist: (s) => ctx.persist(s),
         ...(ctx.initialState ? { initialState: ctx.initialState } : {}),

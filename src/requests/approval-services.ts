@@ -33,7 +33,8 @@ export interface ApprovalServicesOptions {
   redis: RedisClient;
   /** Default `wavesync`. */
   prefix?: string;
-  settings: Pick<Settings, 'environments'>;
+  /** `environments`; `resourceTracking` (default annotation tracking) finds an Application's live objects. */
+  settings: Pick<Settings, 'environments'> & Partial<Pick<Settings, 'resourceTracking'>>;
   findApplication(name: string): Application | undefined;
   renderer: Pick<ApplicationRenderer, 'renderApplication'>;
   /** Live objects of an Application (create/update/prune in the plan); omit without a cluster. */
@@ -88,6 +89,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
         renderer: options.renderer,
         ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
         ...(options.cluster ? { cluster: options.cluster } : {}),
+        ...(options.settings.resourceTracking ? { tracking: options.settings.resourceTracking } : {}),
       }),
       enqueueApproved: (flow, record) =>
         requestSyncAnyOrigin({ ...flow, queue: options.queue }, { origin: 'approved', record }),

@@ -72,6 +72,25 @@ describe('parseSettings', () => {
     expect(defaultSettings('/srv').defaults).toEqual(settings.defaults);
   });
 
+  it("reads resourceTracking with argocd-cm's values (annotation tracking by default) and refuses an unknown method by name", () => {
+    expect(parseSettings('', FILE).resourceTracking).toEqual({
+      method: 'annotation',
+      labelKey: 'app.kubernetes.io/instance',
+    });
+    const custom = parseSettings(
+      'resourceTracking: { method: annotation+label, labelKey: argocd.argoproj.io/instance, installationID: east }\n',
+      FILE,
+    );
+    expect(custom.resourceTracking).toEqual({
+      method: 'annotation+label',
+      labelKey: 'argocd.argoproj.io/instance',
+      installationID: 'east',
+    });
+    expect(problemsOf('resourceTracking:\n  method: annotations\n')).toMatch(
+      /wavesync\.yaml:2: resourceTracking\.method: .*"annotation"/,
+    );
+  });
+
   it('names an unknown key with its path and line', () => {
     const message = problemsOf(['applications:', '  - directory: apps', '    recurse: true'].join('\n'));
 

@@ -14,10 +14,12 @@
  * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git, registryRefreshSeconds: 180 }
  *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
  * environments: {}                     # see environments-schema.ts (approvals)
+ * resourceTracking: { method: annotation }   # argocd-cm application.resourceTrackingMethod (and two more keys)
  * ```
  * Extend by adding keys to `SettingsSchema`'s shape (it is a plain `z.strictObject`).
  */
 import { z } from 'zod';
+import { TRACKING_LABEL, TRACKING_METHODS, type TrackingMethod } from '../domain/index.js';
 import { channelId, EnvironmentsSchema } from './environments-schema.js';
 
 const nonEmpty = z.string().min(1);
@@ -144,12 +146,26 @@ export const DefaultsSchema = z.strictObject({
     .prefault({}),
 });
 
+/**
+ * How objects are marked as an Application's — the argocd-cm keys of an Argo CD on the same cluster, so both
+ * agree on who owns what (docs/applications.md, "Resource tracking").
+ */
+export const ResourceTrackingSchema = z.strictObject({
+  /** argocd-cm `application.resourceTrackingMethod`: annotation (Argo CD 3.x default), label, annotation+label. */
+  method: z.enum(TRACKING_METHODS as [TrackingMethod, ...TrackingMethod[]]).default('annotation'),
+  /** argocd-cm `application.instanceLabelKey`: the label of `label` and `annotation+label`. */
+  labelKey: nonEmpty.default(TRACKING_LABEL),
+  /** argocd-cm `installationID`: written next to the tracking id; other installations' ids are not ours. */
+  installationID: nonEmpty.optional(),
+});
+
 export const SettingsSchema = z.strictObject({
   applications: z.array(ApplicationSourceEntrySchema).default([]),
   clusters: z.array(ClusterSchema).default([]),
   gitCredentials: z.array(GitCredentialSchema).default([]),
   defaults: DefaultsSchema.prefault({}),
   environments: EnvironmentsSchema.default({}),
+  resourceTracking: ResourceTrackingSchema.prefault({}),
 });
 
 export type SettingsFile = z.infer<typeof SettingsSchema>;

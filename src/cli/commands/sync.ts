@@ -1,6 +1,6 @@
 /**
  * `wavesync sync <dir|file> [--kubeconfig F] [--context C] [--namespace NS] [--prune] [--dry-run]
- * [--output text|json] [--tracking-label VALUE] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
+ * [--output text|json] [--tracking-label VALUE] [--tracking-method METHOD] [--sync-option OPT]... [--hook-start-grace SECONDS] [--confirm-prune]
  * [--timeout SECONDS] [--health-timeout SECONDS | --no-wait-health]` — run
  * one Argo CD-faithful sync from a terminal with the worker's engine. `wavesync sync --app NAME [--config F]
  * [--revision REV]` syncs an Application of wavesync.yaml as `/sync NAME` would, minus Slack.
@@ -33,7 +33,16 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
     )
     .option('--config <file>', 'wavesync.yaml for --app (default: $WAVESYNC_CONFIG)')
     .option('--revision <rev>', "with --app: branch, tag or SHA instead of the Application's targetRevision")
-    .option('--tracking-label <value>', 'for a path: the tracking label value (default: the path name)')
+    .option(
+      '--tracking-label <value>',
+      'for a path: the Application name its objects are tracked by (default: the path name)',
+    )
+    .addOption(
+      new Option(
+        '--tracking-method <method>',
+        "for a path: argocd-cm's application.resourceTrackingMethod (default annotation)",
+      ).choices(['annotation', 'label', 'annotation+label']),
+    )
     .option('--prune', 'delete tracked resources that are no longer in the manifests', false)
     .option('--dry-run', 'validate and server-side dry-run every task, change nothing', false)
     .option('--confirm-prune', 'confirm pruning of Prune=confirm resources (else their wave waits)', false)

@@ -13,7 +13,14 @@
  * as written and the resource carries a note. Listing the live objects (when not given) may throw ClusterError.
  */
 import { createHash } from 'node:crypto';
-import { BotError, type KubeObject, type SyncOperation, type SyncPhase } from '../../domain/index.js';
+import {
+  BotError,
+  DEFAULT_RESOURCE_TRACKING,
+  type KubeObject,
+  type ResourceTracking,
+  type SyncOperation,
+  type SyncPhase,
+} from '../../domain/index.js';
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
 import { type IgnoreDifferencesRule, withIgnoredFromLive } from '../diff/ignore-differences.js';
 import { diffResource, type ResourceDiff } from '../diff/resource-diff.js';
@@ -24,7 +31,11 @@ import { mapBounded } from '../steps/bounded-pool.js';
 import { apiVersionOf } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from '../sync-task.js';
-import { listTrackedLiveObjects } from '../tracked-objects.js';
+import {
+  listTrackedLiveObjects,
+  sharedResourceMessage,
+  withTrackingMoveIgnored,
+} from '../tracked-objects.js';
 import { kindsDefinedInSync, notServedMessage } from './plan-pass.js';
 
 /** A hook the sync would run, in execution order. */
@@ -56,7 +67,10 @@ export interface ApplicationDiff {
   resources: ResourceDiff[];
   hooks: DiffHook[];
   counts: DiffCounts;
-  /** Planner warnings and unsupported ignoreDifferences options (one line each). */
+  /**
+   * Shared resources (`Deployment/web is part of applications mine and theirs`: another Application tracks it),
+   * planner warnings and unsupported ignoreDifferences options (one line each).
+   */
   warnings: string[];
   /**
    * SHA-256 (hex) of every resource's action and masked diff: equal fingerprints mean the same change; a later
@@ -67,8 +81,10 @@ export interface ApplicationDiff {
 
 export interface ApplicationDiffInput {
   cluster: Pick<Cluster, 'discover' | 'get' | 'apply' | 'create' | 'replace' | 'listKinds' | 'list'>;
-  /** Application name (tracking label value). */
+  /** Application name (what the tracking id names). */
   application: string;
+  /** How the Application's objects are marked (wavesync.yaml `resourceTracking`); default annotation tracking. */
+  tracking?: ResourceTracking;
   targets: readonly SourcedObject[];
   /** Destination namespace for targets without one. */
   namespace: string;
@@ -88,7 +104,8 @@ export interface ApplicationDiffInput {
 
 /** Computes the diff (see the file comment). @throws ClusterError when listing the live objects fails. */
 export async function computeApplicationDiff(input: ApplicationDiffInput): Promise<ApplicationDiff> {
-  const live = input.live ?? (await listTrackedLiveObjects(input.cluster, input.application));
+  const tracking = input.tracking ?? DEFAULT_RESOURCE_TRACKING;
+  const live = input.live ?? (await listTrackedLiveObjects(input.cluster, input.application, tracking));
   // CreateNamespace=true: the destination Namespace is untracked, so whether it exists is asked (as the sync does).
   const namespaceExists = input.operation.syncOptions.includes('CreateNamespace=true')
     ? (await input.cluster.get({
@@ -120,8 +137,9 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
   };
   const resourceTasks = tasks.filter((t) => !t.isHook);
   await rejectUnservedKinds(input, tasks, discover);
+  const shared = new Set<string>();
   const resources = await mapBounded(resourceTasks, input.concurrency ?? 16, (task) =>
-    diffTask(input, task, rules, discover),
+    diffTask({ ...input, tracking }, task, rules, discover, (message) => shared.add(message)),
   );
   const hooks = tasks
     .filter((t) => t.isHook)
@@ -132,7 +150,7 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
     resources,
     hooks,
     counts: countsOf(resources, hooks.length),
-    warnings: [...(input.warnings ?? []), ...warnings.map((w) => w.message)],
+    warnings: [...shared, ...(input.warnings ?? []), ...warnings.map((w) => w.message)],
     fingerprint: fingerprintOf(resources),
   };
 }
@@ -170,10 +188,11 @@ async function rejectUnservedKinds(
 }
 
 async function diffTask(
-  input: ApplicationDiffInput,
+  input: ApplicationDiffInput & { tracking: ResourceTracking },
   task: SyncTask,
   rules: readonly IgnoreDifferencesRule[],
   discover: (apiVersion: string, kind: string) => Promise<ApiResourceInfo | undefined>,
+  onShared: (message: string) => void,
 ): Promise<ResourceDiff> {
   const base = { group: task.group, kind: task.kind, namespace: task.namespace, name: task.name, rules };
   if (isPruneTask(task)) {
@@ -194,7 +213,15 @@ async function diffTask(
   } catch (error) {
     note = `could not read the live object: ${messageOf(error)}`;
   }
-  let desired = desiredObject(task, ref, input.application, input.startedAt ?? new Date().toISOString());
+  const shared =
+    live && !task.untracked && sharedResourceMessage(task.targetObj, live, input.application, input.tracking);
+  if (shared) onShared(shared);
+  let desired = desiredObject(
+    task,
+    ref,
+    { application: input.application, namespace: input.namespace, tracking: input.tracking },
+    input.startedAt ?? new Date().toISOString(),
+  );
   if (ref.namespace === '') base.namespace = '';
   if (respectsIgnoreDifferences(input.operation)) desired = withIgnoredFromLive(rules, desired, live);
   if (task.skipDryRun) {
@@ -209,6 +236,7 @@ async function diffTask(
       note = `server dry run failed (${messageOf(error)}): the manifest is compared as written`;
     }
   }
+  if (live !== undefined) live = withTrackingMoveIgnored(live, desired, input.tracking);
   return diffResource({ ...base, live, desired, ...(note === undefined ? {} : { note }) });
 }
 

@@ -11,7 +11,7 @@ import { buildSyncTasks } from '../plan/sync-tasks.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
-import { listTrackedObjects } from '../tracked-objects.js';
+import { listTrackedObjects, sharedResourceMessage } from '../tracked-objects.js';
 
 export interface PassPlan {
   tasks: SyncTask[];
@@ -152,6 +152,21 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
       task.liveObj = await liveOf(ctx, task);
     }),
   );
+  ctx.memory.sharedResources = sharedResourcesOf(ctx, tasks);
   ctx.live.watch(watchTargetsOf(ctx, tasks));
   return { tasks, invalid: validate(ctx, tasks) };
+}
+
+/**
+ * Argo CD's SharedResourceWarning: live objects the manifests hold that another Application tracks. The sync
+ * applies them anyway (taking them over), as Argo CD does, unless FailOnSharedResource=true; it says so first.
+ */
+function sharedResourcesOf(ctx: SyncContext, tasks: readonly SyncTask[]): string[] {
+  const messages = new Set<string>();
+  for (const task of tasks) {
+    if (task.untracked || task.targetObj === undefined || task.liveObj === undefined) continue;
+    const message = sharedResourceMessage(task.targetObj, task.liveObj, ctx.application, ctx.tracking);
+    if (message !== undefined) messages.add(message);
+  }
+  return [...messages];
 }

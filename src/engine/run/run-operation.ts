@@ -8,7 +8,14 @@
  * Abort `signal` → terminate ("Operation terminated"; running hooks stopped; no SyncFail hooks). After
  * `operationTimeoutMs` → terminate naming the resources still waited for.
  */
-import { isCompleted, type OperationState, type SyncEvent, type SyncOperation } from '../../domain/index.js';
+import {
+  DEFAULT_RESOURCE_TRACKING,
+  isCompleted,
+  type OperationState,
+  type ResourceTracking,
+  type SyncEvent,
+  type SyncOperation,
+} from '../../domain/index.js';
 import type { Cluster } from '../cluster.js';
 import type { IgnoreDifferencesRule } from '../diff/ignore-differences.js';
 import {
@@ -32,8 +39,13 @@ import { timeoutMessage } from './timeout-message.js';
 import { announceCompletedWaves } from './wave-events.js';
 
 export interface RunOperationInput {
-  /** Application name; also the value of the tracking label `app.kubernetes.io/instance`. */
+  /** Application name: what the tracking id (or label) of every applied object names. */
   application: string;
+  /**
+   * How objects are marked as the Application's and found again (wavesync.yaml `resourceTracking`, argocd-cm's
+   * `application.resourceTrackingMethod`); default Argo CD 3.x's annotation tracking.
+   */
+  tracking?: ResourceTracking;
   /** Desired objects (rendered manifests) at the operation's revision. */
   targets: SourcedObject[];
   /** Destination namespace given to objects without one. */
@@ -76,6 +88,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
   return {
     application: input.application,
     namespace: input.namespace,
+    tracking: input.tracking ?? DEFAULT_RESOURCE_TRACKING,
     revision: input.revision,
     targets: input.targets,
     operation: input.operation,

@@ -14,6 +14,7 @@ import {
   namespaceTaskOf,
 } from '../steps/dry-run.js';
 import type { SyncContext } from '../sync-context.js';
+import { hasSyncOption } from '../sync-options.js';
 import { resultKeyOf, type SyncTask } from '../sync-task.js';
 import { isFailedTask, recordResult, splitSyncFail, taskStateOf } from '../task-results.js';
 import { planPass } from './plan-pass.js';
@@ -29,6 +30,16 @@ async function validateAndDryRun(
   tasks: SyncTask[],
   invalid: { task: SyncTask; message: string }[],
 ): Promise<boolean> {
+  const { sharedResources } = ctx.memory;
+  // Argo CD checks before anything is applied (controller/sync.go): FailOnSharedResource=true fails the operation.
+  if (
+    sharedResources.length > 0 &&
+    state.syncResult.resources.length === 0 &&
+    hasSyncOption(ctx.operation, 'FailOnSharedResource=true')
+  ) {
+    completeOperation(ctx, state, 'Failed', `Shared resource found: ${sharedResources.join('; ')}`);
+    return false;
+  }
   if (invalid.length > 0) {
     for (const { task, message } of invalid) recordResult(state, task, { status: 'SyncFailed', message });
     const reasons = [...new Set(invalid.map((i) => i.message))].sort();

@@ -25,7 +25,7 @@ function planWarnings(
   ctx: SyncContext,
   tasks: readonly SyncTask[],
 ): { warnings?: string[]; fallbacks?: string[] } {
-  const warnings = lateReferencesOf(tasks).map((late) => late.message);
+  const warnings = [...ctx.memory.sharedResources, ...lateReferencesOf(tasks).map((late) => late.message)];
   const fallbacks = [...ctx.warnings, ...ctx.memory.planWarnings].map(
     (w) => `${w.message} (${w.line > 0 ? `${w.file}:${w.line}` : w.file})`,
   );
@@ -36,8 +36,8 @@ function planWarnings(
 }
 
 /**
- * Remembers the plan and emits OperationStarted (once per process), with the reference lint's warnings and the
- * fallback warnings (the planner's and RunOperationInput.warnings).
+ * Remembers the plan and emits OperationStarted (once per process), with the shared-resource and reference lint
+ * warnings and the fallback warnings (the planner's and RunOperationInput.warnings).
  */
 export async function announceOperation(
   ctx: SyncContext,

@@ -8,23 +8,28 @@
  * does: `replace --force` always deletes first; `apply --force` only when the apply is refused as Conflict (409)
  * or Invalid (422, e.g. a Job's immutable pod template) — kubectl apply patcher.go deleteAndCreate. In a dry run
  * such a refusal is accepted as "would be re-created" (the new object is then not validated by the server).
- * Every object gets the tracking label; hooks also get the operation annotation. Transient API errors are
+ * Every object gets the Application's tracking (tracked-objects.ts); hooks also get the operation annotation. Transient API errors are
  * retried; the answer is fed into the live cache.
  */
-import { type KubeObject, OPERATION_ANNOTATION, type SyncOperation } from '../../domain/index.js';
+import {
+  type KubeObject,
+  OPERATION_ANNOTATION,
+  type ResourceTracking,
+  type SyncOperation,
+} from '../../domain/index.js';
 import { ClusterError, type ObjectRef } from '../cluster.js';
 import { withIgnoredFromLive } from '../diff/ignore-differences.js';
 import { messageOf, type RetryOptions, withRetry } from '../retry.js';
 import { objectRefOf, type SyncContext } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
-import { withTrackingLabel } from '../tracked-objects.js';
+import { withTracking } from '../tracked-objects.js';
 
 export type ApplyOutcome = { ok: true; object: KubeObject; message: string } | { ok: false; message: string };
 
 /** The object exactly as wavesync sends it for a task. */
 export function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
-  const obj = desiredObject(task, objectRefOf(ctx, task), ctx.application, operationStartedAt);
+  const obj = desiredObject(task, objectRefOf(ctx, task), ctx, operationStartedAt);
   return respectsIgnoreDifferences(ctx.operation)
     ? withIgnoredFromLive(ctx.ignoreDifferences, obj, task.liveObj)
     : obj;
@@ -35,16 +40,26 @@ export function respectsIgnoreDifferences(operation: SyncOperation): boolean {
   return hasSyncOption(operation, 'RespectIgnoreDifferences=true');
 }
 
-/** The object sent for `task` at `ref` for Application `application` (the diff's dry run sends the same). */
+/** Whose objects a sync applies: the Application, its destination namespace and the tracking method. */
+export interface TrackingTarget {
+  application: string;
+  namespace: string;
+  tracking: ResourceTracking;
+}
+
+/** The object sent for `task` at `ref` for `app`'s Application (the diff's dry run sends the same). */
 export function desiredObject(
   task: SyncTask,
   ref: ObjectRef,
-  application: string,
+  app: TrackingTarget,
   operationStartedAt: string,
 ): KubeObject {
-  const labelled = task.untracked ? task.targetObj! : withTrackingLabel(task.targetObj!, application);
-  const metadata = { ...labelled.metadata, name: ref.name };
-  if (ref.namespace === '') delete metadata.namespace;
+  const placed = { ...task.targetObj!, metadata: { ...task.targetObj!.metadata, name: ref.name } };
+  if (ref.namespace === '') delete placed.metadata.namespace;
+  const labelled = task.untracked
+    ? placed
+    : withTracking(placed, app.application, app.namespace, app.tracking);
+  const metadata = { ...labelled.metadata };
   if (task.isHook)
     metadata.annotations = { ...metadata.annotations, [OPERATION_ANNOTATION]: operationStartedAt };
   return { ...labelled, metadata };

@@ -8,6 +8,7 @@ import type { ApplicationRenderer } from '../../applications/index.js';
 import {
   type Application,
   type KubeObject,
+  type ResourceTracking,
   type SyncOperation,
   withApplicationSyncOptions,
 } from '../../domain/index.js';
@@ -46,6 +47,8 @@ export interface SyncPreviewerDeps {
    * computes the live diff. Takes precedence over `liveObjects`.
    */
   cluster?(app: Application): Cluster;
+  /** How Applications' objects are marked (wavesync.yaml `resourceTracking`); default annotation tracking. */
+  tracking?: ResourceTracking;
 }
 
 /**
@@ -67,11 +70,12 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
     try {
       if (deps.cluster) {
         const cluster = deps.cluster(app);
-        live = await listTrackedLiveObjects(cluster, app.name);
+        live = await listTrackedLiveObjects(cluster, app.name, deps.tracking);
         const ignored = ignoreDifferencesOf(app);
         diff = await computeApplicationDiff({
           cluster,
           application: app.name,
+          ...(deps.tracking ? { tracking: deps.tracking } : {}),
           targets: rendered.targets,
           namespace: namespace || 'default',
           revision: rendered.revision,

@@ -24,9 +24,9 @@ describe('the Namespace CreateNamespace=true creates is not tracked (spec §3.1 
       operation: { syncOptions: ['CreateNamespace=true'] },
     });
     expect(created.state.phase).toBe('Succeeded');
-    expect(live(h, 'v1', 'Namespace', namespace, '')?.metadata.labels ?? {}).not.toHaveProperty(
-      'app.kubernetes.io/instance',
-    );
+    const ns = live(h, 'v1', 'Namespace', namespace, '');
+    expect(ns?.metadata.labels ?? {}).not.toHaveProperty('app.kubernetes.io/instance');
+    expect(ns?.metadata.annotations ?? {}).not.toHaveProperty('argocd.argoproj.io/tracking-id');
 
     const pruned = await syncObjects(h, sourced(configMap()), { ...request, operation: { prune: true } });
 

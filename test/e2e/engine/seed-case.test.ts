@@ -46,9 +46,9 @@ describe('the seed case: a Rails app whose migration reads a ConfigMap (examples
       hookPhase: 'Succeeded',
     });
     expect(migrate?.logTail).toEqual(['== migrating', '== done']);
-    expect(live(h, 'apps/v1', 'Deployment', 'web')?.metadata.labels?.['app.kubernetes.io/instance']).toBe(
-      'rails',
-    );
+    expect(live(h, 'apps/v1', 'Deployment', 'web')?.metadata.annotations).toMatchObject({
+      'argocd.argoproj.io/tracking-id': 'rails:apps/Deployment:default/web',
+    });
     const smokeTest = { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'smoke-test' };
     await h.sim.waitFor(smokeTest, (o) => o === undefined); // HookSucceeded: deleted (foreground)
     expect(live(h, 'batch/v1', 'Job', 'db-migrate')?.metadata.finalizers ?? []).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../sim/index.js';
 import type { KubeObject } from '../../../src/domain/index.js';
+import { isTrackedBy } from '../../../src/engine/index.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/environments/index.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import {
@@ -276,12 +277,11 @@ async function live(namespace: string): Promise<string[]> {
     ['apps/v1', 'Deployment'],
   ] as const;
   const lists = await Promise.all(
-    kinds.map(([apiVersion, kind]) =>
-      cluster.list({ apiVersion, kind, namespace, labelSelector: `app.kubernetes.io/instance=${namespace}` }),
-    ),
+    kinds.map(([apiVersion, kind]) => cluster.list({ apiVersion, kind, namespace })),
   );
   return lists
     .flat()
+    .filter((o) => isTrackedBy(o, namespace))
     .map((o) => `${o.kind}/${o.metadata.name}`)
     .sort();
 }

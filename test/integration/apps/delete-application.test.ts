@@ -184,8 +184,8 @@ describe('deleteApplication against the simulator', () => {
     ]);
     const jobs = (name: string) => ({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name });
     expect(await cluster.get(jobs('backup'))).toBeUndefined(); // HookSucceeded
-    expect((await cluster.get(jobs('notify')))?.metadata.labels).toMatchObject({
-      'app.kubernetes.io/instance': 'hooked',
+    expect((await cluster.get(jobs('notify')))?.metadata.annotations).toMatchObject({
+      'argocd.argoproj.io/tracking-id': 'hooked:batch/Job:default/notify',
     }); // BeforeHookCreation (the default) leaves it until the next run
     expect(await cluster.get(ref('cfg'))).toBeUndefined();
   });

@@ -5,7 +5,13 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../../../sim/index.js';
 import { contentRevisionOf, loadManifests } from '../../../../src/applications/manifests/index.js';
-import type { KubeObject, OperationState, SyncEvent, SyncOperation } from '../../../../src/domain/index.js';
+import type {
+  KubeObject,
+  OperationState,
+  ResourceTracking,
+  SyncEvent,
+  SyncOperation,
+} from '../../../../src/domain/index.js';
 import type {
   Cluster,
   EngineOptions,
@@ -55,6 +61,8 @@ export interface SyncRequest {
   /** The Application's compiled ignoreDifferences (RunOperationInput.ignoreDifferences). */
   ignoreDifferences?: readonly IgnoreDifferencesRule[];
   options?: Partial<EngineOptions>;
+  /** RunOperationInput.tracking (default annotation tracking). */
+  tracking?: ResourceTracking;
   signal?: AbortSignal;
   pruneConfirmation?: () => Promise<string | undefined>;
   /** Called with every event as it is reported (before the next step runs). */
@@ -92,6 +100,7 @@ export async function syncObjects(
     signal: request.signal,
     ...(request.pruneConfirmation ? { pruneConfirmation: request.pruneConfirmation } : {}),
     ...(request.ignoreDifferences ? { ignoreDifferences: request.ignoreDifferences } : {}),
+    ...(request.tracking ? { tracking: request.tracking } : {}),
   });
   return { state, events };
 }
