@@ -12,8 +12,10 @@ import {
   type BlockAction,
   type ButtonAction,
   type CustomRoute,
+  HTTPModuleFunctions,
   HTTPReceiver,
   LogLevel,
+  type ReceiverEvent,
   SocketModeReceiver,
 } from '@slack/bolt';
 import { memoryDriftNoticeClaims } from '../drift/index.js';
@@ -34,6 +36,7 @@ import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
+import { checkSlackPayload, MalformedSlackPayload, socketEnvelopeProblem } from './slack-payloads.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -100,12 +103,19 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const port = options.port ?? 3000;
   const routes = options.routes ?? [];
   const socket = options.appToken !== undefined && options.appToken !== '';
+  const malformed = (error: Error, via: string): boolean => {
+    if (!(error instanceof MalformedSlackPayload)) return false;
+    deps.logger?.warn({ problem: error.message, via }, 'refused a malformed Slack payload; nothing was done');
+    return true;
+  };
   const receiver = socket
     ? new SocketModeReceiver({
         appToken: options.appToken!,
         customRoutes: routes,
         // The Socket Mode client opens its link with apps.connections.open on this Web API (SLACK_API_URL too).
         installerOptions: { port, clientOptions: options.apiUrl ? { slackApiUrl: options.apiUrl } : {} },
+        // A malformed payload is acked (Slack must not send it again) and dropped.
+        processEventErrorHandler: async ({ error }) => malformed(error, 'socket'),
         ...logOptions,
       })
     : new HTTPReceiver({
@@ -113,8 +123,19 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         endpoints: [EVENTS_PATH],
         customRoutes: routes,
         port,
+        // A malformed payload is answered 400 with the reason (true: Bolt's 3 s "no ack" timer is stopped).
+        processEventErrorHandler: async (args) => {
+          if (!malformed(args.error, 'http'))
+            return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
+          if (!args.response.headersSent) {
+            args.response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+            args.response.end(`malformed Slack request: ${args.error.message}`);
+          }
+          return true;
+        },
         ...logOptions,
       });
+  if (receiver instanceof SocketModeReceiver) guardSocketEnvelopes(receiver, deps.logger);
   if (receiver instanceof HTTPReceiver) {
     guardSlackRequests(receiver, EVENTS_PATH, {
       signingSecret: options.signingSecret,
@@ -133,7 +154,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     },
   });
   const recent = new RecentRequests();
-  registerListeners(app, options.command ?? '/sync', deps, recent);
+  const command = options.command ?? '/sync';
+  const actionIds = registerListeners(app, command, deps, recent);
+  checkPayloadsAtTheEdge(app, { command, actionIds });
   let stopRecovery: (() => Promise<void>) | undefined;
   return {
     app,
@@ -159,34 +182,74 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
 }
 
-function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
+/**
+ * Every payload Bolt parsed (HTTP body or Socket Mode envelope) is checked before any listener sees it
+ * (slack-payloads.ts); the checked value is what the listeners receive. A malformed one throws MalformedSlackPayload,
+ * which the receivers' error handlers above answer (400 / acked and dropped).
+ */
+function checkPayloadsAtTheEdge(app: App, rules: Parameters<typeof checkSlackPayload>[1]): void {
+  const processEvent = app.processEvent.bind(app);
+  app.processEvent = async (event: ReceiverEvent) => {
+    const checked = checkSlackPayload(event.body, rules);
+    if (!checked.ok) throw new MalformedSlackPayload(checked.problem);
+    return processEvent({ ...event, body: checked.payload });
+  };
+}
+
+/**
+ * A Socket Mode message that is not a well-formed envelope is dropped (logged) before the Socket Mode client reads
+ * it: the client would throw on an `events_api` envelope without `payload.event`, outside any handler.
+ */
+function guardSocketEnvelopes(receiver: SocketModeReceiver, logger: SlackAppDeps['logger']): void {
+  const client = receiver.client;
+  const listeners = client.listeners('ws_message') as ((data: unknown, isBinary: boolean) => unknown)[];
+  client.removeAllListeners('ws_message');
+  client.on('ws_message', (data: unknown, isBinary: boolean) => {
+    const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : undefined;
+    const problem = isBinary || text === undefined ? 'binary message' : socketEnvelopeProblem(text);
+    if (problem !== undefined) {
+      logger?.warn({ problem }, 'dropped a malformed Socket Mode message; nothing was done');
+      return;
+    }
+    for (const listener of listeners) listener(data, isBinary);
+  });
+}
+
+/** Registers the command and the buttons' listeners; returns the action ids of the buttons it listens to. */
+function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): string[] {
+  const actionIds: string[] = [];
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
   const rollbackClaims = deps.rollbackClaims ?? memoryClickClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });
   // Every button goes through durableClick: nothing is shown as done before it is on the Redis replicas.
-  const click = (actionId: string, handler: Parameters<typeof durableClick>[1]) =>
+  const click = (actionId: string, handler: Parameters<typeof durableClick>[1]) => {
+    actionIds.push(actionId);
     app.action<BlockAction<ButtonAction>>(
       { type: 'block_actions', action_id: actionId },
       durableClick({ ...(deps.durable ? { durable: deps.durable } : {}) }, handler),
     );
+  };
   click(CANCEL_ACTION_ID, (args) => cancelAction({ ...args, deps }));
   click(DRIFT_SYNC_ACTION_ID, (args) => driftSyncAction({ ...args, deps, recent, claims: driftClaims }));
   click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent, claims: rollbackClaims }));
   click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
   click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
   if (deps.approvalFlow) {
-    registerApprovalActions(app, {
-      approvals: deps.approvalFlow,
-      ...(deps.durable ? { durable: deps.durable } : {}),
-      onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
-      ...(deps.logger ? { logger: deps.logger } : {}),
-    });
+    actionIds.push(
+      ...registerApprovalActions(app, {
+        approvals: deps.approvalFlow,
+        ...(deps.durable ? { durable: deps.durable } : {}),
+        onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      }),
+    );
   }
   app.error(async (error) => {
     deps.logger?.error({ err: error }, 'unhandled error in a Slack listener');
   });
+  return actionIds;
 }
 
 function isServer(value: unknown): value is Server {
