@@ -2,8 +2,9 @@
  * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands), the header's Cancel
  * button and the drift notice's Sync button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events`
  * verifies the v0 signature and rejects stale timestamps; a guard (request-guard.ts) also rejects timestamps that
- * are not integer seconds or more than 5 minutes ahead, and any signed request seen before. Socket Mode when
- * `appToken` is set. Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
+ * are not integer seconds or more than 5 minutes ahead, and any signed request seen before, and answers a malformed
+ * payload 400 (slack-payloads.ts). Socket Mode when `appToken` is set: malformed envelopes and payloads are dropped
+ * (acked when they can be). Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,6 @@ import {
   type BlockAction,
   type ButtonAction,
   type CustomRoute,
-  HTTPModuleFunctions,
   HTTPReceiver,
   LogLevel,
   type ReceiverEvent,
@@ -36,7 +36,12 @@ import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
-import { checkSlackPayload, MalformedSlackPayload, socketEnvelopeProblem } from './slack-payloads.js';
+import {
+  MalformedSlackPayload,
+  type PayloadRules,
+  slackPayloadChecker,
+  socketEnvelopeProblem,
+} from './slack-payloads.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -103,11 +108,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const port = options.port ?? 3000;
   const routes = options.routes ?? [];
   const socket = options.appToken !== undefined && options.appToken !== '';
-  const malformed = (error: Error, via: string): boolean => {
-    if (!(error instanceof MalformedSlackPayload)) return false;
-    deps.logger?.warn({ problem: error.message, via }, 'refused a malformed Slack payload; nothing was done');
-    return true;
-  };
+  // What the bot handles, checked at the edge (slack-payloads.ts); the action ids are filled in as listeners register.
+  const actionIds: string[] = [];
+  const rules: PayloadRules = { command: options.command ?? '/sync', actionIds };
+  const checkPayload = slackPayloadChecker(rules);
   const receiver = socket
     ? new SocketModeReceiver({
         appToken: options.appToken!,
@@ -115,7 +119,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         // The Socket Mode client opens its link with apps.connections.open on this Web API (SLACK_API_URL too).
         installerOptions: { port, clientOptions: options.apiUrl ? { slackApiUrl: options.apiUrl } : {} },
         // A malformed payload is acked (Slack must not send it again) and dropped.
-        processEventErrorHandler: async ({ error }) => malformed(error, 'socket'),
+        processEventErrorHandler: async ({ error }) => {
+          if (!(error instanceof MalformedSlackPayload)) return false;
+          deps.logger?.warn(
+            { problem: error.message },
+            'dropped a malformed Socket Mode payload; nothing was done',
+          );
+          return true;
+        },
         ...logOptions,
       })
     : new HTTPReceiver({
@@ -123,16 +134,6 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         endpoints: [EVENTS_PATH],
         customRoutes: routes,
         port,
-        // A malformed payload is answered 400 with the reason (true: Bolt's 3 s "no ack" timer is stopped).
-        processEventErrorHandler: async (args) => {
-          if (!malformed(args.error, 'http'))
-            return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
-          if (!args.response.headersSent) {
-            args.response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
-            args.response.end(`malformed Slack request: ${args.error.message}`);
-          }
-          return true;
-        },
         ...logOptions,
       });
   if (receiver instanceof SocketModeReceiver) guardSocketEnvelopes(receiver, deps.logger);
@@ -140,6 +141,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     guardSlackRequests(receiver, EVENTS_PATH, {
       signingSecret: options.signingSecret,
       replays: options.replays ?? memoryReplayStore(options.now),
+      checkPayload: (body) => {
+        const checked = checkPayload(body);
+        return checked.ok ? undefined : checked.problem;
+      },
       ...(options.now ? { now: options.now } : {}),
       onReject: (reason, detail) => deps.logger?.warn({ ...detail }, `rejected a Slack request: ${reason}`),
     });
@@ -154,9 +159,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     },
   });
   const recent = new RecentRequests();
-  const command = options.command ?? '/sync';
-  const actionIds = registerListeners(app, command, deps, recent);
-  checkPayloadsAtTheEdge(app, { command, actionIds });
+  actionIds.push(...registerListeners(app, rules.command, deps, recent));
+  if (socket) checkSocketPayloads(app, checkPayload);
   let stopRecovery: (() => Promise<void>) | undefined;
   return {
     app,
@@ -183,14 +187,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 }
 
 /**
- * Every payload Bolt parsed (HTTP body or Socket Mode envelope) is checked before any listener sees it
- * (slack-payloads.ts); the checked value is what the listeners receive. A malformed one throws MalformedSlackPayload,
- * which the receivers' error handlers above answer (400 / acked and dropped).
+ * Socket Mode: every envelope's payload is checked before any listener sees it (slack-payloads.ts; over HTTP the
+ * request guard checks the body); the checked value is what the listeners receive. A malformed one throws
+ * MalformedSlackPayload, which the receiver's error handler above acks and drops.
  */
-function checkPayloadsAtTheEdge(app: App, rules: Parameters<typeof checkSlackPayload>[1]): void {
+function checkSocketPayloads(app: App, checkPayload: ReturnType<typeof slackPayloadChecker>): void {
   const processEvent = app.processEvent.bind(app);
   app.processEvent = async (event: ReceiverEvent) => {
-    const checked = checkSlackPayload(event.body, rules);
+    const checked = checkPayload(event.body);
     if (!checked.ok) throw new MalformedSlackPayload(checked.problem);
     return processEvent({ ...event, body: checked.payload });
   };

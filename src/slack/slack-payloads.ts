@@ -5,8 +5,9 @@
  * sends it (https://docs.slack.dev/reference/interaction-payloads/block_actions-payload,
  * https://docs.slack.dev/interactivity/implementing-slash-commands). What is not — a payload that is not an object,
  * `"actions": null`, an unknown button, a user id with spaces, a `channel` other than the clicked message's — is
- * refused by name: HTTP 400 with the reason, within the request (slack-app.ts), nothing changed. Listeners receive
- * the checked value and rely on it (the clicked message's channel and ts, one button action, Slack ids) without
+ * refused by name: HTTP 400 with the reason, within the request (request-guard.ts, before Bolt reads it), or in
+ * Socket Mode acked and dropped (slack-app.ts); nothing changed. Listeners receive only checked values and rely on
+ * them (the clicked message's channel and ts, one button action, Slack ids) without
  * checking again; who may do what is decided where it always was (authorizeAction).
  *
  * A well-formed payload wavesync has no listener for (view_submission: wavesync opens no form with a submit
@@ -109,6 +110,7 @@ export type SlashCommandPayload = z.infer<ReturnType<typeof slashCommandSchema>>
 export type BlockActionsPayload = z.infer<ReturnType<typeof blockActionsSchema>>;
 
 export type PayloadCheck =
+  | { ok: true; kind: 'handshake'; payload: Record<string, unknown> }
   | { ok: true; kind: 'command'; payload: SlashCommandPayload }
   | { ok: true; kind: 'block_actions'; payload: BlockActionsPayload }
   | { ok: false; problem: string };
@@ -119,21 +121,49 @@ export interface PayloadRules {
   actionIds: readonly string[];
 }
 
-/** A parsed Slack request body (HTTP or a Socket Mode envelope's payload) checked against `rules`. */
-export function checkSlackPayload(body: unknown, rules: PayloadRules): PayloadCheck {
+/**
+ * The check of parsed Slack request bodies (HTTP, or a Socket Mode envelope's payload) against `rules`. The schemas
+ * are built at the first check (building one costs milliseconds, checking microseconds), so `rules.actionIds` may
+ * be filled until then.
+ */
+export function slackPayloadChecker(rules: PayloadRules): (body: unknown) => PayloadCheck {
+  let schemas:
+    | { command: ReturnType<typeof slashCommandSchema>; blockActions: ReturnType<typeof blockActionsSchema> }
+    | undefined;
+  return (body) => {
+    schemas ??= {
+      command: slashCommandSchema(rules.command),
+      blockActions: blockActionsSchema(rules.actionIds),
+    };
+    return checkWith(schemas, rules, body);
+  };
+}
+
+function checkWith(
+  schemas: {
+    command: ReturnType<typeof slashCommandSchema>;
+    blockActions: ReturnType<typeof blockActionsSchema>;
+  },
+  rules: PayloadRules,
+  body: unknown,
+): PayloadCheck {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, problem: `the payload is ${describe(body)}, not an object` };
   }
   const record = body as Record<string, unknown>;
+  // Slack's SSL check and URL verification, which Bolt's HTTP receiver answers itself.
+  if (record.ssl_check === '1' || record.type === 'url_verification') {
+    return { ok: true, kind: 'handshake', payload: record };
+  }
   if ('command' in record) {
-    const parsed = slashCommandSchema(rules.command).safeParse(record);
+    const parsed = schemas.command.safeParse(record);
     return parsed.success
       ? { ok: true, kind: 'command', payload: parsed.data }
       : { ok: false, problem: problemsOf(parsed.error) };
   }
   switch (record.type) {
     case 'block_actions': {
-      const parsed = blockActionsSchema(rules.actionIds).safeParse(record);
+      const parsed = schemas.blockActions.safeParse(record);
       return parsed.success
         ? { ok: true, kind: 'block_actions', payload: parsed.data }
         : { ok: false, problem: problemsOf(parsed.error) };
