@@ -7,6 +7,9 @@
  * running") and queues nothing; a first click that queued nothing (refused, header not posted, queue down) gives
  * the claim up, so the next click may try. Identity comes from the signed payload's `user`; the clicker's request
  * policy (`sync` permission, channel, freeze) is checked before anything is claimed or posted (refusal: ephemeral).
+ * Then the click must name the Application's open drift notice (the one drift detection saved, by channel and ts):
+ * a click on a notice whose drift has ended, or on a message that never was one (a forged click), is refused as
+ * stale — ephemerally, nothing queued.
  */
 import type { RespondFn } from '@slack/bolt';
 import type { DriftNoticeClaims, DriftNoticeClicker } from '../../drift/index.js';
@@ -46,12 +49,16 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
     channel,
   });
   if (refusal) return void (await reply(refusal));
+  const keep = (m: Parameters<RespondFn>[0]) =>
+    respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let first: DriftNoticeClicker | undefined;
   try {
+    const open = await deps.driftNotices?.get(application);
+    if (!open || open.channel !== channel || open.ts !== messageTs) {
+      return void (await reply(staleNotice(application)));
+    }
     first = await claims.claim(notice, initiator);
   } catch (err) {
-    const keep = (m: Parameters<RespondFn>[0]) =>
-      respond(typeof m === 'string' ? m : { ...m, replace_original: false });
     return queueUnavailable({ respond: keep, deps }, err);
   }
   if (first) return void (await reply(await alreadyFromNotice(deps.queue, application, first)));
@@ -67,6 +74,14 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
     await claims
       .release(notice)
       .catch((err: unknown) => deps.logger?.warn({ err }, 'drift claim not released'));
+}
+
+/** The answer to a click that names no open drift notice of `application`. */
+function staleNotice(application: string) {
+  const app = escapeMrkdwn(application);
+  return textMessage(
+    `This drift notice of *${app}* is no longer open (its drift ended, or it is not a drift notice); nothing was queued. To sync, use \`/sync ${app}\`.`,
+  );
 }
 
 /**
