@@ -69,7 +69,7 @@ function blockActionsSchema(actionIds: readonly string[]) {
       channel: z.looseObject({ id: slackId }).optional(),
       message: z.looseObject({ ts: messageTs }).optional(),
       response_url: httpUrl.optional(),
-      trigger_id: z.string().max(255).optional(),
+      trigger_id: z.string().min(1).max(255),
       actions: z.array(buttonActionSchema(actionIds)).length(1, 'expected exactly one action'),
     })
     .refine((p) => p.channel === undefined || p.channel.id === p.container.channel_id, {

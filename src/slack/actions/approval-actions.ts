@@ -12,6 +12,7 @@ import {
   VIEW_DIFF_ACTION_ID,
 } from '../../environments/index.js';
 import type { DurableWrites } from '../../queue/index.js';
+import { clickedMessage } from '../slack-payloads.js';
 import { durableClick } from './durable-click.js';
 import { viewDiffAction } from './view-diff-action.js';
 
@@ -36,9 +37,7 @@ export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): st
   };
   const listener = (decision: Decision) =>
     durableClick(options, async ({ body, action }) => {
-      const channel = body.container?.channel_id ?? body.channel?.id;
-      const messageTs = body.container?.message_ts ?? body.message?.ts;
-      if (!channel || !messageTs) return;
+      const { channel, ts: messageTs } = clickedMessage(body);
       await deps.approvals.decide({
         decision,
         value: action.value,

@@ -9,6 +9,7 @@ import { cancelSync } from '../commands/cancel-sync.js';
 import { ephemeral, type SlackAppDeps } from '../commands/command-context.js';
 import { queueUnavailable } from '../commands/queue-unavailable.js';
 import { textMessage } from '../messages/block.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 export async function cancelAction(args: {
   body: BlockAction;
@@ -24,7 +25,7 @@ export async function cancelAction(args: {
     if (!job) return void (await reply('That sync is no longer known to the queue.'));
     // Nothing about the job (whether it ended, how) is said before cancelSync has checked the clicker may cancel it.
     const by = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-    const channel = body.channel?.id ?? body.container?.channel_id ?? '';
+    const { channel } = clickedMessage(body);
     await cancelSync(deps, client, respond, { application: job.application, job, by, channel });
   } catch (err) {
     await queueUnavailable({ respond, deps }, err);

@@ -22,6 +22,7 @@ import { acceptedText, startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import type { SyncQueueClient } from '../ports.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a sync requested from a drift notice. */
 export const DRIFT_TRIGGER = 'drift notice Sync button';
@@ -31,9 +32,8 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   const reply = (message: ReturnType<typeof textMessage>) =>
     respond({ ...ephemeral(message), replace_original: false });
   const application = action.value ?? '';
-  const channel = body.channel?.id ?? body.container?.channel_id;
-  const messageTs = body.message?.ts ?? body.container?.message_ts;
-  if (!channel || !messageTs || !deps.catalog.describe(application)) {
+  const { channel, ts: messageTs } = clickedMessage(body);
+  if (!deps.catalog.describe(application)) {
     return void (await reply(
       textMessage(`I no longer know an application named *${escapeMrkdwn(application)}*.`),
     ));

@@ -30,6 +30,7 @@ import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
 export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
@@ -42,10 +43,9 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   const { body, action, respond, deps, recent, claims } = args;
   const reply = (text: string) => respond({ ...ephemeral(textMessage(text)), replace_original: false });
   const value = decodeRollbackButtonValue(action.value);
-  const channel = body.channel?.id ?? body.container?.channel_id;
-  const messageTs = body.message?.ts ?? body.container?.message_ts;
+  const { channel } = clickedMessage(body);
   const app = value && deps.catalog.describe(value.application);
-  if (!value || !app || !channel || !messageTs) {
+  if (!value || !app) {
     const name = value ? ` named *${escapeMrkdwn(value.application)}*` : '';
     return void (await reply(`I no longer know an application${name}; nothing was queued.`));
   }

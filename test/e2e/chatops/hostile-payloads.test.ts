@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockActionPayload, slashCommandFields } from '../../../src/demo/fake-slack/slack-client.js';
 import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
+import { ROLLBACK_ACTION_ID } from '../../../src/slack/messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from '../../../src/slack/messages/sync-header-blocks.js';
 import { type ServeStack, stagingApplicationYaml, startServeStack } from '../support/serve-stack.js';
 
@@ -190,27 +191,41 @@ describe('test/e2e/chatops/hostile-payloads', () => {
     expect(await stack.command('help', CHANNEL, 'U0PAT')).toContain('/sync');
   });
 
-  it('when a drift Sync click names no open drift notice, then it is refused as stale, ephemerally, and nothing is queued', async () => {
-    const delivery = await stack.client.sendBlockAction({
-      actionId: DRIFT_SYNC_ACTION_ID,
-      value: 'web',
-      userId: 'U0PAT',
-      userName: 'pat',
-      channelId: CHANNEL,
-      messageTs: '1700000000.000300',
-      responseUrl: stack.slack.responseUrl('drift'),
-    });
-
-    expect(delivery.status).toBe(200);
-    const [answer] = await stack.slack.waitFor(() => {
-      const posts = stack.slack.responseUrlPosts('drift');
-      return posts.length ? posts : undefined;
-    });
-    expect(answer?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
-    expect(String(answer?.body.text)).toBe(
+  it.each([
+    [
+      'a drift Sync click names no open drift notice',
+      DRIFT_SYNC_ACTION_ID,
+      'web',
       'This drift notice of web is no longer open (its drift ended, or it is not a drift notice); nothing was queued. To sync, use /sync web.',
-    );
-    expect(stack.slack.calls('chat.postMessage')).toEqual([]);
-    expect(await stack.queue.applicationStatus('web')).toEqual([]);
-  });
+    ],
+    [
+      'a Roll back click names a sync wavesync does not know',
+      ROLLBACK_ACTION_ID,
+      JSON.stringify({ a: 'web', j: 'no-such-job' }),
+      'This Roll back button names no sync of web that wavesync knows of; nothing was queued. To roll back, use /sync rollback web.',
+    ],
+  ])(
+    'when %s, then it is refused as stale, ephemerally, and nothing is queued',
+    async (_case, actionId, value, text) => {
+      const answers = `stale-${actionId}`;
+      const delivery = await stack.client.sendBlockAction({
+        actionId,
+        value,
+        userId: 'U0PAT',
+        userName: 'pat',
+        channelId: CHANNEL,
+        messageTs: '1700000000.000300',
+        responseUrl: stack.slack.responseUrl(answers),
+      });
+
+      expect(delivery.status).toBe(200);
+      const [answer] = await stack.slack.waitFor(() => {
+        const posts = stack.slack.responseUrlPosts(answers);
+        return posts.length ? posts : undefined;
+      });
+      expect(answer?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text });
+      expect(stack.slack.calls('chat.postMessage')).toEqual([]);
+      expect(await stack.queue.applicationStatus('web')).toEqual([]);
+    },
+  );
 });
