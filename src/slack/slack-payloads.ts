@@ -94,7 +94,8 @@ const socketEnvelopeSchema = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.enum(['slash_commands', 'interactive']),
     envelope_id: z.string().min(1).max(255),
-    payload: z.record(z.string(), z.unknown()),
+    // Checked with the payload rules after the client has read the envelope (so a bad payload is still acked).
+    payload: z.unknown(),
     retry_attempt: z.number().int().min(0).optional(),
     retry_reason: z.string().max(255).optional(),
     accepts_response_payload: z.boolean().optional(),
