@@ -228,4 +228,30 @@ describe('test/e2e/chatops/hostile-payloads', () => {
       expect(await stack.queue.applicationStatus('web')).toEqual([]);
     },
   );
+
+  it("when a Cancel click names a real sync from a message that is not that sync's header, then it is refused as stale", async () => {
+    await stack.command('web', CHANNEL, 'U0PAT');
+    const [entry] = await stack.finished('web', 1);
+    const header = stack.slack.channelMessages(CHANNEL)[0]!;
+    const cancel = (messageTs: string, answers: string) =>
+      stack.client.sendBlockAction({
+        actionId: CANCEL_ACTION_ID,
+        value: entry!.jobId,
+        userId: 'U0PAT',
+        userName: 'pat',
+        channelId: CHANNEL,
+        messageTs,
+        responseUrl: stack.slack.responseUrl(answers),
+      });
+    const answerTo = (answers: string) =>
+      stack.slack.waitFor(() => stack.slack.responseUrlPosts(answers)[0]?.body.text);
+
+    await cancel('1700000000.000500', 'elsewhere');
+    await cancel(header.ts, 'header');
+
+    expect(await answerTo('elsewhere')).toBe(
+      'This Cancel button is not on the header of that sync of web; nothing was cancelled.',
+    );
+    expect(await answerTo('header')).toBe('Nothing to cancel: that sync of web already ended.');
+  });
 });
