@@ -74,6 +74,8 @@ export interface DriftNoticeRef {
 /** The notice of an Application's current drift episode, kept until the episode ends. */
 export interface DriftNoticeRefs {
   save(application: string, ref: DriftNoticeRef): Promise<void>;
+  /** The saved notice, left in place: the open notice a Sync click must name. */
+  get(application: string): Promise<DriftNoticeRef | undefined>;
   /** The saved notice, removed (so only one process edits it). */
   take(application: string): Promise<DriftNoticeRef | undefined>;
 }
@@ -84,6 +86,10 @@ export function redisDriftNoticeRefs(redis: RedisClient, prefix: string): DriftN
   return {
     async save(application, ref) {
       await redis.set(key(application), JSON.stringify(ref));
+    },
+    async get(application) {
+      const raw = await redis.get(key(application));
+      return raw ? (JSON.parse(raw) as DriftNoticeRef) : undefined;
     },
     async take(application) {
       const raw = await redis.getdel(key(application));

@@ -55,4 +55,41 @@ describe('src/environments/group-membership', () => {
     api.failNext();
     await expect(groups.membersOf('S2')).rejects.toThrow('ratelimited');
   });
+
+  it('asks Slack at decision time: a member removed since the cached read is refused at once', async () => {
+    const members: Record<string, string[]> = { S1: ['U1'] };
+    const api = counting(members);
+    const groups = createGroupMembership({ list: api.list, now: () => 0 });
+    expect(await groups.isMemberOfAny('U1', ['S1'])).toBe(true);
+    members.S1 = [];
+
+    expect(await groups.isMemberOfAny('U1', ['S1'])).toBe(true); // reads may use the cache
+    expect(await groups.isMemberOfAnyNow('U1', ['S1'])).toBe(false);
+    expect(api.calls).toEqual(['S1', 'S1']);
+  });
+
+  it('lets a recent cached "not a member" refuse a decision without a call, never grant one', async () => {
+    let now = 0;
+    const members: Record<string, string[]> = { S1: ['U1'] };
+    const api = counting(members);
+    const groups = createGroupMembership({ list: api.list, refusalCacheMs: 1000, now: () => now });
+    await groups.membersOf('S1');
+
+    expect(await groups.isMemberOfAnyNow('U2', ['S1'])).toBe(false);
+    expect(api.calls).toEqual(['S1']);
+    expect(await groups.isMemberOfAnyNow('U1', ['S1'])).toBe(true);
+    expect(api.calls).toEqual(['S1', 'S1']);
+    members.S1 = ['U1', 'U2'];
+    now = 1500;
+    expect(await groups.isMemberOfAnyNow('U2', ['S1'])).toBe(true);
+  });
+
+  it('fails a decision when Slack cannot be asked, even with members cached', async () => {
+    const api = counting({ S1: ['U1'] });
+    const groups = createGroupMembership({ list: api.list });
+    await groups.membersOf('S1');
+    api.failNext();
+
+    await expect(groups.isMemberOfAnyNow('U1', ['S1'])).rejects.toThrow('ratelimited');
+  });
 });

@@ -10,7 +10,7 @@ import { type ApplicationsFromSettings, renderedResourcesOf } from '../applicati
 import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
-import { type RunningDriftDetection, redisDriftNoticeClaims } from '../drift/index.js';
+import { type RunningDriftDetection, redisDriftNoticeClaims, redisDriftNoticeRefs } from '../drift/index.js';
 import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
 import {
@@ -105,6 +105,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       approvalFlow: wiring.approvals,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
       driftClaims: redisDriftNoticeClaims(redis, config.queue.prefix),
+      driftNotices: redisDriftNoticeRefs(redis, config.queue.prefix),
       // A click is shown as done only once every connection that wrote for it is on the replicas (Sentinel).
       durable: allDurable([
         queue.durable,

@@ -9,6 +9,10 @@
  *   (`ts + 300 s - now`, plus a margin), in Redis so every bot replica refuses it. A second delivery of the same
  *   bytes is answered 401 — except Slack's own re-delivery (`X-Slack-Retry-Num`), answered 200 with nothing done
  *   (the first delivery is being handled; a re-sent copy must not run twice either way).
+ * Then the payload of a signed, first-seen request is parsed as Bolt parses it and checked (`checkPayload`,
+ * slack-payloads.ts): a malformed one is answered 400 with the problem, before Bolt sees it (Bolt itself answers
+ * `payload=null` with nothing and an unhandled rejection, `"actions": null` with 500, an unknown type with 404 after
+ * 3 s).
  * A request with a bad signature is left to Bolt (401) and is not remembered, so nobody can block a request by
  * sending its signature first with other bytes. If the replay store cannot be reached the request is refused:
  * a replay check that cannot run fails closed — a slash command with 200 and an ephemeral "was not run: Redis is
@@ -17,6 +21,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
 import type { HTTPReceiver } from '@slack/bolt';
 import type { RedisClient } from '../queue/index.js';
 
@@ -60,6 +65,8 @@ export interface RequestGuardOptions {
   replays: ReplayStore;
   /** Clock in epoch ms (default Date.now); tests move it instead of sleeping. */
   now?: () => number;
+  /** Why a parsed payload is refused (400), or undefined to hand it to Bolt. */
+  checkPayload?(body: unknown): string | undefined;
   onReject?(reason: string, detail?: Record<string, unknown>): void;
 }
 
@@ -79,6 +86,10 @@ export function guardSlackRequests(
       (verdict) => {
         if (verdict === 'pass') return inner(req, res);
         if (verdict === 'unavailable') return refuseUnavailable(req, res);
+        if (typeof verdict === 'object') {
+          res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+          return void res.end(`malformed Slack request: ${verdict.malformed}`);
+        }
         res.writeHead(verdict).end();
       },
       (err: unknown) => {
@@ -108,7 +119,7 @@ function refuseUnavailable(req: IncomingMessage, res: ServerResponse): void {
 async function check(
   req: IncomingMessage,
   options: RequestGuardOptions,
-): Promise<'pass' | 'unavailable' | 200 | 401 | 413> {
+): Promise<'pass' | 'unavailable' | 200 | 401 | 413 | { malformed: string }> {
   const raw = header(req, 'x-slack-request-timestamp');
   if (raw === undefined) return 'pass'; // Bolt answers 401 for a missing header
   if (!/^\d{1,12}$/.test(raw)) {
@@ -135,12 +146,37 @@ async function check(
     options.onReject?.('replay check unavailable', { err: String(err) });
     return 'unavailable';
   }
-  if (first) return 'pass';
+  if (first) return malformed(req, body, options) ?? 'pass';
   const retry = header(req, 'x-slack-retry-num') !== undefined;
   options.onReject?.(retry ? 'Slack re-delivery of a request already taken' : 'replayed request', {
     ageSeconds: nowSec - ts,
   });
   return retry ? 200 : 401;
+}
+
+/** The problem of the body as Bolt would parse it (HTTPModuleFunctions.parseHTTPRequestBody), or undefined. */
+function malformed(
+  req: IncomingMessage,
+  body: Buffer,
+  options: RequestGuardOptions,
+): { malformed: string } | undefined {
+  if (!options.checkPayload) return undefined;
+  const text = body.toString('utf8');
+  let parsed: unknown;
+  try {
+    if (header(req, 'content-type') === 'application/x-www-form-urlencoded') {
+      const form = parseForm(text);
+      parsed = typeof form.payload === 'string' ? JSON.parse(form.payload) : form;
+    } else {
+      parsed = JSON.parse(text);
+    }
+  } catch {
+    return { malformed: 'the body is neither a form nor JSON (payload= must hold JSON)' };
+  }
+  const problem = options.checkPayload(parsed);
+  if (problem === undefined) return undefined;
+  options.onReject?.('malformed payload', { problem });
+  return { malformed: problem };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

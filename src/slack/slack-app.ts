@@ -2,8 +2,9 @@
  * createSlackApp — the Bolt app: one slash command `/sync` (subcommands in ./commands), the header's Cancel
  * button and the drift notice's Sync button. HTTP mode (default): Bolt's HTTPReceiver at `POST /slack/events`
  * verifies the v0 signature and rejects stale timestamps; a guard (request-guard.ts) also rejects timestamps that
- * are not integer seconds or more than 5 minutes ahead, and any signed request seen before. Socket Mode when
- * `appToken` is set. Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
+ * are not integer seconds or more than 5 minutes ahead, and any signed request seen before, and answers a malformed
+ * payload 400 (slack-payloads.ts). Socket Mode when `appToken` is set: malformed envelopes and payloads are dropped
+ * (acked when they can be). Extra HTTP routes (e.g. /healthz, /metrics) go in `routes` (see `httpRoute`).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import {
   type CustomRoute,
   HTTPReceiver,
   LogLevel,
+  type ReceiverEvent,
   SocketModeReceiver,
 } from '@slack/bolt';
 import { memoryDriftNoticeClaims } from '../drift/index.js';
@@ -34,6 +36,12 @@ import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
+import {
+  MalformedSlackPayload,
+  type PayloadRules,
+  slackPayloadChecker,
+  socketEnvelopeProblem,
+} from './slack-payloads.js';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -100,12 +108,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const port = options.port ?? 3000;
   const routes = options.routes ?? [];
   const socket = options.appToken !== undefined && options.appToken !== '';
+  // What the bot handles, checked at the edge (slack-payloads.ts); the action ids are filled in as listeners register.
+  const actionIds: string[] = [];
+  const rules: PayloadRules = { command: options.command ?? '/sync', actionIds };
+  const checkPayload = slackPayloadChecker(rules);
   const receiver = socket
     ? new SocketModeReceiver({
         appToken: options.appToken!,
         customRoutes: routes,
         // The Socket Mode client opens its link with apps.connections.open on this Web API (SLACK_API_URL too).
         installerOptions: { port, clientOptions: options.apiUrl ? { slackApiUrl: options.apiUrl } : {} },
+        // A malformed payload is acked (Slack must not send it again) and dropped.
+        processEventErrorHandler: async ({ error }) => {
+          if (!(error instanceof MalformedSlackPayload)) return false;
+          deps.logger?.warn(
+            { problem: error.message },
+            'dropped a malformed Socket Mode payload; nothing was done',
+          );
+          return true;
+        },
         ...logOptions,
       })
     : new HTTPReceiver({
@@ -115,10 +136,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         port,
         ...logOptions,
       });
+  if (receiver instanceof SocketModeReceiver) guardSocketEnvelopes(receiver, deps.logger);
   if (receiver instanceof HTTPReceiver) {
     guardSlackRequests(receiver, EVENTS_PATH, {
       signingSecret: options.signingSecret,
       replays: options.replays ?? memoryReplayStore(options.now),
+      checkPayload: (body) => {
+        const checked = checkPayload(body);
+        return checked.ok ? undefined : checked.problem;
+      },
       ...(options.now ? { now: options.now } : {}),
       onReject: (reason, detail) => deps.logger?.warn({ ...detail }, `rejected a Slack request: ${reason}`),
     });
@@ -133,7 +159,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     },
   });
   const recent = new RecentRequests();
-  registerListeners(app, options.command ?? '/sync', deps, recent);
+  actionIds.push(...registerListeners(app, rules.command, deps, recent));
+  if (socket) checkSocketPayloads(app, checkPayload);
   let stopRecovery: (() => Promise<void>) | undefined;
   return {
     app,
@@ -159,34 +186,74 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
 }
 
-function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): void {
+/**
+ * Socket Mode: every envelope's payload is checked before any listener sees it (slack-payloads.ts; over HTTP the
+ * request guard checks the body); the checked value is what the listeners receive. A malformed one throws
+ * MalformedSlackPayload, which the receiver's error handler above acks and drops.
+ */
+function checkSocketPayloads(app: App, checkPayload: ReturnType<typeof slackPayloadChecker>): void {
+  const processEvent = app.processEvent.bind(app);
+  app.processEvent = async (event: ReceiverEvent) => {
+    const checked = checkPayload(event.body);
+    if (!checked.ok) throw new MalformedSlackPayload(checked.problem);
+    return processEvent({ ...event, body: checked.payload });
+  };
+}
+
+/**
+ * A Socket Mode message that is not a well-formed envelope is dropped (logged) before the Socket Mode client reads
+ * it: the client would throw on an `events_api` envelope without `payload.event`, outside any handler.
+ */
+function guardSocketEnvelopes(receiver: SocketModeReceiver, logger: SlackAppDeps['logger']): void {
+  const client = receiver.client;
+  const listeners = client.listeners('ws_message') as ((data: unknown, isBinary: boolean) => unknown)[];
+  client.removeAllListeners('ws_message');
+  client.on('ws_message', (data: unknown, isBinary: boolean) => {
+    const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : undefined;
+    const problem = isBinary || text === undefined ? 'binary message' : socketEnvelopeProblem(text);
+    if (problem !== undefined) {
+      logger?.warn({ problem }, 'dropped a malformed Socket Mode message; nothing was done');
+      return;
+    }
+    for (const listener of listeners) listener(data, isBinary);
+  });
+}
+
+/** Registers the command and the buttons' listeners; returns the action ids of the buttons it listens to. */
+function registerListeners(app: App, command: string, deps: SlackAppDeps, recent: RecentRequests): string[] {
+  const actionIds: string[] = [];
   const driftClaims = deps.driftClaims ?? memoryDriftNoticeClaims();
   const rollbackClaims = deps.rollbackClaims ?? memoryClickClaims();
   app.command(command, async ({ command: cmd, ack, respond, client, context }) => {
     await handleSyncCommand({ command: cmd, ack, respond, client, deps, recent, retryNum: context.retryNum });
   });
   // Every button goes through durableClick: nothing is shown as done before it is on the Redis replicas.
-  const click = (actionId: string, handler: Parameters<typeof durableClick>[1]) =>
+  const click = (actionId: string, handler: Parameters<typeof durableClick>[1]) => {
+    actionIds.push(actionId);
     app.action<BlockAction<ButtonAction>>(
       { type: 'block_actions', action_id: actionId },
       durableClick({ ...(deps.durable ? { durable: deps.durable } : {}) }, handler),
     );
+  };
   click(CANCEL_ACTION_ID, (args) => cancelAction({ ...args, deps }));
   click(DRIFT_SYNC_ACTION_ID, (args) => driftSyncAction({ ...args, deps, recent, claims: driftClaims }));
   click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent, claims: rollbackClaims }));
   click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
   click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
   if (deps.approvalFlow) {
-    registerApprovalActions(app, {
-      approvals: deps.approvalFlow,
-      ...(deps.durable ? { durable: deps.durable } : {}),
-      onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
-      ...(deps.logger ? { logger: deps.logger } : {}),
-    });
+    actionIds.push(
+      ...registerApprovalActions(app, {
+        approvals: deps.approvalFlow,
+        ...(deps.durable ? { durable: deps.durable } : {}),
+        onError: (err) => deps.logger?.warn({ err }, 'approval click not handled'),
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      }),
+    );
   }
   app.error(async (error) => {
     deps.logger?.error({ err: error }, 'unhandled error in a Slack listener');
   });
+  return actionIds;
 }
 
 function isServer(value: unknown): value is Server {

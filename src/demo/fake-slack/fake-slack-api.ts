@@ -214,6 +214,11 @@ export class FakeSlackApi {
     return [...this.openViews.values()];
   }
 
+  /** Change a user group's members (an admin editing @sre in Slack); usergroups.users.list answers with them. */
+  setUsergroup(groupId: string, users: readonly string[]): void {
+    this.options.usergroups = { ...this.options.usergroups, [groupId]: [...users] };
+  }
+
   /** Make the next call(s) of `method` fail with Slack error `error` (queued, one per call). */
   failNext(method: string, error: string): void {
     this.failures.set(method, [...(this.failures.get(method) ?? []), error]);

@@ -177,6 +177,16 @@ export class FakeSocketMode implements SlackSender {
     return this.deliver('interactive', blockActionPayload(input, ++this.triggers), false);
   }
 
+  /** An envelope of `type` carrying `payload` as given (a malformed one, for the negative tests). */
+  sendEnvelope(type: SocketEnvelope['type'], payload: unknown): Promise<Delivery> {
+    return this.deliver(type, payload as Record<string, unknown>, type === 'slash_commands');
+  }
+
+  /** Raw text on every live connection (not an envelope the fake tracks: nothing waits for an ack). */
+  sendText(text: string): void {
+    for (const link of this.links) if (!link.draining) link.socket.send(text);
+  }
+
   /**
    * Send an already acked envelope again, as Slack does when the ack was lost on its side: the same envelope_id
    * and payload, `retry_attempt` one more than its last send, `retry_reason` given. Resolves on the new ack.

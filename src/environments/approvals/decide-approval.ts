@@ -50,7 +50,8 @@ export async function decideApproval(deps: ApprovalDeps, click: DecisionClick): 
       application: request.application,
       environment: request.environment,
     },
-    deps.groups.isMemberOfAny,
+    // Membership is asked of Slack now (a removed approver is refused at once; Slack down: refused, try again).
+    deps.groups.isMemberOfAnyNow,
   );
   if (!auth.allowed) return refuse(deps, click, auth.reason, record);
   if (click.decision === 'approve') {

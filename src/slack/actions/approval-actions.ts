@@ -12,6 +12,7 @@ import {
   VIEW_DIFF_ACTION_ID,
 } from '../../environments/index.js';
 import type { DurableWrites } from '../../queue/index.js';
+import { clickedMessage } from '../slack-payloads.js';
 import { durableClick } from './durable-click.js';
 import { viewDiffAction } from './view-diff-action.js';
 
@@ -25,17 +26,18 @@ export interface ApprovalActionsDeps {
   logger?: { warn(fields: Record<string, unknown>, message: string): void };
 }
 
-/** Register the `wavesync_approve`, `wavesync_reject` and `wavesync_view_diff` action listeners on `app`. */
-export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): void {
+/**
+ * Register the `wavesync_approve`, `wavesync_reject` and `wavesync_view_diff` action listeners on `app`; returns
+ * the action ids registered.
+ */
+export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): string[] {
   const options = {
     ...(deps.durable ? { durable: deps.durable } : {}),
     ...(deps.onError ? { onError: deps.onError } : {}),
   };
   const listener = (decision: Decision) =>
     durableClick(options, async ({ body, action }) => {
-      const channel = body.container?.channel_id ?? body.channel?.id;
-      const messageTs = body.container?.message_ts ?? body.message?.ts;
-      if (!channel || !messageTs) return;
+      const { channel, ts: messageTs } = clickedMessage(body);
       await deps.approvals.decide({
         decision,
         value: action.value,
@@ -53,18 +55,18 @@ export function registerApprovalActions(app: App, deps: ApprovalActionsDeps): vo
     listener('reject'),
   );
   const requestDiff = deps.approvals.requestDiff;
-  if (requestDiff) {
-    app.action<BlockAction<ButtonAction>>(
-      { type: 'block_actions', action_id: VIEW_DIFF_ACTION_ID },
-      durableClick(options, ({ body, action, client }) =>
-        viewDiffAction({
-          body,
-          action,
-          client,
-          requestDiff,
-          ...(deps.logger ? { logger: deps.logger } : {}),
-        }),
-      ),
-    );
-  }
+  if (!requestDiff) return [APPROVE_ACTION_ID, REJECT_ACTION_ID];
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: VIEW_DIFF_ACTION_ID },
+    durableClick(options, ({ body, action, client }) =>
+      viewDiffAction({
+        body,
+        action,
+        client,
+        requestDiff,
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      }),
+    ),
+  );
+  return [APPROVE_ACTION_ID, REJECT_ACTION_ID, VIEW_DIFF_ACTION_ID];
 }

@@ -12,6 +12,7 @@ import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { deletionPlanView } from '../messages/deletion-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 /** Cancel: the confirmation is replaced by a note; nothing was requested. */
 export async function cancelDeletionAction({ action, respond }: ActionArgs): Promise<void> {
@@ -33,8 +34,8 @@ export async function confirmDeletionAction({
   recent,
 }: ActionArgs): Promise<void> {
   const value = decodeDeletionButtonValue(action.value);
-  const channel = body.container?.channel_id ?? body.channel?.id;
-  if (!value || !channel) {
+  const { channel } = clickedMessage(body);
+  if (!value) {
     return void (await respond({
       ...ephemeral(textMessage('This button does not belong to a wavesync deletion; nothing was deleted.')),
       replace_original: false,

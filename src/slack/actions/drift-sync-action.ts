@@ -7,6 +7,9 @@
  * running") and queues nothing; a first click that queued nothing (refused, header not posted, queue down) gives
  * the claim up, so the next click may try. Identity comes from the signed payload's `user`; the clicker's request
  * policy (`sync` permission, channel, freeze) is checked before anything is claimed or posted (refusal: ephemeral).
+ * Then the click must name the Application's open drift notice (the one drift detection saved, by channel and ts):
+ * a click on a notice whose drift has ended, or on a message that never was one (a forged click), is refused as
+ * stale — ephemerally, nothing queued.
  */
 import type { RespondFn } from '@slack/bolt';
 import type { DriftNoticeClaims, DriftNoticeClicker } from '../../drift/index.js';
@@ -19,6 +22,7 @@ import { acceptedText, startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import type { SyncQueueClient } from '../ports.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a sync requested from a drift notice. */
 export const DRIFT_TRIGGER = 'drift notice Sync button';
@@ -28,9 +32,8 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   const reply = (message: ReturnType<typeof textMessage>) =>
     respond({ ...ephemeral(message), replace_original: false });
   const application = action.value ?? '';
-  const channel = body.channel?.id ?? body.container?.channel_id;
-  const messageTs = body.message?.ts ?? body.container?.message_ts;
-  if (!channel || !messageTs || !deps.catalog.describe(application)) {
+  const { channel, ts: messageTs } = clickedMessage(body);
+  if (!deps.catalog.describe(application)) {
     return void (await reply(
       textMessage(`I no longer know an application named *${escapeMrkdwn(application)}*.`),
     ));
@@ -46,12 +49,16 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
     channel,
   });
   if (refusal) return void (await reply(refusal));
+  const keep = (m: Parameters<RespondFn>[0]) =>
+    respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let first: DriftNoticeClicker | undefined;
   try {
+    const open = await deps.driftNotices?.get(application);
+    if (!open || open.channel !== channel || open.ts !== messageTs) {
+      return void (await reply(staleNotice(application)));
+    }
     first = await claims.claim(notice, initiator);
   } catch (err) {
-    const keep = (m: Parameters<RespondFn>[0]) =>
-      respond(typeof m === 'string' ? m : { ...m, replace_original: false });
     return queueUnavailable({ respond: keep, deps }, err);
   }
   if (first) return void (await reply(await alreadyFromNotice(deps.queue, application, first)));
@@ -67,6 +74,14 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
     await claims
       .release(notice)
       .catch((err: unknown) => deps.logger?.warn({ err }, 'drift claim not released'));
+}
+
+/** The answer to a click that names no open drift notice of `application`. */
+function staleNotice(application: string) {
+  const app = escapeMrkdwn(application);
+  return textMessage(
+    `This drift notice of *${app}* is no longer open (its drift ended, or it is not a drift notice); nothing was queued. To sync, use \`/sync ${app}\`.`,
+  );
 }
 
 /**

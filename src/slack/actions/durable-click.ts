@@ -10,6 +10,7 @@
 import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { alreadyDurable, type DurableWrites, NotReplicatedError } from '../../queue/index.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 /** What a button listener receives (a subset of Bolt's action arguments). */
 export interface ClickArgs {
@@ -66,7 +67,7 @@ export function durableClick(
         if (!options.onError) throw error;
         return options.onError(error);
       }
-      await tellNotRecorded(body, respond, client, error).catch((e: unknown) => options.onError?.(e));
+      await tellNotRecorded(body, client, error).catch((e: unknown) => options.onError?.(e));
     }
   };
 }
@@ -98,15 +99,12 @@ export function notRecordedText(error: NotReplicatedError): string {
 
 async function tellNotRecorded(
   body: BlockAction,
-  respond: RespondFn,
   client: WebClient,
   error: NotReplicatedError,
 ): Promise<void> {
-  const text = notRecordedText(error);
-  const channel = body.container?.channel_id ?? body.channel?.id;
-  if (channel) {
-    await client.chat.postEphemeral({ channel, user: body.user.id, text });
-    return;
-  }
-  await respond({ response_type: 'ephemeral', replace_original: false, text });
+  await client.chat.postEphemeral({
+    channel: clickedMessage(body).channel,
+    user: body.user.id,
+    text: notRecordedText(error),
+  });
 }

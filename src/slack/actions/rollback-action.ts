@@ -7,7 +7,9 @@
  * rollback per failure: the first allowed click on any Roll back button of the failed job (its summary, its
  * notices), by anyone on any bot replica, claims it (SET NX in Redis on the failed job id and the target entry, as
  * the drift notice's Sync does); every later click is told ephemerally who started it and queues nothing. A first
- * click that queued nothing (refused by the gate, header not posted, queue down) gives the claim up.
+ * click that queued nothing (refused by the gate, header not posted, queue down) gives the claim up. The button
+ * must name a sync of its Application that wavesync knows (in its history, or still in the queue); a click naming
+ * another (a forged value) is refused as stale, nothing queued.
  */
 import { createHash } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
@@ -28,6 +30,7 @@ import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
 export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
@@ -40,10 +43,9 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   const { body, action, respond, deps, recent, claims } = args;
   const reply = (text: string) => respond({ ...ephemeral(textMessage(text)), replace_original: false });
   const value = decodeRollbackButtonValue(action.value);
-  const channel = body.channel?.id ?? body.container?.channel_id;
-  const messageTs = body.message?.ts ?? body.container?.message_ts;
+  const { channel } = clickedMessage(body);
   const app = value && deps.catalog.describe(value.application);
-  if (!value || !app || !channel || !messageTs) {
+  if (!value || !app) {
     const name = value ? ` named *${escapeMrkdwn(value.application)}*` : '';
     return void (await reply(`I no longer know an application${name}; nothing was queued.`));
   }
@@ -65,7 +67,19 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let choice: RollbackChoice;
   try {
-    choice = rollbackTargetBefore(await deps.queue.history(application, ROLLBACK_HISTORY_SCAN), value.jobId);
+    const history = await deps.queue.history(application, ROLLBACK_HISTORY_SCAN);
+    // The button names the sync it belongs to: one of this Application's, in its history or still in the queue.
+    const jobId = value.jobId;
+    const known =
+      jobId !== undefined &&
+      (history.some((e) => e.jobId === jobId) ||
+        (await deps.queue.jobStatus(jobId))?.application === application);
+    if (!known) {
+      return void (await reply(
+        `This Roll back button names no sync of *${escapeMrkdwn(application)}* that wavesync knows of; nothing was queued. To roll back, use \`/sync rollback ${escapeMrkdwn(application)}\`.`,
+      ));
+    }
+    choice = rollbackTargetBefore(history, jobId);
   } catch (err) {
     return queueUnavailable({ respond: keep, deps }, err);
   }

@@ -17,6 +17,7 @@ import type { Approvals } from '../../environments/index.js';
 import { section } from '../messages/block.js';
 import { diffModal, diffModalView, diffTextLines } from '../messages/diff-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
+import { clickedMessage } from '../slack-payloads.js';
 
 const closeText = { type: 'plain_text' as const, text: 'Close' };
 
@@ -37,8 +38,7 @@ export async function viewDiffAction(input: {
   logger?: { warn(fields: Record<string, unknown>, message: string): void };
 }): Promise<void> {
   const { body, action, client } = input;
-  const channel = body.container?.channel_id ?? body.channel?.id;
-  if (!channel || !body.trigger_id) return;
+  const { channel, ts: messageTs } = clickedMessage(body);
   const opened = await client.views.open({
     trigger_id: body.trigger_id,
     view: messageView('Live diff', '⏳ Comparing the manifests with the cluster…'),
@@ -56,7 +56,6 @@ export async function viewDiffAction(input: {
       reason: `Could not compute the diff: ${escapeMrkdwn(error instanceof Error ? error.message : String(error))}`,
     }));
   let view: ReturnType<typeof messageView> | ReturnType<typeof diffModalView>;
-  const messageTs = body.container?.message_ts ?? body.message?.ts;
   // A refusal's reason is our own mrkdwn (mentions of who may, the channel): shown as written, not escaped.
   if (!result.allowed) view = messageView('Live diff', result.reason);
   else if (!result.preview.diff) {
@@ -71,7 +70,7 @@ export async function viewDiffAction(input: {
     const diff = result.preview.diff;
     const modal = diffModal(diff, note);
     view = modal.view;
-    if (modal.hiddenLines > 0 && messageTs) {
+    if (modal.hiddenLines > 0) {
       const link = await shareFullDiff(client, diff, { channel, threadTs: messageTs }).catch(
         (error: unknown) => {
           input.logger?.warn({ err: error, application: diff.application }, 'could not share the full diff');

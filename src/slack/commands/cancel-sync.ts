@@ -27,6 +27,11 @@ export interface CancelRequest {
   by: Initiator;
   channel: string;
   reason?: string;
+  /**
+   * The message whose Cancel button was clicked: it must be the job's header (its report target), else the click
+   * is refused as stale — checked after the permission, so nothing about the job is said to whoever may not cancel.
+   */
+  clicked?: { channel: string; ts: string };
 }
 
 /** Authorize, cancel, audit and answer (ephemeral). */
@@ -49,6 +54,12 @@ export async function cancelSync(
     requesterId: job.initiator.userId,
   };
   if (!(await permitted(deps, ctx, respond))) return;
+  const { clicked } = request;
+  if (clicked && (job.target?.channel !== clicked.channel || job.target.threadTs !== clicked.ts)) {
+    return void (await reply(
+      textMessage(`This Cancel button is not on the header of that sync of ${app}; nothing was cancelled.`),
+    ));
+  }
   const result = await deps.queue.cancel(application, { ...by, ...(reason ? { reason } : {}) }, job.jobId);
   if (result.cancelled === 'none') {
     return void (await reply(textMessage(`Nothing to cancel: that sync of ${app} already ended.`)));

@@ -11,7 +11,7 @@ import type {
   SlashCommand,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { DriftNoticeClaims } from '../../drift/index.js';
+import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
 import type { Approvals } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
@@ -47,6 +47,11 @@ export interface SlackAppDeps {
    * without it, claims are kept in this process only.
    */
   driftClaims?: DriftNoticeClaims;
+  /**
+   * The open drift notice of each Application (redisDriftNoticeRefs, the same keys drift detection writes): a Sync
+   * click must name the one that is open. Without it every drift Sync click is refused as stale.
+   */
+  driftNotices?: Pick<DriftNoticeRefs, 'get'>;
   /**
    * Who started the rollback of each failed sync first (Roll back buttons of its summary and notices), shared by the
    * bot replicas (redisClickClaims, `<prefix>:rollback:click:<key>`); without it, claims are kept in this process.

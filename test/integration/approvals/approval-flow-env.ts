@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { createApplicationRenderer } from '../../../src/applications/render/render-application.js';
 import type { Application } from '../../../src/domain/application.js';
+import { redisDriftNoticeRefs } from '../../../src/drift/index.js';
 import type { Cluster } from '../../../src/engine/index.js';
 import {
   APPROVE_ACTION_ID,
@@ -298,6 +299,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
       catalog: catalogOf(apps),
       approvals: createApprovalGate(approvals, messenger),
       approvalFlow: approvals,
+      driftNotices: redisDriftNoticeRefs(redis, prefix),
       durable: allDurable([queue.durable, durable]),
       ...(options.logger ? { logger: options.logger } : {}),
     },

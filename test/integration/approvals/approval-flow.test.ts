@@ -121,6 +121,36 @@ describe('test/integration/approvals/approval-flow', () => {
     expect(buttonsOf(posted.ts)).toHaveLength(2);
   });
 
+  it('when an approver is removed from the group after their membership was read, then their Approve is refused at once', async () => {
+    // @lee reads the audit log as a member of @sre: the membership is now cached for reads (5 minutes).
+    expect(await env.approvals.audit('guestbook', 'U0LEE')).toMatchObject({ records: expect.any(Array) });
+    env.slack.setUsergroup('S0SRE', []);
+    const posted = await requestApproval('guestbook');
+
+    await click(APPROVE_ACTION_ID, 'U0LEE', posted);
+
+    expect(lastEphemeralTo('U0LEE')).toContain(
+      'Only @U0SAM, @U0PAT, <!subteam^S0SRE> may approve syncs of guestbook',
+    );
+    expect(buttonsOf(posted.ts)).toHaveLength(2);
+    expect(await env.queue.applicationStatus('guestbook')).toEqual([]);
+  });
+
+  it('when Slack cannot say who is in the group at decision time, then the Approve is refused with a retry hint', async () => {
+    expect(await env.approvals.audit('guestbook', 'U0LEE')).toMatchObject({ records: expect.any(Array) });
+    const posted = await requestApproval('guestbook');
+    env.slack.failNext('usergroups.users.list', 'ratelimited');
+
+    await click(APPROVE_ACTION_ID, 'U0LEE', posted);
+
+    expect(lastEphemeralTo('U0LEE')).toBe(
+      'I could not check your membership of <!subteam^S0SRE> with Slack, so I cannot tell whether you may approve syncs of guestbook (production). Try again in a minute.',
+    );
+    expect(buttonsOf(posted.ts)).toHaveLength(2);
+    await click(APPROVE_ACTION_ID, 'U0LEE', posted);
+    await waitFor(async () => (await env.queue.history('guestbook')).length === 1, 15_000, 'the sync');
+  });
+
   it('when two approvers click at the same instant, then exactly one job is queued', async () => {
     const posted = await requestApproval('guestbook');
 

@@ -4,6 +4,7 @@
  * by @sam and kept running (the recording runner's step lasts 60 s, abortable), then other people try to cancel it.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { redisDriftNoticeRefs } from '../../../src/drift/index.js';
 import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { DRIFT_SYNC_ACTION_ID } from '../../../src/slack/messages/drift-notice-blocks.js';
 import { CANCEL_ACTION_ID } from '../../../src/slack/messages/sync-header-blocks.js';
@@ -277,6 +278,12 @@ describe('test/integration/approvals/permissions: the drift notice Sync button',
       '🚫 guestbook (production) can only be synced from <#C0DEPLOYS>. Nothing was queued.',
     );
     expect(env.slack.calls('chat.postMessage')).toEqual([]);
+    // The notice drift detection posted (and saved) is open: the click names it.
+    await redisDriftNoticeRefs(redis, env.prefix).save('guestbook', {
+      channel: DEPLOYS,
+      ts: '1700000000.000200',
+      differences: [],
+    });
 
     await click('U0PAT', DEPLOYS, 'pat');
 
