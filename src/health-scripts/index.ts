@@ -12,4 +12,5 @@ export {
   type HealthScript,
   type HealthScriptVm,
 } from './run-health-script.js';
-export { createScriptedHealth, type ScriptedHealth, type ScriptedHealthOptions } from './scripted-health.js';
+export { createScriptedHealth, type ScriptedHealthOptions } from './scripted-health.js';
+export { builtInScriptsDir, scriptedHealthFromSettings } from './scripted-health-from-settings.js';

@@ -4,7 +4,7 @@
  * asked for every kind, before wavesync's own checks, as Argo CD asks them before its Go checks; built-in scripts
  * only for kinds wavesync has no check of its own for (it has ports of those Argo CD checks, e.g. the CRD one).
  */
-import type { HealthStatus, KubeObject } from '../domain/index.js';
+import type { ScriptedHealth } from '../engine/index.js';
 import {
   createHealthScriptCatalog,
   type HealthScriptCatalog,
@@ -15,9 +15,6 @@ import {
   type HealthScriptVm,
   type HealthScriptVmOptions,
 } from './run-health-script.js';
-
-/** Structurally the engine's `ScriptedHealth` (EngineOptions.scriptedHealth). */
-export type ScriptedHealth = (obj: KubeObject, options: { hasOwnCheck: boolean }) => HealthStatus | undefined;
 
 export interface ScriptedHealthOptions extends HealthScriptCatalogOptions, HealthScriptVmOptions {
   /** Share one VM between several evaluators (default: a VM of its own). */
