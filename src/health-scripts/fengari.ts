@@ -36,6 +36,7 @@ interface LuaApi {
   lua_rawgeti(L: LuaState, index: number, i: number): number;
   lua_remove(L: LuaState, index: number): void;
   lua_settop(L: LuaState, index: number): void;
+  lua_setmetatable(L: LuaState, index: number): void;
   lua_gettop(L: LuaState): number;
   lua_isinteger(L: LuaState, index: number): boolean;
   lua_next(L: LuaState, index: number): number;

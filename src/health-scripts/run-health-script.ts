@@ -16,15 +16,18 @@
  *   Argo CD gives an empty status (the script returned nil or `{}`), wavesync says Unknown "Lua returned no
  *   health status".
  *
- * Isolation. Argo CD opens a fresh gopher-lua state per call. A fresh fengari state costs ~1.4 ms (opening the
- * libraries and compiling the script), so wavesync keeps one state per library set and gives every call a
- * fresh environment instead, which is what a fresh state guarantees to a script: its globals (`_ENV`, `_G`) are a
- * new table; every library table (`string`, `table`, `math`, `os`, `coroutine`) is a new copy; the string
- * metatable's `__index` is that call's `string` copy and the metatable itself is protected (`getmetatable("")`
- * gives `false`), so `("").x` methods see what the script put into `string` and nothing else; `require` hands out
- * the call's copies; there is no `debug` and no `load`, the only ways to reach anything shared. Functions are
- * shared, and they hold no state. The compiled script is cached per source (Argo CD caches compiled scripts too).
- * `isolation.test.ts` checks that nothing a script does is seen by the next one.
+ * Isolation. Argo CD opens a fresh gopher-lua state per call. A fresh fengari state costs ~0.7 ms of CPU
+ * (opening the libraries, compiling the script; BENCHMARKS.md), so wavesync keeps one state per library set and
+ * gives every call a fresh environment instead, which is what a fresh state guarantees to a script: its globals
+ * (`_ENV`, `_G`) are a new table; a library table (`string`, `table`, `math`, `os`, `coroutine`) is copied into
+ * it the first time the call reads it, so what the script changes in it stays in that call; other globals (the
+ * shared base functions) are looked up in the pristine globals; string methods (`("x"):f()`) come from the
+ * running call's `string`; the environment's and the string metatable are protected (`getmetatable` gives
+ * `false`, `setmetatable` on them fails); `require` hands out the call's copies; there is no `debug` and no
+ * `load`, the only ways to reach anything shared. Functions are shared, and they hold no state. The compiled
+ * script is cached per source (Argo CD caches compiled scripts too). `run-health-script.test.ts` checks that
+ * nothing a script does is seen by the next one. Differences a script could notice: `pairs(_G)` lists only what
+ * the call used, and a base function set to nil is found again.
  *
  * The VM is fengari (Lua 5.3 in JavaScript) set up to print whole numbers without `.0`, as gopher-lua (Lua 5.1)
  * does. Integer arithmetic on constants written in a script is 32-bit in fengari (gopher-lua: float64).
@@ -127,15 +130,58 @@ const requireLoaded: LuaFunction = (L) => {
   return lauxlib.luaL_error(L, to_luastring(`module '${name}' not found`));
 };
 
-/** The pristine libraries of one state: globals copied into every call's environment. */
-interface Pristine {
-  /** Global names whose value (a function) is shared. */
-  functions: string[];
-  /** Global names whose value is a library table, copied for every call. */
-  libraries: string[];
+/** Registry keys: the environments' shared metatable, and the set of library names copied per call. */
+const ENV_META = luaString('wavesync.health.envmeta');
+const LIBRARIES = luaString('wavesync.health.libraries');
+
+/** Pushes a shallow copy of the table at the top, replacing it. */
+function replaceWithCopy(L: LuaState): void {
+  lua.lua_createtable(L, 0, 32);
+  lua.lua_pushnil(L);
+  while (lua.lua_next(L, -3) !== 0) {
+    lua.lua_pushvalue(L, -2);
+    lua.lua_insert(L, -2);
+    lua.lua_rawset(L, -4);
+  }
+  lua.lua_remove(L, -2);
 }
 
-function openLibraries(L: LuaState, openLibs: boolean): Pristine {
+/**
+ * `__index` of every call's environment (arguments: the environment, the key). A library (`string`, `table`, …)
+ * is copied from the pristine one into the environment the first time the call reads it; anything else is the
+ * pristine global (a function, or nil), remembered in the environment.
+ */
+const environmentIndex: LuaFunction = (L) => {
+  lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, LIBRARIES);
+  lua.lua_pushvalue(L, 2);
+  const isLibrary = lua.lua_rawget(L, -2) !== lua.LUA_TNIL;
+  lua.lua_pop(L, 2);
+  lua.lua_pushglobaltable(L);
+  lua.lua_pushvalue(L, 2);
+  const type = lua.lua_rawget(L, -2);
+  if (type === lua.LUA_TNIL) return 1;
+  if (isLibrary && type === lua.LUA_TTABLE) replaceWithCopy(L);
+  lua.lua_pushvalue(L, 2);
+  lua.lua_pushvalue(L, -2);
+  lua.lua_rawset(L, 1);
+  return 1;
+};
+
+/** `__index` of strings: the running call's `string` copy (so `("x"):f()` sees what the script put there). */
+const stringMethod: LuaFunction = (L) => {
+  if (lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV) === lua.LUA_TTABLE) {
+    lua.lua_getfield(L, -1, luaString('string'));
+  } else {
+    lua.lua_getglobal(L, luaString('string'));
+  }
+  if (lua.lua_type(L, -1) !== lua.LUA_TTABLE) return 0;
+  lua.lua_pushvalue(L, 2);
+  lua.lua_rawget(L, -2);
+  return 1;
+};
+
+/** Opens the libraries into the state's (pristine) globals and sets up the environments' metatable. */
+function openLibraries(L: LuaState, openLibs: boolean): void {
   lauxlib.luaL_requiref(L, luaString('_G'), lualib.luaopen_base, 1);
   lua.lua_pop(L, 1);
   for (const name of ['dofile', 'loadfile', 'load']) {
@@ -163,59 +209,38 @@ function openLibraries(L: LuaState, openLibs: boolean): Pristine {
       lua.lua_pop(L, 1);
       libraries.push(name);
     }
-    // Protect the string metatable: a script can neither read nor replace it (its __index is set per call).
+    // The string metatable: methods from the running call's `string`; protected (getmetatable("") is false).
     lua.lua_pushstring(L, luaString(''));
     lua.lua_getmetatable(L, -1);
+    lua.lua_pushjsfunction(L, stringMethod);
+    lua.lua_setfield(L, -2, luaString('__index'));
     lua.lua_pushboolean(L, false);
     lua.lua_setfield(L, -2, luaString('__metatable'));
     lua.lua_pop(L, 2);
   }
   pushSafeOs(L, openLibs);
   lua.lua_setglobal(L, luaString('os'));
-  const functions: string[] = [];
-  lua.lua_pushglobaltable(L);
-  lua.lua_pushnil(L);
-  while (lua.lua_next(L, -2) !== 0) {
-    if (lua.lua_type(L, -1) === lua.LUA_TFUNCTION) functions.push(to_jsstring(lua.lua_tostring(L, -2)!));
-    lua.lua_pop(L, 1);
+  lua.lua_createtable(L, 0, libraries.length);
+  for (const name of libraries) {
+    lua.lua_pushboolean(L, true);
+    lua.lua_setfield(L, -2, luaString(name));
   }
-  lua.lua_pop(L, 1);
-  return { functions, libraries };
+  lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, LIBRARIES);
+  lua.lua_createtable(L, 0, 2);
+  lua.lua_pushjsfunction(L, environmentIndex);
+  lua.lua_setfield(L, -2, luaString('__index'));
+  lua.lua_pushboolean(L, false);
+  lua.lua_setfield(L, -2, luaString('__metatable'));
+  lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, ENV_META);
 }
 
-/** Pushes a new environment: shared functions, fresh copies of the library tables, `_G` = itself. */
-function pushFreshEnvironment(L: LuaState, pristine: Pristine): void {
-  lua.lua_createtable(L, 0, pristine.functions.length + pristine.libraries.length + 2);
-  for (const name of pristine.functions) {
-    lua.lua_getglobal(L, luaString(name));
-    lua.lua_setfield(L, -2, luaString(name));
-  }
-  for (const name of pristine.libraries) {
-    lua.lua_getglobal(L, luaString(name));
-    lua.lua_createtable(L, 0, 32);
-    lua.lua_pushnil(L);
-    while (lua.lua_next(L, -3) !== 0) {
-      lua.lua_pushvalue(L, -2);
-      lua.lua_insert(L, -2);
-      lua.lua_rawset(L, -4);
-    }
-    lua.lua_remove(L, -2);
-    lua.lua_setfield(L, -2, luaString(name));
-  }
+/** Pushes a new environment: `_G` = itself, everything else reached through environmentIndex. */
+function pushFreshEnvironment(L: LuaState): void {
+  lua.lua_createtable(L, 0, 8);
+  lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, ENV_META);
+  lua.lua_setmetatable(L, -2);
   lua.lua_pushvalue(L, -1);
   lua.lua_setfield(L, -2, luaString('_G'));
-}
-
-/** Points the string metatable's __index at the `string` copy of the environment on top of the stack. */
-function bindStringMethods(L: LuaState): void {
-  lua.lua_pushstring(L, luaString(''));
-  if (!lua.lua_getmetatable(L, -1)) {
-    lua.lua_pop(L, 1);
-    return;
-  }
-  lua.lua_getfield(L, -3, luaString('string'));
-  lua.lua_setfield(L, -2, luaString('__index'));
-  lua.lua_pop(L, 2);
 }
 
 function unknown(message: string): HealthStatus {
@@ -271,12 +296,11 @@ function errorText(L: LuaState): string {
 /** One Lua state with one library set, its pristine globals and its compiled scripts (registry refs). */
 class ScriptState {
   readonly L: LuaState;
-  private readonly pristine: Pristine;
   private readonly compiled = new Map<string, number>();
 
   constructor(openLibs: boolean) {
     this.L = lauxlib.luaL_newstate();
-    this.pristine = openLibraries(this.L, openLibs);
+    openLibraries(this.L, openLibs);
   }
 
   /**
@@ -309,11 +333,10 @@ class ScriptState {
   call(obj: unknown, timeoutMs: number, name: string): HealthStatus {
     const { L } = this;
     const base = lua.lua_gettop(L) - 1;
-    pushFreshEnvironment(L, this.pristine);
+    pushFreshEnvironment(L);
     if (pushValue(L, obj)) lua.lua_setfield(L, -2, luaString('obj'));
     lua.lua_pushvalue(L, -1);
     lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
-    bindStringMethods(L);
     const deadline = performance.now() + timeoutMs;
     let timedOut = false;
     const timeoutMessage = `${name}: timed out after ${timeoutMs} ms`;
