@@ -105,6 +105,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         signal: ctx.signal,
         timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
         hooks: () => renderedDeletionHooks(apps, app),
+        ...(scriptedHealth ? { scriptedHealth } : {}),
       }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });
