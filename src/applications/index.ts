@@ -2,7 +2,13 @@ export { ENVIRONMENT_LABEL, environmentOf } from './application-environment.js';
 export type { ApplicationRegistry } from './application-registry.js';
 export { applicationWarnings } from './application-warnings.js';
 export { type ApplicationsFromSettings, applicationsFromSettings } from './applications-from-settings.js';
-export { contentRevisionOf, type LoadedManifests, loadManifests } from './manifests/index.js';
+export {
+  contentRevisionOf,
+  type LoadedManifests,
+  loadManifests,
+  manifestSourcesOf,
+  parseManifests,
+} from './manifests/index.js';
 export {
   type NotificationTrigger,
   parseEnvironmentSubscriptions,

@@ -14,6 +14,7 @@ import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
+import { registerHealthCommand } from './commands/health.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSyncCommand } from './commands/sync.js';
@@ -36,6 +37,7 @@ export function buildProgram(
   registerPlanCommand(program);
   registerSyncCommand(program);
   registerDiffCommand(program);
+  registerHealthCommand(program);
   registerServeCommand(program);
   registerBotCommand(program);
   registerWorkerCommand(program);

@@ -47,6 +47,7 @@ export async function syncApplication(
     { createKubeCluster },
     { runOperation },
     { planLoaded },
+    { scriptedHealthFromSettings },
   ] = await Promise.all([
     import('../applications/index.js'),
     import('../config.js'),
@@ -56,6 +57,7 @@ export async function syncApplication(
     import('../kube/kube-cluster.js'),
     import('../engine/index.js'),
     import('./plan-application.js'),
+    import('../health-scripts/index.js'),
   ]);
   const revision = options.revision;
   const { ref } = refOf(app, revision);
@@ -71,6 +73,7 @@ export async function syncApplication(
   );
   for (const warning of [...applicationWarnings(app), ...planned.warnings]) onWarning(warning);
   const timings = syncTimings(options);
+  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file);
   const runner = createEngineSyncRunner<SourcedObject, Cluster>({
     application: (_name, request) =>
       createApplicationResolver({ registry: { get: () => app }, settings })(request),
@@ -85,6 +88,7 @@ export async function syncApplication(
         ...input,
         tracking: settings.resourceTracking,
         options: {
+          ...(scriptedHealth ? { scriptedHealth } : {}),
           // As the worker: wavesync.yaml's health timeout, unless --health-timeout or --no-wait-health say otherwise.
           healthTimeoutMs: timings.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
           ...(timings.hookStartGraceMs === undefined ? {} : { hookStartGraceMs: timings.hookStartGraceMs }),

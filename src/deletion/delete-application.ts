@@ -38,6 +38,7 @@ import {
   isNotFound,
   listTrackedLiveObjects,
   refOf,
+  type ScriptedHealth,
   Wakeup,
   type WatchTarget,
   withTracking,
@@ -87,6 +88,8 @@ export interface DeleteApplicationInput {
    * cascades. A BotError (manifests that do not render) ends the deletion with phase Error before anything goes.
    */
   hooks?(): Promise<DeletionHooks>;
+  /** Lua health scripts (wavesync.yaml `health:`), as the sync judges health: a hook of a scripted kind is done when its script says Healthy. */
+  scriptedHealth?: ScriptedHealth;
 }
 
 /** The Application object's own apiVersion/kind (argoproj.io). */
@@ -256,7 +259,10 @@ class DeletionRun {
     const settled = await this.waitFor(async () => {
       for (const hook of [...pending]) {
         const live = await cluster.get(refOf(hook));
-        const health = live ? getResourceHealth(live) : { status: 'Missing' as const, message: 'not found' };
+        const scripted = this.input.scriptedHealth;
+        const health = live
+          ? getResourceHealth(live, scripted ? { scripted } : {})
+          : { status: 'Missing' as const, message: 'not found' };
         if (health === undefined || health.status === 'Healthy') {
           pending.delete(hook);
           await this.hookFinished(type, hook, 'Succeeded', '');

@@ -10,7 +10,7 @@
 
 import { subscribedChannels } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
-import { getResourceHealth } from '../engine/index.js';
+import { getResourceHealth, type ScriptedHealth } from '../engine/index.js';
 import {
   canRollBackApplication,
   environmentFor,
@@ -28,6 +28,8 @@ export interface DegradedHealthNoticeDeps {
   settings: Pick<Settings, 'environments'>;
   queue: Pick<SyncQueueClient, 'history' | 'jobStatus'>;
   poster: NotificationPoster;
+  /** Lua health scripts, as the worker judges health (wavesync.yaml `health:`); default none. */
+  scriptedHealth?: ScriptedHealth;
   onError?(error: unknown): void;
 }
 
@@ -42,7 +44,7 @@ export async function noticeDegradedHealth(
   live: readonly KubeObject[],
 ): Promise<void> {
   const degraded = live.flatMap((o) => {
-    const health = getResourceHealth(o);
+    const health = getResourceHealth(o, deps.scriptedHealth ? { scripted: deps.scriptedHealth } : {});
     return health?.status === 'Degraded' ? [{ o, health }] : [];
   });
   if (degraded.length === 0) return;

@@ -7,6 +7,17 @@ import type { HealthStatus, KubeObject } from '../domain/index.js';
 /** A health customization for one `group/Kind` (Argo CD `resource.customizations.health.<group>_<kind>`). */
 export type HealthOverride = (obj: KubeObject) => HealthStatus | undefined;
 
+/**
+ * Health from scripts — Argo CD's Lua health checks, run outside the engine (src/health-scripts/, wired by the
+ * composition root). Returns undefined when no script judges the object. `hasOwnCheck`: the engine has a check of
+ * its own for the kind (its ports of Argo CD's Go checks); then only a user's override applies, as in Argo CD,
+ * where an argocd-cm override wins over the built-in check.
+ */
+export type ScriptedHealth = (obj: KubeObject, context: { hasOwnCheck: boolean }) => HealthStatus | undefined;
+
+/** No scripts: every kind keeps the engine's own checks, and kinds without one have no health. */
+export const NO_SCRIPTED_HEALTH: ScriptedHealth = () => undefined;
+
 export interface EngineOptions {
   /**
    * Whole-operation timeout; when it passes the operation is terminated and ends Failed naming the resources it
@@ -47,6 +58,8 @@ export interface EngineOptions {
   applicationHealth: boolean;
   /** Health customizations by `<group>/<Kind>` (Argo CD `resource.customizations.health`), before built-ins. */
   healthOverrides: Readonly<Record<string, HealthOverride>>;
+  /** Lua health scripts (argocd-cm overrides, Argo CD's built-in scripts); default none. */
+  scriptedHealth: ScriptedHealth;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
@@ -59,6 +72,7 @@ export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
   logTailLines: 50,
   applicationHealth: false,
   healthOverrides: {},
+  scriptedHealth: NO_SCRIPTED_HEALTH,
 };
 
 /** The logging the engine needs; structured fields first, as pino takes them. */

@@ -24,7 +24,7 @@ export {
   type ResourceDiff,
   withoutIgnored,
 } from './diff/index.js';
-export type { EngineOptions } from './engine-options.js';
+export { type EngineOptions, NO_SCRIPTED_HEALTH, type ScriptedHealth } from './engine-options.js';
 export { getResourceHealth } from './health/index.js';
 export { hasDeletePolicy } from './hooks/delete-policy.js';
 export { hookTraitsOf, isHook } from './hooks/hook.js';

@@ -34,6 +34,7 @@ import {
   driftChannelOf,
   redisNotificationMarks,
 } from '../environments/index.js';
+import { scriptedHealthFromSettings } from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -67,7 +68,9 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const audit = createAuditLog(redis, prefix);
+  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file);
   const degradedDeps = {
+    ...(scriptedHealth ? { scriptedHealth } : {}),
     marks: redisNotificationMarks(redis, prefix),
     settings,
     queue: deps.queue,

@@ -16,6 +16,7 @@ import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { FailureNotifier } from '../environments/index.js';
+import { scriptedHealthFromSettings } from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -70,7 +71,9 @@ export interface WorkerDeps {
 export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
+  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file);
   const engineOptions: Partial<EngineOptions> = {
+    ...(scriptedHealth ? { scriptedHealth } : {}),
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
     applyConcurrency: settings.defaults.applyConcurrency,
     hookStartGraceMs: settings.defaults.startGraceSeconds * 1000,
@@ -104,6 +107,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         signal: ctx.signal,
         timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
         hooks: () => renderedDeletionHooks(apps, app),
+        ...(scriptedHealth ? { scriptedHealth } : {}),
       }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });

@@ -21,6 +21,7 @@
 import { z } from 'zod';
 import { TRACKING_LABEL, TRACKING_METHODS, type TrackingMethod } from '../domain/index.js';
 import { channelId, EnvironmentsSchema } from './environments-schema.js';
+import { parseResourceCustomizations } from './resource-customizations.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -159,6 +160,30 @@ export const ResourceTrackingSchema = z.strictObject({
   installationID: nonEmpty.optional(),
 });
 
+/**
+ * Health as Argo CD computes it for kinds wavesync has no check of its own for: Lua health scripts
+ * (docs/health-scripts.md).
+ */
+export const HealthSettingsSchema = z.strictObject({
+  /**
+   * Argo CD's built-in health scripts: a local copy of its `resource_customizations` folder
+   * (`<group>/<Kind>/health.lua`), relative to this file. Without it, only `argocdCm` overrides are scripted.
+   */
+  builtInScripts: z.strictObject({ directory: nonEmpty }).optional(),
+  /**
+   * argocd-cm's `data`, as written there: the `resource.customizations` block and the
+   * `resource.customizations.health.<group>_<kind>` / `.useOpenLibs.<group>_<kind>` keys.
+   */
+  argocdCm: z
+    .record(z.string(), z.string())
+    .default({})
+    .superRefine((data, ctx) => {
+      for (const problem of parseResourceCustomizations(data).problems) {
+        ctx.addIssue({ code: 'custom', path: [problem.key], message: problem.message });
+      }
+    }),
+});
+
 export const SettingsSchema = z.strictObject({
   applications: z.array(ApplicationSourceEntrySchema).default([]),
   clusters: z.array(ClusterSchema).default([]),
@@ -166,6 +191,7 @@ export const SettingsSchema = z.strictObject({
   defaults: DefaultsSchema.prefault({}),
   environments: EnvironmentsSchema.default({}),
   resourceTracking: ResourceTrackingSchema.prefault({}),
+  health: HealthSettingsSchema.prefault({}),
 });
 
 export type SettingsFile = z.infer<typeof SettingsSchema>;
@@ -174,6 +200,7 @@ export type GitApplicationSource = z.infer<typeof GitApplicationSourceSchema>;
 export type ClusterSettings = z.infer<typeof ClusterSchema>;
 export type GitCredential = z.infer<typeof GitCredentialSchema>;
 export type DefaultSettings = z.infer<typeof DefaultsSchema>;
+export type HealthSettings = z.infer<typeof HealthSettingsSchema>;
 
 /** Settings as loaded: the file's content plus where it was read from (relative paths resolve against `baseDir`). */
 export interface Settings extends SettingsFile {

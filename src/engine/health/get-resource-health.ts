@@ -2,10 +2,12 @@
  * getResourceHealth — the health of one live object, as Argo CD gitops-engine `pkg/health/health.go`
  * GetResourceHealth evaluates it (spec §6.2): an object being deleted that does not hold the hook finalizer is
  * Progressing "Pending deletion"; then the built-in check chosen by **group and kind** (never kind alone);
- * no check for the kind → undefined ("no health", which the engine treats as success).
+ * no check for the kind → undefined ("no health", which the engine treats as success). Health scripts (Argo CD's
+ * Lua checks, `scripted`) come before the engine's own check, as Argo CD asks its resource overrides before its Go
+ * checks; the script port itself leaves Argo CD's built-in scripts out for kinds that have a check here.
  */
 import { type HealthStatus, HOOK_FINALIZER, type KubeObject, splitApiVersion } from '../../domain/index.js';
-import type { HealthOverride } from '../engine-options.js';
+import type { HealthOverride, ScriptedHealth } from '../engine-options.js';
 import { getAPIServiceHealth } from './api-service-health.js';
 import { getApplicationHealth } from './application-health.js';
 import { getCustomResourceDefinitionHealth } from './custom-resource-definition-health.js';
@@ -46,12 +48,12 @@ export interface HealthOptions {
    * built-in checks (spec §6.2 step 2); returning undefined means "no health" for that object.
    */
   overrides?: Readonly<Record<string, HealthOverride>>;
+  /** Lua health scripts (EngineOptions.scriptedHealth), after `overrides` and before the built-in checks. */
+  scripted?: ScriptedHealth;
 }
 
-function checkFor(obj: KubeObject, options: HealthOptions): HealthOverride | undefined {
+function ownCheckFor(obj: KubeObject, options: HealthOptions): HealthOverride | undefined {
   const { group } = splitApiVersion(obj.apiVersion);
-  const override = options.overrides?.[`${group}/${obj.kind}`];
-  if (override) return override;
   if (options.applicationHealth && group === 'argoproj.io' && obj.kind === 'Application') {
     return getApplicationHealth;
   }
@@ -64,5 +66,10 @@ export function getResourceHealth(obj: KubeObject, options: HealthOptions = {}):
   if (meta.deletionTimestamp && !(meta.finalizers ?? []).includes(HOOK_FINALIZER)) {
     return { status: 'Progressing', message: 'Pending deletion' };
   }
-  return checkFor(obj, options)?.(obj);
+  const { group } = splitApiVersion(obj.apiVersion);
+  const override = options.overrides?.[`${group}/${obj.kind}`];
+  if (override) return override(obj);
+  const own = ownCheckFor(obj, options);
+  const scripted = options.scripted?.(obj, { hasOwnCheck: own !== undefined });
+  return scripted ?? own?.(obj);
 }

@@ -1,6 +1,6 @@
 /**
  * healthOf — the health of a live object under one operation's health options (EngineOptions.applicationHealth
- * and healthOverrides): getResourceHealth with the options the SyncContext carries.
+ * healthOverrides and scriptedHealth): getResourceHealth with the options the SyncContext carries.
  */
 import type { HealthStatus, KubeObject } from '../../domain/index.js';
 import type { SyncContext } from '../sync-context.js';
@@ -11,5 +11,6 @@ export function healthOf(ctx: SyncContext, obj: KubeObject): HealthStatus | unde
   return getResourceHealth(obj, {
     applicationHealth: ctx.options.applicationHealth,
     overrides: ctx.options.healthOverrides,
+    scripted: ctx.options.scriptedHealth,
   });
 }

@@ -1,0 +1,109 @@
+/**
+ * `wavesync health <file|dir>...`: the health of every object in some manifests as wavesync computes it — its
+ * own per-kind checks, and Argo CD's Lua health scripts (`--resource-customizations DIR`, a copy of Argo CD's
+ * `resource_customizations` folder; `--config wavesync.yaml` adds its `health:` settings) — so a team can try
+ * its scripts on objects it saved (`kubectl get … -o yaml`). Every document of every file counts, duplicates
+ * included; a Kustomize folder is rendered. Exit 0 when it ran, whatever the health.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadManifests, manifestSourcesOf, parseManifests } from '../applications/index.js';
+import type { HealthStatusCode } from '../domain/index.js';
+import { getResourceHealth, type ScriptedHealth, type SourcedObject } from '../engine/index.js';
+import type { HealthOverride } from '../health-scripts/index.js';
+import { builtInScriptsDir, createScriptedHealth } from '../health-scripts/index.js';
+import { loadSettings, parseResourceCustomizations } from '../settings/index.js';
+import type { CommandIo } from './command-io.js';
+
+export interface HealthCommandOptions {
+  output: 'text' | 'json';
+  resourceCustomizations?: string;
+  config?: string;
+}
+
+export interface ObjectHealth {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** null: no check and no script for the kind (Argo CD shows no health). */
+  status: HealthStatusCode | null;
+  message: string;
+  file: string;
+  line: number;
+}
+
+async function objectsOf(target: string): Promise<SourcedObject[]> {
+  const objects: SourcedObject[] = [];
+  for (const entry of await manifestSourcesOf(target)) {
+    if (entry.type === 'kustomize') objects.push(...(await loadManifests(entry.path)).objects);
+    else objects.push(...parseManifests(await readFile(entry.path, 'utf8'), entry.path).objects);
+  }
+  return objects;
+}
+
+async function scriptedHealthOf(options: HealthCommandOptions): Promise<ScriptedHealth | undefined> {
+  let overrides: HealthOverride[] = [];
+  let builtInDir: string | undefined;
+  if (options.config !== undefined) {
+    const settings = await loadSettings(options.config);
+    overrides = parseResourceCustomizations(settings.health.argocdCm).overrides;
+    const directory = settings.health.builtInScripts?.directory;
+    if (directory !== undefined) {
+      builtInDir = builtInScriptsDir(
+        directory,
+        settings.baseDir,
+        `${settings.file}: health.builtInScripts.directory`,
+      );
+    }
+  }
+  if (options.resourceCustomizations !== undefined) {
+    builtInDir = builtInScriptsDir(
+      options.resourceCustomizations,
+      process.cwd(),
+      '--resource-customizations',
+    );
+  }
+  if (overrides.length === 0 && builtInDir === undefined) return undefined;
+  return createScriptedHealth({ overrides, ...(builtInDir === undefined ? {} : { builtInDir }) });
+}
+
+/** The health of every object of `targets`, in file order. */
+export async function healthOfManifests(
+  targets: readonly string[],
+  options: HealthCommandOptions,
+): Promise<ObjectHealth[]> {
+  const scripted = await scriptedHealthOf(options);
+  const results: ObjectHealth[] = [];
+  for (const target of targets) {
+    for (const { object, source } of await objectsOf(target)) {
+      const health = getResourceHealth(object, scripted ? { scripted } : {});
+      results.push({
+        apiVersion: object.apiVersion,
+        kind: object.kind,
+        name: object.metadata.name ?? object.metadata.generateName ?? '',
+        ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+        status: health?.status ?? null,
+        message: health ? (health.message ?? '') : 'no health check for this kind',
+        file: path.relative(process.cwd(), source.file) || source.file,
+        line: source.line,
+      });
+    }
+  }
+  return results;
+}
+
+export async function printHealth(
+  targets: readonly string[],
+  options: HealthCommandOptions,
+  io: CommandIo,
+): Promise<void> {
+  const results = await healthOfManifests(targets, options);
+  for (const r of results) {
+    if (options.output === 'json') io.stdout(`${JSON.stringify(r)}\n`);
+    else {
+      const status = r.status ?? '(no health)';
+      io.stdout(`${r.file}:${r.line} ${r.kind}/${r.name}: ${status}${r.message ? ` — ${r.message}` : ''}\n`);
+    }
+  }
+}

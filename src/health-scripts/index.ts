@@ -1,0 +1,16 @@
+/** Lua health scripts as Argo CD runs them: the VM, where scripts come from, and the engine's port over both. */
+export {
+  createHealthScriptCatalog,
+  groupKindKey,
+  type HealthOverride,
+  type HealthScriptCatalog,
+  type ScriptChoice,
+} from './health-script-catalog.js';
+export {
+  createHealthScriptVm,
+  HEALTH_SCRIPT_TIMEOUT_MS,
+  type HealthScript,
+  type HealthScriptVm,
+} from './run-health-script.js';
+export { createScriptedHealth, type ScriptedHealthOptions } from './scripted-health.js';
+export { builtInScriptsDir, scriptedHealthFromSettings } from './scripted-health-from-settings.js';

@@ -1,0 +1,387 @@
+/**
+ * The Lua VM for health scripts: runs one script on one live object the way Argo CD does (argo-cd
+ * `util/lua/lua.go` ExecuteHealthLua; gitops-engine turns its errors into Unknown):
+ * - the live object is the global `obj` (JSON numbers are floats as in gopher-lua, `null`s are absent, arrays
+ *   compacted, as Argo CD's decodeValue does);
+ * - libraries: base, table (with Lua 5.1's `table.getn` and global `unpack`, which Argo CD's scripts still use),
+ *   the safe `os` (safe-os.ts) and a `require` that hands out only these; with `openLibs` (every built-in script,
+ *   and an override with `useOpenLibs`) also string, math and coroutine. Never io, debug, package searchers,
+ *   `load`/`dofile`/`loadfile`; `print` prints nothing. (Argo CD's open libraries include gopher-lua's io and full
+ *   os; wavesync leaves them out on purpose: a health check has no business with files or processes.)
+ * - a time limit (Argo CD: 1 s), checked every 1,000 VM instructions, then on every one so that a `pcall` in
+ *   the script cannot swallow it;
+ * - the result: a table's `status` (Healthy, Progressing, Degraded, Suspended, Missing or Unknown) and `message`;
+ *   any other status → Unknown "Lua returned an invalid health status"; a Lua error or the time limit → Unknown
+ *   with the reason; a value that is not a table → Unknown "expect table output from Lua script, not …". Where
+ *   Argo CD gives an empty status (the script returned nil or `{}`), wavesync says Unknown "Lua returned no
+ *   health status".
+ *
+ * Isolation. Argo CD opens a fresh gopher-lua state per call. A fresh fengari state costs ~0.7 ms of CPU
+ * (opening the libraries, compiling the script; BENCHMARKS.md), so wavesync keeps one state per library set and
+ * gives every call a fresh environment instead, which is what a fresh state guarantees to a script: its globals
+ * (`_ENV`, `_G`) are a new table; a library table (`string`, `table`, `math`, `os`, `coroutine`) is copied into
+ * it the first time the call reads it, so what the script changes in it stays in that call; other globals (the
+ * shared base functions) are looked up in the pristine globals; string methods (`("x"):f()`) come from the
+ * running call's `string`; the environment's and the string metatable are protected (`getmetatable` gives
+ * `false`, `setmetatable` on them fails); `require` hands out the call's copies; there is no `debug` and no
+ * `load`, the only ways to reach anything shared. Functions are shared, and they hold no state. The compiled
+ * script is cached per source (Argo CD caches compiled scripts too). `run-health-script.test.ts` checks that
+ * nothing a script does is seen by the next one. Differences a script could notice: `pairs(_G)` lists only what
+ * the call used, and a base function set to nil is found again.
+ *
+ * The VM is fengari (Lua 5.3 in JavaScript) set up to print whole numbers without `.0`, as gopher-lua (Lua 5.1)
+ * does. Integer arithmetic on constants written in a script is 32-bit in fengari (gopher-lua: float64).
+ */
+import { HEALTH_STATUS_CODES, type HealthStatus, type HealthStatusCode } from '../domain/index.js';
+import { fengari, type LuaFunction, type LuaState, type LuaString } from './fengari.js';
+import { pushSafeOs } from './safe-os.js';
+
+const { lua, lauxlib, lualib, to_luastring, to_jsstring } = fengari;
+
+/** Argo CD's limit for one script run. */
+export const HEALTH_SCRIPT_TIMEOUT_MS = 1_000;
+const HOOK_INSTRUCTIONS = 1_000;
+/** Compiled scripts kept per state (Argo CD: 1,024); all are dropped when it is full. */
+const COMPILED_LIMIT = 1_024;
+
+export interface HealthScript {
+  /** The Lua source. */
+  source: string;
+  /** Where it came from, shown in error messages (e.g. `cert-manager.io/Certificate/health.lua`). */
+  name: string;
+  /** Open the string, math and coroutine libraries (built-in scripts always; overrides with `useOpenLibs`). */
+  openLibs: boolean;
+}
+
+export interface HealthScriptVm {
+  /** The health `script` gives `obj`; never throws. */
+  run(script: HealthScript, obj: unknown): HealthStatus;
+}
+
+export interface HealthScriptVmOptions {
+  /** Default HEALTH_SCRIPT_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+/** Lua strings for the keys and values seen often (field names, condition types), bounded. */
+const stringCache = new Map<string, LuaString>();
+const STRING_CACHE_LIMIT = 20_000;
+
+function luaString(s: string): LuaString {
+  let cached = stringCache.get(s);
+  if (cached === undefined) {
+    cached = to_luastring(s);
+    if (s.length <= 64 && stringCache.size < STRING_CACHE_LIMIT) stringCache.set(s, cached);
+  }
+  return cached;
+}
+
+/** Pushes a JSON value as Argo CD's decodeValue does: nulls are left out, arrays compacted. */
+function pushValue(L: LuaState, value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      lua.lua_pushstring(L, luaString(value));
+      return true;
+    case 'number':
+      lua.lua_pushnumber(L, value);
+      return true;
+    case 'boolean':
+      lua.lua_pushboolean(L, value);
+      return true;
+    case 'object': {
+      if (value === null) return false;
+      if (!lua.lua_checkstack(L, 3)) throw new Error('object nested too deeply');
+      if (Array.isArray(value)) {
+        lua.lua_createtable(L, value.length, 0);
+        let i = 0;
+        for (const item of value) if (pushValue(L, item)) lua.lua_rawseti(L, -2, ++i);
+        return true;
+      }
+      const entries = Object.entries(value);
+      lua.lua_createtable(L, 0, entries.length);
+      for (const [key, item] of entries) {
+        lua.lua_pushstring(L, luaString(key));
+        if (pushValue(L, item)) lua.lua_rawset(L, -3);
+        else lua.lua_pop(L, 1);
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+const noop: LuaFunction = () => 0;
+
+const tableGetn: LuaFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  lua.lua_pushnumber(L, lua.lua_rawlen(L, 1));
+  return 1;
+};
+
+/** Registry key of the running call's environment (`require` reads its libraries from there). */
+const CURRENT_ENV = luaString('wavesync.health.env');
+const LIBRARY_NAMES = ['_G', 'table', 'os', 'string', 'math', 'coroutine'];
+
+const requireLoaded: LuaFunction = (L) => {
+  const name = to_jsstring(lauxlib.luaL_checkstring(L, 1));
+  lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
+  if (LIBRARY_NAMES.includes(name) && lua.lua_getfield(L, -1, luaString(name)) === lua.LUA_TTABLE) return 1;
+  return lauxlib.luaL_error(L, to_luastring(`module '${name}' not found`));
+};
+
+/** Registry keys: the environments' shared metatable, and the set of library names copied per call. */
+const ENV_META = luaString('wavesync.health.envmeta');
+const LIBRARIES = luaString('wavesync.health.libraries');
+
+/** Pushes a shallow copy of the table at the top, replacing it. */
+function replaceWithCopy(L: LuaState): void {
+  lua.lua_createtable(L, 0, 32);
+  lua.lua_pushnil(L);
+  while (lua.lua_next(L, -3) !== 0) {
+    lua.lua_pushvalue(L, -2);
+    lua.lua_insert(L, -2);
+    lua.lua_rawset(L, -4);
+  }
+  lua.lua_remove(L, -2);
+}
+
+/**
+ * `__index` of every call's environment (arguments: the environment, the key). A library (`string`, `table`, …)
+ * is copied from the pristine one into the environment the first time the call reads it; anything else is the
+ * pristine global (a function, or nil), remembered in the environment.
+ */
+const environmentIndex: LuaFunction = (L) => {
+  lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, LIBRARIES);
+  lua.lua_pushvalue(L, 2);
+  const isLibrary = lua.lua_rawget(L, -2) !== lua.LUA_TNIL;
+  lua.lua_pop(L, 2);
+  lua.lua_pushglobaltable(L);
+  lua.lua_pushvalue(L, 2);
+  const type = lua.lua_rawget(L, -2);
+  if (type === lua.LUA_TNIL) return 1;
+  if (isLibrary && type === lua.LUA_TTABLE) replaceWithCopy(L);
+  lua.lua_pushvalue(L, 2);
+  lua.lua_pushvalue(L, -2);
+  lua.lua_rawset(L, 1);
+  return 1;
+};
+
+/** `__index` of strings: the running call's `string` copy (so `("x"):f()` sees what the script put there). */
+const stringMethod: LuaFunction = (L) => {
+  if (lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV) === lua.LUA_TTABLE) {
+    lua.lua_getfield(L, -1, luaString('string'));
+  } else {
+    lua.lua_getglobal(L, luaString('string'));
+  }
+  if (lua.lua_type(L, -1) !== lua.LUA_TTABLE) return 0;
+  lua.lua_pushvalue(L, 2);
+  lua.lua_rawget(L, -2);
+  return 1;
+};
+
+/** Opens the libraries into the state's (pristine) globals and sets up the environments' metatable. */
+function openLibraries(L: LuaState, openLibs: boolean): void {
+  lauxlib.luaL_requiref(L, luaString('_G'), lualib.luaopen_base, 1);
+  lua.lua_pop(L, 1);
+  for (const name of ['dofile', 'loadfile', 'load']) {
+    lua.lua_pushnil(L);
+    lua.lua_setglobal(L, luaString(name));
+  }
+  lua.lua_pushjsfunction(L, noop);
+  lua.lua_setglobal(L, luaString('print'));
+  lua.lua_pushjsfunction(L, requireLoaded);
+  lua.lua_setglobal(L, luaString('require'));
+  lauxlib.luaL_requiref(L, luaString('table'), lualib.luaopen_table, 1);
+  lua.lua_pushjsfunction(L, tableGetn);
+  lua.lua_setfield(L, -2, luaString('getn'));
+  lua.lua_getfield(L, -1, luaString('unpack'));
+  lua.lua_setglobal(L, luaString('unpack'));
+  lua.lua_pop(L, 1);
+  const libraries = ['table', 'os'];
+  if (openLibs) {
+    for (const [name, open] of [
+      ['string', lualib.luaopen_string],
+      ['math', lualib.luaopen_math],
+      ['coroutine', lualib.luaopen_coroutine],
+    ] as const) {
+      lauxlib.luaL_requiref(L, luaString(name), open, 1);
+      lua.lua_pop(L, 1);
+      libraries.push(name);
+    }
+    // The string metatable: methods from the running call's `string`; protected (getmetatable("") is false).
+    lua.lua_pushstring(L, luaString(''));
+    lua.lua_getmetatable(L, -1);
+    lua.lua_pushjsfunction(L, stringMethod);
+    lua.lua_setfield(L, -2, luaString('__index'));
+    lua.lua_pushboolean(L, false);
+    lua.lua_setfield(L, -2, luaString('__metatable'));
+    lua.lua_pop(L, 2);
+  }
+  pushSafeOs(L, openLibs);
+  lua.lua_setglobal(L, luaString('os'));
+  lua.lua_createtable(L, 0, libraries.length);
+  for (const name of libraries) {
+    lua.lua_pushboolean(L, true);
+    lua.lua_setfield(L, -2, luaString(name));
+  }
+  lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, LIBRARIES);
+  lua.lua_createtable(L, 0, 2);
+  lua.lua_pushjsfunction(L, environmentIndex);
+  lua.lua_setfield(L, -2, luaString('__index'));
+  lua.lua_pushboolean(L, false);
+  lua.lua_setfield(L, -2, luaString('__metatable'));
+  lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, ENV_META);
+}
+
+/** Pushes a new environment: `_G` = itself, everything else reached through environmentIndex. */
+function pushFreshEnvironment(L: LuaState): void {
+  lua.lua_createtable(L, 0, 8);
+  lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, ENV_META);
+  lua.lua_setmetatable(L, -2);
+  lua.lua_pushvalue(L, -1);
+  lua.lua_setfield(L, -2, luaString('_G'));
+}
+
+function unknown(message: string): HealthStatus {
+  return { status: 'Unknown', message };
+}
+
+function typeName(L: LuaState, index: number): string {
+  return to_jsstring(lua.lua_typename(L, lua.lua_type(L, index)));
+}
+
+/** Reads field `key` of the table at the top: a string, undefined when absent, or null for another type. */
+function stringField(L: LuaState, key: string): string | undefined | null {
+  lua.lua_pushstring(L, luaString(key));
+  const type = lua.lua_rawget(L, -2);
+  const value =
+    type === lua.LUA_TNIL
+      ? undefined
+      : type === lua.LUA_TSTRING
+        ? to_jsstring(lua.lua_tostring(L, -1)!)
+        : null;
+  lua.lua_pop(L, 1);
+  return value;
+}
+
+function isEmptyTable(L: LuaState): boolean {
+  lua.lua_pushnil(L);
+  if (lua.lua_next(L, -2) === 0) return true;
+  lua.lua_pop(L, 2);
+  return false;
+}
+
+function resultOf(L: LuaState, base: number): HealthStatus {
+  const type = lua.lua_gettop(L) === base ? lua.LUA_TNIL : lua.lua_type(L, -1);
+  if (type === lua.LUA_TNIL || (type === lua.LUA_TTABLE && isEmptyTable(L))) {
+    return unknown('Lua returned no health status');
+  }
+  if (type !== lua.LUA_TTABLE) return unknown(`expect table output from Lua script, not ${typeName(L, -1)}`);
+  const status = stringField(L, 'status');
+  const message = stringField(L, 'message');
+  if (status === null) return unknown('Lua returned a health status that is not a string');
+  if (message === null) return unknown('Lua returned a health message that is not a string');
+  if (status === undefined || !HEALTH_STATUS_CODES.includes(status as HealthStatusCode)) {
+    return unknown('Lua returned an invalid health status');
+  }
+  return { status: status as HealthStatusCode, message: message ?? '' };
+}
+
+function errorText(L: LuaState): string {
+  const message = lua.lua_tostring(L, -1);
+  return message === null ? `(error object is a ${typeName(L, -1)} value)` : to_jsstring(message);
+}
+
+/** One Lua state with one library set, its pristine globals and its compiled scripts (registry refs). */
+class ScriptState {
+  readonly L: LuaState;
+  private readonly compiled = new Map<string, number>();
+
+  constructor(openLibs: boolean) {
+    this.L = lauxlib.luaL_newstate();
+    openLibraries(this.L, openLibs);
+  }
+
+  /**
+   * Pushes the script's compiled factory, `function(_ENV, ...) <script> end`: the script runs with the environment it
+   * is called with. Written on the script's first line, so line numbers stay those of the file. Undefined (and
+   * the error on the stack) when it does not compile.
+   */
+  pushCompiled(script: HealthScript): boolean {
+    const { L } = this;
+    const ref = this.compiled.get(script.source);
+    if (ref !== undefined) {
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
+      return true;
+    }
+    const wrapped = to_luastring(`return function(_ENV, ...) ${script.source}\nend`);
+    const name = to_luastring(`=${script.name}`);
+    if (lauxlib.luaL_loadbufferx(L, wrapped, wrapped.length, name, luaString('t')) !== lua.LUA_OK)
+      return false;
+    if (lua.lua_pcall(L, 0, 1, 0) !== lua.LUA_OK) return false;
+    if (this.compiled.size >= COMPILED_LIMIT) {
+      for (const old of this.compiled.values()) lauxlib.luaL_unref(L, lua.LUA_REGISTRYINDEX, old);
+      this.compiled.clear();
+    }
+    lua.lua_pushvalue(L, -1);
+    this.compiled.set(script.source, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
+    return true;
+  }
+
+  /** Runs the factory on top of the stack in a fresh environment whose `obj` is `obj`. */
+  call(obj: unknown, timeoutMs: number, name: string): HealthStatus {
+    const { L } = this;
+    const base = lua.lua_gettop(L) - 1;
+    pushFreshEnvironment(L);
+    if (pushValue(L, obj)) lua.lua_setfield(L, -2, luaString('obj'));
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
+    const deadline = performance.now() + timeoutMs;
+    let timedOut = false;
+    const timeoutMessage = `${name}: timed out after ${timeoutMs} ms`;
+    const hook = (H: LuaState) => {
+      if (!timedOut && performance.now() < deadline) return;
+      if (!timedOut) {
+        timedOut = true;
+        lua.lua_sethook(H, hook, lua.LUA_MASKCOUNT, 1);
+      }
+      lauxlib.luaL_error(H, to_luastring(timeoutMessage));
+    };
+    lua.lua_sethook(L, hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
+    const status = lua.lua_pcall(L, 1, lua.LUA_MULTRET, 0);
+    lua.lua_sethook(L, null, 0, 0);
+    lua.lua_pushnil(L);
+    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
+    if (timedOut) return unknown(timeoutMessage);
+    if (status !== lua.LUA_OK) return unknown(errorText(L));
+    return resultOf(L, base);
+  }
+}
+
+/** A VM for health scripts; one per process is enough (calls are synchronous). */
+export function createHealthScriptVm(options: HealthScriptVmOptions = {}): HealthScriptVm {
+  const timeoutMs = options.timeoutMs ?? HEALTH_SCRIPT_TIMEOUT_MS;
+  const states = new Map<boolean, ScriptState>();
+  return {
+    run(script, obj) {
+      let state = states.get(script.openLibs);
+      try {
+        if (state === undefined) {
+          state = new ScriptState(script.openLibs);
+          states.set(script.openLibs, state);
+        }
+        const { L } = state;
+        lua.lua_settop(L, 0);
+        if (!state.pushCompiled(script)) return unknown(errorText(L));
+        return state.call(obj, timeoutMs, script.name);
+      } catch (err) {
+        // A JavaScript error inside fengari: the state may be inconsistent, so the next call starts a new one.
+        states.delete(script.openLibs);
+        return unknown(`${script.name}: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        if (states.get(script.openLibs) === state && state) lua.lua_settop(state.L, 0);
+      }
+    },
+  };
+}
