@@ -2,6 +2,11 @@ export { ENVIRONMENT_LABEL, environmentOf } from './application-environment.js';
 export type { ApplicationRegistry } from './application-registry.js';
 export { applicationWarnings } from './application-warnings.js';
 export { type ApplicationsFromSettings, applicationsFromSettings } from './applications-from-settings.js';
+export {
+  applicationSetOf,
+  type GeneratedApplications,
+  generateFile as generateApplicationSetFile,
+} from './applicationsets/index.js';
 export { contentRevisionOf, type LoadedManifests, loadManifests } from './manifests/index.js';
 export {
   type NotificationTrigger,

@@ -19,7 +19,11 @@ import { isNotFound } from '../engine/index.js';
 import type { Logger } from '../logger.js';
 import type { ApplicationSourceEntry, Settings } from '../settings/index.js';
 import { resolveSettingsPath } from '../settings/index.js';
-import { ApplicationSetError, type GeneratorCluster, generateApplications } from './applicationsets/index.js';
+import {
+  ApplicationSetError,
+  generateApplications,
+  generatorClusters,
+} from './applicationsets/generate-applications.js';
 import type { ApplicationSetDocument } from './applicationsets/parse-applicationset.js';
 import type { GitRepositoryCache } from './git/git-repository-cache.js';
 import { type ParsedApplicationFile, parseApplicationFile } from './parse-applications.js';
@@ -84,16 +88,6 @@ export async function loadApplicationSources(
     }
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** wavesync.yaml `clusters:` as the clusters an ApplicationSet cluster generator sees. */
-export function generatorClusters(settings: Pick<Settings, 'clusters'>): GeneratorCluster[] {
-  return settings.clusters.map((c) => ({
-    name: c.name ?? c.server ?? c.context,
-    server: c.server ?? '',
-    labels: c.labels ?? {},
-    annotations: c.annotations ?? {},
-  }));
 }
 
 /**

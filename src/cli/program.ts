@@ -9,6 +9,7 @@
  */
 import { Command } from 'commander';
 import { packageVersion } from '../package-info.js';
+import { registerAppsetCommand } from './commands/appset.js';
 import { registerBotCommand } from './commands/bot.js';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -36,6 +37,7 @@ export function buildProgram(
   registerPlanCommand(program);
   registerSyncCommand(program);
   registerDiffCommand(program);
+  registerAppsetCommand(program);
   registerServeCommand(program);
   registerBotCommand(program);
   registerWorkerCommand(program);

@@ -7,6 +7,7 @@
  * name — the others still generate — and the refusal says which Applications are missing.
  */
 import type { Application } from '../../domain/index.js';
+import type { Settings } from '../../settings/index.js';
 import { applicationFromObject } from '../parse-applications.js';
 import {
   type ApplicationSetManifest,
@@ -228,6 +229,16 @@ function notesFor(manifest: ApplicationSetManifest): string[] {
     );
   }
   return notes;
+}
+
+/** wavesync.yaml `clusters:` as the clusters an ApplicationSet cluster generator sees (Argo CD's cluster Secrets). */
+export function generatorClusters(settings: Pick<Settings, 'clusters'>): GeneratorCluster[] {
+  return settings.clusters.map((c) => ({
+    name: c.name ?? c.server ?? c.context,
+    server: c.server ?? '',
+    labels: c.labels ?? {},
+    annotations: c.annotations ?? {},
+  }));
 }
 
 /** The name of the ApplicationSet that generated `app` (its controller ownerReference), if any. */

@@ -12,5 +12,6 @@ export {
   generateApplications,
   type RefusedGenerator,
 } from './generate-applications.js';
+export { generateFile } from './generate-file.js';
 export type { GeneratorCluster, GitCheckouts } from './generators.js';
 export { type ApplicationSetDocument, checkApplicationSet } from './parse-applicationset.js';

@@ -103,6 +103,6 @@ describe('renderGoTemplate', () => {
     expect(render('{{ ternary "y" "n" (contains "app" .name) }} {{ quote .name }}', data)).toBe('y "my-app"');
     expect(render('{{ base "a/b/c" }} {{ dir "a/b/c" }} {{ b64enc "hi" }}', data)).toBe('c a/b aGk=');
     expect(render('{{ toYaml (dict "k" .name) | indent 2 }}', data)).toBe('  k: my-app');
-    expect(render('{{ regexReplaceAll "a(.)" .v "X${1}" }}', data)).toBe('X+b');
+    expect(render('{{ regexReplaceAll "a(.)" .v "X$1" }}', data)).toBe('X+b');
   });
 });
