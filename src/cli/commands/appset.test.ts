@@ -6,6 +6,7 @@ import { createGitFixture, type GitFixture } from '../../../test/support/git-fix
 import { runCommand } from '../../../test/support/run-command.js';
 import { sharedFixturesDir } from '../../../test/support/shared-fixtures.js';
 import { registerAppsetCommand } from './appset.js';
+import { registerPlanCommand } from './plan.js';
 
 const examples = (file: string) =>
   sharedFixturesDir('argo-cd-applicationset', 'applicationset', 'examples', file);
@@ -17,8 +18,8 @@ let config: string;
 beforeAll(async () => {
   repo = await createGitFixture();
   await repo.commit({
-    'addons/metrics/kustomization.yaml': '{}\n',
-    'addons/logging/kustomization.yaml': '{}\n',
+    'addons/metrics/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: metrics-config }\n',
+    'addons/logging/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: logging-config }\n',
   });
   config = path.join(repo.root, 'wavesync.yaml');
   await writeFile(
@@ -27,9 +28,26 @@ beforeAll(async () => {
       'clusters:',
       '  - { name: staging, server: https://1.2.3.4, context: kind-staging, labels: { environment: staging } }',
       '  - { name: prod, server: https://2.4.6.8, context: kind-prod, labels: { environment: production } }',
+      'applications: [{ file: addons.yaml }]',
       `defaults: { gitCacheDir: ${path.join(repo.root, 'cache')} }`,
       '',
     ].join('\n'),
+  );
+  // An ApplicationSet with a git directory generator, read by `appset` and, through wavesync.yaml, by `plan --app`.
+  await writeFile(
+    path.join(repo.root, 'addons.yaml'),
+    `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: { name: addons }
+spec:
+  goTemplate: true
+  generators: [{ git: { repoURL: "${repo.url}", revision: main, directories: [{ path: "addons/*" }] } }]
+  template:
+    metadata: { name: '{{.path.basename}}' }
+    spec:
+      source: { repoURL: "${repo.url}", targetRevision: main, path: '{{.path.path}}' }
+      destination: { server: https://kubernetes.default.svc, namespace: '{{.path.basename}}' }
+`,
   );
 });
 
@@ -56,21 +74,6 @@ describe('wavesync appset', () => {
 
   it('--output json: a git directory generator read through the git cache', async () => {
     const file = path.join(repo.root, 'addons.yaml');
-    await writeFile(
-      file,
-      `apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata: { name: addons }
-spec:
-  goTemplate: true
-  generators: [{ git: { repoURL: "${repo.url}", revision: main, directories: [{ path: "addons/*" }] } }]
-  template:
-    metadata: { name: '{{.path.basename}}' }
-    spec:
-      source: { repoURL: "${repo.url}", targetRevision: main, path: '{{.path.path}}' }
-      destination: { server: https://kubernetes.default.svc, namespace: '{{.path.basename}}' }
-`,
-    );
     const { stdout, stderr, exitCode } = await appset(file, '-o', 'json', '--config', config);
     expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
     expect(JSON.parse(stdout).map((a: { metadata: { name: string } }) => a.metadata.name)).toEqual([
@@ -103,5 +106,26 @@ spec:
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^error: invalid ApplicationSet:\n.*filters\.yaml:\d+: ApplicationSet: .*filters/);
     expect(exitCode).toBe(2);
+  });
+
+  it('a generated Application is planned by `plan --app` as /sync renders it (registry, git checkout, namespace)', async () => {
+    const { stdout, stderr, exitCode } = await runCommand(registerPlanCommand, [
+      'plan',
+      '--app',
+      'logging',
+      '--config',
+      config,
+      '--output',
+      'json',
+    ]);
+    expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
+    const plan = JSON.parse(stdout) as {
+      application: { name: string; namespace: string };
+      tasks: { kind: string; name: string; namespace: string }[];
+    };
+    expect(plan.application).toMatchObject({ name: 'logging', namespace: 'logging' });
+    expect(plan.tasks.map((t) => `${t.kind}/${t.namespace}/${t.name}`)).toEqual([
+      'ConfigMap/logging/logging-config',
+    ]);
   });
 });
