@@ -362,4 +362,27 @@ describe('Argo CD ApplicationSet examples', () => {
       );
     });
   }
+
+  it('Generators-List.md "Dynamically generated elements": elementsYaml from a git file through toJson', async () => {
+    const doc = await readFile(path.join(FIXTURES, 'docs', 'Generators-List.md'), 'utf8');
+    const yaml = /## Dynamically generated elements[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const generateDoc = async (text: string) => {
+      const parsed = parseApplicationFile(text, 'Generators-List.md');
+      expect(parsed.problems).toEqual([]);
+      return generateApplications(parsed.applicationSets[0] as never, { clusters: CLUSTERS, git });
+    };
+    // As written it is a multi-source Application, which wavesync refuses by name.
+    await expect(generateDoc(yaml)).rejects.toThrow(
+      'spec.sources: multi-source Applications are not supported',
+    );
+    // With its one source as spec.source, the components of the file become the Applications.
+    const single = yaml.replace('      sources:\n        - chart:', '      source:\n          chart:');
+    const g = await generateDoc(single);
+    expect(
+      g.applications.map((a) => [a.name, a.source.chart, a.source.repoURL, a.source.targetRevision]),
+    ).toEqual([
+      ['component1', 'podinfo', 'https://stefanprodan.github.io/podinfo', '6.3.2'],
+      ['component2', 'podinfo', 'ghcr.io/stefanprodan/charts', '6.3.3'],
+    ]);
+  });
 });

@@ -228,4 +228,30 @@ spec:
       generate(base('[{ list: { elements: [{ n: a }] }, git: { repoURL: x, directories: [{path: a}] } }]')),
     ).rejects.toThrow('found more than one generator (list, git)');
   });
+
+  it('notes, by name, the fields that are read but change nothing in wavesync', async () => {
+    const g = await generate(`
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: { name: noted }
+spec:
+  generators:
+  - git: { repoURL: REPO, revision: main, directories: [{ path: 'apps/*' }], requeueAfterSeconds: 30 }
+  strategy: { type: RollingSync, rollingSync: { steps: [{ matchExpressions: [{ key: env, operator: In, values: [dev] }] }] }, deletionOrder: Reverse }
+  preservedFields: { labels: [team] }
+  ignoreApplicationDifferences: [{ jsonPointers: [/spec/source/targetRevision] }]
+  template:
+    metadata: { name: '{{path.basenameNormalized}}' }
+    spec:
+      source: { repoURL: REPO, path: '{{path}}' }
+      destination: { server: https://kubernetes.default.svc, namespace: x }
+`);
+    expect(g.notes.map((n) => n.split(':')[0])).toEqual([
+      'spec.strategy.type RollingSync',
+      'spec.strategy.deletionOrder Reverse',
+      'spec.preservedFields',
+      'spec.ignoreApplicationDifferences',
+      'requeueAfterSeconds',
+    ]);
+  });
 });

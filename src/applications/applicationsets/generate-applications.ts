@@ -222,6 +222,23 @@ function notesFor(manifest: ApplicationSetManifest): string[] {
       'spec.strategy.type RollingSync: progressive rollout is not done by wavesync yet; `/sync <app>` syncs each generated Application on its own',
     );
   }
+  if (strategy?.deletionOrder !== undefined) {
+    notes.push(
+      `spec.strategy.deletionOrder ${strategy.deletionOrder}: no effect: wavesync never deletes the resources of an Application that stops being generated`,
+    );
+  }
+  for (const field of ['preservedFields', 'ignoreApplicationDifferences'] as const) {
+    if (manifest.spec[field] !== undefined) {
+      notes.push(
+        `spec.${field}: no effect: it concerns the Application objects Argo CD's controller writes, and wavesync writes none`,
+      );
+    }
+  }
+  if (JSON.stringify(manifest.spec.generators).includes('"requeueAfterSeconds"')) {
+    notes.push(
+      'requeueAfterSeconds: wavesync reads git generators again with the registry, every defaults.registryRefreshSeconds',
+    );
+  }
   const policy = syncPolicy?.applicationsSync;
   if (policy === 'create-only' || policy === 'create-update') {
     notes.push(
