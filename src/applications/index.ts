@@ -4,6 +4,7 @@ export { applicationWarnings } from './application-warnings.js';
 export { type ApplicationsFromSettings, applicationsFromSettings } from './applications-from-settings.js';
 export {
   applicationSetOf,
+  describeRollout,
   type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';

@@ -24,6 +24,7 @@ import {
 import { parseGoTemplateOptions } from './go-template/go-template.js';
 import { fillEmpty } from './params.js';
 import { renderApplication, type TemplateEngine } from './render-template.js';
+import { type RolloutPlan, rolloutPlan } from './rollout-steps.js';
 import { TemplateError } from './template-error.js';
 
 /** The namespace Argo CD's ApplicationSet controller runs in when metadata.namespace is absent. */
@@ -57,6 +58,8 @@ export interface GeneratedApplications {
   refused: RefusedGenerator[];
   /** Fields accepted with a caveat (RollingSync, applicationsSync policies): what wavesync does instead. */
   notes: string[];
+  /** `strategy: RollingSync`: which step each generated Application is in (undefined: all at once). */
+  rollout?: RolloutPlan;
 }
 
 export class ApplicationSetError extends Error {}
@@ -158,6 +161,8 @@ export async function generateApplications(
     }
   }
   for (const app of result.applications) app.origin = `${file}:${line} (ApplicationSet ${name})`;
+  const rollout = rolloutPlan(manifest, result.applications);
+  if (rollout) result.rollout = rollout;
   return result;
 }
 
@@ -219,7 +224,7 @@ function notesFor(manifest: ApplicationSetManifest): string[] {
   const { strategy, syncPolicy } = manifest.spec;
   if (strategy?.type === 'RollingSync') {
     notes.push(
-      'spec.strategy.type RollingSync: progressive rollout is not done by wavesync yet; `/sync <app>` syncs each generated Application on its own',
+      'spec.strategy.type RollingSync: progressive rollout from chat is not done by wavesync yet; `/sync <app>` syncs each generated Application on its own (`wavesync appset` shows the steps)',
     );
   }
   if (strategy?.deletionOrder !== undefined) {

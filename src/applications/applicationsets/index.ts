@@ -15,3 +15,4 @@ export {
 export { generateFile } from './generate-file.js';
 export type { GeneratorCluster, GitCheckouts } from './generators.js';
 export { type ApplicationSetDocument, checkApplicationSet } from './parse-applicationset.js';
+export { describeRollout, type RolloutPlan, type RolloutStep } from './rollout-steps.js';

@@ -30,7 +30,7 @@ export function registerAppsetCommand(program: Command, io: CommandIo = processI
 
 async function printApplicationSet(file: string, options: AppsetOptions, io: CommandIo): Promise<void> {
   const [
-    { generateApplicationSetFile },
+    { describeRollout, generateApplicationSetFile },
     { loadConfig, processEnvironment },
     { loadSettings, parseSettings },
     yaml,
@@ -50,6 +50,7 @@ async function printApplicationSet(file: string, options: AppsetOptions, io: Com
   if (options.output === 'json') io.stdout(`${JSON.stringify(objects, null, 2)}\n`);
   else io.stdout(objects.map((o) => yaml.stringify(o)).join('---\n'));
   for (const g of generated) {
+    if (g.rollout) for (const line of describeRollout(g.applicationSet, g.rollout)) io.stderr(`${line}\n`);
     for (const note of g.notes) io.stderr(`warning: ${note} (ApplicationSet ${g.applicationSet})\n`);
     for (const refused of g.refused)
       io.stderr(`error: ${refused.message} (ApplicationSet ${g.applicationSet})\n`);
