@@ -152,25 +152,28 @@ async function readEntry(
       deps.logger?.warn({ source: where }, 'no Kubernetes connection to list Applications; skipped');
       return [];
     }
+    // Applications and ApplicationSets are listed at once: a read must stay quick (a name typed in Slack waits on it).
+    const listing = deps.clusterApplications({
+      namespace: entry.cluster.namespace,
+      context: entry.cluster.context,
+    });
+    const sets = readClusterApplicationSets(entry.cluster, where, deps);
     let objects: KubeObject[];
     try {
-      objects = await deps.clusterApplications({
-        namespace: entry.cluster.namespace,
-        context: entry.cluster.context,
-      });
+      objects = await listing;
     } catch (error) {
       if (isNotFound(error)) {
         deps.logger?.debug({ source: where }, 'no Application CRD in the cluster: no Applications there');
       } else {
         deps.logger?.warn({ source: where, err: (error as Error).message }, 'cannot list Applications');
       }
-      return [];
+      return sets;
     }
     // One "file" per object, named after it: problems and origins say which Application (`cluster:…/argocd/shop:1`).
     const files = objects.map((o) =>
       parseApplicationFile(stringify(o), `${where}/${o.metadata.name ?? '(unnamed)'}`),
     );
-    return [...files, ...(await readClusterApplicationSets(entry.cluster, where, deps))];
+    return [...files, ...(await sets)];
   }
   return [];
 }
