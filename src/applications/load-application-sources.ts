@@ -114,15 +114,14 @@ async function generateAll(
       }
       out.push(...generated.applications);
     } catch (error) {
-      const message =
-        error instanceof ApplicationSetError || error instanceof BotError ? error.message : String(error);
-      if (problems && !(error instanceof ApplicationSetError) && !(error instanceof BotError)) throw error;
-      if (problems)
-        problems.push(
-          error instanceof BotError
-            ? `${set.file}:${set.line}: ApplicationSet "${set.manifest.metadata.name}": ${message}`
-            : message,
-        );
+      // ApplicationSetError names the set; a BotError (git unreachable, revision not found) is prefixed with it.
+      let message: string;
+      if (error instanceof ApplicationSetError) message = error.message;
+      else if (error instanceof BotError) {
+        message = `${set.file}:${set.line}: ApplicationSet "${set.manifest.metadata.name}": ${error.message}`;
+      } else if (problems) throw error;
+      else message = String(error);
+      if (problems) problems.push(message);
       else deps.logger?.warn({ problem: message }, 'ApplicationSet in the cluster skipped');
     }
   }

@@ -132,6 +132,18 @@ describe('ApplicationSets in the registry', () => {
     );
   });
 
+  it('a git generator whose revision does not exist fails the load, naming the ApplicationSet and the revision', async () => {
+    const missing = ADDONS_SET.replace('revision: main', 'revision: no-such-branch').replaceAll(
+      'REPO',
+      repo.url,
+    );
+    const error = await failure(registryFor(`${WRITTEN}---\n${missing}`));
+    expect((error as BotError).code).toBe('invalid_manifest');
+    expect((error as BotError).message).toMatch(
+      /apps\.yaml:8: ApplicationSet "addons": revision "no-such-branch" not found in file:\/\//,
+    );
+  });
+
   it('a generator wavesync cannot run is refused with a warning; the rest of the set and the other sources load', async () => {
     const warnings: string[] = [];
     const logger = {
