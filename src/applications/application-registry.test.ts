@@ -172,7 +172,11 @@ describe('createApplicationRegistry', () => {
       },
     );
 
-    expect(seen).toEqual([{ namespace: 'gitops', context: undefined }]);
+    // Applications, then the ApplicationSets of the same namespace.
+    expect(seen).toEqual([
+      { namespace: 'gitops', context: undefined },
+      { namespace: 'gitops', context: undefined, kind: 'ApplicationSet' },
+    ]);
     expect(registry.get('live-app')).toMatchObject({
       namespace: 'gitops',
       origin: 'cluster:current/gitops/live-app:1',

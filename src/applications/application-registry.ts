@@ -8,6 +8,7 @@ import { closestNames } from '../engine/index.js';
 import type { Settings } from '../settings/index.js';
 import { environmentOf } from './application-environment.js';
 import { applicationWarnings } from './application-warnings.js';
+import { applicationSetOf } from './applicationsets/generate-applications.js';
 import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
 
 /** What chat commands show about an Application. */
@@ -21,6 +22,8 @@ export interface ApplicationDescription {
   origin: string;
   /** `spec.syncPolicy.automated` is set (Argo CD refuses a rollback then). */
   automated?: true;
+  /** The ApplicationSet that generated it (its controller ownerReference), if any. */
+  applicationSet?: string;
 }
 
 export interface ApplicationRegistry {
@@ -89,6 +92,7 @@ function notFoundMessage(name: string, known: string[]): string {
 /** The description of `app` shown by chat commands. */
 export function describeApplication(app: Application): ApplicationDescription {
   const environment = environmentOf(app);
+  const applicationSet = applicationSetOf(app);
   return {
     name: app.name,
     ...(environment === undefined ? {} : { environment }),
@@ -97,5 +101,6 @@ export function describeApplication(app: Application): ApplicationDescription {
     source: app.source,
     origin: app.origin,
     ...(app.syncPolicy?.automated ? { automated: true as const } : {}),
+    ...(applicationSet === undefined ? {} : { applicationSet }),
   };
 }

@@ -3,6 +3,12 @@ export type { ApplicationRegistry } from './application-registry.js';
 export { applicationWarnings } from './application-warnings.js';
 export { type ApplicationsFromSettings, applicationsFromSettings } from './applications-from-settings.js';
 export {
+  applicationSetOf,
+  describeRollout,
+  type GeneratedApplications,
+  generateFile as generateApplicationSetFile,
+} from './applicationsets/index.js';
+export {
   contentRevisionOf,
   type LoadedManifests,
   loadManifests,

@@ -6,6 +6,9 @@
  * invalid Application object there is skipped with a warning, no Application CRD (kind not served) means none, an
  * unreachable cluster means none until the next read (warning), and a name also defined by a file or git source is
  * taken from that source (the cluster copy is typically what an App of Apps parent applied from it).
+ * ApplicationSets found in the same sources are generated (applicationsets/), and their Applications join the
+ * others under the same rules: an ApplicationSet that fails to generate from a file or git source is a problem,
+ * one from the cluster is skipped with a warning; a generator wavesync cannot run is refused with a warning.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,14 +19,27 @@ import { isNotFound } from '../engine/index.js';
 import type { Logger } from '../logger.js';
 import type { ApplicationSourceEntry, Settings } from '../settings/index.js';
 import { resolveSettingsPath } from '../settings/index.js';
+import {
+  ApplicationSetError,
+  generateApplications,
+  generatorClusters,
+} from './applicationsets/generate-applications.js';
+import type { ApplicationSetDocument } from './applicationsets/parse-applicationset.js';
 import type { GitRepositoryCache } from './git/git-repository-cache.js';
 import { type ParsedApplicationFile, parseApplicationFile } from './parse-applications.js';
 
 export interface ApplicationSourceDeps {
   /** Needed for `git:` entries. */
   git?: GitRepositoryCache;
-  /** Needed for `cluster:` entries: the Application objects in `namespace` of `context` (current when undefined). */
-  clusterApplications?: (source: { namespace: string; context: string | undefined }) => Promise<KubeObject[]>;
+  /**
+   * Needed for `cluster:` entries: the objects of `kind` (default Application; ApplicationSet too) in `namespace`
+   * of `context` (current when undefined).
+   */
+  clusterApplications?: (source: {
+    namespace: string;
+    context: string | undefined;
+    kind?: 'Application' | 'ApplicationSet';
+  }) => Promise<KubeObject[]>;
   logger?: Pick<Logger, 'debug' | 'warn'>;
 }
 
@@ -45,8 +61,9 @@ export async function loadApplicationSources(
     (entry.cluster !== undefined ? fromCluster : parsed).push(...read);
   }
   const problems = parsed.flatMap((p) => p.problems);
+  const generated = await generateAll(settings, parsed, deps, problems);
   const byName = new Map<string, Application>();
-  for (const app of parsed.flatMap((p) => p.applications)) {
+  for (const app of [...parsed.flatMap((p) => p.applications), ...generated]) {
     const earlier = byName.get(app.name);
     if (earlier)
       problems.push(`${app.origin}: Application "${app.name}" is already defined at ${earlier.origin}`);
@@ -55,7 +72,8 @@ export async function loadApplicationSources(
   for (const problem of fromCluster.flatMap((p) => p.problems)) {
     deps.logger?.warn({ problem }, 'Application object in the cluster skipped');
   }
-  for (const app of fromCluster.flatMap((p) => p.applications)) {
+  const generatedInCluster = await generateAll(settings, fromCluster, deps, undefined);
+  for (const app of [...fromCluster.flatMap((p) => p.applications), ...generatedInCluster]) {
     const earlier = byName.get(app.name);
     if (earlier) deps.logger?.debug({ application: app.name, kept: earlier.origin }, 'cluster copy ignored');
     else byName.set(app.name, app);
@@ -70,6 +88,44 @@ export async function loadApplicationSources(
     }
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The Applications of every ApplicationSet in `files`. With `problems` (file and git sources) a failure is a
+ * problem; without (the cluster) it is a warning and the ApplicationSet's Applications are left out.
+ */
+async function generateAll(
+  settings: Settings,
+  files: ParsedApplicationFile[],
+  deps: ApplicationSourceDeps,
+  problems: string[] | undefined,
+): Promise<Application[]> {
+  const sets: ApplicationSetDocument[] = files.flatMap((p) => p.applicationSets);
+  const clusters = generatorClusters(settings);
+  const out: Application[] = [];
+  for (const set of sets) {
+    try {
+      const generated = await generateApplications(set, { clusters, ...(deps.git ? { git: deps.git } : {}) });
+      for (const refused of generated.refused) {
+        deps.logger?.warn({ applicationSet: generated.applicationSet, file: set.file }, refused.message);
+      }
+      for (const note of generated.notes) {
+        deps.logger?.debug({ applicationSet: generated.applicationSet, file: set.file }, note);
+      }
+      out.push(...generated.applications);
+    } catch (error) {
+      // ApplicationSetError names the set; a BotError (git unreachable, revision not found) is prefixed with it.
+      let message: string;
+      if (error instanceof ApplicationSetError) message = error.message;
+      else if (error instanceof BotError) {
+        message = `${set.file}:${set.line}: ApplicationSet "${set.manifest.metadata.name}": ${error.message}`;
+      } else if (problems) throw error;
+      else message = String(error);
+      if (problems) problems.push(message);
+      else deps.logger?.warn({ problem: message }, 'ApplicationSet in the cluster skipped');
+    }
+  }
+  return out;
 }
 
 async function readEntry(
@@ -95,26 +151,61 @@ async function readEntry(
       deps.logger?.warn({ source: where }, 'no Kubernetes connection to list Applications; skipped');
       return [];
     }
+    // Applications and ApplicationSets are listed at once: a read must stay quick (a name typed in Slack waits on it).
+    const listing = deps.clusterApplications({
+      namespace: entry.cluster.namespace,
+      context: entry.cluster.context,
+    });
+    const sets = readClusterApplicationSets(entry.cluster, where, deps);
     let objects: KubeObject[];
     try {
-      objects = await deps.clusterApplications({
-        namespace: entry.cluster.namespace,
-        context: entry.cluster.context,
-      });
+      objects = await listing;
     } catch (error) {
       if (isNotFound(error)) {
         deps.logger?.debug({ source: where }, 'no Application CRD in the cluster: no Applications there');
       } else {
         deps.logger?.warn({ source: where, err: (error as Error).message }, 'cannot list Applications');
       }
-      return [];
+      return sets;
     }
     // One "file" per object, named after it: problems and origins say which Application (`cluster:…/argocd/shop:1`).
-    return objects.map((o) =>
+    const files = objects.map((o) =>
       parseApplicationFile(stringify(o), `${where}/${o.metadata.name ?? '(unnamed)'}`),
     );
+    return [...files, ...(await sets)];
   }
   return [];
+}
+
+/** The ApplicationSets of a cluster source (none when the cluster has no ApplicationSet CRD or cannot be read). */
+async function readClusterApplicationSets(
+  cluster: { namespace: string; context?: string | undefined },
+  where: string,
+  deps: ApplicationSourceDeps,
+): Promise<ParsedApplicationFile[]> {
+  let objects: KubeObject[];
+  try {
+    objects =
+      (await deps.clusterApplications?.({
+        namespace: cluster.namespace,
+        context: cluster.context,
+        kind: 'ApplicationSet',
+      })) ?? [];
+  } catch (error) {
+    if (!isNotFound(error)) {
+      deps.logger?.warn({ source: where, err: (error as Error).message }, 'cannot list ApplicationSets');
+    }
+    return [];
+  }
+  return objects
+    .filter((o) => o.kind === 'ApplicationSet')
+    .map((o) => {
+      const parsed = parseApplicationFile(
+        stringify(o),
+        `${where}/applicationsets/${o.metadata.name ?? '(unnamed)'}`,
+      );
+      return { ...parsed, applications: [] };
+    });
 }
 
 async function readOne(file: string, shownAs = file): Promise<ParsedApplicationFile> {

@@ -9,6 +9,7 @@
  */
 import { Command } from 'commander';
 import { packageVersion } from '../package-info.js';
+import { registerAppsetCommand } from './commands/appset.js';
 import { registerBotCommand } from './commands/bot.js';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -38,6 +39,7 @@ export function buildProgram(
   registerSyncCommand(program);
   registerDiffCommand(program);
   registerHealthCommand(program);
+  registerAppsetCommand(program);
   registerServeCommand(program);
   registerBotCommand(program);
   registerWorkerCommand(program);

@@ -74,6 +74,10 @@ export const ClusterSchema = z
     context: nonEmpty,
     /** kubeconfig file for this context; default: KUBECONFIG / ~/.kube/config. */
     kubeconfig: nonEmpty.optional(),
+    /** Labels of the cluster, as on Argo CD's cluster Secret: what ApplicationSet cluster generators select on. */
+    labels: z.record(z.string(), z.string()).optional(),
+    /** Annotations of the cluster (ApplicationSet cluster generators' `metadata.annotations`). */
+    annotations: z.record(z.string(), z.string()).optional(),
   })
   .refine((c) => c.server !== undefined || c.name !== undefined, { message: 'needs server or name' });
 

@@ -24,6 +24,8 @@ export interface ApplicationSummary {
   source: ApplicationSource | string;
   /** `spec.syncPolicy.automated` is set: a rollback is refused, as in Argo CD. */
   automated?: true;
+  /** The ApplicationSet that generated the Application, if any. */
+  applicationSet?: string;
 }
 
 /** The Applications the bot may sync. */

@@ -26,5 +26,6 @@ export function appsListBlocks(apps: readonly ApplicationSummary[]): SlackMessag
 
 function appLine(a: ApplicationSummary): string {
   const env = a.environment ? ` (${escapeMrkdwn(a.environment)})` : '';
-  return `• *${escapeMrkdwn(a.name)}*${env} → ${escapeMrkdwn(formatDestination(a.destination))} · from ${escapeMrkdwn(formatSource(a.source))}`;
+  const set = a.applicationSet ? ` · ApplicationSet ${escapeMrkdwn(a.applicationSet)}` : '';
+  return `• *${escapeMrkdwn(a.name)}*${env} → ${escapeMrkdwn(formatDestination(a.destination))} · from ${escapeMrkdwn(formatSource(a.source))}${set}`;
 }

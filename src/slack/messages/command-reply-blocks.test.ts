@@ -51,12 +51,19 @@ describe('src/slack/messages (command replies)', () => {
         destination: 'in-cluster/guestbook',
         source: 'https://github.com/argoproj/argocd-example-apps#guestbook',
       },
+      {
+        name: 'web-dev',
+        destination: 'dev/web',
+        source: 'https://git.example.com/apps#web',
+        applicationSet: 'web',
+      },
     ]);
 
     expect(render(msg)).toBe(
-      '2 Applications you can /sync:\n' +
+      '3 Applications you can /sync:\n' +
         '• guestbook → in-cluster/guestbook · from https://github.com/argoproj/argocd-example-apps#guestbook\n' +
-        '• payments (production) → in-cluster/payments · from git@x:pay.git',
+        '• payments (production) → in-cluster/payments · from git@x:pay.git\n' +
+        '• web-dev → dev/web · from https://git.example.com/apps#web · ApplicationSet web',
     );
     expect(render(appsListBlocks([]))).toContain('No Applications are configured');
   });

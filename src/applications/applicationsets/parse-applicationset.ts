@@ -1,0 +1,34 @@
+/**
+ * Check an ApplicationSet document against the schema: every problem named by key path and line
+ * (`file:line: spec.generators[0].list.elemnts: unknown key`), or the manifest.
+ */
+import type { Document, LineCounter } from 'yaml';
+import { describeIssues } from '../../settings/index.js';
+import { type ApplicationSetManifest, ApplicationSetSchema } from './applicationset-schema.js';
+
+export interface ApplicationSetDocument {
+  manifest: ApplicationSetManifest;
+  file: string;
+  line: number;
+}
+
+export function isApplicationSetDocument(raw: unknown): raw is Record<string, unknown> {
+  return typeof raw === 'object' && raw !== null && (raw as { kind?: unknown }).kind === 'ApplicationSet';
+}
+
+/** The manifest, or the problems (`file:line: path: message`). */
+export function checkApplicationSet(
+  raw: unknown,
+  doc: Document,
+  lineCounter: LineCounter,
+  file: string,
+  line: number,
+): { set: ApplicationSetDocument; problems?: undefined } | { problems: string[]; set?: undefined } {
+  const parsed = ApplicationSetSchema.safeParse(raw);
+  if (parsed.success) return { set: { manifest: parsed.data, file, line } };
+  return {
+    problems: describeIssues(parsed.error.issues, file, doc, lineCounter).map((p) =>
+      p.includes(': ') ? p.replace(/^([^ ]*?): /, `$1: ApplicationSet: `) : p,
+    ),
+  };
+}

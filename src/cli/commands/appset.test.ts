@@ -1,0 +1,131 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
+import { runCommand } from '../../../test/support/run-command.js';
+import { sharedFixturesDir } from '../../../test/support/shared-fixtures.js';
+import { registerAppsetCommand } from './appset.js';
+import { registerPlanCommand } from './plan.js';
+
+const examples = (file: string) =>
+  sharedFixturesDir('argo-cd-applicationset', 'applicationset', 'examples', file);
+const appset = (...args: string[]) => runCommand(registerAppsetCommand, ['appset', ...args]);
+
+let repo: GitFixture;
+let config: string;
+
+beforeAll(async () => {
+  repo = await createGitFixture();
+  await repo.commit({
+    'addons/metrics/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: metrics-config }\n',
+    'addons/logging/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: logging-config }\n',
+  });
+  config = path.join(repo.root, 'wavesync.yaml');
+  await writeFile(
+    config,
+    [
+      'clusters:',
+      '  - { name: staging, server: https://1.2.3.4, context: kind-staging, labels: { environment: staging } }',
+      '  - { name: prod, server: https://2.4.6.8, context: kind-prod, labels: { environment: production } }',
+      'applications: [{ file: addons.yaml }]',
+      `defaults: { gitCacheDir: ${path.join(repo.root, 'cache')} }`,
+      '',
+    ].join('\n'),
+  );
+  // An ApplicationSet with a git directory generator, read by `appset` and, through wavesync.yaml, by `plan --app`.
+  await writeFile(
+    path.join(repo.root, 'addons.yaml'),
+    `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: { name: addons }
+spec:
+  goTemplate: true
+  generators: [{ git: { repoURL: "${repo.url}", revision: main, directories: [{ path: "addons/*" }] } }]
+  template:
+    metadata: { name: '{{.path.basename}}' }
+    spec:
+      source: { repoURL: "${repo.url}", targetRevision: main, path: '{{.path.path}}' }
+      destination: { server: https://kubernetes.default.svc, namespace: '{{.path.basename}}' }
+`,
+  );
+});
+
+afterAll(async () => {
+  await repo?.cleanup();
+});
+
+describe('wavesync appset', () => {
+  it('prints the generated Applications as YAML documents, clusters from wavesync.yaml', async () => {
+    const { stdout, stderr, exitCode } = await appset(
+      examples('cluster/cluster-example.yaml'),
+      '--config',
+      config,
+    );
+    expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
+    const apps = parseAllDocuments(stdout).map((d) => d.toJS());
+    expect(apps.map((a) => [a.kind, a.metadata.name, a.spec.destination.server])).toEqual([
+      ['Application', 'staging-guestbook', 'https://1.2.3.4'],
+      ['Application', 'prod-guestbook', 'https://2.4.6.8'],
+      ['Application', 'in-cluster-guestbook', 'https://kubernetes.default.svc'],
+    ]);
+    expect(apps[0].metadata.ownerReferences[0]).toMatchObject({ kind: 'ApplicationSet', name: 'guestbook' });
+  });
+
+  it('--output json: a git directory generator read through the git cache', async () => {
+    const file = path.join(repo.root, 'addons.yaml');
+    const { stdout, stderr, exitCode } = await appset(file, '-o', 'json', '--config', config);
+    expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
+    expect(JSON.parse(stdout).map((a: { metadata: { name: string } }) => a.metadata.name)).toEqual([
+      'logging',
+      'metrics',
+    ]);
+  });
+
+  it('refuses a pullRequest generator by name, says its Applications are missing, exits 2', async () => {
+    const { stdout, stderr, exitCode } = await appset(
+      examples('pull-request-generator/pull-request-example.yaml'),
+      '-o',
+      'json',
+      '--config',
+      config,
+    );
+    expect(JSON.parse(stdout)).toEqual([]);
+    expect(stderr).toBe(
+      "error: spec.generators[0].pullRequest: not supported: it needs the SCM provider's pull request API, which wavesync cannot reach; the Applications this generator would generate are missing (ApplicationSet myapp)\n",
+    );
+    expect(exitCode).toBe(2);
+  });
+
+  it('an invalid ApplicationSet is one error line naming the field, nothing printed, exit 2', async () => {
+    const { stdout, stderr, exitCode } = await appset(
+      examples('design-doc/proposal/filters.yaml'),
+      '--config',
+      config,
+    );
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^error: invalid ApplicationSet:\n.*filters\.yaml:\d+: ApplicationSet: .*filters/);
+    expect(exitCode).toBe(2);
+  });
+
+  it('a generated Application is planned by `plan --app` as /sync renders it (registry, git checkout, namespace)', async () => {
+    const { stdout, stderr, exitCode } = await runCommand(registerPlanCommand, [
+      'plan',
+      '--app',
+      'logging',
+      '--config',
+      config,
+      '--output',
+      'json',
+    ]);
+    expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
+    const plan = JSON.parse(stdout) as {
+      application: { name: string; namespace: string };
+      tasks: { kind: string; name: string; namespace: string }[];
+    };
+    expect(plan.application).toMatchObject({ name: 'logging', namespace: 'logging' });
+    expect(plan.tasks.map((t) => `${t.kind}/${t.namespace}/${t.name}`)).toEqual([
+      'ConfigMap/logging/logging-config',
+    ]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * `wavesync appset <file> [--output yaml|json] [--config wavesync.yaml]` — print the Applications the
+ * ApplicationSets of a file generate, as Argo CD would create them (`argocd appset generate` needs a server; this
+ * does not). Clusters for cluster generators are wavesync.yaml's `clusters:` (with their labels); git generators
+ * read the repositories through the git cache (`defaults.gitCacheDir`, `gitCredentials`). A generator wavesync
+ * cannot run (pullRequest, scmProvider, clusterDecisionResource, plugin) is refused on stderr naming it and saying
+ * its Applications are missing: the others are printed and the exit code is 2. Bad input → exit 2, one error line.
+ */
+import { type Command, Option } from 'commander';
+import { type CommandIo, ExitCode, processIo, runAction } from '../command-io.js';
+
+interface AppsetOptions {
+  output: 'yaml' | 'json';
+  config?: string;
+}
+
+export function registerAppsetCommand(program: Command, io: CommandIo = processIo): void {
+  program
+    .command('appset')
+    .description('print the Applications an ApplicationSet generates (no server needed)')
+    .argument('<file>', 'a file holding one or more ApplicationSets')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .option('--config <file>', 'wavesync.yaml for clusters and git settings (default: $WAVESYNC_CONFIG)')
+    .action((file: string, options: AppsetOptions) =>
+      runAction(io, async () => {
+        await printApplicationSet(file, options, io);
+      }),
+    );
+}
+
+async function printApplicationSet(file: string, options: AppsetOptions, io: CommandIo): Promise<void> {
+  const [
+    { describeRollout, generateApplicationSetFile },
+    { loadConfig, processEnvironment },
+    { loadSettings, parseSettings },
+    yaml,
+  ] = await Promise.all([
+    import('../../applications/index.js'),
+    import('../../config.js'),
+    import('../../settings/index.js'),
+    import('yaml'),
+  ]);
+  const configFile = options.config ?? loadConfig().configFile;
+  const settings =
+    configFile === undefined
+      ? parseSettings('{}', `${process.cwd()}/wavesync.yaml`)
+      : await loadSettings(configFile);
+  const generated = await generateApplicationSetFile(file, settings, processEnvironment());
+  const objects = generated.flatMap((g) => g.objects);
+  if (options.output === 'json') io.stdout(`${JSON.stringify(objects, null, 2)}\n`);
+  else io.stdout(objects.map((o) => yaml.stringify(o)).join('---\n'));
+  for (const g of generated) {
+    if (g.rollout) for (const line of describeRollout(g.applicationSet, g.rollout)) io.stderr(`${line}\n`);
+    for (const note of g.notes) io.stderr(`warning: ${note} (ApplicationSet ${g.applicationSet})\n`);
+    for (const refused of g.refused)
+      io.stderr(`error: ${refused.message} (ApplicationSet ${g.applicationSet})\n`);
+  }
+  if (generated.some((g) => g.refused.length > 0)) io.setExitCode(ExitCode.usage);
+}
