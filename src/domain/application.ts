@@ -31,7 +31,13 @@ export interface Application {
   /** Namespace of the Application object itself (usually `argocd`). */
   namespace: string;
   project: string;
+  /** `spec.source`; for a multi-source Application its first source (what single-source views show). */
   source: ApplicationSource;
+  /**
+   * `spec.sources` of a multi-source Application (Argo CD ≥ 2.6), in order; it wins over `spec.source`. Undefined for
+   * a single-source Application.
+   */
+  sources?: ApplicationSource[];
   destination: ApplicationDestination;
   syncPolicy?: SyncPolicy;
   finalizers: string[];
