@@ -114,9 +114,12 @@ export const HelmCredentialSchema = z
     /** Speak plain HTTP to an OCI registry (Argo CD `insecureOCIForceHttp`). */
     insecureOCIForceHttp: z.boolean().default(false),
   })
-  .refine((c) => (c.username === undefined) === (c.passwordEnv === undefined && c.passwordFile === undefined), {
-    message: 'username needs passwordEnv or passwordFile, and they need username',
-  })
+  .refine(
+    (c) => (c.username === undefined) === (c.passwordEnv === undefined && c.passwordFile === undefined),
+    {
+      message: 'username needs passwordEnv or passwordFile, and they need username',
+    },
+  )
   .refine((c) => !(c.passwordEnv !== undefined && c.passwordFile !== undefined), {
     message: 'takes only one of passwordEnv, passwordFile',
   })
