@@ -58,3 +58,13 @@ export function withApplicationSyncOptions(app: Application, operation: SyncOper
   if (appOptions.length === 0) return operation;
   return { ...operation, syncOptions: [...new Set([...appOptions, ...operation.syncOptions])] };
 }
+
+/** Every source of `app`, in order: `spec.sources`, or `[spec.source]`. */
+export function sourcesOf(app: Pick<Application, 'source' | 'sources'>): ApplicationSource[] {
+  return app.sources ?? [app.source];
+}
+
+/** True when every source of `app` is a local folder (no revisions to ask for or roll back to). */
+export function hasOnlyLocalSources(app: Pick<Application, 'source' | 'sources'>): boolean {
+  return sourcesOf(app).every((s) => s.repoURL === '');
+}

@@ -7,6 +7,8 @@ export {
   type ApplicationSourceDirectory,
   type ApplicationSourceHelm,
   type ApplicationSourceKustomize,
+  hasOnlyLocalSources,
+  sourcesOf,
   withApplicationSyncOptions,
 } from './application.js';
 export { BotError, type BotErrorCode, ManifestError } from './errors.js';
