@@ -147,6 +147,10 @@ describe('parseApplicationFile', () => {
     expect(parseApplicationFile(`${head}  destination: {}\n  sources: []\n`, 'm.yaml').problems).toEqual([
       'm.yaml:6: spec.sources: needs at least one source',
     ]);
+    expect(
+      parseApplicationFile(`${head}  destination: {}\n  source:\n    helm: { version: v2 }\n`, 'm.yaml')
+        .problems,
+    ).toEqual(["m.yaml:7: spec.source.helm.version: only Helm v3 exists: use 'v3' or leave it out"]);
     expect(parseApplicationFile(`${head}  destination: {}\n`, 'm.yaml').problems).toEqual([
       'm.yaml:5: spec.source: needs spec.source or spec.sources',
     ]);
