@@ -59,16 +59,15 @@ export async function findRepositoryChart(
       },
     );
   }
-  let index: { entries?: Record<string, IndexEntry[] | undefined> };
+  let entries: IndexEntry[] | undefined;
   try {
-    index = (parse(text) ?? {}) as typeof index;
+    entries = chartEntries(text, chart);
   } catch (error) {
     throw new BotError(
       'render_failed',
       `${indexUrl} is not a Helm repository index: ${(error as Error).message}`,
     );
   }
-  const entries = index.entries?.[chart];
   if (!Array.isArray(entries) || entries.length === 0) {
     throw new BotError('render_failed', `chart ${chart} not found in Helm repository ${repoURL}`);
   }
@@ -84,4 +83,33 @@ export async function findRepositoryChart(
       ? `sha256:${entry.digest}`
       : undefined;
   return { version, url: new URL(first, base).href, ...(digest ? { digest } : {}) };
+}
+
+/**
+ * The index entries of `chart`. A big repository's index is megabytes of YAML whose full parse would hold the event
+ * loop for seconds, so only the chart's block is parsed when the index is laid out as `helm repo index` writes it
+ * (`entries:` at the top level, each chart's key indented by two spaces, its versions below it); any other layout
+ * is parsed whole.
+ */
+export function chartEntries(text: string, chart: string): IndexEntry[] | undefined {
+  const parsed = (parse(chartBlock(text, chart) ?? text) ?? {}) as {
+    entries?: Record<string, IndexEntry[] | undefined>;
+  };
+  return parsed.entries?.[chart];
+}
+
+const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+function chartBlock(text: string, chart: string): string | undefined {
+  const entriesAt = text.search(/^entries:[ \t]*$/m);
+  if (entriesAt < 0) return undefined;
+  const rest = text.slice(entriesAt);
+  const start = rest.search(new RegExp(`^  ${chart.replace(REGEXP_SPECIAL, '\\$&')}:[ \\t]*$`, 'm'));
+  if (start < 0) return /^ {2}["']/m.test(rest) ? undefined : 'entries: {}\n';
+  const block = rest.slice(start);
+  const firstLineEnd = block.indexOf('\n');
+  if (firstLineEnd < 0) return undefined;
+  // It ends at the next line indented less than a version's: another chart, or a top-level key.
+  const end = block.slice(firstLineEnd + 1).search(/^(?: {2}[^\s-]|[^\s])/m);
+  return `entries:\n${end < 0 ? block : block.slice(0, firstLineEnd + 1 + end)}`;
 }
