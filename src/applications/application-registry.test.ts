@@ -68,6 +68,30 @@ describe('createApplicationRegistry', () => {
     expect(registry.describe('nope')).toBeUndefined();
   });
 
+  it('describes a multi-source Application by its first source with revisions', async () => {
+    await writeFile(
+      path.join(root, 'multi.yaml'),
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Application',
+        'metadata: { name: multi }',
+        'spec:',
+        '  destination: { namespace: multi }',
+        '  sources:',
+        '    - { repoURL: "", path: manifests/local }',
+        '    - { repoURL: https://charts.example, chart: redis, targetRevision: 17.x }',
+      ].join('\n'),
+    );
+    const registry = await createApplicationRegistry(settings('applications:\n  - file: multi.yaml\n'));
+
+    expect(registry.get('multi').sources).toHaveLength(2);
+    expect(registry.describe('multi')?.source).toEqual({
+      repoURL: 'https://charts.example',
+      chart: 'redis',
+      targetRevision: '17.x',
+    });
+  });
+
   it('suggests the closest names for an unknown application', async () => {
     const registry = await createApplicationRegistry(
       settings('applications:\n  - directory: applications\n'),

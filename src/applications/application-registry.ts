@@ -98,7 +98,9 @@ export function describeApplication(app: Application): ApplicationDescription {
     ...(environment === undefined ? {} : { environment }),
     project: app.project,
     destination: app.destination,
-    source: app.source,
+    // A multi-source Application is shown by its first source with revisions (so chat's local-folder checks, which
+    // refuse --revision and rollback, apply only when every source is a local folder).
+    source: app.sources?.find((s) => s.repoURL !== '') ?? app.source,
     origin: app.origin,
     ...(app.syncPolicy?.automated ? { automated: true as const } : {}),
     ...(applicationSet === undefined ? {} : { applicationSet }),

@@ -19,14 +19,28 @@ function buildSchema(object: ObjectFactory) {
       include: str.optional(),
       exclude: str.optional(),
     }).optional(),
+    ref: str
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, - and _ (used as $ref/ in valueFiles)')
+      .optional(),
+    name: str.optional(),
     helm: object({
       releaseName: str.optional(),
+      namespace: str.optional(),
       valueFiles: z.array(str).optional(),
+      ignoreMissingValueFiles: z.boolean().optional(),
       values: str.optional(),
       valuesObject: z.record(str, z.unknown()).optional(),
       parameters: z
         .array(object({ name: str.min(1), value: str, forceString: z.boolean().optional() }))
         .optional(),
+      fileParameters: z.array(object({ name: str.min(1), path: str.min(1) })).optional(),
+      skipCrds: z.boolean().optional(),
+      skipTests: z.boolean().optional(),
+      skipSchemaValidation: z.boolean().optional(),
+      kubeVersion: str.optional(),
+      apiVersions: z.array(str).optional(),
+      passCredentials: z.boolean().optional(),
+      version: z.enum(['v3'], "only Helm v3 exists: use 'v3' or leave it out").optional(),
     }).optional(),
     kustomize: object({
       namePrefix: str.optional(),
@@ -59,9 +73,14 @@ function buildSchema(object: ObjectFactory) {
   });
   const spec = object({
     project: str.optional(),
-    source,
+    // One of them; `sources` (multi-source, Argo CD ≥ 2.6) wins when both are given (parse-applications warns).
+    source: source.optional(),
+    sources: z.array(source).min(1, 'needs at least one source').superRefine(checkRefs).optional(),
     destination,
     syncPolicy: syncPolicy.optional(),
+  }).refine((s) => s.source !== undefined || s.sources !== undefined, {
+    message: 'needs spec.source or spec.sources',
+    path: ['source'],
   });
   return z.looseObject({
     apiVersion: z.literal('argoproj.io/v1alpha1'),
@@ -84,6 +103,32 @@ function buildSchema(object: ObjectFactory) {
       finalizers: z.array(str).optional(),
     }),
     spec,
+  });
+}
+
+/** A `ref` names one source, and a chart source cannot be one (Argo CD: refs point into git repositories). */
+function checkRefs(
+  sources: { ref?: string | undefined; chart?: string | undefined }[],
+  ctx: z.RefinementCtx,
+) {
+  const seen = new Map<string, number>();
+  sources.forEach((s, i) => {
+    if (s.ref === undefined) return;
+    if (s.chart !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'ref'],
+        message: 'a chart source cannot be a ref source; refs point into git repositories',
+      });
+    }
+    const earlier = seen.get(s.ref);
+    if (earlier !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'ref'],
+        message: `ref "${s.ref}" is already the name of sources[${earlier}]`,
+      });
+    } else seen.set(s.ref, i);
   });
 }
 

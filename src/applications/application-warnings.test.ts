@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applicationWarnings } from './application-warnings.js';
+import { parseApplicationFile } from './parse-applications.js';
 
 describe('applicationWarnings', () => {
   it('names each sync option Argo CD does not know, at the Application file and line, with the closest one', () => {
@@ -39,5 +40,23 @@ describe('applicationWarnings', () => {
     expect(warning?.message).toMatch(
       /^Application shop: metadata\.annotations\.notifications\.argoproj\.io\/subscriptions: not valid YAML \(.+\); ignored$/,
     );
+  });
+
+  it('names spec.source as ignored when spec.sources is given too (Argo CD uses spec.sources)', () => {
+    const text =
+      'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: { name: both }\nspec:\n  destination: {}\n' +
+      '  source: { repoURL: https://git.example.com/a.git, path: old }\n' +
+      '  sources:\n    - { repoURL: https://git.example.com/a.git, path: new }\n';
+    const [app] = parseApplicationFile(text, 'both.yaml').applications;
+
+    expect(app?.source.path).toBe('new');
+    expect(applicationWarnings(app!)).toEqual([
+      {
+        file: 'both.yaml',
+        line: 1,
+        message:
+          'Application both: spec.source is ignored because spec.sources is given (Argo CD uses spec.sources); remove one of them',
+      },
+    ]);
   });
 });

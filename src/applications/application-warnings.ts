@@ -12,7 +12,8 @@ import { subscriptionWarnings } from './notification-subscriptions.js';
  * (unknown trigger, a service other than slack), at the Application's origin (`file:line`; line 1 when it has none).
  */
 export function applicationWarnings(
-  app: Pick<Application, 'name' | 'origin' | 'syncPolicy'> & Partial<Pick<Application, 'annotations'>>,
+  app: Pick<Application, 'name' | 'origin' | 'syncPolicy'> &
+    Partial<Pick<Application, 'annotations' | 'sources' | 'manifest'>>,
 ): PlanWarning[] {
   const match = /^(.*):(\d+)$/.exec(app.origin);
   const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
@@ -25,5 +26,14 @@ export function applicationWarnings(
   const subscriptions = subscriptionWarnings({ name: app.name, annotations: app.annotations ?? {} }).map(
     (message) => ({ file, line, message }),
   );
-  return [...options, ...subscriptions];
+  return [...sourceWarnings(app).map((message) => ({ file, line, message })), ...options, ...subscriptions];
+}
+
+/** Both `spec.source` and `spec.sources`: Argo CD uses `sources` and ignores `source`, and so does wavesync. */
+function sourceWarnings(app: Partial<Pick<Application, 'name' | 'sources' | 'manifest'>>): string[] {
+  const spec = app.manifest?.spec as { source?: unknown } | undefined;
+  if (app.sources === undefined || spec?.source === undefined) return [];
+  return [
+    `Application ${app.name}: spec.source is ignored because spec.sources is given (Argo CD uses spec.sources); remove one of them`,
+  ];
 }

@@ -1,6 +1,6 @@
 /**
- * Wiring from wavesync.yaml: the git repository cache, the registry and the renderer configured by `defaults` and
- * `gitCredentials`. The composition root (main, the demo, the CLI) calls this with the process environment
+ * Wiring from wavesync.yaml: the git repository cache, the Helm chart cache, the registry and the renderer configured
+ * by `defaults`, `gitCredentials` and `helmCredentials`. The composition root (main, the demo, the CLI) calls this with the process environment
  * (config.ts processEnvironment()), which supplies PATH/HOME to git and the variables named by `tokenEnv`.
  */
 import type { Logger } from '../logger.js';
@@ -8,6 +8,7 @@ import type { Settings } from '../settings/index.js';
 import { resolveSettingsPath } from '../settings/index.js';
 import { type ApplicationRegistry, createApplicationRegistry } from './application-registry.js';
 import { createGitRepositoryCache, type GitRepositoryCache } from './git/git-repository-cache.js';
+import { type ChartCache, createChartCache } from './helm/chart-cache.js';
 import type { ApplicationSourceDeps } from './load-application-sources.js';
 import { type ApplicationRenderer, createApplicationRenderer } from './render/render-application.js';
 
@@ -39,6 +40,26 @@ export function gitRepositoryCacheFor(settings: Settings, wiring: ApplicationsWi
   });
 }
 
+/** The Helm chart cache for `settings`: `defaults.helmCacheDir`, `helmCredentials` (files resolved like other paths). */
+export function chartCacheFor(settings: Settings, wiring: ApplicationsWiring): ChartCache {
+  const resolve = (file: string | undefined) =>
+    file === undefined ? undefined : resolveSettingsPath(settings, file);
+  return createChartCache({
+    cacheDir: resolveSettingsPath(settings, settings.defaults.helmCacheDir),
+    credentials: settings.helmCredentials.map((c) => {
+      const files = {
+        passwordFile: resolve(c.passwordFile),
+        caFile: resolve(c.caFile),
+        certFile: resolve(c.certFile),
+        keyFile: resolve(c.keyFile),
+      };
+      return { ...c, ...Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined)) };
+    }),
+    env: wiring.env,
+    timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+  });
+}
+
 /**
  * Load the registry and build the renderer for `settings`.
  * @throws the registry's load errors (invalid Applications, unreadable sources).
@@ -56,6 +77,7 @@ export async function applicationsFromSettings(
   const renderer = createApplicationRenderer({
     baseDir: settings.baseDir,
     git,
+    charts: chartCacheFor(settings, wiring),
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
   });
   return { git, registry, renderer };

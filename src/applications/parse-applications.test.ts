@@ -115,12 +115,44 @@ describe('parseApplicationFile', () => {
     ]);
   });
 
-  it('refuses multi-source Applications with a clear message', () => {
-    const text =
-      'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: { name: m }\nspec:\n  sources: []\n';
+  it('reads multi-source Applications: every source in order, the first as source, refs checked', () => {
+    const head = 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: { name: m }\nspec:\n';
+    const multi = parseApplicationFile(
+      `${head}  destination: { namespace: m }\n  sources:\n` +
+        '    - { repoURL: https://charts.example.com, chart: redis, targetRevision: 17.x, helm: { valueFiles: [$values/redis.yaml] } }\n' +
+        '    - { repoURL: https://git.example.com/cfg.git, ref: values }\n',
+      'm.yaml',
+    );
 
-    expect(parseApplicationFile(text, 'm.yaml').problems).toEqual([
-      'm.yaml:1: spec.sources: multi-source Applications are not supported; use spec.source',
+    expect(multi.problems).toEqual([]);
+    expect(multi.applications[0]?.sources).toEqual([
+      {
+        repoURL: 'https://charts.example.com',
+        chart: 'redis',
+        targetRevision: '17.x',
+        helm: { valueFiles: ['$values/redis.yaml'] },
+      },
+      { repoURL: 'https://git.example.com/cfg.git', ref: 'values' },
+    ]);
+    expect(multi.applications[0]?.source).toEqual(multi.applications[0]?.sources?.[0]);
+
+    const problems = parseApplicationFile(
+      `${head}  destination: {}\n  sources:\n    - { repoURL: a, ref: x }\n    - { repoURL: b, ref: x }\n    - { repoURL: c, chart: c, ref: y }\n`,
+      'm.yaml',
+    ).problems;
+    expect(problems).toEqual([
+      'm.yaml:8: spec.sources[1].ref: ref "x" is already the name of sources[0]',
+      'm.yaml:9: spec.sources[2].ref: a chart source cannot be a ref source; refs point into git repositories',
+    ]);
+    expect(parseApplicationFile(`${head}  destination: {}\n  sources: []\n`, 'm.yaml').problems).toEqual([
+      'm.yaml:6: spec.sources: needs at least one source',
+    ]);
+    expect(
+      parseApplicationFile(`${head}  destination: {}\n  source:\n    helm: { version: v2 }\n`, 'm.yaml')
+        .problems,
+    ).toEqual(["m.yaml:7: spec.source.helm.version: only Helm v3 exists: use 'v3' or leave it out"]);
+    expect(parseApplicationFile(`${head}  destination: {}\n`, 'm.yaml').problems).toEqual([
+      'm.yaml:5: spec.source: needs spec.source or spec.sources',
     ]);
   });
 

@@ -6,7 +6,7 @@
  */
 import { type Document, LineCounter, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import type { Application, KubeObject } from '../domain/index.js';
+import type { Application, ApplicationSource, KubeObject } from '../domain/index.js';
 import { ManifestError } from '../domain/index.js';
 import { describeIssues, formatKeyPath } from '../settings/index.js';
 import {
@@ -106,14 +106,6 @@ interface CheckedApplication {
 }
 
 function checkApplication(raw: Record<string, unknown>): CheckedApplication {
-  const spec = raw.spec as Record<string, unknown> | undefined;
-  if (spec && spec.sources !== undefined && spec.source === undefined) {
-    return {
-      problem: 'spec.sources: multi-source Applications are not supported; use spec.source',
-      issues: [],
-      unknownFields: [],
-    };
-  }
   const parsed = ApplicationManifestSchema.safeParse(raw);
   if (!parsed.success) return { issues: parsed.error.issues, unknownFields: [] };
   const strict = StrictApplicationManifestSchema.safeParse(raw);
@@ -149,7 +141,7 @@ function toApplication(manifest: ApplicationManifest, raw: KubeObject, origin: s
     name: metadata.name,
     namespace: metadata.namespace ?? DEFAULT_APPLICATION_NAMESPACE,
     project: spec.project ?? 'default',
-    source: { ...spec.source, repoURL: spec.source.repoURL ?? '' },
+    ...sourcesOf(spec),
     destination: spec.destination,
     ...(spec.syncPolicy === undefined ? {} : { syncPolicy: spec.syncPolicy }),
     finalizers: metadata.finalizers ?? [],
@@ -158,4 +150,17 @@ function toApplication(manifest: ApplicationManifest, raw: KubeObject, origin: s
     manifest: raw,
     origin,
   };
+}
+
+type ManifestSource = NonNullable<ApplicationManifest['spec']['source']>;
+
+/** `spec.sources` wins over `spec.source`, as in Argo CD (applicationWarnings says so when both are given). */
+function sourcesOf(spec: ApplicationManifest['spec']): Pick<Application, 'source' | 'sources'> {
+  const withRepo = (s: ManifestSource): ApplicationSource => ({ ...s, repoURL: s.repoURL ?? '' });
+  if (spec.sources !== undefined) {
+    const sources = spec.sources.map(withRepo);
+    return { source: sources[0]!, sources };
+  }
+  // The schema requires one of them.
+  return { source: withRepo(spec.source as ManifestSource) };
 }

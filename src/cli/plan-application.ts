@@ -5,7 +5,15 @@
 
 import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../applications/index.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../applications/index.js';
-import { type Application, BotError, displayRevision } from '../domain/index.js';
+import {
+  type Application,
+  BotError,
+  displayRevision,
+  hasOnlyLocalSources,
+  joinRevisions,
+  sourcesOf,
+  splitRevisions,
+} from '../domain/index.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
 import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';
 import type { Settings } from '../settings/index.js';
@@ -75,10 +83,18 @@ export async function planApplication(
 
 /**
  * `{ ref }`: the symbolic ref a git source's revision is resolved from (`--revision`, else `targetRevision`, else
- * HEAD), shown by displayRevision as `3f9c2e1 (main)`; `{}` for a local folder, which has no refs.
+ * HEAD), or the version range a chart's was chosen by, shown by displayRevision as `3f9c2e1 (main)`, `17.3.2 (17.x)`;
+ * `{}` for a local folder, which has no refs. A multi-source Application's is each source's, joined by `;` like its
+ * revision (a local one's empty).
  */
 export function refOf(app: Application, revision: string | undefined): { ref?: string } {
-  return app.source.repoURL === '' ? {} : { ref: revision ?? app.source.targetRevision ?? 'HEAD' };
+  if (hasOnlyLocalSources(app)) return {};
+  const requested = revision === undefined ? [] : app.sources ? splitRevisions(revision) : [revision];
+  const refs = sourcesOf(app).map((source, i) => {
+    if (source.repoURL === '') return '';
+    return requested[i] || source.targetRevision || (source.chart ? '' : 'HEAD');
+  });
+  return { ref: joinRevisions(refs) };
 }
 
 /** An Application of wavesync.yaml, with what it was loaded from. */
@@ -120,7 +136,7 @@ export async function loadApplication(
   });
   const app = registry.find(name);
   if (app === undefined) throw unknownApplication(name, registry.names(), file);
-  if (options.revision !== undefined && app.source.repoURL === '') {
+  if (options.revision !== undefined && hasOnlyLocalSources(app)) {
     throw new BotError(
       'invalid_command',
       `--revision ${options.revision}: ${name} has a local folder as its source, which has no revisions (${app.origin})`,

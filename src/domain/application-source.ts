@@ -9,12 +9,29 @@ export interface ApplicationSourceDirectory {
   exclude?: string;
 }
 
+/** `spec.source.helm`, every key Argo CD documents (docs/applications.md, "Helm"). */
 export interface ApplicationSourceHelm {
   releaseName?: string;
+  /** Namespace passed to `helm template --namespace` (default: the destination namespace). */
+  namespace?: string;
+  /** Relative to the chart folder, `$ref/path` into a ref source (multi-source), or an http(s) URL. */
   valueFiles?: string[];
+  /** Skip value files that do not exist instead of failing. */
+  ignoreMissingValueFiles?: boolean;
   values?: string;
   valuesObject?: Record<string, unknown>;
   parameters?: { name: string; value: string; forceString?: boolean }[];
+  /** `--set-file name=path`, path relative to the chart folder. */
+  fileParameters?: { name: string; path: string }[];
+  skipCrds?: boolean;
+  skipTests?: boolean;
+  skipSchemaValidation?: boolean;
+  kubeVersion?: string;
+  apiVersions?: string[];
+  /** Send a chart repository's credentials to the host a chart is downloaded from even when it is another one. */
+  passCredentials?: boolean;
+  /** Helm major version: only `v3` exists (Argo CD dropped v2). */
+  version?: string;
 }
 
 export interface ApplicationSourceKustomize {
@@ -24,12 +41,20 @@ export interface ApplicationSourceKustomize {
 }
 
 export interface ApplicationSource {
-  /** Git repository URL, or a local directory (wavesync extension: `file://` or an absolute path). */
+  /**
+   * Git repository URL; a Helm chart repository (https) or OCI registry (`oci://`) when `chart` is set; empty for a
+   * local folder (wavesync extension).
+   */
   repoURL: string;
   path?: string;
   /** Branch, tag, SHA or HEAD; default HEAD. */
   targetRevision?: string;
+  /** Chart name in the Helm repository at `repoURL`; `targetRevision` is then the version or a semver range. */
   chart?: string;
+  /** Multi-source: the name other sources use as `$<ref>/path` in `helm.valueFiles` (Argo CD ≥ 2.6). */
+  ref?: string;
+  /** Multi-source: the source's name (Argo CD ≥ 2.14), shown in messages. */
+  name?: string;
   directory?: ApplicationSourceDirectory;
   helm?: ApplicationSourceHelm;
   kustomize?: ApplicationSourceKustomize;

@@ -31,7 +31,13 @@ export interface Application {
   /** Namespace of the Application object itself (usually `argocd`). */
   namespace: string;
   project: string;
+  /** `spec.source`; for a multi-source Application its first source (what single-source views show). */
   source: ApplicationSource;
+  /**
+   * `spec.sources` of a multi-source Application (Argo CD ≥ 2.6), in order; it wins over `spec.source`. Undefined for
+   * a single-source Application.
+   */
+  sources?: ApplicationSource[];
   destination: ApplicationDestination;
   syncPolicy?: SyncPolicy;
   finalizers: string[];
@@ -51,4 +57,14 @@ export function withApplicationSyncOptions(app: Application, operation: SyncOper
   const appOptions = app.syncPolicy?.syncOptions ?? [];
   if (appOptions.length === 0) return operation;
   return { ...operation, syncOptions: [...new Set([...appOptions, ...operation.syncOptions])] };
+}
+
+/** Every source of `app`, in order: `spec.sources`, or `[spec.source]`. */
+export function sourcesOf(app: Pick<Application, 'source' | 'sources'>): ApplicationSource[] {
+  return app.sources ?? [app.source];
+}
+
+/** True when every source of `app` is a local folder (no revisions to ask for or roll back to). */
+export function hasOnlyLocalSources(app: Pick<Application, 'source' | 'sources'>): boolean {
+  return sourcesOf(app).every((s) => s.repoURL === '');
 }

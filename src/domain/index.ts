@@ -16,6 +16,8 @@ export {
   type ApplicationSourceDirectory,
   type ApplicationSourceHelm,
   type ApplicationSourceKustomize,
+  hasOnlyLocalSources,
+  sourcesOf,
   withApplicationSyncOptions,
 } from './application.js';
 export { BotError, type BotErrorCode, ManifestError } from './errors.js';
@@ -46,7 +48,7 @@ export {
   shortName,
   splitApiVersion,
 } from './resource.js';
-export { displayRevision } from './revision.js';
+export { displayRevision, joinRevisions, REVISION_SEPARATOR, splitRevisions } from './revision.js';
 export type { CancelledBy, SyncEvent, TaskRef, WaveRef } from './sync-event.js';
 export {
   HOOK_DELETE_POLICIES,

@@ -54,6 +54,8 @@ export interface SyncOperation {
    * syncs the source its history entry recorded. Undefined: the Application's current source.
    */
   source?: ApplicationSource;
+  /** A multi-source Application's sources to sync instead of its `spec.sources` (Argo CD's `SyncOperation.sources`). */
+  sources?: ApplicationSource[];
 }
 
 /** The recorded outcome of one task (a resource or a hook in one phase), in first-insertion order. */
@@ -90,6 +92,8 @@ export interface SyncResult {
    * values/parameters, directory and kustomize options in effect. Set by the worker once the operation ran.
    */
   source?: ApplicationSource;
+  /** A multi-source Application's sources as synced (Argo CD's `SyncOperationResult.sources`), in order. */
+  sources?: ApplicationSource[];
 }
 
 /**

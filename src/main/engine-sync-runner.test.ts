@@ -193,6 +193,46 @@ describe('src/main/engine-sync-runner', () => {
     expect(state.syncResult.source).toEqual(recorded);
   });
 
+  it('a multi-source sync records every source, and a rollback renders the sources its entry recorded at their revisions', async () => {
+    const current = [
+      { repoURL: 'https://charts.example', chart: 'redis', targetRevision: '18.x' },
+      { repoURL: 'https://git.example/values.git', ref: 'values' },
+    ];
+    const recorded = [{ ...current[0]!, targetRevision: '17.x' }, current[1]!];
+    const multi = { ...app, source: current[0]!, sources: current };
+    const seen: [Application['sources'], string | undefined][] = [];
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => multi,
+      render: async (a, { revision }) => {
+        seen.push([a.sources, revision]);
+        return { targets: [], revision: revision ?? `18.1.0;${'a'.repeat(40)}` };
+      },
+      clusterFor: () => 'c',
+      runOperation: async (input) => ({
+        ...finalState,
+        syncResult: { revision: input.revision, resources: [] },
+      }),
+      logger: () => silent,
+    });
+
+    const synced = await runner(context().ctx);
+    const { ctx } = context();
+    const old = `17.3.2;${'b'.repeat(40)}`;
+    ctx.request = {
+      ...ctx.request,
+      operation: { ...ctx.request.operation, revision: old, sources: recorded },
+      rollback: { id: 3, revision: old },
+    };
+    const rolledBack = await runner(ctx);
+
+    expect(synced.syncResult.sources).toEqual(current);
+    expect(seen).toEqual([
+      [current, 'main'],
+      [recorded, old],
+    ]);
+    expect(rolledBack.syncResult).toMatchObject({ revision: old, source: recorded[0], sources: recorded });
+  });
+
   it('a rollback to an entry without a recorded source uses the current source and warns in the thread', async () => {
     const warnings: string[] = [];
     const runner = createEngineSyncRunner<string, string>({

@@ -151,11 +151,16 @@ function resumesCompleted(ctx: SyncRunnerContext): boolean {
  */
 function withSyncedSource(state: OperationState, app: Application): OperationState {
   if (state.syncResult.source) return state;
-  return { ...state, syncResult: { ...state.syncResult, source: app.source } };
+  const sources = app.sources ? { sources: app.sources } : {};
+  return { ...state, syncResult: { ...state.syncResult, source: app.source, ...sources } };
 }
 
-/** `app` with the operation's source in place of `spec.source` (a rollback to a recorded source), else `app`. */
+/**
+ * `app` with the operation's sources (multi-source) or source in place of its own (a rollback to a recorded source),
+ * else `app`.
+ */
 function withOperationSource(app: Application, operation: SyncOperation): Application {
+  if (operation.sources?.[0]) return { ...app, source: operation.sources[0], sources: operation.sources };
   return operation.source ? { ...app, source: operation.source } : app;
 }
 
@@ -165,7 +170,7 @@ function withOperationSource(app: Application, operation: SyncOperation): Applic
  */
 function rollbackWarnings(request: SyncRunnerContext['request'], app: Application): PlanWarning[] {
   const { rollback, operation } = request;
-  if (!rollback || operation.source) return [];
+  if (!rollback || operation.source || operation.sources) return [];
   const match = /^(.*):(\d+)$/.exec(app.origin);
   const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
   const message =

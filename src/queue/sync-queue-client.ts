@@ -73,6 +73,11 @@ export interface HistoryEntry {
    * before sources were kept (a rollback then uses the Application's current source, with a warning in the thread).
    */
   source?: ApplicationSource;
+  /**
+   * A multi-source Application's sources as synced (Argo CD's `RevisionHistory.sources`), in order; `revision` then
+   * holds each source's revision, joined by `;`. A rollback to this entry syncs them.
+   */
+  sources?: ApplicationSource[];
   /** Set on a dry run (nothing applied: never a rollback target). */
   dryRun?: true;
   /** Set on a `/sync delete` job (never a rollback target). */

@@ -47,6 +47,11 @@ export interface DeletionRequest {
   planHash: string;
 }
 
+const applicationSource = z.custom<ApplicationSource>(
+  (v) => typeof v === 'object' && v !== null && typeof (v as { repoURL?: unknown }).repoURL === 'string',
+  'must be an Application source with a repoURL',
+);
+
 const OperationSchema = z.object({
   revision: z.string().min(1).optional(),
   prune: z.boolean(),
@@ -63,12 +68,9 @@ const OperationSchema = z.object({
     .optional(),
   syncOptions: z.array(z.string()),
   // A rollback's recorded source (SyncOperation.source), as the worker recorded it in the history entry.
-  source: z
-    .custom<ApplicationSource>(
-      (v) => typeof v === 'object' && v !== null && typeof (v as { repoURL?: unknown }).repoURL === 'string',
-      'must be an Application source with a repoURL',
-    )
-    .optional(),
+  source: applicationSource.optional(),
+  // A multi-source rollback's recorded sources (SyncOperation.sources).
+  sources: z.array(applicationSource).min(1).optional(),
 });
 
 export const SyncRequestSchema = z.object({

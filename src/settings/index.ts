@@ -12,5 +12,11 @@ export {
 export { loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
 export { resolveCluster } from './resolve-cluster.js';
 export { type HealthOverrideSetting, parseResourceCustomizations } from './resource-customizations.js';
-export type { ApplicationSourceEntry, GitCredential, HealthSettings, Settings } from './settings-schema.js';
+export type {
+  ApplicationSourceEntry,
+  GitCredential,
+  HealthSettings,
+  HelmCredential,
+  Settings,
+} from './settings-schema.js';
 export { describeIssues, formatKeyPath } from './yaml-issues.js';

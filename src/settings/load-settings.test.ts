@@ -54,6 +54,7 @@ describe('parseSettings', () => {
       applyConcurrency: 32,
       startGraceSeconds: 60,
       gitCacheDir: '~/.cache/wavesync/git',
+      helmCacheDir: '~/.cache/wavesync/helm',
       commandTimeoutSeconds: 120,
       gitRequestTimeoutSeconds: 15,
       registryRefreshSeconds: 180,
@@ -130,6 +131,33 @@ describe('parseSettings', () => {
 
     expect(message).toContain(`${FILE}:3: gitCredentials[0].token: unknown key`);
     expect(message).not.toContain('ghp_secret');
+  });
+
+  it('reads helm credentials by reference, and refuses inline passwords and half-given pairs', () => {
+    const settings = parseSettings(
+      'helmCredentials:\n  - { url: oci://r.example/charts, username: robot, passwordEnv: P, caFile: ca.pem }\n',
+      FILE,
+    );
+    expect(settings.helmCredentials).toEqual([
+      {
+        url: 'oci://r.example/charts',
+        username: 'robot',
+        passwordEnv: 'P',
+        caFile: 'ca.pem',
+        insecure: false,
+        insecureOCIForceHttp: false,
+      },
+    ]);
+    expect(settings.defaults.helmCacheDir).toBe('~/.cache/wavesync/helm');
+    const inline = problemsOf('helmCredentials:\n  - { url: https://c/, username: u, password: hunter2 }\n');
+    expect(inline).toContain(`${FILE}:2: helmCredentials[0].password: unknown key`);
+    expect(inline).not.toContain('hunter2');
+    expect(problemsOf('helmCredentials:\n  - { url: https://c/, username: u }\n')).toContain(
+      'username needs passwordEnv or passwordFile, and they need username',
+    );
+    expect(problemsOf('helmCredentials:\n  - { url: https://c/, certFile: c.pem }\n')).toContain(
+      'certFile and keyFile go together',
+    );
   });
 
   it('reports YAML syntax errors with their line', () => {

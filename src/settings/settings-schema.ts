@@ -11,6 +11,8 @@
  *   - { server: https://kubernetes.default.svc, name: in-cluster, context: kind-dev }
  * gitCredentials:                      # matched by URL prefix, longest first
  *   - { url: https://git.example.com/, tokenEnv: GIT_TOKEN }
+ * helmCredentials:                     # Helm chart repositories and OCI registries, by URL prefix, longest first
+ *   - { url: https://charts.example.com/, username: robot, passwordEnv: CHARTS_PASSWORD, caFile: ca.pem }
  * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git, registryRefreshSeconds: 180 }
  *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
  * environments: {}                     # see environments-schema.ts (approvals)
@@ -96,6 +98,42 @@ export const GitCredentialSchema = z
   })
   .superRefine(exactlyOne(['tokenEnv', 'tokenFile', 'sshKeyFile']));
 
+/**
+ * Credentials and TLS for Helm chart repositories (`https://…`) and OCI registries (`oci://…`) whose URL starts
+ * with `url` — what Argo CD keeps in a repository Secret of type helm. Secrets are referenced, never inline.
+ */
+export const HelmCredentialSchema = z
+  .strictObject({
+    url: nonEmpty,
+    /** HTTP Basic user (also what an OCI registry's token service is asked with). */
+    username: nonEmpty.optional(),
+    /** Name of the environment variable holding the password. */
+    passwordEnv: nonEmpty.optional(),
+    /** File holding the password (trailing whitespace trimmed). */
+    passwordFile: nonEmpty.optional(),
+    /** PEM CA certificate(s) the server's certificate must chain to (in addition to the system's). */
+    caFile: nonEmpty.optional(),
+    /** PEM TLS client certificate and its key (Argo CD tlsClientCertData / tlsClientCertKey). */
+    certFile: nonEmpty.optional(),
+    keyFile: nonEmpty.optional(),
+    /** Skip verifying the server certificate (Argo CD `insecure`). */
+    insecure: z.boolean().default(false),
+    /** Speak plain HTTP to an OCI registry (Argo CD `insecureOCIForceHttp`). */
+    insecureOCIForceHttp: z.boolean().default(false),
+  })
+  .refine(
+    (c) => (c.username === undefined) === (c.passwordEnv === undefined && c.passwordFile === undefined),
+    {
+      message: 'username needs passwordEnv or passwordFile, and they need username',
+    },
+  )
+  .refine((c) => !(c.passwordEnv !== undefined && c.passwordFile !== undefined), {
+    message: 'takes only one of passwordEnv, passwordFile',
+  })
+  .refine((c) => (c.certFile === undefined) === (c.keyFile === undefined), {
+    message: 'certFile and keyFile go together',
+  });
+
 export const DefaultsSchema = z.strictObject({
   /** How long a wave may wait for its resources to become Healthy, in seconds. */
   healthTimeoutSeconds: z.number().int().positive().default(300),
@@ -110,6 +148,8 @@ export const DefaultsSchema = z.strictObject({
    * Default 60 (EngineOptions.hookStartGraceMs).
    */
   startGraceSeconds: z.number().int().positive().default(60),
+  /** Helm charts downloaded from chart repositories and OCI registries, by digest (`~` expands to home). */
+  helmCacheDir: nonEmpty.default('~/.cache/wavesync/helm'),
   /** Clones and checkouts of git sources (`~` expands to the home directory). */
   gitCacheDir: nonEmpty.default('~/.cache/wavesync/git'),
   /** Timeout of one git, helm or kustomize process, in seconds. */
@@ -192,6 +232,7 @@ export const SettingsSchema = z.strictObject({
   applications: z.array(ApplicationSourceEntrySchema).default([]),
   clusters: z.array(ClusterSchema).default([]),
   gitCredentials: z.array(GitCredentialSchema).default([]),
+  helmCredentials: z.array(HelmCredentialSchema).default([]),
   defaults: DefaultsSchema.prefault({}),
   environments: EnvironmentsSchema.default({}),
   resourceTracking: ResourceTrackingSchema.prefault({}),
@@ -203,6 +244,7 @@ export type ApplicationSourceEntry = z.infer<typeof ApplicationSourceEntrySchema
 export type GitApplicationSource = z.infer<typeof GitApplicationSourceSchema>;
 export type ClusterSettings = z.infer<typeof ClusterSchema>;
 export type GitCredential = z.infer<typeof GitCredentialSchema>;
+export type HelmCredential = z.infer<typeof HelmCredentialSchema>;
 export type DefaultSettings = z.infer<typeof DefaultsSchema>;
 export type HealthSettings = z.infer<typeof HealthSettingsSchema>;
 

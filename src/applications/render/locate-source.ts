@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Application } from '../../domain/index.js';
+import type { ApplicationSource } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
 import { redactUrl } from '../git/git-credentials.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
@@ -26,24 +26,25 @@ export interface LocatedSource {
  *   the git cache's errors (revision_not_found, render_failed).
  */
 export async function locateSource(
-  app: Application,
+  source: ApplicationSource,
+  /** The Application's name (a multi-source one's with the source: `web sources[1]`), for messages. */
+  name: string,
   requested: string | undefined,
   context: { baseDir: string; git: GitRepositoryCache | undefined },
 ): Promise<LocatedSource> {
-  const { repoURL, path: sourcePath = '.' } = app.source;
+  const { repoURL, path: sourcePath = '.' } = source;
   if (repoURL === '') {
     const dir = path.resolve(context.baseDir, sourcePath);
-    assertFolder(dir, `source path ${sourcePath} of ${app.name} (${dir})`);
+    assertFolder(dir, `source path ${sourcePath} of ${name} (${dir})`);
     return { root: context.baseDir, dir, sha: undefined, revision: undefined };
   }
-  if (!context.git)
-    throw new BotError('render_failed', `${app.name}: git sources need the git repository cache`);
-  const revision = requested ?? app.source.targetRevision ?? 'HEAD';
+  if (!context.git) throw new BotError('render_failed', `${name}: git sources need the git repository cache`);
+  const revision = requested ?? source.targetRevision ?? 'HEAD';
   const checkout = await context.git.checkout(repoURL, revision);
   const dir = path.resolve(checkout.dir, sourcePath);
   const relative = path.relative(checkout.dir, dir);
   if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new BotError('render_failed', `${app.name}: source path ${sourcePath} leaves the repository`);
+    throw new BotError('render_failed', `${name}: source path ${sourcePath} leaves the repository`);
   }
   assertFolder(
     dir,

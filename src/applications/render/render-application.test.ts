@@ -120,7 +120,7 @@ describe('renderApplication: local directories', () => {
     ]);
   });
 
-  it('reports a missing folder, several explicit source types and Helm repository charts', async () => {
+  it('reports a missing folder and several explicit source types', async () => {
     const missing = await failure<BotError>(renderer.renderApplication(app('x', { path: 'manifests/nope' })));
     expect(missing.code).toBe('render_failed');
     expect(missing.message).toBe(
@@ -128,14 +128,9 @@ describe('renderApplication: local directories', () => {
     );
 
     const both = await failure<BotError>(
-      renderer.renderApplication(app('x', { path: 'manifests/guestbook', helm: {}, directory: {} })),
+      renderer.renderApplication(app('x', { path: 'manifests/guestbook', kustomize: {}, directory: {} })),
     );
-    expect(both.message).toBe('multiple application sources defined: Helm, Directory');
-
-    const chart = await failure<BotError>(
-      renderer.renderApplication(app('x', { path: '.', chart: 'redis' })),
-    );
-    expect(chart.message).toMatch(/^spec\.source\.chart \(Helm repository charts\) is not supported/);
+    expect(both.message).toBe('multiple application sources defined: Kustomize, Directory');
   });
 
   it('names the file and line of an invalid manifest', async () => {
@@ -268,7 +263,7 @@ describe('renderApplication: Helm', () => {
       'helm value file ../../etc/passwd is outside the repository',
     );
     expect((await failure<BotError>(renderer.renderApplication(helmApp(['nope.yaml'])))).message).toBe(
-      `helm value file nope.yaml not found in ${path.join(scratch, 'chart')}`,
+      `helm value file nope.yaml not found in ${path.join(scratch, 'chart')} (set helm.ignoreMissingValueFiles: true to skip missing ones)`,
     );
   });
 

@@ -1,31 +1,44 @@
 /**
  * Sources → rendered manifests: the desired objects of an Application at a revision, with the resolved revision
- * (git commit SHA, or for local folders the first 12 hex digits of the content hash of the rendered objects) that
- * the Slack header, the history and approvals bind to.
+ * that the Slack header, the history and approvals bind to: a git commit SHA, a chart version (a chart from a Helm
+ * repository or OCI registry), or for local folders the first 12 hex digits of the content hash of the rendered
+ * objects. A multi-source Application (`spec.sources`) renders every source that is not only a ref (a `ref` without
+ * `path` or `chart`), in order, and combines them: an object two sources produce is taken from the last, with a
+ * warning (Argo CD's RepeatedResourceWarning); its revision is each source's, joined by `;` (domain/revision.ts).
  */
 import { readFile } from 'node:fs/promises';
-import type { Application } from '../../domain/index.js';
-import { BotError } from '../../domain/index.js';
+import type { Application, ApplicationSource } from '../../domain/index.js';
+import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
 import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
+import { type ChartCache, isRepositoryChart } from '../helm/chart-cache.js';
 import { contentRevisionOf, parseManifests } from '../manifests/index.js';
 import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
-import { renderHelm } from './render-helm.js';
+import { HELM_INSTALL_HINT, renderHelm } from './render-helm.js';
 import type { KustomizeOptions } from './render-kustomize.js';
+import { isExecutable } from './run-tool.js';
 import { selectDirectoryFiles } from './select-directory-files.js';
 import { type ApplicationSourceType, sourceTypeOf } from './source-type.js';
 
 export interface RenderedApplication {
   targets: SourcedObject[];
-  /** Resolved git SHA (40 hex), or the first 12 hex of the SHA-256 content hash for local folders. */
+  /**
+   * Resolved git SHA (40 hex), chart version, or the first 12 hex of the SHA-256 content hash for local folders; for
+   * a multi-source Application each source's, joined by `;`.
+   */
   revision: string;
   warnings: PlanWarning[];
+  /** The type of the (first rendered) source. */
   sourceType: ApplicationSourceType;
 }
 
 export interface RenderApplicationOptions {
-  /** Overrides `targetRevision` (branch, tag, SHA, HEAD); ignored, with a warning, for local folders. */
+  /**
+   * Overrides `targetRevision` (branch, tag, SHA, HEAD; a chart version or range); ignored, with a warning, for local
+   * folders. For a multi-source Application one per source, joined by `;` (an empty one keeps that source's
+   * targetRevision).
+   */
   revision?: string;
 }
 
@@ -34,6 +47,8 @@ export interface ApplicationRendererDeps {
   baseDir: string;
   /** Needed for git sources. */
   git?: GitRepositoryCache;
+  /** Needed for charts from Helm repositories and OCI registries. */
+  charts?: ChartCache;
   /** Timeout of one helm or kustomize process, in ms (default 120000). */
   timeoutMs?: number;
   /** helm binary (default `helm` on PATH). */
@@ -44,66 +59,184 @@ export interface ApplicationRendererDeps {
 
 export interface ApplicationRenderer {
   /**
-   * Render `app`. @throws BotError: revision_not_found (unknown git revision), render_failed (missing folder or
-   * binary, the tool's own error, git failure), invalid_manifest (ManifestError with file and line).
+   * Render `app`. @throws BotError: revision_not_found (unknown git revision or chart version), render_failed
+   * (missing folder or binary, the tool's own error, git or chart repository failure), invalid_manifest
+   * (ManifestError with file and line).
    */
   renderApplication(app: Application, options?: RenderApplicationOptions): Promise<RenderedApplication>;
+}
+
+/** One source of an Application, where it is, and (for a chart) the version fetched. */
+interface PlacedSource {
+  source: ApplicationSource;
+  /** `sources[1]` for a multi-source Application, '' for a single source (messages). */
+  label: string;
+  located: LocatedSource;
+  chartVersion?: string;
 }
 
 export function createApplicationRenderer(deps: ApplicationRendererDeps): ApplicationRenderer {
   return {
     async renderApplication(app, options = {}) {
-      const located = await locateSource(app, options.revision, { baseDir: deps.baseDir, git: deps.git });
+      const sources = app.sources ?? [app.source];
+      const multi = app.sources !== undefined;
+      const requested = requestedRevisions(app, sources.length, options.revision);
+      assertHelmAvailable(app, sources, deps.helmBinary ?? 'helm');
       const warnings: PlanWarning[] = [];
-      if (located.sha === undefined && options.revision !== undefined) {
-        warnings.push({
-          file: app.origin,
-          line: 1,
-          message: `revision ${options.revision} ignored: ${app.name} has a local source`,
-        });
+      const placed: PlacedSource[] = [];
+      for (const [i, source] of sources.entries()) {
+        const label = multi ? `sources[${i}]` : '';
+        placed.push(await placeSource(app, source, label, requested[i], deps));
+        if (placed[i]!.located.sha === undefined && !isRepositoryChart(source) && requested[i]) {
+          const which = multi ? `${app.name} ${label}` : app.name;
+          warnings.push({
+            file: app.origin,
+            line: 1,
+            message: `revision ${requested[i]} ignored: ${which} has a local source`,
+          });
+        }
       }
-      const sourceType = sourceTypeOf(app.source, located.dir);
-      const targets = await renderTargets(app, sourceType, located, deps, warnings);
-      assertUniqueTargets(targets, app.destination.namespace ?? '');
-      const revision = located.sha ?? contentRevisionOf(targets).slice(0, 12);
-      return { targets, revision, warnings, sourceType };
+      const refs = new Map(
+        placed.flatMap((p) => (p.source.ref ? [[p.source.ref, p.located.root] as const] : [])),
+      );
+      const revisions: string[] = [];
+      const rendered: { label: string; targets: SourcedObject[]; sourceType: ApplicationSourceType }[] = [];
+      for (const p of placed) {
+        const pureRef = p.source.ref !== undefined && !p.source.path && !p.source.chart;
+        const sourceType = sourceTypeOf(p.source, p.located.dir);
+        const targets = pureRef ? [] : await renderTargets(app, p, sourceType, refs, deps, warnings);
+        assertUniqueTargets(targets, app.destination.namespace ?? '');
+        if (!pureRef) rendered.push({ label: p.label, targets, sourceType });
+        revisions.push(p.located.sha ?? p.chartVersion ?? contentRevisionOf(targets).slice(0, 12));
+      }
+      const targets = multi ? combine(app, rendered, warnings) : (rendered[0]?.targets ?? []);
+      const sourceType = rendered[0]?.sourceType ?? 'Directory';
+      return { targets, revision: joinRevisions(revisions), warnings, sourceType };
     },
   };
 }
 
+/** The revision asked for each source: `revision` split per source (multi-source), else `[revision]`. */
+function requestedRevisions(
+  app: Application,
+  count: number,
+  revision: string | undefined,
+): (string | undefined)[] {
+  if (revision === undefined) return Array.from({ length: count }, () => undefined);
+  const parts = splitRevisions(revision);
+  if (app.sources === undefined) return [revision];
+  if (parts.length !== count) {
+    throw new BotError(
+      'invalid_command',
+      `${app.name} has ${count} sources: give one revision per source, in order, joined by ";" ` +
+        `(an empty one keeps that source's targetRevision), e.g. ${Array.from({ length: count }, (_, i) => (i === 0 ? revision : '')).join(';')}`,
+    );
+  }
+  return parts.map((p) => (p === '' ? undefined : p));
+}
+
+/**
+ * A Helm source (a chart, or an explicit `helm:` block) needs the helm binary: say so before anything is fetched.
+ * (A git folder that turns out to hold a Chart.yaml is only known to be Helm after its checkout.)
+ */
+function assertHelmAvailable(app: Application, sources: readonly ApplicationSource[], binary: string): void {
+  const helmSources = sources.filter((s) => isRepositoryChart(s) || s.helm !== undefined);
+  if (helmSources.length === 0 || isExecutable(binary)) return;
+  const what = helmSources.map((s) => (s.chart ? `chart ${s.chart}` : `path ${s.path ?? '.'}`)).join(', ');
+  throw new BotError(
+    'render_failed',
+    `${binary} is not on PATH; ${app.name} has a Helm source (${what}): ${HELM_INSTALL_HINT}; nothing was fetched`,
+  );
+}
+
+async function placeSource(
+  app: Application,
+  source: ApplicationSource,
+  label: string,
+  requested: string | undefined,
+  deps: ApplicationRendererDeps,
+): Promise<PlacedSource> {
+  if (isRepositoryChart(source)) {
+    if (!deps.charts) {
+      throw new BotError('render_failed', `${app.name}: charts from Helm repositories need the chart cache`);
+    }
+    const chart = await deps.charts.fetch(source, requested);
+    const located = { root: chart.dir, dir: chart.dir, sha: undefined, revision: chart.version };
+    return { source, label, located, chartVersion: chart.version };
+  }
+  const name = label ? `${app.name} ${label}` : app.name;
+  const located = await locateSource(source, name, requested, { baseDir: deps.baseDir, git: deps.git });
+  return { source, label, located };
+}
+
 async function renderTargets(
   app: Application,
+  placed: PlacedSource,
   sourceType: ApplicationSourceType,
-  located: LocatedSource,
+  refs: ReadonlyMap<string, string>,
   deps: ApplicationRendererDeps,
   warnings: PlanWarning[],
 ): Promise<SourcedObject[]> {
+  const { source, located } = placed;
   const timeoutMs = deps.timeoutMs ?? 120_000;
-  if (sourceType === 'Directory') return renderDirectory(app, located.dir, warnings);
+  if (sourceType === 'Directory') return renderDirectory(source, located.dir, warnings);
   const text =
     sourceType === 'Kustomize'
-      ? await renderKustomizeWith(located.dir, located.root, app.source.kustomize, {
+      ? await renderKustomizeWith(located.dir, located.root, source.kustomize, {
           ...deps.kustomize,
           timeoutMs,
         })
       : await renderHelm({
           chartDir: located.dir,
           root: located.root,
-          releaseName: app.source.helm?.releaseName || app.name,
+          releaseName: source.helm?.releaseName || app.name,
           namespace: app.destination.namespace ?? '',
-          helm: app.source.helm,
+          helm: source.helm,
+          refs,
           timeoutMs,
           ...(deps.helmBinary === undefined ? {} : { binary: deps.helmBinary }),
         });
   return collect(parseManifests(text, located.dir), warnings);
 }
 
-async function renderDirectory(
+/**
+ * The objects of every source, in order; an object (group, kind, namespace, name) that a later source produces
+ * again replaces the earlier one, with a warning naming both sources.
+ */
+function combine(
   app: Application,
+  rendered: readonly { label: string; targets: SourcedObject[] }[],
+  warnings: PlanWarning[],
+): SourcedObject[] {
+  const namespace = app.destination.namespace ?? '';
+  const byIdentity = new Map<string, { label: string; target: SourcedObject }>();
+  for (const { label, targets } of rendered) {
+    for (const target of targets) {
+      const { object } = target;
+      const group = object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : '';
+      const ns = object.metadata.namespace || namespace;
+      const identity = `${group}/${object.kind}/${ns}/${object.metadata.name ?? object.metadata.generateName}`;
+      const earlier = byIdentity.get(identity);
+      if (earlier) {
+        byIdentity.delete(identity);
+        warnings.push({
+          file: target.source.file,
+          line: target.source.line,
+          message: `${object.kind}/${object.metadata.name} is produced by ${earlier.label} and ${label}: the one of ${label} is used (Argo CD's RepeatedResourceWarning)`,
+        });
+      }
+      byIdentity.set(identity, { label, target });
+    }
+  }
+  return [...byIdentity.values()].map((v) => v.target);
+}
+
+async function renderDirectory(
+  source: ApplicationSource,
   dir: string,
   warnings: PlanWarning[],
 ): Promise<SourcedObject[]> {
-  const selected = await selectDirectoryFiles(dir, app.source.directory);
+  const selected = await selectDirectoryFiles(dir, source.directory);
   warnings.push(...selected.warnings.map((message) => ({ file: dir, line: 1, message })));
   const targets: SourcedObject[] = [];
   for (const file of selected.files) {

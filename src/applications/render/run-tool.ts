@@ -2,6 +2,8 @@
  * Run a rendering tool (helm, kustomize) through spawnWithTimeout (array arguments, no shell, a timeout, bounded
  * stderr); its standard output is the result. A missing binary is reported by name with how to get it.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { BotError } from '../../domain/index.js';
 import { spawnWithTimeout } from './spawn-with-timeout.js';
 
@@ -41,4 +43,25 @@ export async function runTool(
         `${command} ${args[0] ?? ''} ${outcome.why}: ${outcome.stderr || '(no output)'}`,
       );
   }
+}
+
+/**
+ * True when `command` can be run: a path to an executable file, or a name found in an executable file on `PATH`
+ * (what spawn would find), checked without running it.
+ */
+export function isExecutable(command: string, pathVariable = process.env.PATH ?? ''): boolean {
+  const candidates = command.includes('/')
+    ? [command]
+    : pathVariable
+        .split(delimiter)
+        .filter((dir) => dir !== '')
+        .map((dir) => join(dir, command));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
 }

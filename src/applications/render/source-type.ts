@@ -1,6 +1,6 @@
 /**
  * The tool that renders an Application's folder, as Argo CD decides (pkg/apis/.../types.go ExplicitType, then
- * reposerver discovery): an explicit `helm`, `kustomize` or `directory` block wins (more than one is an error);
+ * reposerver discovery): a `chart` (from a Helm repository or OCI registry) is Helm; an explicit `helm`, `kustomize` or `directory` block wins (more than one is an error);
  * otherwise a `Chart.yaml` makes it Helm, a kustomization file Kustomize, and anything else a Directory.
  */
 import { existsSync } from 'node:fs';
@@ -11,14 +11,9 @@ import { KUSTOMIZATION_FILES } from './render-kustomize.js';
 
 export type ApplicationSourceType = 'Helm' | 'Kustomize' | 'Directory';
 
-/** @throws BotError('render_failed') for `chart` sources and for more than one explicit type. */
+/** @throws BotError('render_failed') for more than one explicit type. A `chart` source is Helm. */
 export function sourceTypeOf(source: ApplicationSource, dir: string): ApplicationSourceType {
-  if (source.chart !== undefined) {
-    throw new BotError(
-      'render_failed',
-      'spec.source.chart (Helm repository charts) is not supported; use a chart folder in git',
-    );
-  }
+  if (source.chart) return 'Helm';
   const explicit = (
     [
       ['Helm', source.helm],

@@ -359,3 +359,51 @@ describe('wavesync plan --app with a git source: one revision format for people,
     }
   }, 30_000);
 });
+
+describe('wavesync plan --app with a multi-source Application: each source’s revision', () => {
+  it('prints every source’s revision joined by + and keeps them, joined by ;, in the JSON', async () => {
+    const git = await createGitFixture();
+    try {
+      const sha = await git.commit({
+        'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
+      });
+      const config = path.join(git.root, 'wavesync.yaml');
+      await writeFile(
+        config,
+        `applications: [{ file: apps.yaml }]\ndefaults: { gitCacheDir: ${path.join(git.root, 'cache')} }\n`,
+      );
+      await writeFile(
+        path.join(git.root, 'local.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n',
+      );
+      await writeFile(
+        path.join(git.root, 'apps.yaml'),
+        [
+          'apiVersion: argoproj.io/v1alpha1',
+          'kind: Application',
+          'metadata: { name: shop }',
+          'spec:',
+          '  sources:',
+          `    - { repoURL: "${git.url}", path: app, targetRevision: main }`,
+          '    - { repoURL: "", path: ., directory: { include: local.yaml } }',
+          '  destination: { namespace: shop }',
+          '',
+        ].join('\n'),
+      );
+
+      const text = await plan('--app', 'shop', '--config', config);
+      const json = await plan('--app', 'shop', '--config', config, '-o', 'json');
+
+      expect(text.stderr).toBe('');
+      expect(text.stdout.split('\n')[0]).toMatch(
+        new RegExp(`^shop · namespace shop · revision ${sha.slice(0, 7)} \\(main\\) \\+ local@[0-9a-f]{8}$`),
+      );
+      const application = JSON.parse(json.stdout).application;
+      expect(application.revision).toMatch(new RegExp(`^${sha};[0-9a-f]{12}$`));
+      expect(application.ref).toBe('main;');
+      expect(JSON.parse(json.stdout).tasks.map((t: JsonTask) => t.name)).toEqual(['cm', 'local']);
+    } finally {
+      await git.cleanup();
+    }
+  }, 30_000);
+});

@@ -17,6 +17,11 @@ describe('src/engine/hook-name', () => {
     expect(hookNameOf('x-', '1234567', 'Sync', 1)).toBe('x-1234567-sync-1');
   });
 
+  it('turns characters a name cannot hold into - (a chart version with build metadata, multi-source revisions)', () => {
+    expect(hookNameOf('x-', '1.2+b7', 'Sync', 1)).toBe('x-1.2-b7-sync-1');
+    expect(hookNameOf('x-', '1.2.0;3f9a2c1d0e', 'PreSync', 1)).toBe('x-1.2.0-3-presync-1');
+  });
+
   it('reads startedAt as UTC epoch seconds and rejects what is not a time', () => {
     expect(epochSecondsOf('2023-11-14T22:13:20Z')).toBe(1700000000);
     expect(epochSecondsOf('2023-11-14T22:13:20.999Z')).toBe(1700000000);

@@ -4,7 +4,8 @@
  *
  * name = generateName + lower-case(`<rev>-<phase>-<unixSeconds>`), where `<rev>` is the first 7 characters of the
  * revision when it has 8 or more, else the whole revision, and `<unixSeconds>` is the operation's startedAt in
- * epoch seconds. Deterministic across the passes of one operation, new for every operation.
+ * epoch seconds. Characters a Kubernetes name cannot hold (`+` of a chart version, `;` between the revisions of a
+ * multi-source Application) become `-`. Deterministic across the passes of one operation, new for every operation.
  * @example hookNameOf('db-migrate-', '3f9a2c1d0e', 'PreSync', 1700000000) === 'db-migrate-3f9a2c1-presync-1700000000'
  */
 import type { SyncPhase } from '../../domain/index.js';
@@ -16,7 +17,7 @@ export function hookNameOf(
   unixSeconds: number,
 ): string {
   const rev = revision.length >= 8 ? revision.slice(0, 7) : revision;
-  return generateName + `${rev}-${phase}-${unixSeconds}`.toLowerCase();
+  return generateName + `${rev}-${phase}-${unixSeconds}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-');
 }
 
 /** Epoch seconds of an ISO-8601 time; throws RangeError when `iso` is not a valid time. */

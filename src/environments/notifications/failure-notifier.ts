@@ -23,7 +23,12 @@ import {
   type Subscriptions,
   subscribedChannels,
 } from '../../applications/index.js';
-import type { Application, OperationState, SyncEvent } from '../../domain/index.js';
+import {
+  type Application,
+  hasOnlyLocalSources,
+  type OperationState,
+  type SyncEvent,
+} from '../../domain/index.js';
 import type { SyncReporter, SyncRequest } from '../../queue/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
@@ -61,10 +66,10 @@ export interface FailureNotifier {
 
 /**
  * Whether `app` can be rolled back (`/sync rollback`): Argo CD refuses Applications with automated sync, and a
- * local folder (empty repoURL) has no revisions.
+ * local folder (empty repoURL) has no revisions (a multi-source Application can when one of its sources is not local).
  */
 export function canRollBackApplication(app: Application): boolean {
-  return !app.syncPolicy?.automated && app.source.repoURL !== '';
+  return !app.syncPolicy?.automated && !hasOnlyLocalSources(app);
 }
 
 /** The subscriptions of `app`: its annotations', then its environment's defaults. */

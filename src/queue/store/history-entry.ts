@@ -35,6 +35,7 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
   };
   if (state?.health) entry.health = state.health;
   if (state?.syncResult.source) entry.source = state.syncResult.source;
+  if (state?.syncResult.sources) entry.sources = state.syncResult.sources;
   if (request.operation.dryRun) entry.dryRun = true;
   if (request.deletion) entry.deletion = true;
   if (request.rollback) entry.rollback = request.rollback;

@@ -88,7 +88,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
       `Cannot roll back *${escapeMrkdwn(application)}*: ${escapeMrkdwn(choice.problem)}`,
     ));
   const { entry } = choice;
-  const operation = rollbackOperation(entry.revision, false, entry.source);
+  const operation = rollbackOperation(entry.revision, false, entry.source, entry.sources);
   const rollback = { id: entry.id, revision: entry.revision };
   // One rollback per failure, whoever clicks where: the failed job (all its buttons) and the entry it returns to.
   const what = JSON.stringify([

@@ -66,7 +66,7 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
     return ctx.ack(ephemeral(commandErrorBlocks({ problem: escapeMrkdwn(problem), usage: USAGE.rollback })));
   }
   const { entry } = choice;
-  const operation = rollbackOperation(entry.revision, parsed.prune, entry.source);
+  const operation = rollbackOperation(entry.revision, parsed.prune, entry.source, entry.sources);
   const rollback = { id: entry.id, revision: entry.revision };
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
   await acceptCommand(
@@ -101,8 +101,16 @@ export function rollbackOperation(
   revision: string,
   prune = false,
   source?: ApplicationSource,
+  sources?: ApplicationSource[],
 ): SyncOperation {
-  return { revision, prune, dryRun: false, syncOptions: [], ...(source ? { source } : {}) };
+  return {
+    revision,
+    prune,
+    dryRun: false,
+    syncOptions: [],
+    ...(source ? { source } : {}),
+    ...(sources ? { sources } : {}),
+  };
 }
 
 /** The rollback target of `application` from its history (entry `id`, or the default). */
