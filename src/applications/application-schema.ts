@@ -32,6 +32,38 @@ function buildSchema(object: ObjectFactory) {
       namePrefix: str.optional(),
       nameSuffix: str.optional(),
       images: z.array(str).optional(),
+      replicas: z.array(object({ name: str.min(1), count: z.union([z.number().int(), str]) })).optional(),
+      commonLabels: z.record(str, str).optional(),
+      forceCommonLabels: z.boolean().optional(),
+      labelWithoutSelector: z.boolean().optional(),
+      labelIncludeTemplates: z.boolean().optional(),
+      commonAnnotations: z.record(str, str).optional(),
+      forceCommonAnnotations: z.boolean().optional(),
+      commonAnnotationsEnvsubst: z.boolean().optional(),
+      namespace: str.optional(),
+      components: z.array(str).optional(),
+      ignoreMissingComponents: z.boolean().optional(),
+      patches: z
+        .array(
+          object({
+            path: str.optional(),
+            patch: str.optional(),
+            target: object({
+              group: str.optional(),
+              version: str.optional(),
+              kind: str.optional(),
+              name: str.optional(),
+              namespace: str.optional(),
+              labelSelector: str.optional(),
+              annotationSelector: str.optional(),
+            }).optional(),
+            options: z.record(str, z.boolean()).optional(),
+          }).refine((p) => (p.path === undefined) !== (p.patch === undefined), {
+            message: 'a patch needs exactly one of path or patch',
+          }),
+        )
+        .optional(),
+      version: str.optional(),
     }).optional(),
   });
   const destination = object({

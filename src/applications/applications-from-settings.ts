@@ -57,6 +57,13 @@ export async function applicationsFromSettings(
     baseDir: settings.baseDir,
     git,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+    kustomizeVersions: Object.fromEntries(
+      Object.entries(settings.kustomize.versions).map(([v, bin]) => [
+        v,
+        // a bare name (`kustomize-v4`) is looked up on PATH, a path resolves like other paths of wavesync.yaml
+        bin.includes('/') ? resolveSettingsPath(settings, bin) : bin,
+      ]),
+    ),
   });
   return { git, registry, renderer };
 }

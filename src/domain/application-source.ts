@@ -17,10 +17,40 @@ export interface ApplicationSourceHelm {
   parameters?: { name: string; value: string; forceString?: boolean }[];
 }
 
+/** A Kustomize patch (Argo CD KustomizePatch): inline `patch` or a `path`, with an optional `target`. */
+export interface KustomizePatch {
+  path?: string;
+  patch?: string;
+  target?: {
+    group?: string;
+    version?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    labelSelector?: string;
+    annotationSelector?: string;
+  };
+  options?: Record<string, boolean>;
+}
+
 export interface ApplicationSourceKustomize {
   namePrefix?: string;
   nameSuffix?: string;
   images?: string[];
+  replicas?: { name: string; count: number | string }[];
+  commonLabels?: Record<string, string>;
+  forceCommonLabels?: boolean;
+  labelWithoutSelector?: boolean;
+  labelIncludeTemplates?: boolean;
+  commonAnnotations?: Record<string, string>;
+  forceCommonAnnotations?: boolean;
+  commonAnnotationsEnvsubst?: boolean;
+  namespace?: string;
+  components?: string[];
+  ignoreMissingComponents?: boolean;
+  patches?: KustomizePatch[];
+  /** A kustomize version declared in wavesync.yaml (`kustomize.versions`). */
+  version?: string;
 }
 
 export interface ApplicationSource {

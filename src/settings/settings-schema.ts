@@ -144,10 +144,19 @@ export const DefaultsSchema = z.strictObject({
     .prefault({}),
 });
 
+/**
+ * Kustomize binaries by version, for Applications that set `spec.source.kustomize.version` (Argo CD: argocd-cm
+ * `kustomize.path.<version>`). Without a version the kustomize (or kubectl) on PATH renders.
+ */
+export const KustomizeSettingsSchema = z.strictObject({
+  versions: z.record(nonEmpty, nonEmpty).default({}),
+});
+
 export const SettingsSchema = z.strictObject({
   applications: z.array(ApplicationSourceEntrySchema).default([]),
   clusters: z.array(ClusterSchema).default([]),
   gitCredentials: z.array(GitCredentialSchema).default([]),
+  kustomize: KustomizeSettingsSchema.prefault({}),
   defaults: DefaultsSchema.prefault({}),
   environments: EnvironmentsSchema.default({}),
 });

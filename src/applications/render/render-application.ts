@@ -9,6 +9,7 @@ import { BotError } from '../../domain/index.js';
 import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { contentRevisionOf, parseManifests } from '../manifests/index.js';
+import { buildEnvOf } from './build-env.js';
 import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
 import { renderHelm } from './render-helm.js';
@@ -40,6 +41,8 @@ export interface ApplicationRendererDeps {
   helmBinary?: string;
   /** Kustomize renderers (default `kustomize build`, then `kubectl kustomize`). */
   kustomize?: Omit<KustomizeOptions, 'timeoutMs'>;
+  /** wavesync.yaml `kustomize.versions`: the kustomize binary of each `spec.source.kustomize.version`. */
+  kustomizeVersions?: Readonly<Record<string, string>>;
 }
 
 export interface ApplicationRenderer {
@@ -82,10 +85,13 @@ async function renderTargets(
   if (sourceType === 'Directory') return renderDirectory(app, located.dir, warnings);
   const text =
     sourceType === 'Kustomize'
-      ? await renderKustomizeWith(located.dir, located.root, app.source.kustomize, {
-          ...deps.kustomize,
-          timeoutMs,
-        })
+      ? await renderKustomizeWith(
+          located.dir,
+          located.root,
+          app.source.kustomize,
+          { ...kustomizeRenderers(app.source.kustomize?.version, deps), timeoutMs },
+          buildEnvOf(app, located.sha ?? ''),
+        )
       : await renderHelm({
           chartDir: located.dir,
           root: located.root,
@@ -96,6 +102,27 @@ async function renderTargets(
           ...(deps.helmBinary === undefined ? {} : { binary: deps.helmBinary }),
         });
   return collect(parseManifests(text, located.dir), warnings);
+}
+
+/**
+ * The renderer of `version` (Argo CD: argocd-cm `kustomize.path.<version>`): the binary wavesync.yaml declares for
+ * it under `kustomize.versions`. @throws BotError('render_failed') naming an undeclared version.
+ */
+function kustomizeRenderers(
+  version: string | undefined,
+  deps: ApplicationRendererDeps,
+): Omit<KustomizeOptions, 'timeoutMs'> {
+  if (!version) return deps.kustomize ?? {};
+  const binary = deps.kustomizeVersions?.[version];
+  if (binary === undefined) {
+    const known = Object.keys(deps.kustomizeVersions ?? {});
+    throw new BotError(
+      'render_failed',
+      `spec.source.kustomize.version ${version} is not declared in wavesync.yaml ` +
+        `(kustomize.versions: {${version}: /path/to/kustomize}; declared: ${known.join(', ') || 'none'})`,
+    );
+  }
+  return { renderers: [{ command: binary, args: ['build'] }] };
 }
 
 async function renderDirectory(
