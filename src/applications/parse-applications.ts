@@ -1,7 +1,7 @@
 /**
  * Parse Argo CD Application manifests (argoproj.io/v1alpha1, multi-document YAML or JSON) into `Application`s.
  * Honoured fields are validated and reported by name with file and line; unknown fields are kept in
- * `Application.manifest` and listed in `unknownFields` (the registry logs them at debug level); documents of other
+ * `Application.manifest` and listed in `unknownFields` (application-fields.ts names them in warnings); documents of other
  * kinds are skipped with a note.
  */
 import { type Document, LineCounter, parseAllDocuments } from 'yaml';
@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Application, KubeObject } from '../domain/index.js';
 import { ManifestError } from '../domain/index.js';
 import { describeIssues, formatKeyPath } from '../settings/index.js';
+import { checkApplicationFields } from './application-fields.js';
 import {
   type ApplicationManifest,
   ApplicationManifestSchema,
@@ -94,6 +95,11 @@ function checkApplication(raw: Record<string, unknown>): CheckedApplication {
       issues: [],
       unknownFields: [],
     };
+  }
+  const refused = checkApplicationFields(raw).refused;
+  if (refused.length > 0) {
+    const problem = refused.map((r) => `${r.path}: ${r.message}`).join('; ');
+    return { problem, issues: [], unknownFields: [] };
   }
   const parsed = ApplicationManifestSchema.safeParse(raw);
   if (!parsed.success) return { issues: parsed.error.issues, unknownFields: [] };
