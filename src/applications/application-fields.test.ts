@@ -98,6 +98,18 @@ describe('refused and warned fields at load', () => {
       spec,
     ].join('\n');
 
+  it('refuses an Application with a Config Management Plugin, naming the field and why', () => {
+    const parsed = parseApplicationFile(
+      app('  source: { repoURL: https://git.example.com/a.git, path: a, plugin: { name: lovely } }'),
+      'apps/shop.yaml',
+    );
+    expect(parsed.applications).toEqual([]);
+    expect(parsed.problems).toEqual([
+      'apps/shop.yaml:1: spec.source.plugin: Config Management Plugins are not run by wavesync yet; render the ' +
+        'plugin’s output to YAML in CI and point the source at it (a plain directory)',
+    ]);
+  });
+
   it('refuses an Application with Jsonnet parameters or a source hydrator, naming the field and why', () => {
     const parsed = parseApplicationFile(
       app(
@@ -110,8 +122,7 @@ describe('refused and warned fields at load', () => {
     expect(parsed.applications).toEqual([]);
     expect(parsed.problems).toEqual([
       'apps/shop.yaml:1: spec.source.directory.jsonnet: wavesync has no Jsonnet runtime to evaluate extVars, ' +
-        'tlas or libs; render the Jsonnet to YAML before committing, or run it through a Config Management ' +
-        'Plugin (source.plugin); spec.sourceHydrator: source hydration (Argo CD 3.0, alpha) is not supported; ' +
+        'tlas or libs; render the Jsonnet to YAML before committing; spec.sourceHydrator: source hydration (Argo CD 3.0, alpha) is not supported; ' +
         'point spec.source at the hydrated branch',
     ]);
   });

@@ -123,13 +123,20 @@ const SOURCE_FIELDS: ApplicationField[] = [
     refuse: (value) =>
       isSet(value) && Object.values(value as object).some(isSet)
         ? 'wavesync has no Jsonnet runtime to evaluate extVars, tlas or libs; render the Jsonnet to YAML ' +
-          'before committing, or run it through a Config Management Plugin (source.plugin)'
+          'before committing'
         : undefined,
   },
-  honoured('plugin', 'a Config Management Plugin declared under `plugins:` in wavesync.yaml'),
-  honoured('plugin.name'),
-  honoured('plugin.env', 'as Argo CD (`ARGOCD_ENV_<name>`)', true),
-  honoured('plugin.parameters', 'as Argo CD (`ARGOCD_APP_PARAMETERS`, `PARAM_<NAME>`)', true),
+  {
+    path: 'plugin',
+    status: 'refused',
+    note: 'Config Management Plugins are not run by wavesync yet',
+    opaque: true,
+    refuse: (value) =>
+      value === undefined || value === null
+        ? undefined
+        : 'Config Management Plugins are not run by wavesync yet; render the plugin’s output to YAML in CI ' +
+          'and point the source at it (a plain directory)',
+  },
 ];
 
 /** The table, in the order of docs/applications.md. */

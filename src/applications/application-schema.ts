@@ -75,6 +75,7 @@ function buildSchema(object: ObjectFactory) {
   });
   const syncPolicy = object({
     automated: object({
+      enabled: z.boolean().optional(),
       prune: z.boolean().optional(),
       selfHeal: z.boolean().optional(),
       allowEmpty: z.boolean().optional(),
@@ -82,11 +83,16 @@ function buildSchema(object: ObjectFactory) {
     syncOptions: z.array(str).optional(),
     retry: object({
       limit: z.number().int().optional(),
+      refresh: z.boolean().optional(),
       backoff: object({
         duration: str.optional(),
         factor: z.number().optional(),
         maxDuration: str.optional(),
       }).optional(),
+    }).optional(),
+    managedNamespaceMetadata: object({
+      labels: z.record(str, str).optional(),
+      annotations: z.record(str, str).optional(),
     }).optional(),
   });
   const spec = object({
@@ -94,6 +100,7 @@ function buildSchema(object: ObjectFactory) {
     source,
     destination,
     syncPolicy: syncPolicy.optional(),
+    revisionHistoryLimit: z.number().int().nonnegative().optional(),
   });
   return z.looseObject({
     apiVersion: z.literal('argoproj.io/v1alpha1'),

@@ -138,11 +138,19 @@ function toApplication(manifest: ApplicationManifest, raw: KubeObject, origin: s
     project: spec.project ?? 'default',
     source: { ...spec.source, repoURL: spec.source.repoURL ?? '' },
     destination: spec.destination,
-    ...(spec.syncPolicy === undefined ? {} : { syncPolicy: spec.syncPolicy }),
+    ...(spec.syncPolicy === undefined ? {} : { syncPolicy: withoutDisabledAutomation(spec.syncPolicy) }),
+    ...(spec.revisionHistoryLimit === undefined ? {} : { revisionHistoryLimit: spec.revisionHistoryLimit }),
     finalizers: metadata.finalizers ?? [],
     labels: metadata.labels ?? {},
     annotations: metadata.annotations ?? {},
     manifest: raw,
     origin,
   };
+}
+
+/** `automated.enabled: false` turns automated sync off (Argo CD 3.x): wavesync then sees no `automated` at all. */
+function withoutDisabledAutomation(policy: NonNullable<ApplicationManifest['spec']['syncPolicy']>) {
+  if (policy.automated?.enabled !== false) return policy;
+  const { automated: _off, ...rest } = policy;
+  return rest;
 }

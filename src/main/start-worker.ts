@@ -139,6 +139,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
     historyLimit: settings.defaults.historyLimit,
+    historyLimitOf: (name) => apps.registry.find(name)?.revisionHistoryLimit,
     logger,
     lifecycle,
   });
