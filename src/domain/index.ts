@@ -7,6 +7,7 @@ export {
   type ApplicationSourceDirectory,
   type ApplicationSourceHelm,
   type ApplicationSourceKustomize,
+  type RetryStrategy,
   withApplicationSyncOptions,
 } from './application.js';
 export { BotError, type BotErrorCode, ManifestError } from './errors.js';
