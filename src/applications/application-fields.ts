@@ -180,9 +180,19 @@ export const APPLICATION_FIELDS: readonly ApplicationField[] = [
   honoured('spec.syncPolicy.retry.backoff.duration'),
   honoured('spec.syncPolicy.retry.backoff.factor'),
   honoured('spec.syncPolicy.retry.backoff.maxDuration'),
-  honoured('spec.syncPolicy.managedNamespaceMetadata', 'with `CreateNamespace=true`'),
-  honoured('spec.syncPolicy.managedNamespaceMetadata.labels', 'as Argo CD', true),
-  honoured('spec.syncPolicy.managedNamespaceMetadata.annotations', 'as Argo CD', true),
+  {
+    path: 'spec.syncPolicy.managedNamespaceMetadata',
+    status: 'differently',
+    note:
+      'labels and annotations of the Namespace a `CreateNamespace=true` sync creates; a namespace that already ' +
+      'exists is not updated (Argo CD also updates one it created earlier)',
+    opaque: true,
+    warn: (value) =>
+      isSet(value)
+        ? 'set only when a CreateNamespace=true sync creates the namespace; an existing namespace keeps its ' +
+          'labels and annotations'
+        : undefined,
+  },
   honoured(
     'spec.ignoreDifferences',
     'in drift detection, `/sync diff` and with `RespectIgnoreDifferences=true` (docs/diff.md)',

@@ -34,7 +34,13 @@ export interface SyncPolicy {
   syncOptions?: string[];
   retry?: RetryStrategy;
   /** Labels and annotations of the namespace a `CreateNamespace=true` sync creates (and keeps in step). */
-  managedNamespaceMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  managedNamespaceMetadata?: NamespaceMetadata;
+}
+
+/** Argo CD `ManagedNamespaceMetadata`. */
+export interface NamespaceMetadata {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
 }
 
 /** An Application as wavesync knows it: the Argo CD fields plus where it was read from. */

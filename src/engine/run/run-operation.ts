@@ -8,7 +8,13 @@
  * Abort `signal` → terminate ("Operation terminated"; running hooks stopped; no SyncFail hooks). After
  * `operationTimeoutMs` → terminate naming the resources still waited for.
  */
-import { isCompleted, type OperationState, type SyncEvent, type SyncOperation } from '../../domain/index.js';
+import {
+  isCompleted,
+  type NamespaceMetadata,
+  type OperationState,
+  type SyncEvent,
+  type SyncOperation,
+} from '../../domain/index.js';
 import type { Cluster } from '../cluster.js';
 import type { IgnoreDifferencesRule } from '../diff/ignore-differences.js';
 import {
@@ -48,6 +54,11 @@ export interface RunOperationInput {
    */
   ignoreDifferences?: readonly IgnoreDifferencesRule[];
   /**
+   * `spec.syncPolicy.managedNamespaceMetadata`: labels and annotations of the Namespace a `CreateNamespace=true` sync
+   * creates. Default none.
+   */
+  managedNamespaceMetadata?: NamespaceMetadata;
+  /**
    * Fallback warnings found before the engine (rendering, the Application's sync options); announced in
    * OperationStarted `fallbacks` with the planner's own. Default none.
    */
@@ -80,6 +91,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
     targets: input.targets,
     operation: input.operation,
     ignoreDifferences: input.ignoreDifferences ?? [],
+    ...(input.managedNamespaceMetadata ? { managedNamespaceMetadata: input.managedNamespaceMetadata } : {}),
     warnings: input.warnings ?? [],
     cluster: input.cluster,
     live: new LiveCache(input.cluster, () => wake.notify()),
