@@ -98,18 +98,6 @@ describe('refused and warned fields at load', () => {
       spec,
     ].join('\n');
 
-  it('refuses an Application with a Config Management Plugin, naming the field and why', () => {
-    const parsed = parseApplicationFile(
-      app('  source: { repoURL: https://git.example.com/a.git, path: a, plugin: { name: lovely } }'),
-      'apps/shop.yaml',
-    );
-    expect(parsed.applications).toEqual([]);
-    expect(parsed.problems).toEqual([
-      'apps/shop.yaml:1: spec.source.plugin: Config Management Plugins are not run by wavesync yet; render the ' +
-        'plugin’s output to YAML in CI and point the source at it (a plain directory)',
-    ]);
-  });
-
   it('refuses an Application with Jsonnet parameters or a source hydrator, naming the field and why', () => {
     const parsed = parseApplicationFile(
       app(

@@ -126,17 +126,16 @@ const SOURCE_FIELDS: ApplicationField[] = [
           'before committing'
         : undefined,
   },
-  {
-    path: 'plugin',
-    status: 'refused',
-    note: 'Config Management Plugins are not run by wavesync yet',
-    opaque: true,
-    refuse: (value) =>
-      value === undefined || value === null
-        ? undefined
-        : 'Config Management Plugins are not run by wavesync yet; render the plugin’s output to YAML in CI ' +
-          'and point the source at it (a plain directory)',
-  },
+  honoured(
+    'plugin',
+    'a Config Management Plugin declared under `plugins:` in wavesync.yaml (as `plugin.yaml`)',
+  ),
+  honoured(
+    'plugin.name',
+    '`<name>` or `<name>-<version>`; absent: the first plugin whose `discover` matches',
+  ),
+  honoured('plugin.env', 'as Argo CD (`ARGOCD_ENV_<name>`)', true),
+  honoured('plugin.parameters', 'as Argo CD (`ARGOCD_APP_PARAMETERS`, `PARAM_<NAME>`)', true),
 ];
 
 /** The table, in the order of docs/applications.md. */

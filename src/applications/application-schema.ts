@@ -65,6 +65,20 @@ function buildSchema(object: ObjectFactory) {
         .optional(),
       version: str.optional(),
     }).optional(),
+    plugin: object({
+      name: str.optional(),
+      env: z.array(object({ name: str.min(1), value: str })).optional(),
+      parameters: z
+        .array(
+          object({
+            name: str.min(1),
+            string: str.optional(),
+            array: z.array(str).optional(),
+            map: z.record(str, str).optional(),
+          }),
+        )
+        .optional(),
+    }).optional(),
   });
   const destination = object({
     server: str.optional(),

@@ -57,6 +57,8 @@ export async function applicationsFromSettings(
     baseDir: settings.baseDir,
     git,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+    plugins: settings.plugins,
+    processEnv: wiring.env,
     kustomizeVersions: Object.fromEntries(
       Object.entries(settings.kustomize.versions).map(([v, bin]) => [
         v,

@@ -53,6 +53,14 @@ export interface ApplicationSourceKustomize {
   version?: string;
 }
 
+/** A Config Management Plugin source (Argo CD ApplicationSourcePlugin). */
+export interface ApplicationSourcePlugin {
+  /** `<name>` or `<name>-<version>` of a plugin declared in wavesync.yaml; absent: the first whose discover matches. */
+  name?: string;
+  env?: { name: string; value: string }[];
+  parameters?: { name: string; string?: string; array?: string[]; map?: Record<string, string> }[];
+}
+
 export interface ApplicationSource {
   /** Git repository URL, or a local directory (wavesync extension: `file://` or an absolute path). */
   repoURL: string;
@@ -63,4 +71,5 @@ export interface ApplicationSource {
   directory?: ApplicationSourceDirectory;
   helm?: ApplicationSourceHelm;
   kustomize?: ApplicationSourceKustomize;
+  plugin?: ApplicationSourcePlugin;
 }

@@ -11,6 +11,7 @@ export type {
   ApplicationSourceDirectory,
   ApplicationSourceHelm,
   ApplicationSourceKustomize,
+  ApplicationSourcePlugin,
 } from './application-source.js';
 
 export interface ApplicationDestination {

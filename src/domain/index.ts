@@ -7,6 +7,7 @@ export {
   type ApplicationSourceDirectory,
   type ApplicationSourceHelm,
   type ApplicationSourceKustomize,
+  type ApplicationSourcePlugin,
   type NamespaceMetadata,
   type RetryStrategy,
   withApplicationSyncOptions,

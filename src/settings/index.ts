@@ -11,5 +11,5 @@ export {
 } from './environments-schema.js';
 export { loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
 export { resolveCluster } from './resolve-cluster.js';
-export type { ApplicationSourceEntry, GitCredential, Settings } from './settings-schema.js';
+export type { ApplicationSourceEntry, GitCredential, PluginSettings, Settings } from './settings-schema.js';
 export { describeIssues, formatKeyPath } from './yaml-issues.js';

@@ -152,11 +152,45 @@ export const KustomizeSettingsSchema = z.strictObject({
   versions: z.record(nonEmpty, nonEmpty).default({}),
 });
 
+/** A command of a Config Management Plugin: `command` run with `args` appended (Argo CD plugin.yaml Command). */
+const PluginCommandSchema = z.strictObject({
+  command: z.array(nonEmpty).min(1),
+  args: z.array(z.string()).default([]),
+});
+
+/**
+ * A Config Management Plugin, declared as Argo CD's `plugin.yaml` (ConfigManagementPlugin spec) declares it: an
+ * Application's `source.plugin.name` is `<name>` or `<name>-<version>`; without a name the first plugin whose
+ * `discover` matches the source folder renders it.
+ */
+export const PluginSchema = z.strictObject({
+  name: nonEmpty,
+  version: nonEmpty.optional(),
+  init: PluginCommandSchema.optional(),
+  generate: PluginCommandSchema,
+  discover: z
+    .strictObject({
+      /** A glob of files in the source folder (e.g. `./subdir/s*.yaml`). */
+      fileName: nonEmpty.optional(),
+      find: z
+        .strictObject({
+          glob: nonEmpty.optional(),
+          command: z.array(nonEmpty).min(1).optional(),
+          args: z.array(z.string()).default([]),
+        })
+        .optional(),
+    })
+    .optional(),
+  /** Time limit of each command (default `defaults.commandTimeoutSeconds`). */
+  timeoutSeconds: z.number().int().positive().optional(),
+});
+
 export const SettingsSchema = z.strictObject({
   applications: z.array(ApplicationSourceEntrySchema).default([]),
   clusters: z.array(ClusterSchema).default([]),
   gitCredentials: z.array(GitCredentialSchema).default([]),
   kustomize: KustomizeSettingsSchema.prefault({}),
+  plugins: z.array(PluginSchema).default([]),
   defaults: DefaultsSchema.prefault({}),
   environments: EnvironmentsSchema.default({}),
 });
@@ -167,6 +201,7 @@ export type GitApplicationSource = z.infer<typeof GitApplicationSourceSchema>;
 export type ClusterSettings = z.infer<typeof ClusterSchema>;
 export type GitCredential = z.infer<typeof GitCredentialSchema>;
 export type DefaultSettings = z.infer<typeof DefaultsSchema>;
+export type PluginSettings = z.infer<typeof PluginSchema>;
 
 /** Settings as loaded: the file's content plus where it was read from (relative paths resolve against `baseDir`). */
 export interface Settings extends SettingsFile {

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Application } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
 import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
+import type { PluginSettings } from '../../settings/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { contentRevisionOf, parseManifests } from '../manifests/index.js';
 import { buildEnvOf } from './build-env.js';
@@ -14,6 +15,7 @@ import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
 import { renderHelm } from './render-helm.js';
 import type { KustomizeOptions } from './render-kustomize.js';
+import { renderPlugin } from './render-plugin.js';
 import { selectDirectoryFiles } from './select-directory-files.js';
 import { type ApplicationSourceType, sourceTypeOf } from './source-type.js';
 
@@ -43,6 +45,10 @@ export interface ApplicationRendererDeps {
   kustomize?: Omit<KustomizeOptions, 'timeoutMs'>;
   /** wavesync.yaml `kustomize.versions`: the kustomize binary of each `spec.source.kustomize.version`. */
   kustomizeVersions?: Readonly<Record<string, string>>;
+  /** wavesync.yaml `plugins:` (Config Management Plugins). */
+  plugins?: readonly PluginSettings[];
+  /** This process's environment; a plugin gets its PATH and HOME. */
+  processEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ApplicationRenderer {
@@ -83,6 +89,18 @@ async function renderTargets(
 ): Promise<SourcedObject[]> {
   const timeoutMs = deps.timeoutMs ?? 120_000;
   if (sourceType === 'Directory') return renderDirectory(app, located.dir, warnings);
+  if (sourceType === 'Plugin') {
+    const text = await renderPlugin({
+      dir: located.dir,
+      root: located.root,
+      source: app.source.plugin ?? {},
+      plugins: deps.plugins ?? [],
+      env: buildEnvOf(app, located.sha ?? ''),
+      processEnv: deps.processEnv ?? {},
+      timeoutMs,
+    });
+    return collect(parseManifests(text, located.dir), warnings);
+  }
   const text =
     sourceType === 'Kustomize'
       ? await renderKustomizeWith(
