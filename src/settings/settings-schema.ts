@@ -9,6 +9,9 @@
  *   - cluster: { namespace: argocd }   # Application objects in the cluster (default context)
  * clusters:                            # Application spec.destination → kubeconfig context
  *   - { server: https://kubernetes.default.svc, name: in-cluster, context: kind-dev }
+ * kustomize: { versions: { v4.5.7: /usr/local/bin/kustomize-v4.5.7 } }   # spec.source.kustomize.version
+ * plugins:                             # Config Management Plugins, as Argo CD's plugin.yaml
+ *   - { name: lovely, generate: { command: [sh, -c], args: ["…"] }, discover: { fileName: ./lovely.yaml } }
  * gitCredentials:                      # matched by URL prefix, longest first
  *   - { url: https://git.example.com/, tokenEnv: GIT_TOKEN }
  * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git, registryRefreshSeconds: 180 }
