@@ -246,3 +246,32 @@ describe('createApplicationRegistry', () => {
     expect(withoutCrd.names()).toEqual(['guestbook', 'payments']);
   });
 });
+
+describe('createApplicationRegistry: warnings at load', () => {
+  it('warns (level warn, not debug) about a field wavesync treats differently and a plugin wavesync.yaml does not declare', async () => {
+    await writeFile(
+      path.join(root, 'plugin.yaml'),
+      application('lovely').replace(
+        'path: manifests/lovely }',
+        'path: manifests/lovely, plugin: { name: argocd-lovely-plugin }, kustomise: {} }',
+      ),
+    );
+    const warnings: string[] = [];
+    const logger = {
+      debug: () => undefined,
+      warn: (_fields: unknown, message?: string) => void warnings.push(message ?? ''),
+    };
+
+    await createApplicationRegistry(
+      settings(
+        'applications:\n  - file: plugin.yaml\nplugins:\n  - { name: other, generate: { command: [x] } }\n',
+      ),
+      { logger },
+    );
+
+    expect(warnings).toEqual([
+      "Application lovely: spec.source.kustomise: not a field of Argo CD's Application (did you mean spec.source.kustomize?); ignored",
+      'Application lovely: spec.source.plugin.name argocd-lovely-plugin is not declared under plugins: in wavesync.yaml; its syncs will fail',
+    ]);
+  });
+});

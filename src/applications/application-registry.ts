@@ -10,6 +10,7 @@ import { environmentOf } from './application-environment.js';
 import { applicationWarnings } from './application-warnings.js';
 import { applicationSetOf } from './applicationsets/generate-applications.js';
 import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
+import { pluginNameOf } from './render/render-plugin.js';
 
 /** What chat commands show about an Application. */
 export interface ApplicationDescription {
@@ -54,6 +55,17 @@ export async function createApplicationRegistry(
   // Warned once at load (not on every refresh): an unknown sync option does nothing, as in Argo CD.
   for (const { file, line, message } of loaded.flatMap(applicationWarnings)) {
     deps.logger?.warn({ file, line }, message);
+  }
+  // Said at load too (its sync fails with the same words): a plugin wavesync.yaml does not declare.
+  const declared = new Set((settings.plugins ?? []).map(pluginNameOf));
+  for (const app of loaded) {
+    const name = app.source.plugin?.name;
+    if (name && !declared.has(name)) {
+      deps.logger?.warn(
+        { application: app.name, origin: app.origin },
+        `Application ${app.name}: spec.source.plugin.name ${name} is not declared under plugins: in wavesync.yaml; its syncs will fail`,
+      );
+    }
   }
   let byName = index(loaded);
   const find = (name: string) => byName.get(name);

@@ -46,6 +46,52 @@ function buildSchema(object: ObjectFactory) {
       namePrefix: str.optional(),
       nameSuffix: str.optional(),
       images: z.array(str).optional(),
+      replicas: z.array(object({ name: str.min(1), count: z.union([z.number().int(), str]) })).optional(),
+      commonLabels: z.record(str, str).optional(),
+      forceCommonLabels: z.boolean().optional(),
+      labelWithoutSelector: z.boolean().optional(),
+      labelIncludeTemplates: z.boolean().optional(),
+      commonAnnotations: z.record(str, str).optional(),
+      forceCommonAnnotations: z.boolean().optional(),
+      commonAnnotationsEnvsubst: z.boolean().optional(),
+      namespace: str.optional(),
+      components: z.array(str).optional(),
+      ignoreMissingComponents: z.boolean().optional(),
+      patches: z
+        .array(
+          object({
+            path: str.optional(),
+            patch: str.optional(),
+            target: object({
+              group: str.optional(),
+              version: str.optional(),
+              kind: str.optional(),
+              name: str.optional(),
+              namespace: str.optional(),
+              labelSelector: str.optional(),
+              annotationSelector: str.optional(),
+            }).optional(),
+            options: z.record(str, z.boolean()).optional(),
+          }).refine((p) => (p.path === undefined) !== (p.patch === undefined), {
+            message: 'a patch needs exactly one of path or patch',
+          }),
+        )
+        .optional(),
+      version: str.optional(),
+    }).optional(),
+    plugin: object({
+      name: str.optional(),
+      env: z.array(object({ name: str.min(1), value: str })).optional(),
+      parameters: z
+        .array(
+          object({
+            name: str.min(1),
+            string: str.optional(),
+            array: z.array(str).optional(),
+            map: z.record(str, str).optional(),
+          }),
+        )
+        .optional(),
     }).optional(),
   });
   const destination = object({
@@ -57,6 +103,7 @@ function buildSchema(object: ObjectFactory) {
   });
   const syncPolicy = object({
     automated: object({
+      enabled: z.boolean().optional(),
       prune: z.boolean().optional(),
       selfHeal: z.boolean().optional(),
       allowEmpty: z.boolean().optional(),
@@ -64,11 +111,16 @@ function buildSchema(object: ObjectFactory) {
     syncOptions: z.array(str).optional(),
     retry: object({
       limit: z.number().int().optional(),
+      refresh: z.boolean().optional(),
       backoff: object({
         duration: str.optional(),
         factor: z.number().optional(),
         maxDuration: str.optional(),
       }).optional(),
+    }).optional(),
+    managedNamespaceMetadata: object({
+      labels: z.record(str, str).optional(),
+      annotations: z.record(str, str).optional(),
     }).optional(),
   });
   const spec = object({
@@ -78,6 +130,7 @@ function buildSchema(object: ObjectFactory) {
     sources: z.array(source).min(1, 'needs at least one source').superRefine(checkRefs).optional(),
     destination,
     syncPolicy: syncPolicy.optional(),
+    revisionHistoryLimit: z.number().int().nonnegative().optional(),
   }).refine((s) => s.source !== undefined || s.sources !== undefined, {
     message: 'needs spec.source or spec.sources',
     path: ['source'],

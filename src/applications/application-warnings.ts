@@ -1,10 +1,13 @@
 /**
- * Silent Argo CD fallbacks in an Application itself: a sync option in `spec.syncPolicy.syncOptions` that Argo CD
- * does not know (it matches exact `Key=value` strings, so `CreateNamespce=true` does nothing). Reported at config
- * load (the registry logs them) and by `wavesync plan --app`, with the Application's file and line.
+ * Nothing silent in an Application itself: a field wavesync treats differently from Argo CD or a key that is no
+ * field of Argo CD's Application (application-fields.ts), an `ignoreDifferences` option wavesync does not honour, a
+ * sync option in `spec.syncPolicy.syncOptions` that Argo CD does not know (it matches exact `Key=value` strings, so
+ * `CreateNamespce=true` does nothing). Reported at config load (the registry logs them as warnings), by
+ * `wavesync plan --app` and in the `/sync` thread, with the Application's file and line.
  */
 import type { Application } from '../domain/index.js';
-import { type PlanWarning, syncOptionProblem } from '../engine/index.js';
+import { ignoreDifferencesOf, type PlanWarning, syncOptionProblem } from '../engine/index.js';
+import { checkApplicationFields } from './application-fields.js';
 import { subscriptionWarnings } from './notification-subscriptions.js';
 
 /**
@@ -17,6 +20,18 @@ export function applicationWarnings(
 ): PlanWarning[] {
   const match = /^(.*):(\d+)$/.exec(app.origin);
   const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
+  const fields = checkApplicationFields(app.manifest).warnings.map(({ path, message }) => ({
+    file,
+    line,
+    message: `Application ${app.name}: ${path}: ${message}`,
+  }));
+  const ignored = app.manifest
+    ? ignoreDifferencesOf({ manifest: app.manifest }).warnings.map((message) => ({
+        file,
+        line,
+        message: `Application ${app.name}: ${message}`,
+      }))
+    : [];
   const options = (app.syncPolicy?.syncOptions ?? []).flatMap((option) => {
     const problem = syncOptionProblem(option);
     return problem === undefined
@@ -26,7 +41,13 @@ export function applicationWarnings(
   const subscriptions = subscriptionWarnings({ name: app.name, annotations: app.annotations ?? {} }).map(
     (message) => ({ file, line, message }),
   );
-  return [...sourceWarnings(app).map((message) => ({ file, line, message })), ...options, ...subscriptions];
+  return [
+    ...sourceWarnings(app).map((message) => ({ file, line, message })),
+    ...fields,
+    ...ignored,
+    ...options,
+    ...subscriptions,
+  ];
 }
 
 /** Both `spec.source` and `spec.sources`: Argo CD uses `sources` and ignores `source`, and so does wavesync. */

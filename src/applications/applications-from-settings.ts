@@ -79,6 +79,15 @@ export async function applicationsFromSettings(
     git,
     charts: chartCacheFor(settings, wiring),
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+    plugins: settings.plugins,
+    processEnv: wiring.env,
+    kustomizeVersions: Object.fromEntries(
+      Object.entries(settings.kustomize.versions).map(([v, bin]) => [
+        v,
+        // a bare name (`kustomize-v4`) is looked up on PATH, a path resolves like other paths of wavesync.yaml
+        bin.includes('/') ? resolveSettingsPath(settings, bin) : bin,
+      ]),
+    ),
   });
   return { git, registry, renderer };
 }

@@ -180,3 +180,31 @@ describe('parseApplicationFile', () => {
     });
   });
 });
+
+describe('parseApplicationFile: automated.enabled and revisionHistoryLimit', () => {
+  const doc = (syncPolicy: string) =>
+    `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: { name: shop }
+spec:
+  revisionHistoryLimit: 3
+  source: { repoURL: "", path: a }
+  destination: { namespace: shop }
+  syncPolicy: ${syncPolicy}
+`;
+
+  it('treats automated.enabled: false as no automated sync (Argo CD 3.x), and keeps the other policy fields', () => {
+    const [off] = parseApplicationFile(
+      doc('{ automated: { enabled: false, selfHeal: true }, syncOptions: [A=b] }'),
+      'a.yaml',
+    ).applications;
+    expect(off?.syncPolicy).toEqual({ syncOptions: ['A=b'] });
+    expect(off?.revisionHistoryLimit).toBe(3);
+
+    const [on] = parseApplicationFile(
+      doc('{ automated: { enabled: true, selfHeal: true } }'),
+      'a.yaml',
+    ).applications;
+    expect(on?.syncPolicy?.automated).toEqual({ enabled: true, selfHeal: true });
+  });
+});

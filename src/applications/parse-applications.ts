@@ -1,7 +1,7 @@
 /**
  * Parse Argo CD Application manifests (argoproj.io/v1alpha1, multi-document YAML or JSON) into `Application`s.
  * Honoured fields are validated and reported by name with file and line; unknown fields are kept in
- * `Application.manifest` and listed in `unknownFields` (the registry logs them at debug level); documents of other
+ * `Application.manifest` and listed in `unknownFields` (application-fields.ts names them in warnings); documents of other
  * kinds are skipped with a note.
  */
 import { type Document, LineCounter, parseAllDocuments } from 'yaml';
@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Application, ApplicationSource, KubeObject } from '../domain/index.js';
 import { ManifestError } from '../domain/index.js';
 import { describeIssues, formatKeyPath } from '../settings/index.js';
+import { checkApplicationFields } from './application-fields.js';
 import {
   type ApplicationManifest,
   ApplicationManifestSchema,
@@ -106,6 +107,11 @@ interface CheckedApplication {
 }
 
 function checkApplication(raw: Record<string, unknown>): CheckedApplication {
+  const refused = checkApplicationFields(raw).refused;
+  if (refused.length > 0) {
+    const problem = refused.map((r) => `${r.path}: ${r.message}`).join('; ');
+    return { problem, issues: [], unknownFields: [] };
+  }
   const parsed = ApplicationManifestSchema.safeParse(raw);
   if (!parsed.success) return { issues: parsed.error.issues, unknownFields: [] };
   const strict = StrictApplicationManifestSchema.safeParse(raw);
@@ -143,7 +149,8 @@ function toApplication(manifest: ApplicationManifest, raw: KubeObject, origin: s
     project: spec.project ?? 'default',
     ...sourcesOf(spec),
     destination: spec.destination,
-    ...(spec.syncPolicy === undefined ? {} : { syncPolicy: spec.syncPolicy }),
+    ...(spec.syncPolicy === undefined ? {} : { syncPolicy: withoutDisabledAutomation(spec.syncPolicy) }),
+    ...(spec.revisionHistoryLimit === undefined ? {} : { revisionHistoryLimit: spec.revisionHistoryLimit }),
     finalizers: metadata.finalizers ?? [],
     labels: metadata.labels ?? {},
     annotations: metadata.annotations ?? {},
@@ -163,4 +170,11 @@ function sourcesOf(spec: ApplicationManifest['spec']): Pick<Application, 'source
   }
   // The schema requires one of them.
   return { source: withRepo(spec.source as ManifestSource) };
+}
+
+/** `automated.enabled: false` turns automated sync off (Argo CD 3.x): wavesync then sees no `automated` at all. */
+function withoutDisabledAutomation(policy: NonNullable<ApplicationManifest['spec']['syncPolicy']>) {
+  if (policy.automated?.enabled !== false) return policy;
+  const { automated: _off, ...rest } = policy;
+  return rest;
 }

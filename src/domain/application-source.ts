@@ -34,10 +34,48 @@ export interface ApplicationSourceHelm {
   version?: string;
 }
 
+/** A Kustomize patch (Argo CD KustomizePatch): inline `patch` or a `path`, with an optional `target`. */
+export interface KustomizePatch {
+  path?: string;
+  patch?: string;
+  target?: {
+    group?: string;
+    version?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    labelSelector?: string;
+    annotationSelector?: string;
+  };
+  options?: Record<string, boolean>;
+}
+
 export interface ApplicationSourceKustomize {
   namePrefix?: string;
   nameSuffix?: string;
   images?: string[];
+  replicas?: { name: string; count: number | string }[];
+  commonLabels?: Record<string, string>;
+  forceCommonLabels?: boolean;
+  labelWithoutSelector?: boolean;
+  labelIncludeTemplates?: boolean;
+  commonAnnotations?: Record<string, string>;
+  forceCommonAnnotations?: boolean;
+  commonAnnotationsEnvsubst?: boolean;
+  namespace?: string;
+  components?: string[];
+  ignoreMissingComponents?: boolean;
+  patches?: KustomizePatch[];
+  /** A kustomize version declared in wavesync.yaml (`kustomize.versions`). */
+  version?: string;
+}
+
+/** A Config Management Plugin source (Argo CD ApplicationSourcePlugin). */
+export interface ApplicationSourcePlugin {
+  /** `<name>` or `<name>-<version>` of a plugin declared in wavesync.yaml; absent: the first whose discover matches. */
+  name?: string;
+  env?: { name: string; value: string }[];
+  parameters?: { name: string; string?: string; array?: string[]; map?: Record<string, string> }[];
 }
 
 export interface ApplicationSource {
@@ -58,4 +96,5 @@ export interface ApplicationSource {
   directory?: ApplicationSourceDirectory;
   helm?: ApplicationSourceHelm;
   kustomize?: ApplicationSourceKustomize;
+  plugin?: ApplicationSourcePlugin;
 }

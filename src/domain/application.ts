@@ -11,6 +11,7 @@ export type {
   ApplicationSourceDirectory,
   ApplicationSourceHelm,
   ApplicationSourceKustomize,
+  ApplicationSourcePlugin,
 } from './application-source.js';
 
 export interface ApplicationDestination {
@@ -19,10 +20,28 @@ export interface ApplicationDestination {
   namespace?: string;
 }
 
+/** Argo CD `RetryStrategy`: how a failed sync operation is synced again. */
+export interface RetryStrategy {
+  /** Retries after the first attempt; 0 none, negative without end (Argo CD). */
+  limit?: number;
+  /** Resolve `targetRevision` again on a retry instead of reusing the failed attempt's revision. */
+  refresh?: boolean;
+  backoff?: { duration?: string; factor?: number; maxDuration?: string };
+}
+
 export interface SyncPolicy {
-  automated?: { prune?: boolean; selfHeal?: boolean; allowEmpty?: boolean };
+  /** Absent when the manifest has none or says `enabled: false` (Argo CD 3.x IsAutomatedSyncEnabled). */
+  automated?: { prune?: boolean; selfHeal?: boolean; allowEmpty?: boolean; enabled?: boolean };
   syncOptions?: string[];
-  retry?: { limit?: number; backoff?: { duration?: string; factor?: number; maxDuration?: string } };
+  retry?: RetryStrategy;
+  /** Labels and annotations of the namespace a `CreateNamespace=true` sync creates (and keeps in step). */
+  managedNamespaceMetadata?: NamespaceMetadata;
+}
+
+/** Argo CD `ManagedNamespaceMetadata`. */
+export interface NamespaceMetadata {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
 }
 
 /** An Application as wavesync knows it: the Argo CD fields plus where it was read from. */
@@ -40,6 +59,8 @@ export interface Application {
   sources?: ApplicationSource[];
   destination: ApplicationDestination;
   syncPolicy?: SyncPolicy;
+  /** `spec.revisionHistoryLimit`: finished operations kept in its history (default `defaults.historyLimit`). */
+  revisionHistoryLimit?: number;
   finalizers: string[];
   labels: Record<string, string>;
   annotations: Record<string, string>;

@@ -16,7 +16,10 @@ export {
   type ApplicationSourceDirectory,
   type ApplicationSourceHelm,
   type ApplicationSourceKustomize,
+  type ApplicationSourcePlugin,
   hasOnlyLocalSources,
+  type NamespaceMetadata,
+  type RetryStrategy,
   sourcesOf,
   withApplicationSyncOptions,
 } from './application.js';

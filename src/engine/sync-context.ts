@@ -6,6 +6,7 @@
  */
 import type {
   KubeObject,
+  NamespaceMetadata,
   OperationState,
   ResourceTracking,
   SyncEvent,
@@ -32,6 +33,8 @@ export interface SyncContext {
   operation: SyncOperation;
   /** The Application's compiled `spec.ignoreDifferences` (applied with `RespectIgnoreDifferences=true`). */
   ignoreDifferences: readonly IgnoreDifferencesRule[];
+  /** Labels and annotations of a Namespace `CreateNamespace=true` creates (RunOperationInput). */
+  managedNamespaceMetadata?: NamespaceMetadata;
   /** Fallback warnings from before the engine (RunOperationInput.warnings). */
   warnings: readonly PlanWarning[];
   cluster: Cluster;

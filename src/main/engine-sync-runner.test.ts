@@ -94,17 +94,20 @@ describe('src/main/engine-sync-runner', () => {
     ]);
   });
 
-  it("copies the Application's syncPolicy.syncOptions into the operation, without duplicates", async () => {
+  it("copies the Application's syncPolicy.syncOptions into the operation, without duplicates, and its managedNamespaceMetadata", async () => {
     const operations: string[][] = [];
+    const metadata: unknown[] = [];
+    const managedNamespaceMetadata = { labels: { team: 'web' } };
     const runner = createEngineSyncRunner<string, string>({
       application: () => ({
         ...app,
-        syncPolicy: { syncOptions: ['CreateNamespace=true', 'PruneLast=true'] },
+        syncPolicy: { syncOptions: ['CreateNamespace=true', 'PruneLast=true'], managedNamespaceMetadata },
       }),
       render: async () => ({ targets: [], revision: 'r' }),
       clusterFor: () => 'c',
       runOperation: async (input) => {
         operations.push(input.operation.syncOptions);
+        metadata.push(input.managedNamespaceMetadata);
         return finalState;
       },
       logger: () => silent,
@@ -115,6 +118,7 @@ describe('src/main/engine-sync-runner', () => {
     await runner(ctx);
 
     expect(operations).toEqual([['CreateNamespace=true', 'PruneLast=true', 'Replace=true']]);
+    expect(metadata).toEqual([managedNamespaceMetadata]);
   });
 
   it('on resume, renders the revision the operation already resolved', async () => {

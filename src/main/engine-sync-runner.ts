@@ -16,6 +16,7 @@ import { applicationWarnings } from '../applications/index.js';
 import {
   type Application,
   isCompleted,
+  type NamespaceMetadata,
   type OperationState,
   type SyncEvent,
   type SyncOperation,
@@ -42,6 +43,8 @@ export type RunOperation<Target, ClusterT> = (input: {
   revision: string;
   operation: SyncOperation;
   ignoreDifferences?: readonly IgnoreDifferencesRule[];
+  /** `spec.syncPolicy.managedNamespaceMetadata` (labels and annotations of a namespace CreateNamespace creates). */
+  managedNamespaceMetadata?: NamespaceMetadata;
   /** Fallback warnings (the Application's sync options, rendering), announced with OperationStarted. */
   warnings?: readonly PlanWarning[];
   cluster: ClusterT;
@@ -114,6 +117,9 @@ export function createEngineSyncRunner<Target, ClusterT>(
     const state = await deps.runOperation({
       application,
       ignoreDifferences: ignored.rules,
+      ...(prepared.app.syncPolicy?.managedNamespaceMetadata
+        ? { managedNamespaceMetadata: prepared.app.syncPolicy.managedNamespaceMetadata }
+        : {}),
       // Said in the thread (OperationStarted) as `wavesync plan` says them: Argo CD's silent fallbacks.
       warnings: [
         ...rollbackWarnings(ctx.request, prepared.app),

@@ -22,6 +22,7 @@ import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../ops/metrics.js';
 import {
+  combineLifecycles,
   createRedisClient,
   createSyncQueue,
   createSyncWorker,
@@ -30,6 +31,7 @@ import {
   type SyncReporter,
   type SyncRequest,
   type SyncWorker,
+  syncRetryLifecycle,
 } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
@@ -44,6 +46,7 @@ import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
+import { threadNotePoster } from '../slack/reporters/thread-reply.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
 
 export interface WorkerDeps {
@@ -124,7 +127,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   });
   const pacer = new ChannelPacer();
   const lineStore = redisChildLineStore(redis, config.queue.prefix);
-  const lifecycle = createAppOfAppsDriver({
+  const appOfApps = createAppOfAppsDriver({
     queue: producer,
     store: redisAppOfAppsChainStore(redis, config.queue.prefix),
     settings,
@@ -134,6 +137,14 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     ...(deps.web ? { announcer: createSlackAppOfAppsAnnouncer({ client: deps.web, pacer, logger }) } : {}),
     logger: deps.logger.child({ component: 'app-of-apps' }),
   });
+  // spec.syncPolicy.retry: a failed operation is queued again after its backoff, and its thread says so.
+  const retry = syncRetryLifecycle({
+    queue: producer,
+    retryStrategyOf: (name) => apps.registry.find(name)?.syncPolicy?.retry,
+    ...(deps.web ? { announce: threadNotePoster({ client: deps.web, pacer, logger }) } : {}),
+    logger,
+  });
+  const lifecycle = combineLifecycles(appOfApps, retry);
   const worker = createSyncWorker({
     connection: config.redis,
     prefix: config.queue.prefix,
@@ -145,6 +156,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
     historyLimit: settings.defaults.historyLimit,
+    historyLimitOf: (name) => apps.registry.find(name)?.revisionHistoryLimit,
     logger,
     lifecycle,
   });

@@ -2,7 +2,7 @@
 
 export { type AppOfAppsChain, currentChild } from './app-of-apps-chain.js';
 export { derivedJobId } from './derived-job-id.js';
-export type { JobLifecycle } from './job-lifecycle.js';
+export { combineLifecycles, type JobLifecycle } from './job-lifecycle.js';
 export { isTransientError, TransientError } from './queue-errors.js';
 export type { ResumedFrom } from './resumed-from.js';
 export { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from './store/click-claims.js';
@@ -38,5 +38,6 @@ export type {
 } from './sync-queue-client.js';
 export { fanOutReporter, type Initiator, type ReportTarget, type SyncReporter } from './sync-reporter.js';
 export type { DeletionRequest, RollbackRef, SyncRequest } from './sync-request.js';
+export { nextRetry, parseRetryDuration, retryLine, syncRetryLifecycle } from './sync-retry.js';
 export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker } from './sync-worker.js';

@@ -21,3 +21,18 @@ export interface JobLifecycle {
     cancelled: boolean;
   }): Promise<void>;
 }
+
+/** One lifecycle calling each of `lifecycles`' hooks in order (every one, even after another threw: then the first error). */
+export function combineLifecycles(...lifecycles: JobLifecycle[]): JobLifecycle {
+  const each =
+    <K extends keyof JobLifecycle>(hook: K) =>
+    async (job: Parameters<NonNullable<JobLifecycle[K]>>[0]): Promise<void> => {
+      const errors: unknown[] = [];
+      for (const lifecycle of lifecycles) {
+        const fn = lifecycle[hook] as ((j: typeof job) => Promise<void>) | undefined;
+        await fn?.call(lifecycle, job).catch((err: unknown) => errors.push(err));
+      }
+      if (errors.length > 0) throw errors[0];
+    };
+  return { started: each('started'), ended: each('ended') };
+}

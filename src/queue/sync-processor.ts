@@ -74,6 +74,7 @@ export function createSyncProcessor(deps: ProcessorDeps) {
     }
     const owner = token ?? jobId;
     await waitForStaleRun(deps, job, owner);
+    await waitForRetryBackoff(job, request, owner);
     await deps.line.register(jobId, request, job.data.enqueuedAt ?? new Date().toISOString());
     const turn = await takeTurn(deps, job, request.application, owner);
     const [record] = await deps.line.records([jobId]);
@@ -102,6 +103,22 @@ async function waitForStaleRun(deps: ProcessorDeps, job: Job<SyncJobData>, owner
   if (!stale) return;
   stale.lockLost = true;
   await job.moveToDelayed(Date.now() + Math.min(deps.recheckMs, 1000), owner);
+  throw new DelayedError();
+}
+
+/**
+ * A retry (`spec.syncPolicy.retry`) runs no earlier than its backoff after it was enqueued, even when the line
+ * promotes it sooner (promoteHead wakes a delayed head): back to the delayed set until then.
+ */
+async function waitForRetryBackoff(
+  job: Job<SyncJobData>,
+  request: SyncRequest,
+  owner: string,
+): Promise<void> {
+  if (!request.retry || !job.data.enqueuedAt) return;
+  const due = Date.parse(job.data.enqueuedAt) + request.retry.delayMs;
+  if (!(due > Date.now())) return;
+  await job.moveToDelayed(due, owner);
   throw new DelayedError();
 }
 

@@ -102,6 +102,8 @@ export interface EnqueueOptions {
    * derived from the parent job and the child, so a resumed or retried parent never starts a child twice.
    */
   jobId?: string;
+  /** Start no earlier than this many ms from now (a BullMQ delayed job; `spec.syncPolicy.retry` backoff). */
+  delayMs?: number;
 }
 
 export interface SyncQueueClient {

@@ -105,12 +105,18 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
     return { jobId, duplicate, position, ahead };
   }
 
-  async function add(request: SyncRequest, jobId: string, enqueuedAt: string): Promise<string> {
+  async function add(
+    request: SyncRequest,
+    jobId: string,
+    enqueuedAt: string,
+    delayMs: number | undefined,
+  ): Promise<string> {
     const job = await queue.add(
       SYNC_JOB_NAME,
       { request, enqueuedAt },
       {
         jobId,
+        ...(delayMs ? { delay: delayMs } : {}),
         deduplication: {
           id: `${request.application}:${request.requestKey}`,
           ttl: options.dedupWindowMs ?? 60_000,
@@ -144,7 +150,7 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
         await ready();
         // A caller-chosen job id that is already registered is a duplicate even after BullMQ dropped the job.
         known = enqueueOptions?.jobId !== undefined && (await line.records([jobId]))[0] !== undefined;
-        id = known ? jobId : await add(request, jobId, enqueuedAt);
+        id = known ? jobId : await add(request, jobId, enqueuedAt, enqueueOptions?.delayMs);
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         logger.warn({ application: request.application, err: reason }, 'sync not queued');

@@ -26,6 +26,17 @@ export interface SyncRequest {
    * returns to. `operation.revision` is then that entry's exact revision.
    */
   rollback?: RollbackRef;
+  /** Present when this sync retries a failed one (`spec.syncPolicy.retry`, src/queue/sync-retry.ts). */
+  retry?: SyncRetryRef;
+}
+
+/** Which attempt a retry is, of how many (none without a limit), after how long, and the failed attempt's message. */
+export interface SyncRetryRef {
+  attempt: number;
+  attempts?: number;
+  /** Backoff from the moment it was enqueued; the worker does not run it earlier. */
+  delayMs: number;
+  reason: string;
 }
 
 /** A rollback's target: history entry `id` and its exact revision (git SHA). */
@@ -81,6 +92,14 @@ export const SyncRequestSchema = z.object({
   requestKey: z.string().min(1).max(200),
   appOfApps: AppOfAppsChainSchema.optional(),
   rollback: z.object({ id: z.number().int().positive(), revision: z.string().min(1) }).optional(),
+  retry: z
+    .object({
+      attempt: z.number().int().min(2),
+      attempts: z.number().int().min(2).optional(),
+      delayMs: z.number().int().nonnegative(),
+      reason: z.string(),
+    })
+    .optional(),
   deletion: z
     .object({
       cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
@@ -100,11 +119,12 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, deletion, appOfApps, rollback, ...rest } = parsed.data;
+  const { target, deletion, appOfApps, rollback, retry, ...rest } = parsed.data;
   return {
     ...rest,
     target,
     ...(rollback ? { rollback } : {}),
+    ...(retry ? { retry } : {}),
     ...(deletion ? { deletion: deletionOf(deletion) } : {}),
     ...(appOfApps ? { appOfApps } : {}),
   };

@@ -55,6 +55,8 @@ export interface SyncWorkerOptions {
   cancelPollMs?: number;
   /** History entries kept per application (default 50). */
   historyLimit?: number;
+  /** An application's own history limit (`spec.revisionHistoryLimit`), when it has one; at least 1 is kept. */
+  historyLimitOf?: (application: string) => number | undefined;
   logger?: QueueLogger;
   /** Hooks around each job's operation (src/queue/job-lifecycle.ts). */
   lifecycle?: JobLifecycle;
@@ -79,7 +81,10 @@ export function createSyncWorker(options: SyncWorkerOptions): SyncWorker {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const queueName = options.queueName ?? SYNC_QUEUE_NAME;
   const keys = syncKeys(prefix, queueName);
-  const line = createAppLine(redis, keys, options.historyLimit ?? 50);
+  const line = createAppLine(redis, keys, {
+    default: options.historyLimit ?? 50,
+    of: (application) => options.historyLimitOf?.(application),
+  });
   const queue = new Queue<SyncJobData>(queueName, { connection: redis, prefix });
   const running: RunningJobs = new Map();
   let shuttingDown = false;

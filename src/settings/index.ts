@@ -17,6 +17,7 @@ export type {
   GitCredential,
   HealthSettings,
   HelmCredential,
+  PluginSettings,
   Settings,
 } from './settings-schema.js';
 export { describeIssues, formatKeyPath } from './yaml-issues.js';

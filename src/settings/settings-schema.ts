@@ -9,6 +9,9 @@
  *   - cluster: { namespace: argocd }   # Application objects in the cluster (default context)
  * clusters:                            # Application spec.destination → kubeconfig context
  *   - { server: https://kubernetes.default.svc, name: in-cluster, context: kind-dev }
+ * kustomize: { versions: { v4.5.7: /usr/local/bin/kustomize-v4.5.7 } }   # spec.source.kustomize.version
+ * plugins:                             # Config Management Plugins, as Argo CD's plugin.yaml
+ *   - { name: lovely, generate: { command: [sh, -c], args: ["…"] }, discover: { fileName: ./lovely.yaml } }
  * gitCredentials:                      # matched by URL prefix, longest first
  *   - { url: https://git.example.com/, tokenEnv: GIT_TOKEN }
  * helmCredentials:                     # Helm chart repositories and OCI registries, by URL prefix, longest first
@@ -228,11 +231,54 @@ export const HealthSettingsSchema = z.strictObject({
     }),
 });
 
+/**
+ * Kustomize binaries by version, for Applications that set `spec.source.kustomize.version` (Argo CD: argocd-cm
+ * `kustomize.path.<version>`). Without a version the kustomize (or kubectl) on PATH renders.
+ */
+export const KustomizeSettingsSchema = z.strictObject({
+  versions: z.record(nonEmpty, nonEmpty).default({}),
+});
+
+/** A command of a Config Management Plugin: `command` run with `args` appended (Argo CD plugin.yaml Command). */
+const PluginCommandSchema = z.strictObject({
+  command: z.array(nonEmpty).min(1),
+  args: z.array(z.string()).default([]),
+});
+
+/**
+ * A Config Management Plugin, declared as Argo CD's `plugin.yaml` (ConfigManagementPlugin spec) declares it: an
+ * Application's `source.plugin.name` is `<name>` or `<name>-<version>`; without a name the first plugin whose
+ * `discover` matches the source folder renders it.
+ */
+export const PluginSchema = z.strictObject({
+  name: nonEmpty,
+  version: nonEmpty.optional(),
+  init: PluginCommandSchema.optional(),
+  generate: PluginCommandSchema,
+  discover: z
+    .strictObject({
+      /** A glob of files in the source folder (e.g. `./subdir/s*.yaml`). */
+      fileName: nonEmpty.optional(),
+      find: z
+        .strictObject({
+          glob: nonEmpty.optional(),
+          command: z.array(nonEmpty).min(1).optional(),
+          args: z.array(z.string()).default([]),
+        })
+        .optional(),
+    })
+    .optional(),
+  /** Time limit of each command (default `defaults.commandTimeoutSeconds`). */
+  timeoutSeconds: z.number().int().positive().optional(),
+});
+
 export const SettingsSchema = z.strictObject({
   applications: z.array(ApplicationSourceEntrySchema).default([]),
   clusters: z.array(ClusterSchema).default([]),
   gitCredentials: z.array(GitCredentialSchema).default([]),
   helmCredentials: z.array(HelmCredentialSchema).default([]),
+  kustomize: KustomizeSettingsSchema.prefault({}),
+  plugins: z.array(PluginSchema).default([]),
   defaults: DefaultsSchema.prefault({}),
   environments: EnvironmentsSchema.default({}),
   resourceTracking: ResourceTrackingSchema.prefault({}),
@@ -247,6 +293,7 @@ export type GitCredential = z.infer<typeof GitCredentialSchema>;
 export type HelmCredential = z.infer<typeof HelmCredentialSchema>;
 export type DefaultSettings = z.infer<typeof DefaultsSchema>;
 export type HealthSettings = z.infer<typeof HealthSettingsSchema>;
+export type PluginSettings = z.infer<typeof PluginSchema>;
 
 /** Settings as loaded: the file's content plus where it was read from (relative paths resolve against `baseDir`). */
 export interface Settings extends SettingsFile {

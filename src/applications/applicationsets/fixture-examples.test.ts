@@ -371,15 +371,14 @@ describe('Argo CD ApplicationSet examples', () => {
       expect(parsed.problems).toEqual([]);
       return generateApplications(parsed.applicationSets[0] as never, { clusters: CLUSTERS, git });
     };
-    // As written it is a multi-source Application, which wavesync refuses by name.
-    await expect(generateDoc(yaml)).rejects.toThrow(
-      'spec.sources: multi-source Applications are not supported',
-    );
-    // With its one source as spec.source, the components of the file become the Applications.
-    const single = yaml.replace('      sources:\n        - chart:', '      source:\n          chart:');
-    const g = await generateDoc(single);
+    // As written the template is a multi-source Application (one chart source); the components of the file become
+    // the Applications.
+    const g = await generateDoc(yaml);
     expect(
-      g.applications.map((a) => [a.name, a.source.chart, a.source.repoURL, a.source.targetRevision]),
+      g.applications.map((a) => {
+        const [only] = a.sources ?? [];
+        return [a.name, only?.chart, only?.repoURL, only?.targetRevision];
+      }),
     ).toEqual([
       ['component1', 'podinfo', 'https://stefanprodan.github.io/podinfo', '6.3.2'],
       ['component2', 'podinfo', 'ghcr.io/stefanprodan/charts', '6.3.3'],

@@ -10,13 +10,16 @@ import { readFile } from 'node:fs/promises';
 import type { Application, ApplicationSource } from '../../domain/index.js';
 import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
 import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
+import type { PluginSettings } from '../../settings/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { type ChartCache, isRepositoryChart } from '../helm/chart-cache.js';
 import { contentRevisionOf, parseManifests } from '../manifests/index.js';
+import { buildEnvOf } from './build-env.js';
 import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
 import { HELM_INSTALL_HINT, renderHelm } from './render-helm.js';
 import type { KustomizeOptions } from './render-kustomize.js';
+import { renderPlugin } from './render-plugin.js';
 import { isExecutable } from './run-tool.js';
 import { selectDirectoryFiles } from './select-directory-files.js';
 import { type ApplicationSourceType, sourceTypeOf } from './source-type.js';
@@ -55,6 +58,12 @@ export interface ApplicationRendererDeps {
   helmBinary?: string;
   /** Kustomize renderers (default `kustomize build`, then `kubectl kustomize`). */
   kustomize?: Omit<KustomizeOptions, 'timeoutMs'>;
+  /** wavesync.yaml `kustomize.versions`: the kustomize binary of each `spec.source.kustomize.version`. */
+  kustomizeVersions?: Readonly<Record<string, string>>;
+  /** wavesync.yaml `plugins:` (Config Management Plugins). */
+  plugins?: readonly PluginSettings[];
+  /** This process's environment; a plugin gets its PATH and HOME. */
+  processEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ApplicationRenderer {
@@ -180,12 +189,28 @@ async function renderTargets(
   const { source, located } = placed;
   const timeoutMs = deps.timeoutMs ?? 120_000;
   if (sourceType === 'Directory') return renderDirectory(source, located.dir, warnings);
+  const env = buildEnvOf(app, located.sha ?? '', source);
+  if (sourceType === 'Plugin') {
+    const text = await renderPlugin({
+      dir: located.dir,
+      root: located.root,
+      source: source.plugin ?? {},
+      plugins: deps.plugins ?? [],
+      env,
+      processEnv: deps.processEnv ?? {},
+      timeoutMs,
+    });
+    return collect(parseManifests(text, located.dir), warnings);
+  }
   const text =
     sourceType === 'Kustomize'
-      ? await renderKustomizeWith(located.dir, located.root, source.kustomize, {
-          ...deps.kustomize,
-          timeoutMs,
-        })
+      ? await renderKustomizeWith(
+          located.dir,
+          located.root,
+          source.kustomize,
+          { ...kustomizeRenderers(source.kustomize?.version, deps), timeoutMs },
+          env,
+        )
       : await renderHelm({
           chartDir: located.dir,
           root: located.root,
@@ -197,6 +222,27 @@ async function renderTargets(
           ...(deps.helmBinary === undefined ? {} : { binary: deps.helmBinary }),
         });
   return collect(parseManifests(text, located.dir), warnings);
+}
+
+/**
+ * The renderer of `version` (Argo CD: argocd-cm `kustomize.path.<version>`): the binary wavesync.yaml declares for
+ * it under `kustomize.versions`. @throws BotError('render_failed') naming an undeclared version.
+ */
+function kustomizeRenderers(
+  version: string | undefined,
+  deps: ApplicationRendererDeps,
+): Omit<KustomizeOptions, 'timeoutMs'> {
+  if (!version) return deps.kustomize ?? {};
+  const binary = deps.kustomizeVersions?.[version];
+  if (binary === undefined) {
+    const known = Object.keys(deps.kustomizeVersions ?? {});
+    throw new BotError(
+      'render_failed',
+      `spec.source.kustomize.version ${version} is not declared in wavesync.yaml ` +
+        `(kustomize.versions: {${version}: /path/to/kustomize}; declared: ${known.join(', ') || 'none'})`,
+    );
+  }
+  return { renderers: [{ command: binary, args: ['build'] }] };
 }
 
 /**

@@ -9,6 +9,8 @@ import { spawnWithTimeout } from './spawn-with-timeout.js';
 
 export interface RunToolOptions {
   cwd?: string;
+  /** The tool's whole environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
   /** Kill the tool after this many ms. */
   timeoutMs: number;
   /** Shown when the binary is not on PATH, e.g. "install helm 3: https://helm.sh/docs/intro/install/". */
@@ -25,7 +27,11 @@ export async function runTool(
   args: readonly string[],
   options: RunToolOptions,
 ): Promise<string> {
-  const outcome = await spawnWithTimeout(command, args, { cwd: options.cwd, timeoutMs: options.timeoutMs });
+  const outcome = await spawnWithTimeout(command, args, {
+    cwd: options.cwd,
+    timeoutMs: options.timeoutMs,
+    ...(options.env ? { env: options.env } : {}),
+  });
   switch (outcome.kind) {
     case 'ok':
       return outcome.stdout;

@@ -9,7 +9,7 @@ import type { ApplicationSource } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
 import { KUSTOMIZATION_FILES } from './render-kustomize.js';
 
-export type ApplicationSourceType = 'Helm' | 'Kustomize' | 'Directory';
+export type ApplicationSourceType = 'Helm' | 'Kustomize' | 'Directory' | 'Plugin';
 
 /** @throws BotError('render_failed') for more than one explicit type. A `chart` source is Helm. */
 export function sourceTypeOf(source: ApplicationSource, dir: string): ApplicationSourceType {
@@ -19,6 +19,7 @@ export function sourceTypeOf(source: ApplicationSource, dir: string): Applicatio
       ['Helm', source.helm],
       ['Kustomize', source.kustomize],
       ['Directory', source.directory],
+      ['Plugin', source.plugin],
     ] as const
   ).filter(([, block]) => block !== undefined);
   if (explicit.length > 1) {

@@ -9,6 +9,8 @@ import { spawn } from 'node:child_process';
 
 export interface SpawnWithTimeoutOptions {
   cwd?: string;
+  /** The child's whole environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
   /** Kill the process (SIGKILL) after this many ms. */
   timeoutMs: number;
 }
@@ -34,7 +36,11 @@ export function spawnWithTimeout(
   options: SpawnWithTimeoutOptions,
 ): Promise<SpawnOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...args], {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.env ? { env: options.env } : {}),
+    });
     const stdout: Buffer[] = [];
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);

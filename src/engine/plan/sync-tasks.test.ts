@@ -393,6 +393,20 @@ describe('src/engine/sync-tasks', () => {
     ]);
   });
 
+  it('CreateNamespace=true creates the Namespace with managedNamespaceMetadata labels and annotations', () => {
+    const operation = { ...OPERATION, syncOptions: ['CreateNamespace=true'] };
+    const managedNamespaceMetadata = { labels: { team: 'web' }, annotations: { owner: 'pat' } };
+
+    const [task] = build([obj('v1', 'Pod', 'p')], { operation, managedNamespaceMetadata }).tasks;
+
+    expect(task?.targetObj?.metadata).toEqual({
+      name: 'app',
+      labels: { team: 'web' },
+      annotations: { owner: 'pat' },
+    });
+    expect(build([], { operation }).tasks[0]?.targetObj?.metadata).toEqual({ name: 'app' });
+  });
+
   it('CreateNamespace=true never prunes the destination Namespace it created, which carries the tracking label', () => {
     const operation = { ...OPERATION, syncOptions: ['CreateNamespace=true'] };
     const live = [obj('v1', 'Namespace', 'app'), obj('v1', 'ConfigMap', 'old', {}, { namespace: 'app' })];

@@ -8,7 +8,13 @@
  * task → skip-dry-run marks → prune wave reversal and PruneLast → sort with dependency bubbling → optionally the
  * reference lint (warnings for Pods that read an object this sync creates only later, reference-lint.ts).
  */
-import { HOOK_FINALIZER, type KubeObject, type SyncOperation, type SyncPhase } from '../../domain/index.js';
+import {
+  HOOK_FINALIZER,
+  type KubeObject,
+  type NamespaceMetadata,
+  type SyncOperation,
+  type SyncPhase,
+} from '../../domain/index.js';
 import { deletePoliciesOf } from '../hooks/delete-policy.js';
 import { hookTraitsOf } from '../hooks/hook.js';
 import { epochSecondsOf, hookNameOf } from '../hooks/hook-name.js';
@@ -39,6 +45,8 @@ export interface BuildSyncTasksInput {
   operation: SyncOperation;
   /** With `CreateNamespace=true`: true when the destination namespace already exists (then no Namespace task). */
   namespaceExists?: boolean;
+  /** `spec.syncPolicy.managedNamespaceMetadata`: labels and annotations of the Namespace CreateNamespace creates. */
+  managedNamespaceMetadata?: NamespaceMetadata;
   /**
    * Add the reference lint's warnings (reference-lint.ts) to `warnings`: for plans shown to people. The engine's
    * passes leave it off (it reports the lint once, in OperationStarted), so a pass costs no pod-template scan.
@@ -142,7 +150,16 @@ function addCreateNamespaceTask(tasks: SyncTask[], targets: Target[], input: Bui
       t.object.metadata.name === input.namespace,
   );
   if (declared) return;
-  const obj: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: input.namespace } };
+  const { labels, annotations } = input.managedNamespaceMetadata ?? {};
+  const obj: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: input.namespace,
+      ...(labels && Object.keys(labels).length > 0 ? { labels: { ...labels } } : {}),
+      ...(annotations && Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
+    },
+  };
   tasks.push({ ...newTask('PreSync', 0, obj, undefined, { hookTypes: [] }, false), untracked: true });
 }
 

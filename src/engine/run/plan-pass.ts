@@ -44,6 +44,7 @@ function build(
     startedAt,
     operation: ctx.operation,
     namespaceExists,
+    ...(ctx.managedNamespaceMetadata ? { managedNamespaceMetadata: ctx.managedNamespaceMetadata } : {}),
   });
   ctx.memory.planWarnings = warnings;
   return tasks;

@@ -11,6 +11,7 @@
 import {
   DEFAULT_RESOURCE_TRACKING,
   isCompleted,
+  type NamespaceMetadata,
   type OperationState,
   type ResourceTracking,
   type SyncEvent,
@@ -60,6 +61,11 @@ export interface RunOperationInput {
    */
   ignoreDifferences?: readonly IgnoreDifferencesRule[];
   /**
+   * `spec.syncPolicy.managedNamespaceMetadata`: labels and annotations of the Namespace a `CreateNamespace=true` sync
+   * creates. Default none.
+   */
+  managedNamespaceMetadata?: NamespaceMetadata;
+  /**
    * Fallback warnings found before the engine (rendering, the Application's sync options); announced in
    * OperationStarted `fallbacks` with the planner's own. Default none.
    */
@@ -93,6 +99,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
     targets: input.targets,
     operation: input.operation,
     ignoreDifferences: input.ignoreDifferences ?? [],
+    ...(input.managedNamespaceMetadata ? { managedNamespaceMetadata: input.managedNamespaceMetadata } : {}),
     warnings: input.warnings ?? [],
     cluster: input.cluster,
     live: new LiveCache(input.cluster, () => wake.notify()),

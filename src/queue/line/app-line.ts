@@ -37,6 +37,12 @@ export type AcquireResult =
   | { kind: 'blocked'; head: string }
   | { kind: 'unregistered' };
 
+/** History entries kept: `of(application)` when it says, else `default`. */
+export interface HistoryLimit {
+  default: number;
+  of(application: string): number | undefined;
+}
+
 export interface FinishInput {
   jobId: string;
   application: string;
@@ -65,7 +71,19 @@ export interface AppLine {
 }
 
 /** Create the line operations over one Redis connection. */
-export function createAppLine(redis: RedisClient, keys: SyncKeys, historyLimit: number): AppLine {
+/**
+ * `historyLimit`: history entries kept per application, or a function of the application's name that may say
+ * otherwise for one (`spec.revisionHistoryLimit`; undefined: the default); never fewer than 1.
+ */
+export function createAppLine(
+  redis: RedisClient,
+  keys: SyncKeys,
+  historyLimit: number | HistoryLimit,
+): AppLine {
+  const limitOf = (application: string) =>
+    typeof historyLimit === 'number'
+      ? historyLimit
+      : Math.max(1, historyLimit.of(application) ?? historyLimit.default);
   return {
     async register(jobId, request, enqueuedAt) {
       const args = [jobId, request.application, JSON.stringify(request), enqueuedAt];
@@ -104,7 +122,7 @@ export function createAppLine(redis: RedisClient, keys: SyncKeys, historyLimit: 
         new Date().toISOString(),
         input.message,
         history,
-        historyLimit,
+        limitOf(application),
         input.owner ?? '',
         RETAIN_FINISHED_SECONDS,
         end,

@@ -13,7 +13,8 @@ import {
 } from '../messages/app-of-apps-blocks.js';
 import type { SlackMessage } from '../messages/block.js';
 import type { ChannelPacer } from './channel-pacer.js';
-import { type DeliveryLogger, deliver } from './slack-delivery.js';
+import type { DeliveryLogger } from './slack-delivery.js';
+import { postThreadReply } from './thread-reply.js';
 
 /** The Slack announcer; delivery problems are logged, never thrown (deliver). */
 export function createSlackAppOfAppsAnnouncer(deps: {
@@ -22,25 +23,8 @@ export function createSlackAppOfAppsAnnouncer(deps: {
   logger?: DeliveryLogger;
 }): AppOfAppsAnnouncer {
   /** `broadcast`: also show the reply in the channel, as a failed sync's summary is. */
-  async function post(target: ReportTarget, message: SlackMessage, broadcast = false): Promise<void> {
-    await deps.pacer.acquire(target.channel);
-    await deliver(
-      () =>
-        deps.client.chat.postMessage({
-          channel: target.channel,
-          thread_ts: target.threadTs,
-          text: message.text,
-          blocks: message.blocks,
-          reply_broadcast: broadcast,
-        }),
-      {
-        channel: target.channel,
-        pacer: deps.pacer,
-        what: 'app of apps line',
-        ...(deps.logger ? { logger: deps.logger } : {}),
-      },
-    );
-  }
+  const post = (target: ReportTarget, message: SlackMessage, broadcast = false) =>
+    postThreadReply(deps, target, message, { broadcast, what: 'app of apps line' });
   return {
     childrenStarting: (target, plan) => post(target, childrenStartingBlocks(plan)),
     // The parent's header already says Succeeded: a chain that did not end all Healthy must be seen in the

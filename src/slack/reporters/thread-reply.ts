@@ -1,0 +1,48 @@
+/**
+ * One reply in a thread, outside any operation's reporter (App of Apps lines, a scheduled `syncPolicy.retry`):
+ * paced per channel like every post; delivery problems are logged, never thrown (deliver).
+ */
+import type { WebClient } from '@slack/web-api';
+import type { ReportTarget } from '../../queue/index.js';
+import { type SlackMessage, textMessage } from '../messages/block.js';
+import type { ChannelPacer } from './channel-pacer.js';
+import { type DeliveryLogger, deliver } from './slack-delivery.js';
+
+export interface ThreadReplyDeps {
+  client: WebClient;
+  pacer: ChannelPacer;
+  logger?: DeliveryLogger;
+}
+
+/** Post `message` in `target`'s thread; `broadcast` also shows it in the channel. */
+export async function postThreadReply(
+  deps: ThreadReplyDeps,
+  target: ReportTarget,
+  message: SlackMessage,
+  options: { broadcast?: boolean; what: string },
+): Promise<void> {
+  await deps.pacer.acquire(target.channel);
+  await deliver(
+    () =>
+      deps.client.chat.postMessage({
+        channel: target.channel,
+        thread_ts: target.threadTs,
+        text: message.text,
+        blocks: message.blocks,
+        reply_broadcast: options.broadcast ?? false,
+      }),
+    {
+      channel: target.channel,
+      pacer: deps.pacer,
+      what: options.what,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+    },
+  );
+}
+
+/** A plain-text thread note (the retry line of `syncPolicy.retry`). */
+export function threadNotePoster(
+  deps: ThreadReplyDeps,
+): (target: ReportTarget, text: string) => Promise<void> {
+  return (target, text) => postThreadReply(deps, target, textMessage(text), { what: 'thread note' });
+}
