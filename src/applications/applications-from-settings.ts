@@ -57,6 +57,7 @@ export async function applicationsFromSettings(
     baseDir: settings.baseDir,
     git,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
+    limits: settings.defaults.applicationLimits,
   });
   return { git, registry, renderer };
 }

@@ -46,5 +46,6 @@ export {
 export { runOperation } from './run/run-operation.js';
 export { syncOptionValueOf } from './sync-options.js';
 export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
+export { AbortedError, DEFAULT_SLICE_MS, TimeSlice, yieldToEventLoop } from './time-slice.js';
 export { listTrackedLiveObjects, withTrackingLabel } from './tracked-objects.js';
 export { Wakeup } from './wakeup.js';
