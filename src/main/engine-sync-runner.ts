@@ -100,7 +100,9 @@ export function createEngineSyncRunner<Target, ClusterT>(
       const app = withOperationSource(deps.application(application, ctx.request), operation);
       // On resume, render the revision the operation already resolved, so the same manifests are applied.
       const revision = ctx.initialState?.syncResult.revision || operation.revision;
-      const rendered = await deps.render(app, { revision, signal: ctx.signal });
+      // Not waited for past a cancel: a render stuck in git, helm or kustomize (each bounded by its own timeout)
+      // is left to end on its own, its result dropped.
+      const rendered = await untilAborted(deps.render(app, { revision, signal: ctx.signal }), ctx.signal);
       prepared = { app, rendered, cluster: deps.clusterFor(app) };
     } catch (error) {
       // Cancelled while rendering: terminated as the engine terminates, before anything was applied.
@@ -207,6 +209,16 @@ async function runDeletion<Target, ClusterT>(
   const state = await deps.deleteApplication({ ...prepared, ctx, deletion });
   logger.info({ phase: state.phase, message: state.message }, 'deletion finished');
   return state;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (whichever comes first). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The engine's message for a cancelled operation (Argo CD's). */

@@ -67,9 +67,7 @@ export class ManifestBudget {
   }
 }
 
-/** `12.3 MiB`, `512 KiB`, `900 bytes`. */
+/** `4,194,400 bytes (4.0 MiB)`: exact, so a figure just over its limit never reads the same as the limit. */
 export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MiB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
+  return `${bytes.toLocaleString('en')} bytes (${(bytes / 1024 / 1024).toFixed(1)} MiB)`;
 }

@@ -206,7 +206,7 @@ describe('renderApplication: per-Application limits and cancel', () => {
     expect(error.code).toBe('too_large');
     expect(error.message).toMatch(
       new RegExp(
-        `^many: its manifests are \\d+ KiB \\(2 files in ${dir}\\), more than the limit of 1 KiB per Application ` +
+        `^many: its manifests are [\\d,]+ bytes \\([\\d.]+ MiB\\) \\(2 files in ${dir}\\), more than the limit of 1,024 bytes \\(0\\.0 MiB\\) per Application ` +
           '\\(nothing was applied\\): raise defaults.applicationLimits.maxManifestBytes in wavesync.yaml, or split the Application$',
       ),
     );

@@ -141,7 +141,8 @@ async function renderDirectory(
   };
   let bytes = 0;
   for (const file of selected.files) bytes += (await stat(file).catch(cannotRead(file))).size;
-  parse.budget.addBytes(bytes, `${selected.files.length} files in ${dir}`);
+  const count = selected.files.length;
+  parse.budget.addBytes(bytes, `${count} ${count === 1 ? 'file' : 'files'} in ${dir}`);
   const targets: SourcedObject[] = [];
   for (const file of selected.files) {
     const text = await readFile(file, 'utf8').catch(cannotRead(file));
