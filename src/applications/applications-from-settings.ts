@@ -88,6 +88,7 @@ export async function applicationsFromSettings(
         bin.includes('/') ? resolveSettingsPath(settings, bin) : bin,
       ]),
     ),
+    limits: settings.defaults.applicationLimits,
   });
   return { git, registry, renderer };
 }

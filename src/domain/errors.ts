@@ -12,6 +12,7 @@ export type BotErrorCode =
   | 'sync_already_running'
   | 'not_queued'
   | 'render_failed'
+  | 'too_large'
   | 'revision_not_found'
   | 'cluster_error'
   | 'slack_unreachable';

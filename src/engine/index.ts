@@ -46,6 +46,7 @@ export {
 export { runOperation } from './run/run-operation.js';
 export { syncOptionValueOf } from './sync-options.js';
 export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
+export { AbortedError, DEFAULT_SLICE_MS, TimeSlice, yieldToEventLoop } from './time-slice.js';
 export {
   formatTrackingId,
   isTrackedBy,

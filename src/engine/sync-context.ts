@@ -46,6 +46,11 @@ export interface SyncContext {
   memory: RunMemory;
   /** When pruning was last confirmed (ISO time), see RunOperationInput.pruneConfirmation. */
   pruneConfirmation(): Promise<string | undefined>;
+  /**
+   * Aborted when the operation is cancelled (RunOperationInput.signal): the dry run, prunes and applies start no
+   * new request after it, so a pass over 20,000 tasks ends within a few requests and the next pass terminates.
+   */
+  signal?: AbortSignal;
 }
 
 /** Per-process memory, rebuilt after a restart (derived data only). */

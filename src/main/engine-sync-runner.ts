@@ -68,7 +68,11 @@ export interface EngineSyncRunnerDeps<Target, ClusterT> {
    * throws BotError('application_not_found') for an unknown one.
    */
   application(name: string, request: SyncRunnerContext['request']): Application;
-  render(app: Application, options: { revision: string | undefined }): Promise<RenderedApplication<Target>>;
+  /** Stops when `signal` aborts (a cancel while rendering), rejecting with any error. */
+  render(
+    app: Application,
+    options: { revision: string | undefined; signal: AbortSignal },
+  ): Promise<RenderedApplication<Target>>;
   /** The Cluster for the Application's destination (kubeconfig context from wavesync.yaml `clusters:`). */
   clusterFor(app: Application): ClusterT;
   runOperation: RunOperation<Target, ClusterT>;
@@ -99,9 +103,16 @@ export function createEngineSyncRunner<Target, ClusterT>(
       const app = withOperationSource(deps.application(application, ctx.request), operation);
       // On resume, render the revision the operation already resolved, so the same manifests are applied.
       const revision = ctx.initialState?.syncResult.revision || operation.revision;
-      const rendered = await deps.render(app, { revision });
+      // Not waited for past a cancel: a render stuck in git, helm or kustomize (each bounded by its own timeout)
+      // is left to end on its own, its result dropped.
+      const rendered = await untilAborted(deps.render(app, { revision, signal: ctx.signal }), ctx.signal);
       prepared = { app, rendered, cluster: deps.clusterFor(app) };
     } catch (error) {
+      // Cancelled while rendering: terminated as the engine terminates, before anything was applied.
+      if (ctx.signal.aborted && !resumesCompleted(ctx)) {
+        logger.info({}, 'operation terminated while rendering');
+        return reportStartFailure(ctx, TERMINATED, 'Failed');
+      }
       // A completed operation (resumed for its health step only) did start: its outcome is not this error's. The
       // queue ends the job from the saved state, health Unknown, once retries are spent (sync-processor.ts).
       if (isTransientError(error) || resumesCompleted(ctx)) throw error;
@@ -211,12 +222,29 @@ async function runDeletion<Target, ClusterT>(
   return state;
 }
 
-/** Tell the thread why the operation did not start, and end it with phase Error. */
-async function reportStartFailure(ctx: SyncRunnerContext, error: unknown): Promise<OperationState> {
+/** `work`, or a rejection as soon as `signal` aborts (whichever comes first). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The engine's message for a cancelled operation (Argo CD's). */
+const TERMINATED = 'Operation terminated';
+
+/** Tell the thread why the operation did not start, and end it with `phase` (Error by default). */
+async function reportStartFailure(
+  ctx: SyncRunnerContext,
+  error: unknown,
+  phase: 'Error' | 'Failed' = 'Error',
+): Promise<OperationState> {
   const now = new Date().toISOString();
   const state: OperationState = {
     operation: ctx.request.operation,
-    phase: 'Error',
+    phase,
     message: messageOf(error),
     syncResult: { revision: ctx.request.operation.revision ?? '', resources: [] },
     startedAt: ctx.initialState?.startedAt ?? now,
@@ -226,7 +254,7 @@ async function reportStartFailure(ctx: SyncRunnerContext, error: unknown): Promi
   await ctx.reporter.report({
     type: 'OperationCompleted',
     at: now,
-    phase: 'Error',
+    phase,
     message: state.message,
     durationMs,
     state,

@@ -83,8 +83,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     ...deps.engineOptions,
   };
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
-  const render = (app: Application, { revision }: { revision: string | undefined }) =>
-    apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
+  const render = (
+    app: Application,
+    { revision, signal }: { revision: string | undefined; signal: AbortSignal },
+  ) => apps.renderer.renderApplication(app, { signal, ...(revision === undefined ? {} : { revision }) });
   const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createRetryingKubeCluster>>({
     application: (_name, request) => applicationOf(request),
     render,

@@ -59,6 +59,7 @@ describe('parseSettings', () => {
       gitRequestTimeoutSeconds: 15,
       registryRefreshSeconds: 180,
       historyLimit: 50,
+      applicationLimits: { maxObjects: 10_000, maxManifestBytes: 16 * 1024 * 1024 },
       appOfApps: { gateOnChildHealth: true },
       driftDetection: { intervalSeconds: 180, enabled: true },
     });

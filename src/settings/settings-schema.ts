@@ -173,6 +173,22 @@ export const DefaultsSchema = z.strictObject({
    * the oldest are dropped beyond it. Argo CD's `spec.revisionHistoryLimit` defaults to 10; wavesync keeps 50.
    */
   historyLimit: z.number().int().min(1).max(1000).default(50),
+  /**
+   * Ceilings per Application on what rendering produces: objects (List items one by one) and bytes of manifests
+   * (YAML files, or helm/kustomize output). Over either, `/sync`, `/sync diff` and drift detection refuse the
+   * Application while rendering — before anything is applied — naming the figure and this setting. The defaults
+   * (10,000 objects, 16 MiB) keep a worker within 256 MB (BENCHMARKS.md, "Bounded under huge input").
+   */
+  applicationLimits: z
+    .strictObject({
+      maxObjects: z.number().int().positive().default(10_000),
+      maxManifestBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(16 * 1024 * 1024),
+    })
+    .prefault({}),
   appOfApps: z
     .strictObject({
       /** Sync children one by one after the parent, each waiting for the previous child's health. */

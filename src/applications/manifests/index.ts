@@ -2,5 +2,6 @@
 
 export * from './content-revision.js';
 export * from './load-manifests.js';
+export * from './manifest-limits.js';
 export * from './manifest-sources.js';
 export * from './parse-manifests.js';

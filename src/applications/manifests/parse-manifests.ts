@@ -4,7 +4,8 @@
  * `LineCounter`); every document's errors are checked; empty and comment-only documents are skipped; `List` objects
  * (`kind: List`, or any `*List` with an `items` array) are expanded into their items. Documents are composed one at
  * a time and dropped once converted: `parseAllDocuments` holds the syntax tree of every document until the last is
- * parsed (about 4 KB per small object: 40 MB for a 10,000-object file).
+ * parsed (about 4 KB per small object: 40 MB for a 10,000-object file). `parseManifestsSliced` yields to the event
+ * loop between documents, so a 20,000-object file does not stall the process for a second or more.
  */
 import {
   Composer,
@@ -18,7 +19,7 @@ import {
   type Range,
 } from 'yaml';
 import { ManifestError } from '../../domain/index.js';
-import type { PlanWarning, SourcedObject } from '../../engine/index.js';
+import type { PlanWarning, SourcedObject, TimeSlice } from '../../engine/index.js';
 import { kubeObjectOf, type Locator } from './kube-object-of.js';
 
 export interface ParsedManifests {
@@ -31,9 +32,48 @@ export interface ParsedManifests {
  * YAML syntax errors and for documents that are not valid Kubernetes objects.
  */
 export function parseManifests(text: string, file: string): ParsedManifests {
+  const result: ParsedManifests = { objects: [], warnings: [] };
+  for (const parsed of documentsOf(text, file)) addTo(result, parsed);
+  return result;
+}
+
+export interface SlicedParseOptions {
+  /** Yields to the event loop between documents once a slice is used up; rejects when its signal aborts. */
+  slice: TimeSlice;
+  /**
+   * Told the objects of each document as it is parsed; answers whether to keep them (false: the caller only
+   * counts from now on — an Application over its object limit is counted to the end without holding its objects).
+   */
+  accept?: (objects: number) => boolean;
+}
+
+/**
+ * parseManifests in time slices: the same objects and errors, but a large file does not block the event loop
+ * (documents are composed one at a time, and the loop yields between them once `slice` is due). A single huge
+ * document is still parsed in one go.
+ */
+export async function parseManifestsSliced(
+  text: string,
+  file: string,
+  options: SlicedParseOptions,
+): Promise<ParsedManifests> {
+  const result: ParsedManifests = { objects: [], warnings: [] };
+  for (const parsed of documentsOf(text, file)) {
+    if (options.accept?.(parsed.objects.length) ?? true) addTo(result, parsed);
+    if (options.slice.due()) await options.slice.pause();
+  }
+  return result;
+}
+
+function addTo(result: ParsedManifests, parsed: ParsedManifests): void {
+  for (const object of parsed.objects) result.objects.push(object);
+  for (const warning of parsed.warnings) result.warnings.push(warning);
+}
+
+/** The objects and warnings of each document of `text`, one document at a time. */
+function* documentsOf(text: string, file: string): Generator<ParsedManifests> {
   const lineCounter = new LineCounter();
   const docs = new Composer().compose(new Parser(lineCounter.addNewLine).parse(text));
-  const result: ParsedManifests = { objects: [], warnings: [] };
   for (const doc of docs) {
     const error = doc.errors[0];
     if (error) {
@@ -43,16 +83,15 @@ export function parseManifests(text: string, file: string): ParsedManifests {
         fix: 'fix the YAML at that line (indentation, quotes, brackets)',
       });
     }
-    for (const warning of doc.warnings) {
-      const line = warning.linePos?.[0].line ?? lineCounter.linePos(warning.pos[0]).line;
-      result.warnings.push({ file, line, message: `YAML: ${firstLine(warning.message)}` });
-    }
-    if (doc.contents === null) continue;
-    const value: unknown = doc.toJS();
-    if (value === null || value === undefined) continue;
-    result.objects.push(...objectsOf(value, doc, file, lineCounter));
+    const warnings = doc.warnings.map((warning) => ({
+      file,
+      line: warning.linePos?.[0].line ?? lineCounter.linePos(warning.pos[0]).line,
+      message: `YAML: ${firstLine(warning.message)}`,
+    }));
+    const value: unknown = doc.contents === null ? null : doc.toJS();
+    const objects = value === null || value === undefined ? [] : objectsOf(value, doc, file, lineCounter);
+    if (objects.length > 0 || warnings.length > 0) yield { objects, warnings };
   }
-  return result;
 }
 
 function objectsOf(value: unknown, doc: Document, file: string, lc: LineCounter): SourcedObject[] {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure } from '../../../test/support/failure.js';
 import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
 import type { Application, ApplicationSource, BotError } from '../../domain/index.js';
+import { AbortedError } from '../../engine/index.js';
 import { createGitRepositoryCache } from '../git/git-repository-cache.js';
 import { createApplicationRenderer } from './render-application.js';
 
@@ -149,6 +150,75 @@ describe('renderApplication: local directories', () => {
     expect(error.message).toBe(
       `${path.join(dir, 'x.yaml')}:8: metadata.labels value of tier must be a string, got 3 (quote it: "3")`,
     );
+  });
+});
+
+describe('renderApplication: per-Application limits and cancel', () => {
+  const configMaps = (from: number, count: number) =>
+    Array.from(
+      { length: count },
+      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: cm-${from + i} }\ndata: { i: "${i}" }\n`,
+    ).join('---\n');
+  let dir: string;
+  beforeAll(async () => {
+    dir = path.join(scratch, 'many');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'a.yaml'), configMaps(0, 30));
+    await writeFile(
+      path.join(dir, 'b.yaml'),
+      `apiVersion: v1\nkind: List\nitems:\n${'  - { apiVersion: v1, kind: Secret, metadata: { name: s } }\n'.replace('s }', 's-0 }')}`,
+    );
+  });
+
+  it('renders an Application at its limits, and refuses one object more naming the count, the limit and the setting', async () => {
+    const at = createApplicationRenderer({
+      baseDir: scratch,
+      limits: { maxObjects: 31, maxManifestBytes: 1e6 },
+    });
+    const over = createApplicationRenderer({
+      baseDir: scratch,
+      limits: { maxObjects: 30, maxManifestBytes: 1e6 },
+    });
+
+    expect((await at.renderApplication(app('many', { path: 'many' }))).targets).toHaveLength(31);
+    const error = await failure<BotError>(over.renderApplication(app('many', { path: 'many' })));
+
+    expect(error.code).toBe('too_large');
+    expect(error.message).toBe(
+      'many: it renders 31 objects, more than the limit of 30 per Application (nothing was applied): ' +
+        'raise defaults.applicationLimits.maxObjects in wavesync.yaml, or split the Application',
+    );
+  });
+
+  it('refuses manifests over the byte limit before parsing them, naming their size and the setting', async () => {
+    const renderer = createApplicationRenderer({
+      baseDir: scratch,
+      limits: { maxObjects: 100, maxManifestBytes: 1024 },
+    });
+
+    const error = await failure<BotError>(renderer.renderApplication(app('many', { path: 'many' })));
+
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(
+      new RegExp(
+        `^many: its manifests are [\\d,]+ bytes \\([\\d.]+ MiB\\) \\(2 files in ${dir}\\), more than the limit of 1,024 bytes \\(0\\.0 MiB\\) per Application ` +
+          '\\(nothing was applied\\): raise defaults.applicationLimits.maxManifestBytes in wavesync.yaml, or split the Application$',
+      ),
+    );
+  });
+
+  it('stops with AbortedError when its signal is aborted, between documents', async () => {
+    const big = path.join(scratch, 'big');
+    await mkdir(big, { recursive: true });
+    await writeFile(path.join(big, 'all.yaml'), configMaps(0, 5000));
+    const controller = new AbortController();
+    const renderer = createApplicationRenderer({ baseDir: scratch });
+
+    const rendering = renderer.renderApplication(app('big', { path: 'big' }), { signal: controller.signal });
+    setImmediate(() => controller.abort('cancelled'));
+    const error = await failure(rendering);
+
+    expect(error).toBeInstanceOf(AbortedError);
   });
 });
 

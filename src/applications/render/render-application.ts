@@ -6,14 +6,26 @@
  * `path` or `chart`), in order, and combines them: an object two sources produce is taken from the last, with a
  * warning (Argo CD's RepeatedResourceWarning); its revision is each source's, joined by `;` (domain/revision.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Application, ApplicationSource } from '../../domain/index.js';
 import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
-import { assertUniqueTargets, type PlanWarning, type SourcedObject } from '../../engine/index.js';
+import {
+  AbortedError,
+  assertUniqueTargets,
+  type PlanWarning,
+  type SourcedObject,
+  TimeSlice,
+} from '../../engine/index.js';
 import type { PluginSettings } from '../../settings/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { type ChartCache, isRepositoryChart } from '../helm/chart-cache.js';
-import { contentRevisionOf, parseManifests } from '../manifests/index.js';
+import {
+  contentRevisionOf,
+  DEFAULT_MANIFEST_LIMITS,
+  ManifestBudget,
+  type ManifestLimits,
+  parseManifestsSliced,
+} from '../manifests/index.js';
 import { buildEnvOf } from './build-env.js';
 import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
@@ -43,6 +55,11 @@ export interface RenderApplicationOptions {
    * targetRevision).
    */
   revision?: string;
+  /**
+   * Aborting stops the render at its next slice (between YAML documents, between files, between sources) with
+   * AbortedError: a cancelled sync does not finish parsing a 20,000-object Application first.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ApplicationRendererDeps {
@@ -64,13 +81,17 @@ export interface ApplicationRendererDeps {
   plugins?: readonly PluginSettings[];
   /** This process's environment; a plugin gets its PATH and HOME. */
   processEnv?: Readonly<Record<string, string | undefined>>;
+  /** Per-Application ceilings (wavesync.yaml `defaults.applicationLimits`); default DEFAULT_MANIFEST_LIMITS. */
+  limits?: ManifestLimits;
 }
 
 export interface ApplicationRenderer {
   /**
    * Render `app`. @throws BotError: revision_not_found (unknown git revision or chart version), render_failed
    * (missing folder or binary, the tool's own error, git or chart repository failure), invalid_manifest
-   * (ManifestError with file and line).
+   * (ManifestError with file and line), too_large (over `limits`, counted over all sources: the figure, the limit
+   * and the setting); AbortedError when `options.signal` aborts. Parsing yields to the event loop every few ms
+   * (TimeSlice).
    */
   renderApplication(app: Application, options?: RenderApplicationOptions): Promise<RenderedApplication>;
 }
@@ -108,16 +129,23 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
       const refs = new Map(
         placed.flatMap((p) => (p.source.ref ? [[p.source.ref, p.located.root] as const] : [])),
       );
+      // One budget for the Application (all its sources together), one time slice observing the cancel signal.
+      const parse: Parse = {
+        budget: new ManifestBudget(app.name, deps.limits ?? DEFAULT_MANIFEST_LIMITS),
+        slice: new TimeSlice(undefined, options.signal),
+      };
       const revisions: string[] = [];
       const rendered: { label: string; targets: SourcedObject[]; sourceType: ApplicationSourceType }[] = [];
       for (const p of placed) {
         const pureRef = p.source.ref !== undefined && !p.source.path && !p.source.chart;
         const sourceType = sourceTypeOf(p.source, p.located.dir);
-        const targets = pureRef ? [] : await renderTargets(app, p, sourceType, refs, deps, warnings);
+        if (options.signal?.aborted) throw new AbortedError();
+        const targets = pureRef ? [] : await renderTargets(app, p, sourceType, refs, deps, warnings, parse);
         assertUniqueTargets(targets, app.destination.namespace ?? '');
         if (!pureRef) rendered.push({ label: p.label, targets, sourceType });
         revisions.push(p.located.sha ?? p.chartVersion ?? contentRevisionOf(targets).slice(0, 12));
       }
+      parse.budget.check();
       const targets = multi ? combine(app, rendered, warnings) : (rendered[0]?.targets ?? []);
       const sourceType = rendered[0]?.sourceType ?? 'Directory';
       return { targets, revision: joinRevisions(revisions), warnings, sourceType };
@@ -185,10 +213,11 @@ async function renderTargets(
   refs: ReadonlyMap<string, string>,
   deps: ApplicationRendererDeps,
   warnings: PlanWarning[],
+  parse: Parse,
 ): Promise<SourcedObject[]> {
   const { source, located } = placed;
   const timeoutMs = deps.timeoutMs ?? 120_000;
-  if (sourceType === 'Directory') return renderDirectory(source, located.dir, warnings);
+  if (sourceType === 'Directory') return renderDirectory(source, located.dir, warnings, parse);
   const env = buildEnvOf(app, located.sha ?? '', source);
   if (sourceType === 'Plugin') {
     const text = await renderPlugin({
@@ -200,7 +229,7 @@ async function renderTargets(
       processEnv: deps.processEnv ?? {},
       timeoutMs,
     });
-    return collect(parseManifests(text, located.dir), warnings);
+    return parseOutput(text, `the plugin output of ${located.dir}`, located.dir, warnings, parse);
   }
   const text =
     sourceType === 'Kustomize'
@@ -221,7 +250,19 @@ async function renderTargets(
           timeoutMs,
           ...(deps.helmBinary === undefined ? {} : { binary: deps.helmBinary }),
         });
-  return collect(parseManifests(text, located.dir), warnings);
+  return parseOutput(text, `the ${sourceType} output of ${located.dir}`, located.dir, warnings, parse);
+}
+
+/** A tool's output (Kustomize, Helm, a plugin): counted against the budget, then parsed in slices. */
+async function parseOutput(
+  text: string,
+  what: string,
+  dir: string,
+  warnings: PlanWarning[],
+  parse: Parse,
+): Promise<SourcedObject[]> {
+  parse.budget.addBytes(Buffer.byteLength(text), what);
+  return collect(await parseSliced(text, dir, parse), warnings);
 }
 
 /**
@@ -281,17 +322,37 @@ async function renderDirectory(
   source: ApplicationSource,
   dir: string,
   warnings: PlanWarning[],
+  parse: Parse,
 ): Promise<SourcedObject[]> {
   const selected = await selectDirectoryFiles(dir, source.directory);
   warnings.push(...selected.warnings.map((message) => ({ file: dir, line: 1, message })));
+  // Sizes first: an Application over its byte limit is refused before any file is read or parsed.
+  const cannotRead = (file: string) => (error: Error) => {
+    throw new BotError('render_failed', `cannot read ${file}: ${error.message}`, { cause: error });
+  };
+  let bytes = 0;
+  for (const file of selected.files) bytes += (await stat(file).catch(cannotRead(file))).size;
+  const count = selected.files.length;
+  parse.budget.addBytes(bytes, `${count} ${count === 1 ? 'file' : 'files'} in ${dir}`);
   const targets: SourcedObject[] = [];
   for (const file of selected.files) {
-    const text = await readFile(file, 'utf8').catch((error: Error) => {
-      throw new BotError('render_failed', `cannot read ${file}: ${error.message}`, { cause: error });
-    });
-    targets.push(...collect(parseManifests(text, file), warnings));
+    const text = await readFile(file, 'utf8').catch(cannotRead(file));
+    for (const target of collect(await parseSliced(text, file, parse), warnings)) targets.push(target);
   }
   return targets;
+}
+
+/** How one render parses: its limits and its time slices (and the cancel signal they observe). */
+interface Parse {
+  budget: ManifestBudget;
+  slice: TimeSlice;
+}
+
+function parseSliced(text: string, file: string, parse: Parse) {
+  return parseManifestsSliced(text, file, {
+    slice: parse.slice,
+    accept: (objects) => parse.budget.addObjects(objects),
+  });
 }
 
 function collect(

@@ -11,6 +11,7 @@ import { buildSyncTasks } from '../plan/sync-tasks.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
+import { yieldToEventLoop } from '../time-slice.js';
 import { listTrackedObjects, sharedResourceMessage } from '../tracked-objects.js';
 
 export interface PassPlan {
@@ -128,7 +129,11 @@ function liveOf(ctx: SyncContext, task: SyncTask): Promise<KubeObject | undefine
   return served ? ctx.live.get(objectRefOf(ctx, task)) : Promise.resolve(undefined);
 }
 
-/** Builds, discovers, attaches live objects (fresh from the cache) and validates. */
+/**
+ * Builds, discovers, attaches live objects (fresh from the cache) and validates. Yields to the event loop between
+ * its steps: each is ~100–200 ms for 20,000 tasks, and together they would stall the process (other users' Slack
+ * acks, /healthz) for half a second or more.
+ */
 export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
   const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
   const [tracked, namespaceLive] = await Promise.all([
@@ -137,12 +142,15 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   ]);
   const namespaceExists = ctx.namespace === '' || namespaceLive !== undefined;
   const draft = build(ctx, startedAt, tracked, namespaceExists);
+  await yieldToEventLoop();
   await discoverKinds(ctx, draft);
   const lives = await Promise.all(draft.map((task) => liveOf(ctx, task)));
+  await yieldToEventLoop();
   const current = lives.filter((o): o is KubeObject => o !== undefined);
   const currentKeys = new Set(current.map(identityOf));
   const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
   const tasks = build(ctx, startedAt, live, namespaceExists);
+  await yieldToEventLoop();
   await discoverKinds(ctx, tasks);
   clearClusterScopedNamespaces(
     tasks,
@@ -155,7 +163,9 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   );
   ctx.memory.sharedResources = sharedResourcesOf(ctx, tasks);
   ctx.live.watch(watchTargetsOf(ctx, tasks));
-  return { tasks, invalid: validate(ctx, tasks) };
+  const invalid = validate(ctx, tasks);
+  await yieldToEventLoop();
+  return { tasks, invalid };
 }
 
 /**

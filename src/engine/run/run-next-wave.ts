@@ -60,6 +60,7 @@ export async function runNextWave(
   const result = await runTasks(ctx, state, current);
   if (result !== 'failed' && !finalWave && ctx.options.waveDelayMs > 0) await delay(ctx.options.waveDelayMs);
   if (result === 'failed') return onFailure(ctx, state, tasks, current);
+  if (result === 'stopped') return; // cancelled mid-wave: the next pass terminates the operation
   if (result === 'pending') {
     state.message = waitingForDeletionMessage(current.filter((t) => t.isHook && t.liveObj !== undefined));
     return;

@@ -108,6 +108,7 @@ function contextOf(input: RunOperationInput, options: EngineOptions, wake: Wakeu
     now: () => new Date(),
     memory: newRunMemory(),
     pruneConfirmation: input.pruneConfirmation ?? (async () => undefined),
+    ...(input.signal ? { signal: input.signal } : {}),
     async emit(event) {
       try {
         await input.reporter.report(event);

@@ -66,6 +66,8 @@ async function validateAndDryRun(
     state,
     tasks.filter((t) => t !== namespaceTask),
   );
+  // Cancelled during the dry run: nothing is applied; the next pass terminates the operation.
+  if (ctx.signal?.aborted) return false;
   if (failures.length > 0) {
     completeOperation(
       ctx,

@@ -23,4 +23,23 @@ describe('src/engine/bounded-pool', () => {
     expect(await mapBounded([], 8, async () => 1)).toEqual([]);
     expect(await mapBounded(['a', 'b'], 100, async (s, i) => `${s}${i}`)).toEqual(['a0', 'b1']);
   });
+
+  it('starts no new call once its signal aborts, and leaves the items not started without a result', async () => {
+    const controller = new AbortController();
+    const started: number[] = [];
+    const results = await mapBounded(
+      [1, 2, 3, 4, 5, 6],
+      2,
+      async (n) => {
+        started.push(n);
+        if (n === 3) controller.abort('cancelled');
+        await tick();
+        return n * 10;
+      },
+      controller.signal,
+    );
+
+    expect(started).toEqual([1, 2, 3]);
+    expect(results).toEqual([10, 20, 30, undefined, undefined, undefined]);
+  });
 });

@@ -8,7 +8,8 @@
  * applied), and hooks that exist live with BeforeHookCreation (the dry run would
  * hit the object that is about to be deleted, e.g. an immutable Job template). Nothing is recorded unless it
  * failed — or the whole operation is a dry run. With ApplyOutOfSyncOnly, a dry-run answer equal to the live
- * object marks the task unmodified.
+ * object marks the task unmodified. A cancel (ctx.signal) stops it between requests: the tasks not dry-run are
+ * left without a verdict, and the caller ends the pass.
  */
 import type { KubeObject, OperationState } from '../../domain/index.js';
 import { nameProblems, nameRuleOf } from '../../domain/index.js';
@@ -109,13 +110,18 @@ export async function dryRunTasks(
   const clientSide = tasks.filter((t) => t.skipDryRun && !isPruneTask(t));
   // Only ApplyOutOfSyncOnly reads the verdict "unmodified": without it, no answer is serialised to compare.
   const compares = ctx.operation.syncOptions.includes('ApplyOutOfSyncOnly=true');
-  const verdicts = await mapBounded(runs, ctx.options.applyConcurrency, async (task) => {
-    const outcome = await applyTask(ctx, task, { dryRun: true, operationStartedAt: state.startedAt });
-    if (!outcome.ok) return { failed: outcome.message };
-    const unmodified =
-      compares && task.liveObj !== undefined && comparable(outcome.object) === comparable(task.liveObj);
-    return { unmodified };
-  });
+  const verdicts = await mapBounded(
+    runs,
+    ctx.options.applyConcurrency,
+    async (task) => {
+      const outcome = await applyTask(ctx, task, { dryRun: true, operationStartedAt: state.startedAt });
+      if (!outcome.ok) return { failed: outcome.message };
+      const unmodified =
+        compares && task.liveObj !== undefined && comparable(outcome.object) === comparable(task.liveObj);
+      return { unmodified };
+    },
+    ctx.signal,
+  );
   const failures: string[] = [];
   for (const task of clientSide) {
     const problem = clientSideProblem(task);
@@ -124,7 +130,8 @@ export async function dryRunTasks(
     recordOutcome(state, task, 'SyncFailed', problem, nowIso(ctx));
   }
   for (const [i, task] of runs.entries()) {
-    const verdict = verdicts[i]!;
+    const verdict = verdicts[i];
+    if (verdict === undefined) continue; // not dry-run: the operation was cancelled
     if (verdict.failed !== undefined) {
       failures.push(`${task.kind}/${task.name}: ${verdict.failed}`);
       recordOutcome(state, task, 'SyncFailed', verdict.failed, nowIso(ctx));

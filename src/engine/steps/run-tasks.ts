@@ -19,7 +19,8 @@ import { mapBounded } from './bounded-pool.js';
 import { prune, recordPrune } from './prune-task.js';
 import { waitForEstablishedCrds } from './wait-for-crds.js';
 
-export type WaveResult = 'successful' | 'failed' | 'pending';
+/** `stopped`: the operation was cancelled mid-wave; tasks not started stay pending, the next pass terminates. */
+export type WaveResult = 'successful' | 'failed' | 'pending' | 'stopped';
 
 function isOwnHook(task: SyncTask, state: OperationState): boolean {
   return task.liveObj?.metadata.annotations?.[OPERATION_ANNOTATION] === state.startedAt;
@@ -114,20 +115,29 @@ function kindRuns(tasks: SyncTask[]): SyncTask[][] {
   return runs;
 }
 
-async function applyInKindRuns(ctx: SyncContext, state: OperationState, tasks: SyncTask[]): Promise<boolean> {
-  let ok = true;
+async function applyInKindRuns(
+  ctx: SyncContext,
+  state: OperationState,
+  tasks: SyncTask[],
+): Promise<WaveResult> {
+  let result: WaveResult = 'successful';
   for (const run of kindRuns(tasks)) {
-    const outcomes = await mapBounded(run, ctx.options.applyConcurrency, (task) =>
-      applyOnly(ctx, state, task),
+    const outcomes = await mapBounded(
+      run,
+      ctx.options.applyConcurrency,
+      (task) => applyOnly(ctx, state, task),
+      ctx.signal,
     );
     for (const [i, task] of run.entries()) {
-      const outcome = outcomes[i]!;
+      const outcome = outcomes[i];
+      if (outcome === undefined) continue; // not started: the operation was cancelled
       await recordApply(ctx, state, task, outcome);
-      if (!outcome.ok) ok = false;
+      if (!outcome.ok) result = 'failed';
     }
+    if (ctx.signal?.aborted) return 'stopped';
     await waitForEstablishedCrds(ctx, run);
   }
-  return ok;
+  return result;
 }
 
 /** Runs the pending tasks of one wave (or all pending SyncFail hooks). */
@@ -140,18 +150,25 @@ export async function runTasks(
   const hooks = pending.filter((t) => t.isHook);
   if (!(await releaseOldFinalizers(ctx, state, hooks))) return 'failed';
   const prunes = pending.filter(isPruneTask);
-  const pruneOutcomes = await mapBounded(prunes, ctx.options.applyConcurrency, (t) => prune(ctx, t));
+  const pruneOutcomes = await mapBounded(
+    prunes,
+    ctx.options.applyConcurrency,
+    (t) => prune(ctx, t),
+    ctx.signal,
+  );
   let pruned = true;
-  for (const [i, task] of prunes.entries())
-    pruned = (await recordPrune(ctx, state, task, pruneOutcomes[i]!)) && pruned;
+  for (const [i, task] of prunes.entries()) {
+    const outcome = pruneOutcomes[i];
+    if (outcome !== undefined) pruned = (await recordPrune(ctx, state, task, outcome)) && pruned;
+  }
   if (!pruned) return 'failed';
+  if (ctx.signal?.aborted) return 'stopped';
   const deletion = await deleteBeforeCreation(ctx, state, hooks);
   if (deletion !== 'successful') return deletion;
   ctx.memory.applied = true;
-  const applied = await applyInKindRuns(
+  return applyInKindRuns(
     ctx,
     state,
     pending.filter((t) => !isPruneTask(t)),
   );
-  return applied ? 'successful' : 'failed';
 }

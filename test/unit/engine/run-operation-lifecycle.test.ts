@@ -212,6 +212,36 @@ describe('runOperation prune, resume, terminate and timeouts', () => {
     expect(state.syncResult.resources[0]?.hookPhase).toBe('Failed');
   });
 
+  it.each([
+    ['the dry run', true],
+    ['the applies', false],
+  ])(
+    'a cancel during %s of a 200-object wave starts no new request and terminates the operation',
+    async (_, inDryRun) => {
+      const cluster = new FakeCluster();
+      const abort = new AbortController();
+      const apply = cluster.apply.bind(cluster);
+      let calls = 0;
+      cluster.apply = async (o, options) => {
+        if (options.dryRun === inDryRun && ++calls === 5) abort.abort('cancelled');
+        return apply(o, options);
+      };
+      const targets = Array.from({ length: 200 }, (_, i) => obj('v1', 'ConfigMap', `cm-${i}`, {}));
+
+      const state = await runOperation(
+        input(cluster, targets, {
+          signal: abort.signal,
+          options: { applyConcurrency: 2, healthTimeoutMs: 10 },
+        }),
+      );
+
+      expect(state.phase).toBe('Failed');
+      expect(state.message).toBe('Operation terminated');
+      expect(calls).toBeLessThanOrEqual(6); // the 5th and the one in flight beside it
+      expect(cluster.written().length).toBe(inDryRun ? 0 : calls);
+    },
+  );
+
   it('ends an operation that waits too long, naming what it waited for', async () => {
     const cluster = new FakeCluster();
     const state = await runOperation(

@@ -1,0 +1,203 @@
+/**
+ * Event-loop stall benchmark (issue 29): the longest stall of `wavesync serve`'s event loop
+ * (`perf_hooks.monitorEventLoopDelay`, 10 ms resolution, max) in each phase of one big Application's life, at
+ * 2,000 and 20,000 ConfigMaps (`SIZES=2000,20000,50000` to add more), and the process's peak RSS.
+ *
+ * Each size runs in a fresh child process of this script (so peak RSS is that size's): `wavesync serve` in that
+ * process (startWavesync, the composition root, under tsx) with the fake Slack Web API beside it, the Kubernetes API
+ * simulator in a process of its own (`wavesync cluster-sim --speed 20`), the real queue on the real Redis under a
+ * unique prefix. The Application is one file of N ConfigMaps (`syncPolicy.automated`, so drift compares it).
+ * Phases, each timed and measured from its start to its end:
+ *   render     `/sync big` sent → the worker logs "operation started" (git/folder, YAML parse, limits)
+ *   sync       → the worker logs "operation finished" (plan passes, CreateNamespace, applies, the wave's health)
+ *   finish     → the header says Succeeded (app health, history, summary)
+ *   diff       `/sync diff big` sent → its ephemeral reply (render, plan, N dry runs, compare)
+ *   drift      one drift comparison of the Application (render, plan, compare)
+ * Baseline in the same run: the stall of the idle process for 2 s before the first phase.
+ * The 1-minute load average is printed with every row (other processes share the cores).
+ * Run: `npx tsx bench/event-loop-stall.bench.ts` (SIZES=2000 for a quick one).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { FakeSlackApi } from '../src/demo/fake-slack/fake-slack-api.js';
+import { SignedSlackClient } from '../src/demo/fake-slack/slack-client.js';
+import { removeRedisPrefix } from '../src/demo/remove-redis-prefix.js';
+import type { Logger } from '../src/logger.js';
+import { startWavesync } from '../src/main/start-wavesync.js';
+import { renderBlocksAsText } from '../src/slack/messages/render-blocks-as-text.js';
+import { startSimProcess } from '../test/e2e/support/sim-process.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface PhaseResult {
+  phase: string;
+  ms: number;
+  maxStallMs: number;
+  load: string;
+}
+
+const load = () => loadavg()[0]!.toFixed(1);
+
+async function measureSize(n: number): Promise<{ phases: PhaseResult[]; peakRssMb: number }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-stall-'));
+  const sim = await startSimProcess(path.join(dir, 'kubeconfig'), 20);
+  const slack = await FakeSlackApi.start({
+    postIntervalMs: 1,
+    burst: 100_000,
+    users: [{ id: 'U0PAT', name: 'pat' }],
+  });
+  const prefix = `wavesync-stall-${randomUUID().slice(0, 8)}`;
+  await mkdir(path.join(dir, 'applications'));
+  await mkdir(path.join(dir, 'big'));
+  await writeFile(
+    path.join(dir, 'wavesync.yaml'),
+    `applications:\n  - directory: applications\ndefaults:\n  driftDetection: { intervalSeconds: 86400, channel: C0DRIFT }\n  applicationLimits: { maxObjects: ${n}, maxManifestBytes: ${n * 200} }\nenvironments:\n  staging: {}\n`,
+  );
+  await writeFile(
+    path.join(dir, 'applications/big.yaml'),
+    `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: { name: big, namespace: argocd, labels: { wavesync.io/environment: staging } }
+spec:
+  project: default
+  source: { repoURL: "", path: big }
+  destination: { server: https://kubernetes.default.svc, namespace: big }
+  syncPolicy: { automated: {}, syncOptions: [CreateNamespace=true] }
+`,
+  );
+  const docs: string[] = [];
+  for (let i = 0; i < n; i++)
+    docs.push(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  index: "${i}"\n  text: ${'x'.repeat(64)}\n`,
+    );
+  await writeFile(path.join(dir, 'big/all.yaml'), docs.join('---\n'));
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push((JSON.parse(chunk.toString()) as { msg: string }).msg);
+      done();
+    },
+  });
+  const secret = randomUUID();
+  const config = loadConfig({
+    REDIS_URL,
+    PORT: '0',
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_API_URL: slack.apiUrl,
+    KUBECONFIG: sim.kubeconfig,
+    WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
+    WAVESYNC_QUEUE_PREFIX: prefix,
+  });
+  const serve = await startWavesync('serve', {
+    config,
+    logger: pino({ level: 'info' }, stream) as unknown as Logger,
+    host: '127.0.0.1',
+  });
+  const client = new SignedSlackClient(`http://127.0.0.1:${serve.port}`, secret);
+  const send = (text: string) =>
+    client.sendCommand({
+      text,
+      userId: 'U0PAT',
+      userName: 'pat',
+      channelId: 'C0BIG',
+      responseUrl: slack.responseUrl('C0BIG'),
+    });
+  const headers = () =>
+    slack
+      .channelMessages('C0BIG')
+      .filter((m) => !m.threadTs)
+      .map((m) => renderBlocksAsText((slack.message('C0BIG', m.ts)?.blocks ?? []) as never));
+  const phases: PhaseResult[] = [];
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  /** Measures from now until `done()` holds (polled every 10 ms), as phase `name`. */
+  const phase = async (name: string, start: () => unknown, done: () => boolean) => {
+    histogram.reset();
+    const started = performance.now();
+    await start();
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+    phases.push({
+      phase: name,
+      ms: performance.now() - started,
+      maxStallMs: histogram.max / 1e6,
+      load: load(),
+    });
+    process.stderr.write(`  ${n}: ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  };
+  try {
+    await phase(
+      'idle (baseline, 2 s)',
+      () => new Promise((resolve) => setTimeout(resolve, 2000)),
+      () => true,
+    );
+    const logged = (msg: string, count: number) => () => logs.filter((m) => m === msg).length >= count;
+    await phase('render', () => send('big'), logged('operation started', 1));
+    await phase('sync', () => {}, logged('operation finished', 1));
+    await phase(
+      'finish',
+      () => {},
+      () => /Succeeded/.test(headers()[0] ?? ''),
+    );
+    const posts = () => slack.responseUrlPosts('C0BIG').length;
+    const before = posts();
+    await phase(
+      'diff',
+      () => send('diff big'),
+      () => posts() > before,
+    );
+    await phase(
+      'drift',
+      () => serve.drift?.tick(),
+      () => true,
+    );
+  } finally {
+    histogram.disable();
+    await serve.close({ graceMs: 1000 });
+    await slack.close();
+    await sim.stop();
+    await removeRedisPrefix(REDIS_URL, prefix);
+    await rm(dir, { recursive: true, force: true });
+  }
+  return { phases, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+}
+
+const sizeArg = process.argv.indexOf('--size');
+if (sizeArg > 0) {
+  const result = await measureSize(Number(process.argv[sizeArg + 1]));
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else {
+  const sizes = (process.env.SIZES ?? '2000,20000').split(',').map(Number);
+  console.log(`event-loop stall bench: Node ${process.version}, load average ${load()} at start`);
+  for (const n of sizes) {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', SELF, '--size', String(n)], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 2 ** 20,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+    if (!line) throw new Error(`size ${n}: no result`);
+    const { phases, peakRssMb } = JSON.parse(line.slice('RESULT '.length)) as Awaited<
+      ReturnType<typeof measureSize>
+    >;
+    console.log(
+      `\n${n.toLocaleString('en')} ConfigMaps, peak RSS of the serve process ${peakRssMb.toFixed(0)} MB`,
+    );
+    console.log('| phase | time | longest event-loop stall (target ≤ 200 ms) | load |');
+    console.log('|---|---|---|---|');
+    for (const p of phases)
+      console.log(
+        `| ${p.phase} | ${(p.ms / 1000).toFixed(2)} s | ${p.maxStallMs.toFixed(0)} ms | ${p.load} |`,
+      );
+  }
+}
