@@ -113,7 +113,8 @@ module.exports = {
         "src/requests/index.ts offers everyone a person's request (authorize → approval → enqueue). A sync with any " +
         'other origin is requested only by the code that owns its authorization, through its own entry point ' +
         'src/requests/for-<folder>.ts, imported only from src/<folder>/: for-drift.ts (self-heal: the drift ' +
-        "detector decided selfHealAllowed) and for-app-of-apps.ts (a child inherits its parent's). `approved` has " +
+        "detector decided selfHealAllowed), for-app-of-apps.ts (a child inherits its parent's) and for-main.ts (the " +
+        "worker's wiring hands `retry` to src/queue's retry policy as its port). `approved` has " +
         'no entry point outside src/requests (createApprovalServices wires it to the approval flow). The group ' +
         "is the importer's folder under src/ (sim/ and src/*.ts match none).",
       severity: 'error',

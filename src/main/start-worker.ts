@@ -33,6 +33,7 @@ import {
   type SyncWorker,
   syncRetryLifecycle,
 } from '../queue/index.js';
+import { requestRetrySync } from '../requests/for-main.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
@@ -141,7 +142,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   });
   // spec.syncPolicy.retry: a failed operation is queued again after its backoff, and its thread says so.
   const retry = syncRetryLifecycle({
-    queue: producer,
+    requestRetry: (ask) => requestRetrySync({ queue: producer }, ask),
     retryStrategyOf: (name) => apps.registry.find(name)?.syncPolicy?.retry,
     ...(deps.web ? { announce: threadNotePoster({ client: deps.web, pacer, logger }) } : {}),
     logger,

@@ -6,7 +6,8 @@
  * terminated (cancelled) operation is not retried. With `refresh: true` a retry resolves `targetRevision` again,
  * otherwise it syncs the commit the failed attempt resolved.
  *
- * The retry is a new job in the application's line, enqueued by the worker that ends the failed job (a JobLifecycle
+ * The retry is a new job in the application's line, requested (origin `retry`, through the port the wiring gives)
+ * by the worker that ends the failed job (a JobLifecycle
  * `ended` hook, so it survives a crash: the hook runs again and the derived job id makes the second enqueue a
  * duplicate), delayed in BullMQ by the backoff and told in the same Slack thread.
  */
@@ -14,7 +15,7 @@ import type { OperationState, RetryStrategy } from '../domain/index.js';
 import { derivedJobId } from './derived-job-id.js';
 import type { JobLifecycle } from './job-lifecycle.js';
 import type { QueueLogger } from './store/redis-connections.js';
-import type { SyncQueueClient } from './sync-queue-client.js';
+import type { EnqueueResult } from './sync-queue-client.js';
 import type { ReportTarget } from './sync-reporter.js';
 import type { SyncRequest } from './sync-request.js';
 
@@ -83,7 +84,11 @@ export function retryLine(next: NextRetry, reason: string): string {
 }
 
 export interface SyncRetryDeps {
-  queue: Pick<SyncQueueClient, 'enqueueSync'>;
+  /**
+   * Queue the retry: the request path's `retry` origin (src/requests/for-main.ts requestRetrySync, wired in
+   * src/main/), never the queue directly — every sync is requested through src/requests.
+   */
+  requestRetry(ask: { request: SyncRequest; jobId: string; delayMs: number }): Promise<EnqueueResult>;
   /** The Application's `spec.syncPolicy.retry`, if it has one (undefined for an unknown Application). */
   retryStrategyOf(application: string): RetryStrategy | undefined;
   /** Say the scheduled retry in the job's thread (not called for a duplicate enqueue). */
@@ -113,7 +118,8 @@ export function syncRetryLifecycle(deps: SyncRetryDeps): Required<Pick<JobLifecy
       if (!next) return;
       const strategy = deps.retryStrategyOf(request.application);
       const reason = state.message || `Operation ${state.phase}`;
-      const retry = await deps.queue.enqueueSync(retryRequest(request, state, next, reason, strategy), {
+      const retry = await deps.requestRetry({
+        request: retryRequest(request, state, next, reason, strategy),
         jobId: derivedJobId(jobId, 'syncPolicy.retry'),
         delayMs: next.delayMs,
       });

@@ -11,7 +11,10 @@
  *    - `self-heal`: the auto-sync policy (src/drift/self-heal.ts selfHealAllowed with the environment's
  *      autoSyncAllowed), decided by the drift detector before the action reaches here;
  *    - `app-of-apps-child`: inherited from the parent, whose own request went through here (authorized, approved
- *      where required); the child runs with the parent's initiator.
+ *      where required); the child runs with the parent's initiator;
+ *    - `retry`: inherited from the failed operation it continues (`spec.syncPolicy.retry`, src/queue/sync-retry.ts),
+ *      whose own request went through here: same initiator, same operation (an approved, pinned revision stays
+ *      pinned; only an unpinned branch is resolved again with `refresh: true`), delayed by the backoff.
  * 2. approval — only a person's request can need one: where the environment `requireApproval`s, the gate posts an
  *    approval request (or turns the sync's header into it) and nothing is queued (`pending`); once approved it comes
  *    back here as `approved`. Self-heal is never allowed where approval is required; children inherit the parent's.
@@ -24,7 +27,9 @@
  * - `approved`: the approval flow only (decideApproval after its compare-and-set, enqueueStranded), through the
  *   port `ApprovalDeps.enqueueApproved`, which ./approval-services.ts wires;
  * - `self-heal`: src/drift/ only, through `requestSelfHealSync` (./for-drift.ts);
- * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts).
+ * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts);
+ * - `retry`: the worker's wiring (src/main/) only, through `requestRetrySync` (./for-main.ts), which it hands to
+ *   the retry policy (src/queue/sync-retry.ts) as its port — src/queue sits below src/requests.
  *
  * Guarded three ways: the public requestSync takes a `person` ask only (its type, and at run time: any other origin,
  * a request carrying `appOfApps`, or a deletion without its plan rejects before anything is queued; its gate is
@@ -81,7 +86,9 @@ export type SyncAsk =
   | { origin: 'approved'; record: ApprovalRecord }
   /** `reason`: why, for the audit log (src/drift/self-heal.ts selfHealReason); the request key is made here. */
   | { origin: 'self-heal'; request: Omit<SyncRequest, 'requestKey'>; reason: string }
-  | { origin: 'app-of-apps-child'; request: SyncRequest; jobId: string };
+  | { origin: 'app-of-apps-child'; request: SyncRequest; jobId: string }
+  /** `jobId`: derived from the failed job's (one retry per failure); `delayMs`: the backoff. */
+  | { origin: 'retry'; request: SyncRequest; jobId: string; delayMs: number };
 
 export type SyncOrigin = SyncAsk['origin'];
 
@@ -109,6 +116,7 @@ export interface RequestSyncDeps {
     logger?: Pick<Logger, 'info' | 'warn'>;
   };
   'app-of-apps-child': { queue: EnqueuePort };
+  retry: { queue: EnqueuePort };
 }
 
 /**
@@ -129,6 +137,8 @@ export interface RequestSyncOutcomes {
   'self-heal': EnqueueResult;
   /** @throws what enqueueSync throws (the App of Apps driver turns not_queued into a TransientError). */
   'app-of-apps-child': EnqueueResult;
+  /** @throws what enqueueSync throws (the worker's `ended` hook runs again when the job is retried). */
+  retry: EnqueueResult;
 }
 
 /** A person's request: the only origin the public face (./index.ts) takes. */
@@ -201,6 +211,8 @@ async function dispatch(
       return selfHealRequest(deps as RequestSyncDeps['self-heal'], ask);
     case 'app-of-apps-child':
       return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
+    case 'retry':
+      return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId, delayMs: ask.delayMs });
   }
 }
 

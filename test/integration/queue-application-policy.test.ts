@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RetryStrategy } from '../../src/domain/index.js';
 import { syncRetryLifecycle } from '../../src/queue/index.js';
 import { SYNC_QUEUE_NAME } from '../../src/queue/store/redis-keys.js';
+import { requestRetrySync } from '../../src/requests/for-main.js';
 import { useQueueFixture } from './support/queue-fixture.js';
 import { jobsFinished, REDIS_URL, syncRequest, waitFor } from './support/queue-test-env.js';
 import { readRuns } from './support/recording-runner.js';
@@ -34,7 +35,7 @@ describe('sync queue: spec.syncPolicy.retry', () => {
   const t = useQueueFixture();
   const retried = (strategy: RetryStrategy, notes: string[], reached?: () => void) =>
     syncRetryLifecycle({
-      queue: t.queue,
+      requestRetry: (ask) => requestRetrySync({ queue: t.queue }, ask),
       retryStrategyOf: (app) => (app === 'web' ? strategy : undefined),
       announce: async (target, text) => {
         notes.push(`${target.threadTs} ${text}`);
