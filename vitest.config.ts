@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files run side by side, three at a time, across all three projects. Most integration and end-to-end files wait
+ * (on Redis, on real processes, on a simulated cluster's clock) far more than they compute: run one at a time, the
+ * suite took 16 min on 2 cores with under 10 min of CPU, unit, end-to-end and integration one after another
+ * (vitest puts files of `fileParallelism: false` projects into one sequential group). Each file keeps to its own
+ * Redis key prefix, ports and temporary folders, so they do not meet. BENCHMARKS.md "Test suite" has the figures.
+ */
+const maxWorkers = 3;
+
 // Three projects: fast unit tests beside the sources, integration tests on a real Redis, and end-to-end tests
 // that run the real processes over HTTP. `npm test` runs all three.
 export default defineConfig({
@@ -10,6 +19,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'test/unit/**/*.test.ts'],
           testTimeout: 60_000, // some unit tests spawn bin/wavesync.js or kubectl: generous under a loaded machine
+          maxWorkers,
         },
       },
       {
@@ -18,7 +28,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 30_000,
-          fileParallelism: false,
+          maxWorkers,
         },
       },
       {
@@ -27,7 +37,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          maxWorkers,
         },
       },
     ],
