@@ -5,9 +5,8 @@
  * (`<name>/Chart.yaml`, `<name>/templates/…`). Every request is recorded so tests can see what was fetched.
  */
 
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import {
   createServer as createHttpServer,
@@ -21,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { c as createTar } from 'tar';
 import { stringify } from 'yaml';
+import { makeTestCertificates } from './test-certificates.js';
 
 export interface PackedChart {
   name: string;
@@ -193,40 +193,7 @@ export async function startOciRegistry(options: OciRegistryOptions): Promise<Tes
 
 /** A CA and a certificate for 127.0.0.1 signed by it (openssl), in `dir`: ca.crt, server.key, server.crt. */
 export function makeServerCertificate(dir: string): { ca: string; key: Buffer; cert: Buffer } {
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  const key = ['-newkey', 'rsa:2048', '-nodes'];
-  openssl(
-    'req',
-    '-x509',
-    ...key,
-    '-days',
-    '2',
-    '-subj',
-    '/CN=charts-ca',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-  );
-  openssl('req', ...key, '-subj', '/CN=127.0.0.1', '-keyout', 'server.key', '-out', 'server.csr');
-  writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-out',
-    'server.crt',
-    '-extfile',
-    'san.ext',
-  );
+  makeTestCertificates(dir, 'charts-ca', [{ name: 'server', cn: '127.0.0.1', ip: '127.0.0.1' }]);
   const read = (f: string) => readFileSync(path.join(dir, f));
   return { ca: path.join(dir, 'ca.crt'), key: read('server.key'), cert: read('server.crt') };
 }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { KubeHttp } from '../../../src/kube/kube-http.js';
+import { makeTestCertificates } from '../../support/test-certificates.js';
 
 /**
  * The adapter's own request path (kube-http.ts) against an HTTPS API server that trusts only client certificates
@@ -28,43 +28,16 @@ const connections = new WeakMap<object, number>();
 /** The next this many requests are refused with 401. */
 let unauthorized = 0;
 
-function openssl(...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-}
-
-/** A CA, a server certificate for 127.0.0.1 and a client certificate (CN=wavesync-test), all signed by the CA. */
-function makeCertificates(): void {
-  const key = ['-newkey', 'rsa:2048', '-nodes'];
-  openssl(
-    'req',
-    '-x509',
-    ...key,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=test-ca',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-  );
-  writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  for (const [name, cn, ext] of [
-    ['server', '127.0.0.1', ['-extfile', 'san.ext']],
-    ['client', 'wavesync-test', []],
-    ['rotated', 'wavesync-rotated', []],
-  ] as const) {
-    openssl('req', ...key, '-subj', `/CN=${cn}`, '-keyout', `${name}.key`, '-out', `${name}.csr`);
-    const ca = ['-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial'];
-    openssl('x509', '-req', '-in', `${name}.csr`, ...ca, '-days', '1', '-out', `${name}.crt`, ...ext);
-  }
-}
-
 const file = (name: string) => path.join(dir, name);
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wavesync-kube-http-'));
-  makeCertificates();
+  // A CA, a server certificate for 127.0.0.1 and client certificates (CN=wavesync-test, a rotated one).
+  makeTestCertificates(dir, 'test-ca', [
+    { name: 'server', cn: '127.0.0.1', ip: '127.0.0.1' },
+    { name: 'client', cn: 'wavesync-test' },
+    { name: 'rotated', cn: 'wavesync-rotated' },
+  ]);
   server = createServer(
     {
       key: readFileSync(file('server.key')),
