@@ -108,15 +108,15 @@ export function syncRetryLifecycle(deps: SyncRetryDeps): Required<Pick<JobLifecy
       if (cancelled || request.deletion || request.appOfApps || request.operation.dryRun) return;
       if (state.phase !== 'Failed' && state.phase !== 'Error') return;
       const attempt = request.retry?.attempt ?? 1;
+      const strategy = deps.retryStrategyOf(request.application);
       let next: NextRetry | undefined;
       try {
-        next = nextRetry(deps.retryStrategyOf(request.application), attempt);
+        next = nextRetry(strategy, attempt);
       } catch (err) {
         deps.logger?.warn({ jobId, err: String(err) }, 'syncPolicy.retry not applied');
         return;
       }
       if (!next) return;
-      const strategy = deps.retryStrategyOf(request.application);
       const reason = state.message || `Operation ${state.phase}`;
       const retry = await deps.requestRetry({
         request: retryRequest(request, state, next, reason, strategy),
