@@ -77,7 +77,7 @@ export async function healthOfManifests(
   const results: ObjectHealth[] = [];
   for (const target of targets) {
     for (const { object, source } of await objectsOf(target)) {
-      const health = getResourceHealth(object, scripted ? { scripted } : {});
+      const health = await getResourceHealth(object, scripted ? { scripted } : {});
       results.push({
         apiVersion: object.apiVersion,
         kind: object.kind,

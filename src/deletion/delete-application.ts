@@ -261,7 +261,7 @@ class DeletionRun {
         const live = await cluster.get(refOf(hook));
         const scripted = this.input.scriptedHealth;
         const health = live
-          ? getResourceHealth(live, scripted ? { scripted } : {})
+          ? await getResourceHealth(live, scripted ? { scripted } : {})
           : { status: 'Missing' as const, message: 'not found' };
         if (health === undefined || health.status === 'Healthy') {
           pending.delete(hook);

@@ -43,10 +43,11 @@ export async function noticeDegradedHealth(
   app: Application,
   live: readonly KubeObject[],
 ): Promise<void> {
-  const degraded = live.flatMap((o) => {
-    const health = getResourceHealth(o, deps.scriptedHealth ? { scripted: deps.scriptedHealth } : {});
-    return health?.status === 'Degraded' ? [{ o, health }] : [];
-  });
+  const options = deps.scriptedHealth ? { scripted: deps.scriptedHealth } : {};
+  const judged = await Promise.all(
+    live.map(async (o) => ({ o, health: await getResourceHealth(o, options) })),
+  );
+  const degraded = judged.flatMap(({ o, health }) => (health?.status === 'Degraded' ? [{ o, health }] : []));
   if (degraded.length === 0) return;
   const env = environmentFor(deps.settings, app);
   const channels = subscribedChannels('on-health-degraded', ...subscriptionsOf(app, env));

@@ -9,11 +9,14 @@ export type HealthOverride = (obj: KubeObject) => HealthStatus | undefined;
 
 /**
  * Health from scripts — Argo CD's Lua health checks, run outside the engine (src/health-scripts/, wired by the
- * composition root). Returns undefined when no script judges the object. `hasOwnCheck`: the engine has a check of
- * its own for the kind (its ports of Argo CD's Go checks); then only a user's override applies, as in Argo CD,
- * where an argocd-cm override wins over the built-in check.
+ * composition root; there in a worker thread, hence the promise). Gives undefined when no script judges the
+ * object. `hasOwnCheck`: the engine has a check of its own for the kind (its ports of Argo CD's Go checks); then
+ * only a user's override applies, as in Argo CD, where an argocd-cm override wins over the built-in check.
  */
-export type ScriptedHealth = (obj: KubeObject, context: { hasOwnCheck: boolean }) => HealthStatus | undefined;
+export type ScriptedHealth = (
+  obj: KubeObject,
+  context: { hasOwnCheck: boolean },
+) => HealthStatus | undefined | Promise<HealthStatus | undefined>;
 
 /** No scripts: every kind keeps the engine's own checks, and kinds without one have no health. */
 export const NO_SCRIPTED_HEALTH: ScriptedHealth = () => undefined;

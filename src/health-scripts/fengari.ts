@@ -26,6 +26,7 @@ interface LuaApi {
   LUA_TTABLE: number;
   LUA_TFUNCTION: number;
   LUA_REGISTRYINDEX: number;
+  lua_atnativeerror(L: LuaState, handler: LuaFunction): LuaFunction | null;
   lua_checkstack(L: LuaState, n: number): boolean;
   lua_close(L: LuaState): void;
   lua_createtable(L: LuaState, narr: number, nrec: number): void;
@@ -58,6 +59,7 @@ interface LuaApi {
   lua_getglobal(L: LuaState, name: LuaString): number;
   lua_sethook(L: LuaState, hook: ((L: LuaState) => void) | null, mask: number, count: number): void;
   lua_toboolean(L: LuaState, index: number): boolean;
+  lua_touserdata(L: LuaState, index: number): unknown;
   lua_tonumber(L: LuaState, index: number): number;
   lua_tostring(L: LuaState, index: number): LuaString | null;
   lua_type(L: LuaState, index: number): number;

@@ -1,4 +1,6 @@
 /** Lua health scripts as Argo CD runs them: the VM, where scripts come from, and the engine's port over both. */
+
+export { HEALTH_SCRIPT_BYTE_BUDGET } from './byte-budget.js';
 export {
   createHealthScriptCatalog,
   groupKindKey,
@@ -6,6 +8,12 @@ export {
   type HealthScriptCatalog,
   type ScriptChoice,
 } from './health-script-catalog.js';
+export {
+  createHealthScriptRunner,
+  type HealthScriptRunner,
+  type HealthScriptRunnerOptions,
+  sharedHealthScriptRunner,
+} from './health-script-runner.js';
 export {
   createHealthScriptVm,
   HEALTH_SCRIPT_TIMEOUT_MS,

@@ -33,6 +33,12 @@
  * does. Integer arithmetic on constants written in a script is 32-bit in fengari (gopher-lua: float64).
  */
 import { HEALTH_STATUS_CODES, type HealthStatus, type HealthStatusCode } from '../domain/index.js';
+import {
+  byteBudgetExceeded,
+  endByteBudget,
+  HEALTH_SCRIPT_BYTE_BUDGET,
+  startByteBudget,
+} from './byte-budget.js';
 import { fengari, type LuaFunction, type LuaState, type LuaString } from './fengari.js';
 import { pushSafeOs } from './safe-os.js';
 
@@ -61,6 +67,11 @@ export interface HealthScriptVm {
 export interface HealthScriptVmOptions {
   /** Default HEALTH_SCRIPT_TIMEOUT_MS. */
   timeoutMs?: number;
+  /**
+   * Bytes of strings one call may make (byte-budget.ts), default HEALTH_SCRIPT_BYTE_BUDGET. Enforced only where
+   * the byte arrays are metered (the health-script worker); elsewhere nothing is counted.
+   */
+  byteBudget?: number;
 }
 
 /** Lua strings for the keys and values seen often (field names, condition types), bounded. */
@@ -112,6 +123,16 @@ function pushValue(L: LuaState, value: unknown): boolean {
 }
 
 const noop: LuaFunction = () => 0;
+
+/**
+ * A JavaScript error thrown inside fengari (the byte budget's refusal, a RangeError of a huge allocation) becomes
+ * a Lua error with its message, so the state unwinds as for any Lua error and stays usable.
+ */
+const nativeError: LuaFunction = (L) => {
+  const error = lua.lua_touserdata(L, 1);
+  lua.lua_pushstring(L, to_luastring(error instanceof Error ? error.message : String(error)));
+  return 1;
+};
 
 const tableGetn: LuaFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
@@ -182,6 +203,7 @@ const stringMethod: LuaFunction = (L) => {
 
 /** Opens the libraries into the state's (pristine) globals and sets up the environments' metatable. */
 function openLibraries(L: LuaState, openLibs: boolean): void {
+  lua.lua_atnativeerror(L, nativeError);
   lauxlib.luaL_requiref(L, luaString('_G'), lualib.luaopen_base, 1);
   lua.lua_pop(L, 1);
   for (const name of ['dofile', 'loadfile', 'load']) {
@@ -330,38 +352,54 @@ class ScriptState {
   }
 
   /** Runs the factory on top of the stack in a fresh environment whose `obj` is `obj`. */
-  call(obj: unknown, timeoutMs: number, name: string): HealthStatus {
+  /**
+   * Runs the factory on top of the stack in a fresh environment whose `obj` is `obj`. Past the time limit or the
+   * byte budget every further instruction fails, so a `pcall` in the script cannot carry on, and the call is
+   * Unknown whatever the script returns.
+   */
+  call(obj: unknown, limits: Required<HealthScriptVmOptions>, name: string): HealthStatus {
     const { L } = this;
     const base = lua.lua_gettop(L) - 1;
-    pushFreshEnvironment(L);
-    if (pushValue(L, obj)) lua.lua_setfield(L, -2, luaString('obj'));
-    lua.lua_pushvalue(L, -1);
-    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
-    const deadline = performance.now() + timeoutMs;
-    let timedOut = false;
-    const timeoutMessage = `${name}: timed out after ${timeoutMs} ms`;
-    const hook = (H: LuaState) => {
-      if (!timedOut && performance.now() < deadline) return;
-      if (!timedOut) {
-        timedOut = true;
-        lua.lua_sethook(H, hook, lua.LUA_MASKCOUNT, 1);
-      }
-      lauxlib.luaL_error(H, to_luastring(timeoutMessage));
-    };
-    lua.lua_sethook(L, hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
-    const status = lua.lua_pcall(L, 1, lua.LUA_MULTRET, 0);
-    lua.lua_sethook(L, null, 0, 0);
-    lua.lua_pushnil(L);
-    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
-    if (timedOut) return unknown(timeoutMessage);
-    if (status !== lua.LUA_OK) return unknown(errorText(L));
-    return resultOf(L, base);
+    startByteBudget(limits.byteBudget);
+    try {
+      pushFreshEnvironment(L);
+      if (pushValue(L, obj)) lua.lua_setfield(L, -2, luaString('obj'));
+      lua.lua_pushvalue(L, -1);
+      lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
+      const deadline = performance.now() + limits.timeoutMs;
+      let stopped: string | undefined;
+      const timeoutMessage = `${name}: timed out after ${limits.timeoutMs} ms`;
+      const budgetMessage = `${name}: made more than ${limits.byteBudget / 2 ** 20} MB of strings (the limit of one run)`;
+      const hook = (H: LuaState) => {
+        if (stopped === undefined) {
+          if (byteBudgetExceeded()) stopped = budgetMessage;
+          else if (performance.now() >= deadline) stopped = timeoutMessage;
+          else return;
+          lua.lua_sethook(H, hook, lua.LUA_MASKCOUNT, 1);
+        }
+        lauxlib.luaL_error(H, to_luastring(stopped));
+      };
+      lua.lua_sethook(L, hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
+      const status = lua.lua_pcall(L, 1, lua.LUA_MULTRET, 0);
+      lua.lua_sethook(L, null, 0, 0);
+      lua.lua_pushnil(L);
+      lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, CURRENT_ENV);
+      if (byteBudgetExceeded()) return unknown(budgetMessage);
+      if (stopped !== undefined) return unknown(stopped);
+      if (status !== lua.LUA_OK) return unknown(errorText(L));
+      return resultOf(L, base);
+    } finally {
+      endByteBudget();
+    }
   }
 }
 
 /** A VM for health scripts; one per process is enough (calls are synchronous). */
 export function createHealthScriptVm(options: HealthScriptVmOptions = {}): HealthScriptVm {
-  const timeoutMs = options.timeoutMs ?? HEALTH_SCRIPT_TIMEOUT_MS;
+  const limits: Required<HealthScriptVmOptions> = {
+    timeoutMs: options.timeoutMs ?? HEALTH_SCRIPT_TIMEOUT_MS,
+    byteBudget: options.byteBudget ?? HEALTH_SCRIPT_BYTE_BUDGET,
+  };
   const states = new Map<boolean, ScriptState>();
   return {
     run(script, obj) {
@@ -374,7 +412,7 @@ export function createHealthScriptVm(options: HealthScriptVmOptions = {}): Healt
         const { L } = state;
         lua.lua_settop(L, 0);
         if (!state.pushCompiled(script)) return unknown(errorText(L));
-        return state.call(obj, timeoutMs, script.name);
+        return state.call(obj, limits, script.name);
       } catch (err) {
         // A JavaScript error inside fengari: the state may be inconsistent, so the next call starts a new one.
         states.delete(script.openLibs);

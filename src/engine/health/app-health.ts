@@ -39,7 +39,7 @@ async function snapshot(ctx: SyncContext, tasks: SyncTask[]): Promise<Check[]> {
       const live = await ctx.live.get(objectRefOf(ctx, task));
       if (live === undefined)
         return { task, health: { status: 'Missing', message: 'not found in the cluster' } as HealthStatus };
-      const health = healthOf(ctx, live);
+      const health = await healthOf(ctx, live);
       return health ? { task, health, live } : undefined;
     }),
   );

@@ -43,12 +43,12 @@ function load(file: string): KubeObject {
 const expectations = readExpectations();
 
 describe('getResourceHealth on the gitops-engine health fixtures', () => {
-  it('reads all 50 expectations of EXPECTED.md', () => {
+  it('reads all 50 expectations of EXPECTED.md', async () => {
     expect(expectations).toHaveLength(50);
   });
 
-  it.each(expectations)('$file → $status', ({ file, status, message }) => {
-    const health = getResourceHealth(load(file));
+  it.each(expectations)('$file → $status', async ({ file, status, message }) => {
+    const health = await getResourceHealth(load(file));
     if (status === undefined) {
       expect(health).toBeUndefined();
       return;
@@ -57,8 +57,8 @@ describe('getResourceHealth on the gitops-engine health fixtures', () => {
     if (message !== undefined) expect(health?.message).toBe(message);
   });
 
-  it('keeps the asserted message of a suspended Job', () => {
-    expect(getResourceHealth(load('job-suspended.yaml'))).toEqual({
+  it('keeps the asserted message of a suspended Job', async () => {
+    expect(await getResourceHealth(load('job-suspended.yaml'))).toEqual({
       status: 'Suspended',
       message: 'Job suspended',
     });
@@ -66,38 +66,38 @@ describe('getResourceHealth on the gitops-engine health fixtures', () => {
 });
 
 describe('getResourceHealth rules without a fixture', () => {
-  it('judges a child Application by its status.health only when the customization is enabled (spec §6.4)', () => {
+  it('judges a child Application by its status.health only when the customization is enabled (spec §6.4)', async () => {
     const app = load('application-degraded.yaml');
-    expect(getResourceHealth(app)).toBeUndefined();
-    expect(getResourceHealth(app, { applicationHealth: true })?.status).toBe('Degraded');
+    expect(await getResourceHealth(app)).toBeUndefined();
+    expect((await getResourceHealth(app, { applicationHealth: true }))?.status).toBe('Degraded');
     const fresh: KubeObject = {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
       metadata: { name: 'x' },
     };
-    expect(getResourceHealth(fresh, { applicationHealth: true })?.status).toBe('Progressing');
+    expect((await getResourceHealth(fresh, { applicationHealth: true }))?.status).toBe('Progressing');
   });
 
-  it('does not report Pending deletion for a hook that still holds the hook finalizer', () => {
+  it('does not report Pending deletion for a hook that still holds the hook finalizer', async () => {
     const pod = load('pod-deletion.yaml');
     pod.metadata.finalizers = ['argocd.argoproj.io/hook-finalizer'];
-    expect(getResourceHealth(pod)?.message).not.toBe('Pending deletion');
+    expect((await getResourceHealth(pod))?.message).not.toBe('Pending deletion');
   });
 
-  it('waits for a new CRD to be Established, and is Healthy after', () => {
+  it('waits for a new CRD to be Established, and is Healthy after', async () => {
     const crd: KubeObject = {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name: 'widgets.example.com' },
     };
-    expect(getResourceHealth(crd)?.status).toBe('Progressing');
+    expect((await getResourceHealth(crd))?.status).toBe('Progressing');
     crd.status = { conditions: [{ type: 'Established', status: 'True' }] };
-    expect(getResourceHealth(crd)).toEqual({ status: 'Healthy', message: 'CRD is healthy' });
+    expect(await getResourceHealth(crd)).toEqual({ status: 'Healthy', message: 'CRD is healthy' });
     crd.status = { conditions: [{ type: 'NamesAccepted', status: 'False', message: 'taken' }] };
-    expect(getResourceHealth(crd)?.status).toBe('Degraded');
+    expect((await getResourceHealth(crd))?.status).toBe('Degraded');
   });
 
-  it('reports a Deployment rollout in gitops-engine words', () => {
+  it('reports a Deployment rollout in gitops-engine words', async () => {
     const deployment: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -105,17 +105,17 @@ describe('getResourceHealth rules without a fixture', () => {
       spec: { replicas: 3 },
       status: { observedGeneration: 2, replicas: 3, updatedReplicas: 3, availableReplicas: 1 },
     };
-    expect(getResourceHealth(deployment)).toEqual({
+    expect(await getResourceHealth(deployment)).toEqual({
       status: 'Progressing',
       message: 'Waiting for rollout to finish: 1 of 3 updated replicas are available...',
     });
     deployment.metadata.generation = 3;
-    expect(getResourceHealth(deployment)?.message).toMatch(
+    expect((await getResourceHealth(deployment))?.message).toMatch(
       /observed deployment generation less than desired/,
     );
   });
 
-  it('reads a failed ReplicaSet and a lost PVC as Degraded', () => {
+  it('reads a failed ReplicaSet and a lost PVC as Degraded', async () => {
     const rs: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -123,20 +123,20 @@ describe('getResourceHealth rules without a fixture', () => {
       spec: { replicas: 1 },
       status: { conditions: [{ type: 'ReplicaFailure', status: 'True', message: 'quota exceeded' }] },
     };
-    expect(getResourceHealth(rs)).toEqual({ status: 'Degraded', message: 'quota exceeded' });
+    expect(await getResourceHealth(rs)).toEqual({ status: 'Degraded', message: 'quota exceeded' });
     const pvc: KubeObject = {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
       metadata: {},
       status: { phase: 'Lost' },
     };
-    expect(getResourceHealth(pvc)?.status).toBe('Degraded');
+    expect((await getResourceHealth(pvc))?.status).toBe('Degraded');
   });
 
-  it('has no health for kinds without a check, and none for a same-named kind of another group', () => {
+  it('has no health for kinds without a check, and none for a same-named kind of another group', async () => {
     const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
-    expect(getResourceHealth(cm)).toBeUndefined();
+    expect(await getResourceHealth(cm)).toBeUndefined();
     const knative: KubeObject = { apiVersion: 'serving.knative.dev/v1', kind: 'Service', metadata: {} };
-    expect(getResourceHealth(knative)).toBeUndefined();
+    expect(await getResourceHealth(knative)).toBeUndefined();
   });
 });

@@ -60,8 +60,11 @@ function ownCheckFor(obj: KubeObject, options: HealthOptions): HealthOverride | 
   return BUILT_IN_CHECKS.get(`${group}/${obj.kind}`);
 }
 
-/** Health of `obj`; undefined when its group/kind has no health check. */
-export function getResourceHealth(obj: KubeObject, options: HealthOptions = {}): HealthStatus | undefined {
+/** Health of `obj`; undefined when its group/kind has no health check. Asynchronous for the script port. */
+export async function getResourceHealth(
+  obj: KubeObject,
+  options: HealthOptions = {},
+): Promise<HealthStatus | undefined> {
   const meta = obj.metadata ?? {};
   if (meta.deletionTimestamp && !(meta.finalizers ?? []).includes(HOOK_FINALIZER)) {
     return { status: 'Progressing', message: 'Pending deletion' };
@@ -70,6 +73,6 @@ export function getResourceHealth(obj: KubeObject, options: HealthOptions = {}):
   const override = options.overrides?.[`${group}/${obj.kind}`];
   if (override) return override(obj);
   const own = ownCheckFor(obj, options);
-  const scripted = options.scripted?.(obj, { hasOwnCheck: own !== undefined });
+  const scripted = await options.scripted?.(obj, { hasOwnCheck: own !== undefined });
   return scripted ?? own?.(obj);
 }

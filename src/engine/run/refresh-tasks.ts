@@ -200,7 +200,7 @@ async function refreshHook(
   task: SyncTask,
 ): Promise<void> {
   if (task.liveObj?.status === undefined && ['Pod', 'Job'].includes(task.kind)) return; // not observed yet
-  const health = healthOf(ctx, task.liveObj!);
+  const health = await healthOf(ctx, task.liveObj!);
   let phase = hookPhaseFor(health);
   let message = health?.message || resultOf(state, task)?.message || '';
   if (phase === 'Running') {
@@ -228,7 +228,7 @@ async function refreshResource(
   task: SyncTask,
   blocking: boolean,
 ): Promise<void> {
-  const health = healthOf(ctx, task.liveObj!);
+  const health = await healthOf(ctx, task.liveObj!);
   let phase = resourcePhaseFor(health);
   let message = health?.message || resultOf(state, task)?.message || '';
   if (phase === 'Running') {

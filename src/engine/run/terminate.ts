@@ -27,7 +27,7 @@ async function stopHook(ctx: SyncContext, state: OperationState, task: SyncTask)
     });
     return true;
   }
-  const health = healthOf(ctx, live);
+  const health = await healthOf(ctx, live);
   const done = health === undefined || health.status === 'Healthy';
   const failed = health?.status === 'Degraded';
   await finishHook(

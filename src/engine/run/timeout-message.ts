@@ -16,13 +16,15 @@ function seconds(ms: number): string {
 
 export async function timeoutMessage(ctx: SyncContext, state: OperationState): Promise<string> {
   const { tasks } = await planPass(ctx, state.startedAt);
-  const waiting = tasks
-    .filter((t) => taskStateOf(state, t) === 'running')
-    .map((t) => {
-      const health = t.liveObj ? healthOf(ctx, t.liveObj) : { status: 'Missing', message: '' };
-      const detail = health ? ` (${health.status}${health.message ? `: ${health.message}` : ''})` : '';
-      return `${t.group}/${t.kind}/${t.name}${detail}`;
-    });
+  const waiting = await Promise.all(
+    tasks
+      .filter((t) => taskStateOf(state, t) === 'running')
+      .map(async (t) => {
+        const health = t.liveObj ? await healthOf(ctx, t.liveObj) : { status: 'Missing', message: '' };
+        const detail = health ? ` (${health.status}${health.message ? `: ${health.message}` : ''})` : '';
+        return `${t.group}/${t.kind}/${t.name}${detail}`;
+      }),
+  );
   // Nothing running: the wave waits for something else (a deletion, a pruning confirmation) — say what.
   const otherWait = state.message.startsWith('waiting for') ? ` ${state.message}` : '';
   const what = waiting.length > 0 ? ` waiting for ${waiting.join(', ')}` : otherWait;

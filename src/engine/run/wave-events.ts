@@ -107,12 +107,12 @@ async function emitWaveCompleted(
   const at = nowIso(ctx);
   const starts = waveTasks.map((t) => Date.parse(resultOf(state, t)?.startedAt ?? at));
   const failedTasks = waveTasks.filter((t) => isFailedTask(state, t));
-  const health = waveTasks
-    .filter((t) => !t.isHook && !isPruneTask(t) && t.liveObj !== undefined)
-    .flatMap((t) => {
-      const h = healthOf(ctx, t.liveObj!);
-      return h ? [{ task: taskRefOf(t), health: h }] : [];
-    });
+  const judged = await Promise.all(
+    waveTasks
+      .filter((t) => !t.isHook && !isPruneTask(t) && t.liveObj !== undefined)
+      .map(async (t) => ({ task: taskRefOf(t), health: await healthOf(ctx, t.liveObj!) })),
+  );
+  const health = judged.flatMap(({ task, health: h }) => (h ? [{ task, health: h }] : []));
   await ctx.emit({
     type: 'WaveCompleted',
     at,

@@ -3,7 +3,7 @@
  * resource that Argo CD's own cert-manager script calls Progressing holds its wave, Degraded fails it with the
  * script's message; a kind with no script keeps the engine's behaviour.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject, SyncEvent } from '../../../src/domain/index.js';
 import { refOf } from '../../../src/engine/cluster.js';
 import { runOperation } from '../../../src/engine/run/run-operation.js';
@@ -68,6 +68,13 @@ async function run(cluster: FakeCluster, targets: KubeObject[], withScripts = tr
 }
 
 describe('runOperation with Lua health scripts', () => {
+  // The scripts run in a worker thread, started at the first run: start it before the timed stand-in runs.
+  beforeAll(async () => {
+    expect(await scriptedHealth(certificate('warm-up'), { hasOwnCheck: false })).toMatchObject({
+      status: 'Progressing',
+    });
+  });
+
   it('holds the next wave while the script says Progressing, says why, and goes on once Healthy', async () => {
     const cluster = new FakeCluster([['cert-manager.io/v1', 'Certificate']]);
     const seen = certManager(cluster, [
