@@ -9,11 +9,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadManifests, manifestSourcesOf, parseManifests } from '../applications/index.js';
 import type { HealthStatusCode } from '../domain/index.js';
-import { getResourceHealth, type ScriptedHealth, type SourcedObject } from '../engine/index.js';
-import type { HealthOverride } from '../health-scripts/index.js';
-import { builtInScriptsDir, createScriptedHealth } from '../health-scripts/index.js';
-import { loadSettings, parseResourceCustomizations } from '../settings/index.js';
+import { getResourceHealth, type SourcedObject } from '../engine/index.js';
 import type { CommandIo } from './command-io.js';
+import { scriptedHealthOfOptions } from './scripted-health-options.js';
 
 export interface HealthCommandOptions {
   output: 'text' | 'json';
@@ -42,38 +40,12 @@ async function objectsOf(target: string): Promise<SourcedObject[]> {
   return objects;
 }
 
-async function scriptedHealthOf(options: HealthCommandOptions): Promise<ScriptedHealth | undefined> {
-  let overrides: HealthOverride[] = [];
-  let builtInDir: string | undefined;
-  if (options.config !== undefined) {
-    const settings = await loadSettings(options.config);
-    overrides = parseResourceCustomizations(settings.health.argocdCm).overrides;
-    const directory = settings.health.builtInScripts?.directory;
-    if (directory !== undefined) {
-      builtInDir = builtInScriptsDir(
-        directory,
-        settings.baseDir,
-        `${settings.file}: health.builtInScripts.directory`,
-      );
-    }
-  }
-  if (options.resourceCustomizations !== undefined) {
-    builtInDir = builtInScriptsDir(
-      options.resourceCustomizations,
-      process.cwd(),
-      '--resource-customizations',
-    );
-  }
-  if (overrides.length === 0 && builtInDir === undefined) return undefined;
-  return createScriptedHealth({ overrides, ...(builtInDir === undefined ? {} : { builtInDir }) });
-}
-
 /** The health of every object of `targets`, in file order. */
 export async function healthOfManifests(
   targets: readonly string[],
   options: HealthCommandOptions,
 ): Promise<ObjectHealth[]> {
-  const scripted = await scriptedHealthOf(options);
+  const scripted = await scriptedHealthOfOptions(options);
   const results: ObjectHealth[] = [];
   for (const target of targets) {
     for (const { object, source } of await objectsOf(target)) {

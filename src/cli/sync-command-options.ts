@@ -10,8 +10,10 @@ export interface SyncCommandOptions {
   output: 'text' | 'json';
   /** Sync this Application of wavesync.yaml (as `/sync NAME`) instead of a path: see sync-application.ts. */
   app?: string;
-  /** wavesync.yaml for --app (default: $WAVESYNC_CONFIG). */
+  /** wavesync.yaml for --app, and for a path its health: scripts (default: $WAVESYNC_CONFIG). */
   config?: string;
+  /** For a path: Argo CD's resource_customizations folder, its built-in health scripts (wins over --config's). */
+  resourceCustomizations?: string;
   /** With --app: branch, tag or SHA instead of the Application's targetRevision. */
   revision?: string;
   /**

@@ -15,6 +15,7 @@ import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { planLoaded } from './plan-application.js';
+import { scriptedHealthOfOptions } from './scripted-health-options.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -53,6 +54,11 @@ export async function syncManifests(
   rejectPathAndApp(target, options.app);
   const timings = syncTimings(options);
   if (options.app !== undefined) {
+    if (options.resourceCustomizations !== undefined) {
+      throw new BotError('invalid_command', '--resource-customizations is for a path', {
+        fix: "with --app, wavesync.yaml's health.builtInScripts names the folder",
+      });
+    }
     const { syncApplication } = await import('./sync-application.js');
     return syncApplication(options.app, options, onEvent, signal, onWarning).catch(rethrowClusterError);
   }
@@ -69,6 +75,15 @@ export async function syncManifests(
   }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
+  // Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG).
+  const scriptedHealth = await scriptedHealthOfOptions({
+    ...((options.config ?? process.env.WAVESYNC_CONFIG)
+      ? { config: options.config ?? process.env.WAVESYNC_CONFIG }
+      : {}),
+    ...(options.resourceCustomizations === undefined
+      ? {}
+      : { resourceCustomizations: options.resourceCustomizations }),
+  });
   const namespace = options.namespace ?? contextNamespaceOf(kc);
   // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
   for (const warning of planLoaded(loaded, namespace, options.syncOption).warnings) onWarning(warning);
@@ -93,6 +108,7 @@ export async function syncManifests(
     // Confirmed when the operation asks, so always at or after its start (Argo CD: deletion-approved).
     ...(options.confirmPrune ? { pruneConfirmation: async () => new Date().toISOString() } : {}),
     options: {
+      ...(scriptedHealth ? { scriptedHealth } : {}),
       ...(timings.hookStartGraceMs === undefined ? {} : { hookStartGraceMs: timings.hookStartGraceMs }),
       ...(timings.operationTimeoutMs === undefined ? {} : { operationTimeoutMs: timings.operationTimeoutMs }),
       // Not waiting (0) still reads the health once (HealthAssessed), without waiting for it to change.

@@ -31,7 +31,14 @@ export function registerSyncCommand(program: Command, io: CommandIo = processIo)
       '--app <name>',
       'sync this Application of wavesync.yaml as /sync would, minus Slack (instead of a path)',
     )
-    .option('--config <file>', 'wavesync.yaml for --app (default: $WAVESYNC_CONFIG)')
+    .option(
+      '--config <file>',
+      'wavesync.yaml for --app; for a path, its health: scripts apply (default: $WAVESYNC_CONFIG)',
+    )
+    .option(
+      '--resource-customizations <dir>',
+      "for a path: Argo CD's resource_customizations folder, its built-in health scripts (<group>/<Kind>/health.lua)",
+    )
     .option('--revision <rev>', "with --app: branch, tag or SHA instead of the Application's targetRevision")
     .option(
       '--tracking-label <value>',

@@ -270,3 +270,47 @@ describe('wavesync sync (bin/wavesync.js against the simulator)', () => {
     );
   });
 });
+
+describe('wavesync sync <path> with health scripts', () => {
+  it("judges a custom resource by wavesync.yaml's health: script (--config) and fails the wave with its message", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-scripted-'));
+    const crd = [
+      'apiVersion: apiextensions.k8s.io/v1',
+      'kind: CustomResourceDefinition',
+      'metadata: { name: gadgets.cli.example.com }',
+      'spec:',
+      '  group: cli.example.com',
+      '  scope: Namespaced',
+      '  names: { plural: gadgets, singular: gadget, kind: Gadget }',
+      '  versions:',
+      '    - name: v1',
+      '      served: true',
+      '      storage: true',
+      '      schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }',
+    ].join('\n');
+    const gadget = [
+      'apiVersion: cli.example.com/v1',
+      'kind: Gadget',
+      'metadata: { name: g1 }',
+      'spec: { size: 3 }',
+    ].join('\n');
+    writeFileSync(path.join(dir, 'objects.yaml'), `${crd}\n---\n${gadget}\n`);
+    const config = path.join(mkdtempSync(path.join(tmpdir(), 'wavesync-config-')), 'wavesync.yaml');
+    writeFileSync(
+      config,
+      [
+        'health:',
+        '  argocdCm:',
+        '    resource.customizations.health.cli.example.com_Gadget: |',
+        '      return { status = "Degraded", message = "gadget of size " .. obj.spec.size .. " is not ready" }',
+      ].join('\n'),
+    );
+    const common = ['--kubeconfig', kubeconfig, '--tracking-label', 'gadgets', '-n', 'default'];
+    const withScript = await wavesync('sync', dir, ...common, '--config', config);
+    expect(withScript.stdout).toContain('gadget of size 3 is not ready');
+    expect(withScript.code).toBe(1);
+    const without = await wavesync('sync', dir, ...common);
+    expect(without.stdout).not.toContain('is not ready');
+    expect(without.code).toBe(0);
+  });
+});
