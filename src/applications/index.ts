@@ -14,6 +14,7 @@ export {
   loadManifests,
   manifestSourcesOf,
   parseManifests,
+  parseManifestsEach,
 } from './manifests/index.js';
 export {
   type NotificationTrigger,

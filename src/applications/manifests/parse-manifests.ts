@@ -70,26 +70,50 @@ function addTo(result: ParsedManifests, parsed: ParsedManifests): void {
   for (const warning of parsed.warnings) result.warnings.push(warning);
 }
 
-/** The objects and warnings of each document of `text`, one document at a time. */
+/**
+ * Every document of `text` on its own: its objects and warnings, or the ManifestError that makes it no valid
+ * object (YAML syntax, a duplicate key, a missing metadata.name; file and line), going on with the next document.
+ * For tools that judge each document (`wavesync health`); a sync refuses the whole file (parseManifests).
+ */
+export function parseManifestsEach(text: string, file: string): (ParsedManifests | ManifestError)[] {
+  return [...documentOutcomesOf(text, file)];
+}
+
+/** The objects and warnings of each document of `text`, one document at a time; throws at the first bad one. */
 function* documentsOf(text: string, file: string): Generator<ParsedManifests> {
+  for (const outcome of documentOutcomesOf(text, file)) {
+    if (outcome instanceof ManifestError) throw outcome;
+    yield outcome;
+  }
+}
+
+function* documentOutcomesOf(text: string, file: string): Generator<ParsedManifests | ManifestError> {
   const lineCounter = new LineCounter();
   const docs = new Composer().compose(new Parser(lineCounter.addNewLine).parse(text));
   for (const doc of docs) {
     const error = doc.errors[0];
     if (error) {
       const line = error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line;
-      throw new ManifestError(file, line, `YAML syntax error: ${firstLine(error.message)}`, {
+      yield new ManifestError(file, line, `YAML syntax error: ${firstLine(error.message)}`, {
         cause: error,
         fix: 'fix the YAML at that line (indentation, quotes, brackets)',
       });
+      continue;
     }
     const warnings = doc.warnings.map((warning) => ({
       file,
       line: warning.linePos?.[0].line ?? lineCounter.linePos(warning.pos[0]).line,
       message: `YAML: ${firstLine(warning.message)}`,
     }));
-    const value: unknown = doc.contents === null ? null : doc.toJS();
-    const objects = value === null || value === undefined ? [] : objectsOf(value, doc, file, lineCounter);
+    let objects: SourcedObject[];
+    try {
+      const value: unknown = doc.contents === null ? null : doc.toJS();
+      objects = value === null || value === undefined ? [] : objectsOf(value, doc, file, lineCounter);
+    } catch (err) {
+      if (!(err instanceof ManifestError)) throw err;
+      yield err;
+      continue;
+    }
     if (objects.length > 0 || warnings.length > 0) yield { objects, warnings };
   }
 }

@@ -83,4 +83,51 @@ describe('wavesync health', () => {
     expect(folder).toMatchObject({ stdout: '', exitCode: 2 });
     expect(folder.stderr).toMatch(/health scripts folder not found: .*none \(--resource-customizations\)/);
   });
+
+  it('judges every document and lists each bad one with file:line (missing name, duplicate key, invalid YAML), exit 2', async () => {
+    const file = path.join(dir, 'mixed.yaml');
+    await writeFile(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: first }',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { labels: { a: b } }',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'kind: Secret',
+        'metadata: { name: twice }',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: [unclosed }',
+        '---',
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: { name: last, generation: 1 }',
+        'status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1 }',
+      ].join('\n'),
+    );
+    const run = await health(file, '-o', 'json');
+    expect(run.exitCode).toBe(2);
+    const results = lines(run).map((l) => JSON.parse(l));
+    expect(results.map((r) => r.name ?? `line ${r.line}`)).toEqual([
+      'first',
+      'line 7',
+      'line 11',
+      'line 16',
+      'last',
+    ]);
+    expect(results[1].error).toMatch(/metadata\.name/);
+    expect(results[2].error).toMatch(/unique/i);
+    expect(results[3].error).toMatch(/^YAML syntax error/);
+    expect(results[4]).toMatchObject({ kind: 'Deployment', status: 'Healthy' });
+    expect(run.stderr).toMatch(/3 documents could not be judged \(listed above\); 2 judged/);
+    const text = await health(file);
+    expect(lines(text)[1]).toMatch(/mixed\.yaml:7 error: .*metadata\.name/);
+  });
 });
