@@ -59,6 +59,14 @@ export interface GitRepositoryCache {
   resolveRevision(repoURL: string, revision: string): Promise<string>;
   /** Resolve `revision` and return a checkout of that commit (created once per SHA). Same errors. */
   checkout(repoURL: string, revision: string): Promise<GitCheckout>;
+  /**
+   * Only the folder `subpath` of `revision` (a branch, tag, full SHA or HEAD), for a big repository of which one
+   * folder is needed (Argo CD's resource_customizations): the one commit is fetched shallow and without file
+   * contents (`--depth 1 --filter=blob:none`; a server that cannot filter sends them all), then checked out sparse
+   * (cone mode: that folder and the files at the root), so only those files are downloaded. `dir` is the checkout's root (`subpath` is inside). Kept apart
+   * from the full mirrors `checkout` uses; created once per SHA and path. Same errors.
+   */
+  checkoutPath(repoURL: string, revision: string, subpath: string): Promise<GitCheckout>;
 }
 
 const READY_MARKER = '.wavesync-ready';
@@ -87,7 +95,45 @@ export function createGitRepositoryCache(options: GitRepositoryCacheOptions): Gi
         await exportCommit(repo, sha, dir);
         return { repoURL, revision, sha, dir };
       }),
+    checkoutPath: (repoURL, revision, subpath) => {
+      const key = repoKey(`${repoURL}\0sparse`);
+      return withLock(key, async () => {
+        const repo = await openRepository(options, repoURL, key);
+        const sha = await resolveShallow(repo, revision);
+        const dir = path.join(options.cacheDir, 'checkouts', key, `${sha}-${repoKey(subpath)}`);
+        await exportPath(repo, sha, subpath, dir);
+        return { repoURL, revision, sha, dir };
+      });
+    },
   };
+}
+
+/** `revision` as a full SHA without fetching every ref: a SHA as it is, else the remote's answer to ls-remote. */
+async function resolveShallow(repo: Repository, revision: string): Promise<string> {
+  if (isCommitSha(revision)) return revision.toLowerCase();
+  const sha = resolveRef(parseLsRemote(await run(repo, ['ls-remote', 'origin'])), revision);
+  if (sha) return sha;
+  throw new BotError(
+    'revision_not_found',
+    `revision "${revision}" not found in ${redactUrl(repo.url)} (no branch or tag of that name; give a full SHA for a commit)`,
+  );
+}
+
+/** Check out only `subpath` of `sha` into `dir` once, fetching that one commit shallow and blob-less. */
+async function exportPath(repo: Repository, sha: string, subpath: string, dir: string): Promise<void> {
+  if (existsSync(path.join(dir, READY_MARKER))) return;
+  if (!(await hasCommit(repo, sha))) {
+    await run(repo, ['fetch', '--quiet', '--depth', '1', '--filter=blob:none', 'origin', sha]);
+  }
+  await rm(dir, { recursive: true, force: true });
+  await run(repo, ['worktree', 'prune']);
+  await mkdir(path.dirname(dir), { recursive: true });
+  await run(repo, ['worktree', 'add', '--detach', '--force', '--quiet', '--no-checkout', dir, sha]);
+  const worktree = repo.inDir(dir);
+  // Cone mode (git's default): the folder, and the few files at the repository's root.
+  await run(worktree, ['sparse-checkout', 'set', subpath.replace(/^\/+|\/+$/g, '')]);
+  await run(worktree, ['checkout', '--quiet', sha]);
+  await writeFile(path.join(dir, READY_MARKER), `${sha}\n`);
 }
 
 /** Stable directory name for a repository URL. */
@@ -103,18 +149,24 @@ interface Repository {
   requestTimeoutMs: number;
   secrets: string[];
   logger: Pick<Logger, 'debug'> | undefined;
+  /** The same repository's git run in `dir` (one of its worktrees). */
+  inDir(dir: string): Repository;
 }
 
-async function openRepository(options: GitRepositoryCacheOptions, url: string): Promise<Repository> {
-  const dir = path.join(options.cacheDir, 'repos', `${repoKey(url)}.git`);
+async function openRepository(
+  options: GitRepositoryCacheOptions,
+  url: string,
+  key = repoKey(url),
+): Promise<Repository> {
+  const dir = path.join(options.cacheDir, 'repos', `${key}.git`);
   await mkdir(dir, { recursive: true });
   const env = options.env ?? {};
   const credential = gitCredentialFor(url, options.credentials ?? []);
   const auth: GitAuth = credential ? gitAuthFor(credential, env) : { config: [], secrets: [] };
   const childEnv = { ...withoutGitVariables(env), GIT_TERMINAL_PROMPT: '0', ...gitConfigEnv(auth) };
-  const gitWithTimeout = (block: number) =>
+  const gitWithTimeout = (block: number, baseDir = dir) =>
     simpleGit({
-      baseDir: dir,
+      baseDir,
       timeout: { block },
       allowEnvironment: Object.keys(childEnv).filter((k) => k.startsWith('GIT_')),
       unsafe: {
@@ -124,14 +176,16 @@ async function openRepository(options: GitRepositoryCacheOptions, url: string): 
     }).env(childEnv);
   const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const secrets = [...auth.secrets, ...urlSecrets(url)];
-  const repo: Repository = {
+  const repoIn = (baseDir: string): Repository => ({
     url,
-    git: gitWithTimeout(options.timeoutMs ?? 120_000),
-    remote: gitWithTimeout(requestTimeoutMs),
+    git: gitWithTimeout(options.timeoutMs ?? 120_000, baseDir),
+    remote: gitWithTimeout(requestTimeoutMs, baseDir),
     requestTimeoutMs,
     secrets,
     logger: options.logger,
-  };
+    inDir: repoIn,
+  });
+  const repo = repoIn(dir);
   if (!existsSync(path.join(dir, 'HEAD'))) {
     await run(repo, ['init', '--bare', '--quiet']);
     await run(repo, ['remote', 'add', 'origin', url]);
@@ -173,7 +227,12 @@ function urlSecrets(url: string): string[] {
  */
 async function run(repo: Repository, args: string[]): Promise<string> {
   repo.logger?.debug({ repoURL: redactUrl(repo.url), git: args[0] }, 'git');
-  const long = args[0] === 'fetch' || (args[0] === 'worktree' && args[1] === 'add');
+  // `-C <worktree> checkout` of a blob-less commit downloads the files: a long one too.
+  const command = args[0] === '-C' ? args.slice(2) : args;
+  const long =
+    command[0] === 'fetch' ||
+    command[0] === 'checkout' ||
+    (command[0] === 'worktree' && command[1] === 'add');
   try {
     return await (long ? repo.git : repo.remote).raw(args);
   } catch (error) {
@@ -184,7 +243,7 @@ async function run(repo: Repository, args: string[]): Promise<string> {
           ? `no answer from the repository ${within}`
           : `git did not finish ${within}`
         : scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
-    throw new BotError('render_failed', `git ${args[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
+    throw new BotError('render_failed', `git ${command[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
   }
 }
 
