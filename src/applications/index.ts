@@ -1,13 +1,18 @@
 export { ENVIRONMENT_LABEL, environmentOf } from './application-environment.js';
 export type { ApplicationRegistry } from './application-registry.js';
 export { applicationWarnings } from './application-warnings.js';
-export { type ApplicationsFromSettings, applicationsFromSettings } from './applications-from-settings.js';
+export {
+  type ApplicationsFromSettings,
+  applicationsFromSettings,
+  gitRepositoryCacheFor,
+} from './applications-from-settings.js';
 export {
   applicationSetOf,
   describeRollout,
   type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
+export type { GitRepositoryCache } from './git/git-repository-cache.js';
 export {
   contentRevisionOf,
   type LoadedManifests,

@@ -3,7 +3,12 @@
  * the engine, YAML parser, git or client-node): plan a manifest path or an Application of wavesync.yaml, print it.
  */
 
-import type { ApplicationRegistry, ApplicationRenderer, RenderedApplication } from '../applications/index.js';
+import type {
+  ApplicationRegistry,
+  ApplicationRenderer,
+  GitRepositoryCache,
+  RenderedApplication,
+} from '../applications/index.js';
 import { contentRevisionOf, type LoadedManifests, loadManifests } from '../applications/index.js';
 import {
   type Application,
@@ -103,6 +108,8 @@ export interface LoadedApplication {
   settings: Settings;
   registry: ApplicationRegistry;
   renderer: ApplicationRenderer;
+  /** The git cache the Application renders through (also what fetches a git source of health scripts). */
+  git: GitRepositoryCache;
 }
 
 /**
@@ -130,7 +137,7 @@ export async function loadApplication(
     });
   }
   const settings = await loadSettings(file);
-  const { registry, renderer } = await applicationsFromSettings(settings, {
+  const { registry, renderer, git } = await applicationsFromSettings(settings, {
     env: processEnvironment(),
     clusterApplications: kube.clusterApplicationsLister(config.kubeconfig),
   });
@@ -143,7 +150,7 @@ export async function loadApplication(
       { fix: "drop --revision: the folder's content is what syncs" },
     );
   }
-  return { app, settings, registry, renderer };
+  return { app, settings, registry, renderer, git };
 }
 
 /** How many known Applications an unknown name's error lists before "… and N more". */

@@ -4,7 +4,12 @@
  * wins over the config's built-in folder. Shared by `wavesync health` and `wavesync sync <path>`.
  */
 import type { ScriptedHealth } from '../engine/index.js';
-import { builtInScriptsDir, createScriptedHealth, type HealthOverride } from '../health-scripts/index.js';
+import {
+  builtInScriptsDir,
+  createScriptedHealth,
+  type HealthOverride,
+  scriptedHealthFromSettings,
+} from '../health-scripts/index.js';
 import { loadSettings, parseResourceCustomizations } from '../settings/index.js';
 
 export interface ScriptedHealthCliOptions {
@@ -20,8 +25,15 @@ export async function scriptedHealthOfOptions(
   let builtInDir: string | undefined;
   if (options.config !== undefined) {
     const settings = await loadSettings(options.config);
+    const source = settings.health.builtInScripts;
+    if (source?.repoURL !== undefined && options.resourceCustomizations === undefined) {
+      // A git source: fetched (only its folder) the first time a built-in script is needed.
+      const { gitRepositoryCacheFor } = await import('../applications/index.js');
+      const git = gitRepositoryCacheFor(settings, { env: process.env });
+      return scriptedHealthFromSettings(settings.health, settings.file, git);
+    }
     overrides = parseResourceCustomizations(settings.health.argocdCm).overrides;
-    const directory = settings.health.builtInScripts?.directory;
+    const directory = source?.directory;
     if (directory !== undefined) {
       builtInDir = builtInScriptsDir(
         directory,

@@ -37,7 +37,7 @@ export async function syncApplication(
       });
     }
   }
-  const { app, settings, renderer } = await loadApplication(name, options);
+  const { app, settings, renderer, git } = await loadApplication(name, options);
   const [
     { applicationWarnings },
     { loadConfig },
@@ -73,7 +73,7 @@ export async function syncApplication(
   );
   for (const warning of [...applicationWarnings(app), ...planned.warnings]) onWarning(warning);
   const timings = syncTimings(options);
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file);
+  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, git);
   const runner = createEngineSyncRunner<SourcedObject, Cluster>({
     application: (_name, request) =>
       createApplicationResolver({ registry: { get: () => app }, settings })(request),

@@ -68,7 +68,7 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const audit = createAuditLog(redis, prefix);
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file);
+  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, apps.git);
   const degradedDeps = {
     ...(scriptedHealth ? { scriptedHealth } : {}),
     marks: redisNotificationMarks(redis, prefix),

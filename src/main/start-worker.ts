@@ -75,7 +75,7 @@ export interface WorkerDeps {
 export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file);
+  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, apps.git);
   const engineOptions: Partial<EngineOptions> = {
     ...(scriptedHealth ? { scriptedHealth } : {}),
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,

@@ -229,10 +229,42 @@ export const ResourceTrackingSchema = z.strictObject({
  */
 export const HealthSettingsSchema = z.strictObject({
   /**
-   * Argo CD's built-in health scripts: a local copy of its `resource_customizations` folder
-   * (`<group>/<Kind>/health.lua`), relative to this file. Without it, only `argocdCm` overrides are scripted.
+   * Argo CD's built-in health scripts: its `resource_customizations` folder (`<group>/<Kind>/health.lua`), as a
+   * local copy (`directory`, relative to this file) or a git source (`repoURL`, `targetRevision`, `path`; only
+   * that folder is fetched). Without it, only `argocdCm` overrides are scripted.
    */
-  builtInScripts: z.strictObject({ directory: nonEmpty }).optional(),
+  builtInScripts: z
+    .strictObject({
+      /** A local copy of the folder, relative to this file. */
+      directory: nonEmpty.optional(),
+      /** Or a git source: Argo CD's repository (or a fork) at a release tag; only `path` is fetched. */
+      repoURL: nonEmpty.optional(),
+      /** Branch, tag or full SHA; default HEAD. */
+      targetRevision: nonEmpty.optional(),
+      /** The folder in the repository, e.g. resource_customizations. */
+      path: nonEmpty.optional(),
+    })
+    .superRefine((source, ctx) => {
+      const git = ['repoURL', 'targetRevision', 'path'].filter((k) => source[k as keyof typeof source]);
+      if (source.directory !== undefined && git.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [git[0] as string],
+          message: 'either directory or a git source (repoURL, targetRevision, path), not both',
+        });
+      } else if (
+        source.directory === undefined &&
+        (source.repoURL === undefined || source.path === undefined)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [source.repoURL === undefined ? 'repoURL' : 'path'],
+          message:
+            'give directory (a local copy) or repoURL and path (e.g. https://github.com/argoproj/argo-cd, path resource_customizations, targetRevision v3.1.0)',
+        });
+      }
+    })
+    .optional(),
   /**
    * argocd-cm's `data`, as written there: the `resource.customizations` block and the
    * `resource.customizations.health.<group>_<kind>` / `.useOpenLibs.<group>_<kind>` keys.
