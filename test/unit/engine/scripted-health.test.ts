@@ -22,10 +22,12 @@ const certificate = (name: string, annotations: Record<string, string> = {}) =>
 type Condition = { type: string; status: string; message: string };
 
 /**
- * A cert-manager stand-in: a written Certificate is Issuing at once, then gets `final` conditions. Returns the
- * condition types the Certificates had when each ConfigMap was written.
+ * A cert-manager stand-in: a written Certificate is Issuing at once, then gets `final` conditions once the sync's
+ * events have shown the Issuing message (the script was asked while Issuing; the scripts answer from a worker
+ * thread, so a fixed delay would race a loaded machine), or after 3 s. Returns the condition types the
+ * Certificates had when each ConfigMap was written.
  */
-function certManager(cluster: FakeCluster, final: Condition[]): string[] {
+function certManager(cluster: FakeCluster, final: Condition[], events: SyncEvent[]): string[] {
   const seenByConfigMaps: string[] = [];
   cluster.onWrite = (o) => {
     if (o.kind === 'ConfigMap') {
@@ -47,13 +49,17 @@ function certManager(cluster: FakeCluster, final: Condition[]): string[] {
         c.status = { conditions };
       });
     setTimeout(() => setConditions([issuing]), 5);
-    setTimeout(() => setConditions(final), 120);
+    const startedAt = Date.now();
+    const poll = setInterval(() => {
+      if (!JSON.stringify(events).includes(issuing.message) && Date.now() - startedAt < 3_000) return;
+      clearInterval(poll);
+      setConditions(final);
+    }, 10);
   };
   return seenByConfigMaps;
 }
 
-async function run(cluster: FakeCluster, targets: KubeObject[], withScripts = true) {
-  const events: SyncEvent[] = [];
+async function run(cluster: FakeCluster, targets: KubeObject[], events: SyncEvent[], withScripts = true) {
   const state = await runOperation({
     application: 'shop',
     targets: sourced(...targets),
@@ -77,27 +83,37 @@ describe('runOperation with Lua health scripts', () => {
 
   it('holds the next wave while the script says Progressing, says why, and goes on once Healthy', async () => {
     const cluster = new FakeCluster([['cert-manager.io/v1', 'Certificate']]);
-    const seen = certManager(cluster, [
-      { type: 'Ready', status: 'True', message: 'Certificate is up to date and has not expired' },
-    ]);
-    const { state, events } = await run(cluster, [
-      certificate('web-tls', { [WAVE]: '0' }),
-      obj('v1', 'ConfigMap', 'after-tls', { [WAVE]: '1' }),
-    ]);
+    const events: SyncEvent[] = [];
+    const seen = certManager(
+      cluster,
+      [{ type: 'Ready', status: 'True', message: 'Certificate is up to date and has not expired' }],
+      events,
+    );
+    const { state, events: thread } = await run(
+      cluster,
+      [certificate('web-tls', { [WAVE]: '0' }), obj('v1', 'ConfigMap', 'after-tls', { [WAVE]: '1' })],
+      events,
+    );
     expect(state.phase).toBe('Succeeded');
     expect(cluster.written()).toEqual(['Certificate/web-tls', 'ConfigMap/after-tls']);
     expect(seen).toEqual(['Ready=True']); // wave 1 waited for the script's Healthy
-    expect(events).toContain('Certificate/web-tls: Issuing certificate as Secret does not exist');
+    expect(thread).toContain('Certificate/web-tls: Issuing certificate as Secret does not exist');
     expect(state.health?.status).toBe('Healthy');
   });
 
   it("fails the wave when the script says Degraded, with the script's message", async () => {
     const cluster = new FakeCluster([['cert-manager.io/v1', 'Certificate']]);
-    certManager(cluster, [{ type: 'Ready', status: 'False', message: 'Issuer letsencrypt not found' }]);
-    const { state } = await run(cluster, [
-      certificate('web-tls', { [WAVE]: '0' }),
-      obj('v1', 'ConfigMap', 'after-tls', { [WAVE]: '1' }),
-    ]);
+    const events: SyncEvent[] = [];
+    certManager(
+      cluster,
+      [{ type: 'Ready', status: 'False', message: 'Issuer letsencrypt not found' }],
+      events,
+    );
+    const { state } = await run(
+      cluster,
+      [certificate('web-tls', { [WAVE]: '0' }), obj('v1', 'ConfigMap', 'after-tls', { [WAVE]: '1' })],
+      events,
+    );
     expect(state.phase).toBe('Failed');
     expect(state.message).toContain('Issuer letsencrypt not found');
     expect(cluster.written()).toEqual(['Certificate/web-tls']);
@@ -109,11 +125,13 @@ describe('runOperation with Lua health scripts', () => {
 
   it('a non-Job hook completes when its script says Healthy', async () => {
     const cluster = new FakeCluster([['cert-manager.io/v1', 'Certificate']]);
-    const seen = certManager(cluster, [{ type: 'Ready', status: 'True', message: 'ready' }]);
-    const { state } = await run(cluster, [
-      certificate('pre-tls', { [HOOK]: 'PreSync' }),
-      obj('v1', 'ConfigMap', 'app-config', {}),
-    ]);
+    const events: SyncEvent[] = [];
+    const seen = certManager(cluster, [{ type: 'Ready', status: 'True', message: 'ready' }], events);
+    const { state } = await run(
+      cluster,
+      [certificate('pre-tls', { [HOOK]: 'PreSync' }), obj('v1', 'ConfigMap', 'app-config', {})],
+      events,
+    );
     expect(state.phase).toBe('Succeeded');
     expect(cluster.written()).toEqual(['Certificate/pre-tls', 'ConfigMap/app-config']);
     expect(seen).toEqual(['Ready=True']);
@@ -121,10 +139,12 @@ describe('runOperation with Lua health scripts', () => {
 
   it('without scripts a Certificate has no health and does not hold its wave (Argo CD without the script)', async () => {
     const cluster = new FakeCluster([['cert-manager.io/v1', 'Certificate']]);
-    const seen = certManager(cluster, [{ type: 'Ready', status: 'False', message: 'never ready' }]);
+    const events: SyncEvent[] = [];
+    const seen = certManager(cluster, [{ type: 'Ready', status: 'False', message: 'never ready' }], events);
     const { state } = await run(
       cluster,
       [certificate('web-tls', { [WAVE]: '0' }), obj('v1', 'ConfigMap', 'after-tls', { [WAVE]: '1' })],
+      events,
       false,
     );
     expect(state.phase).toBe('Succeeded');
