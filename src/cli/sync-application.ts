@@ -47,7 +47,7 @@ export async function syncApplication(
     { createKubeCluster },
     { runOperation },
     { planLoaded },
-    { scriptedHealthFromSettings },
+    { scriptedHealthFromSettings, scriptedHealthForCluster },
   ] = await Promise.all([
     import('../applications/index.js'),
     import('../config.js'),
@@ -73,7 +73,7 @@ export async function syncApplication(
   );
   for (const warning of [...applicationWarnings(app), ...planned.warnings]) onWarning(warning);
   const timings = syncTimings(options);
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, git);
+  scriptedHealthFromSettings(settings.health, settings.file, git); // a bad folder fails before anything is applied
   const runner = createEngineSyncRunner<SourcedObject, Cluster>({
     application: (_name, request) =>
       createApplicationResolver({ registry: { get: () => app }, settings })(request),
@@ -83,8 +83,12 @@ export async function syncApplication(
       kubeconfig: options.kubeconfig ?? loadConfig().kubeconfig,
       createCluster: createKubeCluster,
     }),
-    runOperation: (input) =>
-      runOperation({
+    runOperation: async (input) => {
+      // wavesync.yaml's health: and the destination cluster's own argocd-cm.
+      const scriptedHealth = await scriptedHealthForCluster(settings.health, settings.file, input.cluster, {
+        git,
+      });
+      return runOperation({
         ...input,
         tracking: settings.resourceTracking,
         options: {
@@ -96,7 +100,8 @@ export async function syncApplication(
             ? {}
             : { operationTimeoutMs: timings.operationTimeoutMs }),
         },
-      }),
+      });
+    },
     logger: () => ({ debug: () => {}, info: () => {}, warn: () => {} }),
   });
   return runner({

@@ -2,6 +2,11 @@
 
 export { HEALTH_SCRIPT_BYTE_BUDGET } from './byte-budget.js';
 export {
+  type ConfigMapReader,
+  clusterHealthOverrides,
+  scriptedHealthForCluster,
+} from './cluster-argocd-cm.js';
+export {
   createHealthScriptCatalog,
   groupKindKey,
   type HealthOverride,

@@ -35,8 +35,12 @@ export function scriptedHealthFromSettings(
   health: HealthSettings,
   settingsFile: string,
   git?: BuiltInScriptsGit,
+  /** More overrides below wavesync.yaml's (the cluster's own argocd-cm, cluster-argocd-cm.ts). */
+  lowerOverrides: readonly HealthOverride[] = [],
 ): ScriptedHealth | undefined {
-  const { overrides } = parseResourceCustomizations(health.argocdCm);
+  const own = parseResourceCustomizations(health.argocdCm).overrides;
+  const ownKeys = new Set(own.map((o) => o.key));
+  const overrides = [...own, ...lowerOverrides.filter((o) => !ownKeys.has(o.key))];
   const source = health.builtInScripts;
   const where = `${settingsFile}: health.builtInScripts`;
   if (source?.directory !== undefined || source === undefined) {

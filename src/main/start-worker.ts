@@ -16,7 +16,11 @@ import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { FailureNotifier } from '../environments/index.js';
-import { scriptedHealthFromSettings } from '../health-scripts/index.js';
+import {
+  type ConfigMapReader,
+  scriptedHealthForCluster,
+  scriptedHealthFromSettings,
+} from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -75,9 +79,16 @@ export interface WorkerDeps {
 export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, apps.git);
+  // Checked at start (a bad builtInScripts folder fails here); each operation adds its cluster's argocd-cm.
+  scriptedHealthFromSettings(settings.health, settings.file, apps.git);
+  const scriptedHealthFor = async (cluster: ConfigMapReader) => {
+    const scripted = await scriptedHealthForCluster(settings.health, settings.file, cluster, {
+      git: apps.git,
+      onNote: (note) => logger.debug({ note }, 'health scripts'),
+    });
+    return scripted ? { scriptedHealth: scripted } : {};
+  };
   const engineOptions: Partial<EngineOptions> = {
-    ...(scriptedHealth ? { scriptedHealth } : {}),
     healthTimeoutMs: settings.defaults.healthTimeoutSeconds * 1000,
     applyConcurrency: settings.defaults.applyConcurrency,
     hookStartGraceMs: settings.defaults.startGraceSeconds * 1000,
@@ -96,9 +107,13 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       kubeconfig: config.kubeconfig,
       createCluster: createRetryingKubeCluster,
     }),
-    runOperation: (input) =>
-      runOperation({ ...input, tracking: settings.resourceTracking, options: engineOptions }),
-    deleteApplication: ({ app, cluster, ctx, deletion }) =>
+    runOperation: async (input) =>
+      runOperation({
+        ...input,
+        tracking: settings.resourceTracking,
+        options: { ...(await scriptedHealthFor(input.cluster)), ...engineOptions },
+      }),
+    deleteApplication: async ({ app, cluster, ctx, deletion }) =>
       deleteApplication({
         app,
         cascade: deletion.cascade,
@@ -113,7 +128,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         signal: ctx.signal,
         timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
         hooks: () => renderedDeletionHooks(apps, app),
-        ...(scriptedHealth ? { scriptedHealth } : {}),
+        ...(await scriptedHealthFor(cluster)),
       }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });

@@ -269,6 +269,13 @@ export const HealthSettingsSchema = z.strictObject({
    * argocd-cm's `data`, as written there: the `resource.customizations` block and the
    * `resource.customizations.health.<group>_<kind>` / `.useOpenLibs.<group>_<kind>` keys.
    */
+  /**
+   * The cluster's own argocd-cm: where a destination cluster has one (ConfigMap `argocd-cm` in `namespace`,
+   * default `argocd`), its resource.customizations health keys apply too, below `argocdCm`'s. `false`: not read.
+   */
+  clusterArgocdCm: z
+    .union([z.literal(false), z.strictObject({ namespace: nonEmpty.default('argocd') })])
+    .default({ namespace: 'argocd' }),
   argocdCm: z
     .record(z.string(), z.string())
     .default({})

@@ -1,0 +1,59 @@
+/**
+ * The cluster's own argocd-cm: a team that already runs Argo CD keeps its health checks in the ConfigMap
+ * `argocd-cm` of Argo CD's namespace (wavesync.yaml `health.clusterArgocdCm.namespace`, default `argocd`).
+ * scriptedHealthForCluster reads it from the destination cluster once per operation and adds its
+ * `resource.customizations` health overrides below wavesync.yaml's `argocdCm` (a key written in both: wavesync.yaml's
+ * wins; within each, Argo CD's own precedence: split keys over the block). The ConfigMap's other keys are Argo CD's
+ * settings, not wavesync's, and are left alone. No ConfigMap, or no right to read it: wavesync.yaml's alone, with
+ * a note for the log.
+ */
+import type { KubeObject } from '../domain/index.js';
+import type { ObjectRef, ScriptedHealth } from '../engine/index.js';
+import { type HealthSettings, parseResourceCustomizations } from '../settings/index.js';
+import type { HealthOverride } from './health-script-catalog.js';
+import { type BuiltInScriptsGit, scriptedHealthFromSettings } from './scripted-health-from-settings.js';
+
+/** What is read of the cluster (the engine's Cluster port has it). */
+export interface ConfigMapReader {
+  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+}
+
+const CUSTOMIZATION_KEY = /^resource\.customizations(\.(health|useOpenLibs)\..+)?$/;
+
+/** The health overrides of the cluster's argocd-cm; none when it has none (or cannot be read: `note` says why). */
+export async function clusterHealthOverrides(
+  cluster: ConfigMapReader,
+  namespace: string,
+): Promise<{ overrides: HealthOverride[]; note?: string }> {
+  let configMap: KubeObject | undefined;
+  try {
+    configMap = await cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name: 'argocd-cm' });
+  } catch (error) {
+    return { overrides: [], note: `argocd-cm in ${namespace} not read: ${(error as Error).message}` };
+  }
+  const data = (configMap?.data ?? {}) as Record<string, unknown>;
+  const health = Object.fromEntries(
+    Object.entries(data).filter(
+      (entry): entry is [string, string] => CUSTOMIZATION_KEY.test(entry[0]) && typeof entry[1] === 'string',
+    ),
+  );
+  return { overrides: parseResourceCustomizations(health).overrides };
+}
+
+/**
+ * The scripts for an operation on `cluster`: wavesync.yaml's `health:` and, unless `clusterArgocdCm: false`, the
+ * cluster's argocd-cm overrides below them. Undefined when neither configures any script.
+ */
+export async function scriptedHealthForCluster(
+  health: HealthSettings,
+  settingsFile: string,
+  cluster: ConfigMapReader,
+  options: { git?: BuiltInScriptsGit; onNote?: (note: string) => void } = {},
+): Promise<ScriptedHealth | undefined> {
+  const fromCluster =
+    health.clusterArgocdCm === false
+      ? { overrides: [] }
+      : await clusterHealthOverrides(cluster, health.clusterArgocdCm.namespace);
+  if (fromCluster.note !== undefined) options.onNote?.(fromCluster.note);
+  return scriptedHealthFromSettings(health, settingsFile, options.git, fromCluster.overrides);
+}
