@@ -58,6 +58,7 @@ describe('parseResourceCustomizations: argocd-cm as written there', () => {
     expect(ok.health).toEqual({
       builtInScripts: { directory: 'argo-cd/resource_customizations' },
       argocdCm: {},
+      clusterArgocdCm: { namespace: 'argocd' }, // the default: the cluster's own argocd-cm, where it has one
     });
   });
 });
