@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../domain/index.js';
-import { parseIgnoreDifferences } from '../engine/index.js';
-import { compareApplication } from './compare-application.js';
+import { parseIgnoreDifferences, TimeSlice } from '../engine/index.js';
+import { compareApplication, compareApplicationSliced } from './compare-application.js';
 
 const source = { file: 'm.yaml', line: 1 };
 const deployment = (replicas: number | string, extra: Record<string, unknown> = {}): KubeObject => ({
@@ -27,6 +27,36 @@ const live = (obj: KubeObject, namespace = 'shop'): KubeObject => ({
 });
 
 describe('compareApplication', () => {
+  it('when compared in time slices, then the differences equal those compared at once, and the event loop ran in between', async () => {
+    const configMap = (name: string, value: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name },
+      data: { value },
+    });
+    const targets = Array.from({ length: 2000 }, (_, i) => ({ object: configMap(`c-${i}`, 'a'), source }));
+    // c-0..c-1799 live (every 100th changed), c-1800.. missing, 100 extraneous.
+    const liveObjects = [
+      ...Array.from({ length: 1800 }, (_, i) => live(configMap(`c-${i}`, i % 100 === 0 ? 'b' : 'a'))),
+      ...Array.from({ length: 100 }, (_, i) => live(configMap(`extra-${i}`, 'a'))),
+    ];
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const sliced = await compareApplicationSliced(targets, liveObjects, 'shop', {}, new TimeSlice(0));
+    counting = false;
+
+    expect(sliced).toEqual(compareApplication(targets, liveObjects, 'shop'));
+    expect(sliced.differences.map((d) => d.reason).sort()).toEqual(
+      [...Array(100).fill('extraneous'), ...Array(18).fill('changed'), ...Array(200).fill('missing')].sort(),
+    );
+    expect(turns).toBeGreaterThan(10);
+  });
+
   it('does not report a field the Application ignores (ignoreDifferences), and still reports the others', () => {
     const { rules } = parseIgnoreDifferences([
       { group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] },
