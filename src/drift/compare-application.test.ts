@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countEventLoopTurns } from '../../test/support/event-loop-turns.js';
 import type { KubeObject } from '../domain/index.js';
 import { parseIgnoreDifferences, TimeSlice } from '../engine/index.js';
 import { compareApplication, compareApplicationSliced } from './compare-application.js';
@@ -40,21 +41,15 @@ describe('compareApplication', () => {
       ...Array.from({ length: 1800 }, (_, i) => live(configMap(`c-${i}`, i % 100 === 0 ? 'b' : 'a'))),
       ...Array.from({ length: 100 }, (_, i) => live(configMap(`extra-${i}`, 'a'))),
     ];
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countEventLoopTurns();
     const sliced = await compareApplicationSliced(targets, liveObjects, 'shop', {}, new TimeSlice(0));
-    counting = false;
+    const turnsCounted = turns.stop();
 
     expect(sliced).toEqual(compareApplication(targets, liveObjects, 'shop'));
     expect(sliced.differences.map((d) => d.reason).sort()).toEqual(
       [...Array(100).fill('extraneous'), ...Array(18).fill('changed'), ...Array(200).fill('missing')].sort(),
     );
-    expect(turns).toBeGreaterThan(10);
+    expect(turnsCounted).toBeGreaterThan(10);
   });
 
   it('does not report a field the Application ignores (ignoreDifferences), and still reports the others', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOOK, obj, sourced, WAVE } from '../../../test/builders/manifest-builders.js';
+import { countEventLoopTurns } from '../../../test/support/event-loop-turns.js';
 import { type KubeObject, ManifestError, type SyncOperation } from '../../domain/index.js';
 import { AbortedError, TimeSlice } from '../time-slice.js';
 import { type BuildSyncTasksInput, buildSyncTasks, buildSyncTasksSliced } from './sync-tasks.js';
@@ -30,21 +31,15 @@ function input(): BuildSyncTasksInput {
 
 describe('buildSyncTasksSliced', () => {
   it('when built in time slices, then the plan equals the one built at once, and the event loop ran in between', async () => {
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countEventLoopTurns();
     // A budget of 0 ms: every yield point of the planner is a pause.
     const sliced = await buildSyncTasksSliced(input(), new TimeSlice(0));
-    counting = false;
+    const turnsCounted = turns.stop();
 
     expect(sliced).toEqual(buildSyncTasks(input()));
     expect(sliced.tasks).toHaveLength(3000 + 1 + 500 + 1);
     // 3,501 objects through several loops of 256 items each: dozens of event-loop turns, not one.
-    expect(turns).toBeGreaterThan(30);
+    expect(turnsCounted).toBeGreaterThan(30);
   });
 
   it('when two targets are the same object, then it rejects with the ManifestError buildSyncTasks throws', async () => {
