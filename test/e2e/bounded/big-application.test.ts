@@ -5,9 +5,10 @@
  * - An Application of BIG_OBJECTS ConfigMaps (default 10,000; `WAVESYNC_E2E_BIG_OBJECTS=20000` for the size the
  *   issue names, which at a load of 20 on 2 cores still fails: BENCHMARKS.md, "Bounded under huge input") syncs while
  *   `/healthz` is asked every 100 ms and another Application's `/sync` is sent every 2 s: every answer within 1 s,
- *   none lost. On a machine other work loads, any process may wait that long for a core: an idle HTTP process
- *   (idle-http-process.ts) is asked alongside /healthz, and the bound is 1 s over the slowest answer it gave in the
- *   same run (on a quiet machine, a few ms: the bound is the issue's 1 s). Both figures are printed.
+ *   none lost. On a machine other work loads, any busy process may wait that long for a core: a control process
+ *   that works in 20 ms pieces (control-http-process.ts) is asked alongside /healthz, and the bound is 1 s over the
+ *   slowest answer it gave in the same run (on a quiet machine ~20 ms: the bound is the issue's 1 s). Both figures
+ *   are printed.
  * - `/sync cancel` while an Application renders (its git server accepts the connection and never answers; the
  *   render would wait 60 s for it) ends the sync within 10 s, and the header says who cancelled it.
  * - An Application over `defaults.applicationLimits.maxManifestBytes` is refused while it renders, naming its size,
@@ -25,8 +26,8 @@ import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
 import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
 import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { type ControlHttpProcess, startControlHttpProcess } from '../support/control-http-process.js';
 import { REDIS_URL } from '../support/e2e-stack.js';
-import { type IdleHttpProcess, startIdleHttpProcess } from '../support/idle-http-process.js';
 import { stagingApplicationYaml } from '../support/serve-stack.js';
 import { type SimProcess, startSimProcess } from '../support/sim-process.js';
 import { startWavesyncProcess, type WavesyncProcess } from '../support/wavesync-process.js';
@@ -41,7 +42,7 @@ let slack: FakeSlackApi;
 let serve: WavesyncProcess;
 let client: SignedSlackClient;
 let silent: Server;
-let idle: IdleHttpProcess;
+let control: ControlHttpProcess;
 const sockets: Socket[] = [];
 const prefix = `wavesync-bounded-${randomUUID().slice(0, 8)}`;
 
@@ -87,10 +88,10 @@ environments:
     await writeFile(path.join(dir, file), content);
   }
   const kubeconfig = path.join(dir, 'kubeconfig');
-  [sim, slack, idle] = await Promise.all([
+  [sim, slack, control] = await Promise.all([
     startSimProcess(kubeconfig, 20),
     FakeSlackApi.start({ postIntervalMs: 1, burst: 1000, users: [USER] }),
-    startIdleHttpProcess(),
+    startControlHttpProcess(),
   ]);
   const secret = randomUUID();
   serve = await startWavesyncProcess('serve', {
@@ -111,7 +112,7 @@ afterAll(async () => {
   await serve?.stop();
   await slack?.close();
   await sim?.stop();
-  await idle?.stop();
+  await control?.stop();
   for (const socket of sockets) socket.destroy();
   silent?.close();
   await removeRedisPrefix(REDIS_URL, prefix);
@@ -146,7 +147,7 @@ const ENDED = /Succeeded|Failed|Error|Cancelled/;
 describe('test/e2e/bounded/big-application', () => {
   it(`when an Application of ${BIG_OBJECTS.toLocaleString('en')} ConfigMaps syncs, then /healthz and another Application's /sync ack answer within 1 s throughout`, async () => {
     const healthz: number[] = [];
-    const control: number[] = [];
+    const controlAnswers: number[] = [];
     const acks: number[] = [await command('big', 'C0BIG')];
     let done = false;
     const probe = (async () => {
@@ -158,9 +159,9 @@ describe('test/e2e/bounded/big-application', () => {
           expect(response.status).toBe(200);
           return performance.now() - started;
         })();
-        const [answered, idleAnswered] = await Promise.all([asked, idle.latency()]);
+        const [answered, controlAnswered] = await Promise.all([asked, control.latency()]);
         healthz.push(answered);
-        control.push(idleAnswered);
+        controlAnswers.push(controlAnswered);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -180,10 +181,10 @@ describe('test/e2e/bounded/big-application', () => {
     expect(header('C0BIG')).toMatch(/^✅ big → staging {2}· {2}Succeeded/);
     expect(healthz.length).toBeGreaterThan(10);
     expect(acks.length).toBeGreaterThan(2);
-    const machine = Math.max(...control);
+    const machine = Math.max(...controlAnswers);
     const slowest = { healthz: Math.max(...healthz), ack: Math.max(...acks) };
     process.stdout.write(
-      `big-application: ${healthz.length} /healthz answers, slowest ${slowest.healthz.toFixed(0)} ms; ${acks.length} acks, slowest ${slowest.ack.toFixed(0)} ms; the idle process's slowest answer ${machine.toFixed(0)} ms\n`,
+      `big-application: ${healthz.length} /healthz answers, slowest ${slowest.healthz.toFixed(0)} ms; ${acks.length} acks, slowest ${slowest.ack.toFixed(0)} ms; the control process's slowest answer ${machine.toFixed(0)} ms\n`,
     );
     expect(slowest.healthz).toBeLessThan(1000 + machine);
     expect(slowest.ack).toBeLessThan(1000 + machine);
