@@ -20,7 +20,7 @@
  */
 
 import { type Application, BotError, isCompleted, type OperationState } from '../domain/index.js';
-import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
+import { buildSyncTasksSliced, type SourcedObject } from '../engine/index.js';
 import { environmentNameOf } from '../environments/index.js';
 import type { Initiator } from '../queue/index.js';
 import {
@@ -189,7 +189,7 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
     let children: ChildApplication[];
     try {
       const rendered = await deps.render(parent, { revision: state.syncResult.revision || undefined });
-      const { tasks } = buildSyncTasks({
+      const { tasks } = await buildSyncTasksSliced({
         targets: rendered.targets,
         live: [],
         namespace: parent.destination.namespace ?? '',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { countEventLoopTurns } from '../../test/support/event-loop-turns.js';
 import type { KubeObject } from '../domain/index.js';
-import { parseIgnoreDifferences } from '../engine/index.js';
-import { compareApplication } from './compare-application.js';
+import { parseIgnoreDifferences, TimeSlice } from '../engine/index.js';
+import { compareApplication, compareApplicationSliced } from './compare-application.js';
 
 const source = { file: 'm.yaml', line: 1 };
 const deployment = (replicas: number | string, extra: Record<string, unknown> = {}): KubeObject => ({
@@ -27,6 +28,30 @@ const live = (obj: KubeObject, namespace = 'shop'): KubeObject => ({
 });
 
 describe('compareApplication', () => {
+  it('when compared in time slices, then the differences equal those compared at once, and the event loop ran in between', async () => {
+    const configMap = (name: string, value: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name },
+      data: { value },
+    });
+    const targets = Array.from({ length: 2000 }, (_, i) => ({ object: configMap(`c-${i}`, 'a'), source }));
+    // c-0..c-1799 live (every 100th changed), c-1800.. missing, 100 extraneous.
+    const liveObjects = [
+      ...Array.from({ length: 1800 }, (_, i) => live(configMap(`c-${i}`, i % 100 === 0 ? 'b' : 'a'))),
+      ...Array.from({ length: 100 }, (_, i) => live(configMap(`extra-${i}`, 'a'))),
+    ];
+    const turns = countEventLoopTurns();
+    const sliced = await compareApplicationSliced(targets, liveObjects, 'shop', {}, new TimeSlice(0));
+    const turnsCounted = turns.stop();
+
+    expect(sliced).toEqual(compareApplication(targets, liveObjects, 'shop'));
+    expect(sliced.differences.map((d) => d.reason).sort()).toEqual(
+      [...Array(100).fill('extraneous'), ...Array(18).fill('changed'), ...Array(200).fill('missing')].sort(),
+    );
+    expect(turnsCounted).toBeGreaterThan(10);
+  });
+
   it('does not report a field the Application ignores (ignoreDifferences), and still reports the others', () => {
     const { rules } = parseIgnoreDifferences([
       { group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] },

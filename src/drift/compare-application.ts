@@ -13,7 +13,11 @@ import {
   annotationCsvOf,
   hookTraitsOf,
   type IgnoreDifferencesRule,
+  ITEMS_PER_YIELD,
+  runAtOnce,
+  type SlicedWork,
   type SourcedObject,
+  TimeSlice,
   withoutIgnored,
 } from '../engine/index.js';
 
@@ -39,13 +43,47 @@ export function compareApplication(
   targets: readonly SourcedObject[],
   live: readonly KubeObject[],
   namespace: string,
-  options: { createNamespace?: boolean; ignoreDifferences?: readonly IgnoreDifferencesRule[] } = {},
+  options: CompareOptions = {},
 ): ApplicationComparison {
+  return runAtOnce(comparisonSteps(targets, live, namespace, options));
+}
+
+/**
+ * compareApplication in `slice`'s time slices, for the drift loop in the bot: comparing 20,000 objects is ~0.15 s
+ * of CPU, which held the event loop in one piece.
+ */
+export function compareApplicationSliced(
+  targets: readonly SourcedObject[],
+  live: readonly KubeObject[],
+  namespace: string,
+  options: CompareOptions = {},
+  slice: TimeSlice = new TimeSlice(),
+): Promise<ApplicationComparison> {
+  return slice.run(comparisonSteps(targets, live, namespace, options));
+}
+
+interface CompareOptions {
+  createNamespace?: boolean;
+  ignoreDifferences?: readonly IgnoreDifferencesRule[];
+}
+
+function* comparisonSteps(
+  targets: readonly SourcedObject[],
+  live: readonly KubeObject[],
+  namespace: string,
+  options: CompareOptions,
+): SlicedWork<ApplicationComparison> {
   const rules = options.ignoreDifferences ?? [];
-  const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
+  const liveByKey = new Map<string, KubeObject>();
+  let count = 0;
+  for (const o of live) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
+    liveByKey.set(keyString(resourceKeyOf(o)), o);
+  }
   const matched = new Set<KubeObject>();
   const differences: ResourceDifference[] = [];
   for (const { object } of targets) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (!takesPart(object)) continue;
     const key = { ...resourceKeyOf(object), namespace: object.metadata.namespace ?? namespace };
     const current = liveByKey.get(keyString(key)) ?? liveByKey.get(keyString({ ...key, namespace: '' }));
@@ -64,6 +102,7 @@ export function compareApplication(
     if (path !== undefined) differences.push({ key, reason: 'changed', path });
   }
   for (const obj of live) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (matched.has(obj) || !takesPart(obj)) continue;
     if (options.createNamespace && isNamespace(obj, namespace)) continue;
     if (annotationCsvOf(obj, Annotations.compareOptions).includes('IgnoreExtraneous')) continue;

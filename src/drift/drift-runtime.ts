@@ -24,7 +24,7 @@ import type { Logger } from '../logger.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import type { DriftAutomationPolicy } from './automation-policy.js';
-import { compareApplication } from './compare-application.js';
+import { compareApplicationSliced } from './compare-application.js';
 import { createDriftDetector, type DriftCheckResult, type DriftStateStore } from './drift-detector.js';
 import type { DriftAction } from './drift-episodes.js';
 import { requestSelfHeal, type SelfHealSyncDeps } from './self-heal-sync.js';
@@ -97,8 +97,11 @@ export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetecti
     const createNamespace = app.syncPolicy?.syncOptions?.includes('CreateNamespace=true') ?? false;
     const namespace = app.destination.namespace ?? 'default';
     const ignoreDifferences = ignoreDifferencesOf(app).rules;
-    return compareApplication(rendered.targets, live, namespace, { createNamespace, ignoreDifferences })
-      .differences;
+    const comparison = await compareApplicationSliced(rendered.targets, live, namespace, {
+      createNamespace,
+      ignoreDifferences,
+    });
+    return comparison.differences;
   };
   const detector = createDriftDetector({
     applications: deps.applications,

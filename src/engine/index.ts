@@ -32,7 +32,7 @@ export { annotationCsvOf } from './object-annotations.js';
 export { clusterScopedIn } from './plan/cluster-scoped-kinds.js';
 export { lateReferencesOf } from './plan/reference-lint.js';
 export { syncOptionProblem } from './plan/sync-option-names.js';
-export { type BuildSyncTasksResult, buildSyncTasks } from './plan/sync-tasks.js';
+export { type BuildSyncTasksResult, buildSyncTasks, buildSyncTasksSliced } from './plan/sync-tasks.js';
 export { syncWaveOf } from './plan/sync-waves.js';
 export { assertUniqueTargets } from './plan/unique-targets.js';
 export type { PlanWarning } from './plan-warning.js';
@@ -46,7 +46,15 @@ export {
 export { runOperation } from './run/run-operation.js';
 export { syncOptionValueOf } from './sync-options.js';
 export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
-export { AbortedError, DEFAULT_SLICE_MS, TimeSlice, yieldToEventLoop } from './time-slice.js';
+export {
+  AbortedError,
+  DEFAULT_SLICE_MS,
+  ITEMS_PER_YIELD,
+  runAtOnce,
+  type SlicedWork,
+  TimeSlice,
+  yieldToEventLoop,
+} from './time-slice.js';
 export {
   formatTrackingId,
   isTrackedBy,

@@ -33,6 +33,33 @@ export class TimeSlice {
   async maybePause(): Promise<void> {
     if (this.due()) await this.pause();
   }
+
+  /** Runs `work` to its end, pausing at its yield points whenever this slice is due. */
+  async run<T>(work: SlicedWork<T>): Promise<T> {
+    for (;;) {
+      const step = work.next();
+      if (step.done) return step.value;
+      if (this.due()) await this.pause();
+    }
+  }
+}
+
+/**
+ * Synchronous work over many items written once for both callers: a generator that `yield`s where it may pause
+ * (every ITEMS_PER_YIELD items of a loop) and returns its result. `TimeSlice.run` pauses at those points when the
+ * slice is due (the bot and worker); `runAtOnce` ignores them (the CLI, tests, small inputs).
+ */
+export type SlicedWork<T> = Generator<void, T, void>;
+
+/** How many items a SlicedWork loop handles between two yield points (a yield costs a generator resume). */
+export const ITEMS_PER_YIELD = 256;
+
+/** Runs `work` to its end without pausing. */
+export function runAtOnce<T>(work: SlicedWork<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import type { KubeObject } from '../domain/index.js';
 import {
   type ApplyOptions,
   type Cluster,
+  ClusterError,
   type ClusterWatch,
   FIELD_MANAGER,
   isConflict,
@@ -43,6 +44,9 @@ export interface KubeClusterOptions {
 
 /** Default KubeClusterOptions.maxInFlight. */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
+
+/** Objects per page of a list: kubectl's default `--chunk-size`. */
+export const LIST_PAGE_SIZE = 500;
 
 /** A counting semaphore: `run` starts `task` once fewer than `limit` tasks are running. */
 class InFlightLimit {
@@ -186,15 +190,42 @@ class KubeCluster implements Cluster {
     return orUndefined(this.send<KubeObject>(describe('get', ref), ref, 'object', { method: 'GET' }));
   }
 
+  /**
+   * Every object of a kind, read in pages of LIST_PAGE_SIZE (`limit` and `continue`, as kubectl and client-go's
+   * pager do): one answer of 20,000 objects is megabytes of text parsed in one piece, which held the event loop for
+   * 0.3–0.4 s (and, at higher load, seconds) and the whole text and its parse in memory at once. A `continue` token
+   * the server no longer holds (410 Expired, after etcd compaction) starts a full list, as client-go's pager does.
+   */
   async list(query: { apiVersion: string; kind: string; namespace: string; labelSelector?: string }) {
     const { apiVersion, kind, labelSelector } = query;
-    const result = await this.send<{ items?: KubeObject[] }>(
-      `list ${apiVersion} ${kind}`,
-      { ...query, name: '' },
-      'list',
-      { method: 'GET', query: { labelSelector } },
-    );
-    return (result.items ?? []).map((item) => ({ ...item, apiVersion, kind }));
+    const page = (next: string | undefined, limit: number | undefined) =>
+      this.send<{ items?: KubeObject[]; metadata?: { continue?: string } }>(
+        `list ${apiVersion} ${kind}`,
+        { ...query, name: '' },
+        'list',
+        {
+          method: 'GET',
+          query: { labelSelector, limit: limit === undefined ? undefined : String(limit), continue: next },
+        },
+      );
+    const items: KubeObject[] = [];
+    let next: string | undefined;
+    let limit: number | undefined = LIST_PAGE_SIZE;
+    do {
+      let answer: Awaited<ReturnType<typeof page>>;
+      try {
+        answer = await page(next, limit);
+      } catch (error) {
+        if (next === undefined || !(error instanceof ClusterError) || error.statusCode !== 410) throw error;
+        items.length = 0;
+        next = undefined;
+        limit = undefined;
+        continue;
+      }
+      for (const item of answer.items ?? []) items.push({ ...item, apiVersion, kind });
+      next = answer.metadata?.continue || undefined;
+    } while (next !== undefined);
+    return items;
   }
 
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject> {

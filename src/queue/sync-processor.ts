@@ -15,6 +15,7 @@ import { takeTurn } from './line/take-turn.js';
 import { mirrorReporter } from './mirror-reporter.js';
 import { isTransientError, LockLostError, WorkerShuttingDownError } from './queue-errors.js';
 import { type ResumedFrom, resumedFromOf } from './resumed-from.js';
+import { operationStateJson } from './state-json.js';
 import { historyEntry } from './store/history-entry.js';
 import { pruneConfirmedAt } from './store/prune-confirmation.js';
 import type { QueueLogger, RedisClient } from './store/redis-connections.js';
@@ -339,7 +340,7 @@ async function callHook(
 async function persist(deps: ProcessorDeps, run: Run, state: OperationState): Promise<void> {
   // After a lost lock, stop without writing: the job's next owner resumes from the last saved state.
   if (run.running.lockLost) throw new LockLostError(run.jobId);
-  if (!(await deps.line.update(run.jobId, run.owner, { state: JSON.stringify(state) }))) {
+  if (!(await deps.line.update(run.jobId, run.owner, { state: await operationStateJson(state) }))) {
     run.running.lockLost = true;
     throw new LockLostError(run.jobId);
   }

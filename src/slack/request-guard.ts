@@ -9,10 +9,10 @@
  *   (`ts + 300 s - now`, plus a margin), in Redis so every bot replica refuses it. A second delivery of the same
  *   bytes is answered 401 — except Slack's own re-delivery (`X-Slack-Retry-Num`), answered 200 with nothing done
  *   (the first delivery is being handled; a re-sent copy must not run twice either way).
- * Then the payload of a signed, first-seen request is parsed as Bolt parses it and checked (`checkPayload`,
- * slack-payloads.ts): a malformed one is answered 400 with the problem, before Bolt sees it (Bolt itself answers
- * `payload=null` with nothing and an unhandled rejection, `"actions": null` with 500, an unknown type with 404 after
- * 3 s).
+ * The payload of a signed request is parsed as Bolt parses it and checked (`checkPayload`, slack-payloads.ts)
+ * before the replay check: a malformed one is answered 400 with the problem, at once (no Redis round trip; it is
+ * not remembered, as nothing comes of it), before Bolt sees it (Bolt itself answers `payload=null` with nothing
+ * and an unhandled rejection, `"actions": null` with 500, an unknown type with 404 after 3 s).
  * A request with a bad signature is left to Bolt (401) and is not remembered, so nobody can block a request by
  * sending its signature first with other bytes. If the replay store cannot be reached the request is refused:
  * a replay check that cannot run fails closed — a slash command with 200 and an ephemeral "was not run: Redis is
@@ -137,6 +137,10 @@ async function check(
   (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
   const signature = header(req, 'x-slack-signature');
   if (signature === undefined || !validSignature(options.signingSecret, raw, body, signature)) return 'pass';
+  // A malformed payload is refused before the replay store is asked: nothing can come of it, replayed or not, and
+  // the answer does not wait for a Redis round trip (or for Redis at all).
+  const problem = malformed(req, body, options);
+  if (problem !== undefined) return problem;
   const digest = createHash('sha256').update(signature).digest('hex');
   const ttl = ts + REPLAY_WINDOW_SECONDS - nowSec + 60;
   let first: boolean;
@@ -146,7 +150,7 @@ async function check(
     options.onReject?.('replay check unavailable', { err: String(err) });
     return 'unavailable';
   }
-  if (first) return malformed(req, body, options) ?? 'pass';
+  if (first) return 'pass';
   const retry = header(req, 'x-slack-retry-num') !== undefined;
   options.onReject?.(retry ? 'Slack re-delivery of a request already taken' : 'replayed request', {
     ageSeconds: nowSec - ts,

@@ -6,6 +6,7 @@
  * (targets get the destination namespace even when cluster-scoped, spec §3.1 step 4).
  */
 import type { KubeObject } from '../../domain/index.js';
+import { ITEMS_PER_YIELD, runAtOnce, type SlicedWork } from '../time-slice.js';
 import { apiVersionParts } from './api-version-parts.js';
 
 export interface LiveObjects {
@@ -15,10 +16,17 @@ export interface LiveObjects {
 
 /** Index `live` by identity (when two share one, the later wins, as in a map keyed by identity). */
 export function indexLiveObjects(live: readonly KubeObject[]): LiveObjects {
+  return runAtOnce(liveObjectIndexSteps(live));
+}
+
+/** indexLiveObjects as SlicedWork (yields every ITEMS_PER_YIELD objects). */
+export function* liveObjectIndexSteps(live: readonly KubeObject[]): SlicedWork<LiveObjects> {
   if (live.length === 0) return { find: () => undefined };
   // Keyed by name (a string whose hash is cached); the few objects sharing a name are compared field by field.
   const byName = new Map<string, KubeObject[]>();
+  let count = 0;
   for (const obj of live) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     const name = obj.metadata.name ?? '';
     const same = byName.get(name);
     if (same === undefined) byName.set(name, [obj]);

@@ -7,6 +7,7 @@
  */
 import { SYNC_PHASE_ORDINAL } from '../../domain/index.js';
 import type { SyncTask } from '../sync-task.js';
+import { ITEMS_PER_YIELD, runAtOnce, type SlicedWork } from '../time-slice.js';
 import { bubbleDependencies } from './dependency-bubbling.js';
 import { kindOrderOf } from './kind-order.js';
 
@@ -24,8 +25,17 @@ export function compareSyncTasks(a: SyncTask, b: SyncTask): number {
 
 /** Sorts in place, then moves Namespace and CRD tasks ahead of their first dependent (§3.3). */
 export function sortSyncTasks(tasks: SyncTask[]): void {
+  runAtOnce(sortSyncTaskSteps(tasks));
+}
+
+/** sortSyncTasks as SlicedWork (yields every ITEMS_PER_YIELD tasks placed). */
+export function* sortSyncTaskSteps(tasks: SyncTask[]): SlicedWork<void> {
   let i = 0;
-  for (const task of bucketSorted(tasks)) tasks[i++] = task;
+  // bucketSorted has read every task before it hands out the first, so writing into `tasks` is safe.
+  for (const task of bucketSorted(tasks)) {
+    tasks[i++] = task;
+    if (i % ITEMS_PER_YIELD === 0) yield;
+  }
   bubbleDependencies(tasks);
 }
 

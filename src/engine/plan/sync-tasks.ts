@@ -20,16 +20,17 @@ import { hookTraitsOf } from '../hooks/hook.js';
 import { epochSecondsOf, hookNameOf } from '../hooks/hook-name.js';
 import type { PlanWarning } from '../plan-warning.js';
 import type { ManifestSource, SourcedObject, SyncTask } from '../sync-task.js';
+import { ITEMS_PER_YIELD, runAtOnce, type SlicedWork, TimeSlice } from '../time-slice.js';
 import { apiVersionParts } from './api-version-parts.js';
-import { indexLiveObjects, type LiveObjects } from './live-objects.js';
+import { type LiveObjects, liveObjectIndexSteps } from './live-objects.js';
 import { reorderPruneWaves } from './prune-waves.js';
 import { lateReferenceWarnings } from './reference-lint.js';
 import { isSelected } from './selective-sync.js';
 import { markSkipDryRun } from './skip-dry-run.js';
-import { sortSyncTasks } from './sort-sync-tasks.js';
+import { sortSyncTaskSteps } from './sort-sync-tasks.js';
 import { syncWaveOf } from './sync-waves.js';
 import { createTargetReader, type Target } from './target-facts.js';
-import { assertUniqueTargets } from './unique-targets.js';
+import { uniqueTargetSteps } from './unique-targets.js';
 
 export interface BuildSyncTasksInput {
   /** Desired objects with their origin (from the manifests loader). Never mutated. */
@@ -66,30 +67,57 @@ export interface BuildSyncTasksResult {
  * @example buildSyncTasks({ targets, live: [], namespace: 'app', revision: 'HEAD', startedAt, operation })
  */
 export function buildSyncTasks(input: BuildSyncTasksInput): BuildSyncTasksResult {
+  return runAtOnce(syncTaskSteps(input));
+}
+
+/**
+ * buildSyncTasks for the bot and the worker: the same plan, built in `slice`'s time slices (yielding to the event
+ * loop between them). In one piece it takes ~0.2 s of CPU for 20,000 targets and ~0.5 s for 50,000, during which
+ * no other request (a `/sync` ack, `/healthz`, a lock renewal) could be answered.
+ */
+export function buildSyncTasksSliced(
+  input: BuildSyncTasksInput,
+  slice: TimeSlice = new TimeSlice(),
+): Promise<BuildSyncTasksResult> {
+  return slice.run(syncTaskSteps(input));
+}
+
+function* syncTaskSteps(input: BuildSyncTasksInput): SlicedWork<BuildSyncTasksResult> {
   const warnings: PlanWarning[] = [];
-  const targets = input.targets.map(createTargetReader(input.namespace, warnings));
-  assertUniqueTargets(targets, input.namespace);
-  const live = indexLiveObjects(input.live);
+  const read = createTargetReader(input.namespace, warnings);
+  const targets: Target[] = [];
+  for (const sourced of input.targets) {
+    targets.push(read(sourced));
+    if (targets.length % ITEMS_PER_YIELD === 0) yield;
+  }
+  yield* uniqueTargetSteps(targets, input.namespace);
+  const live = yield* liveObjectIndexSteps(input.live);
   const tasks: SyncTask[] = [];
-  addResourceTasks(tasks, targets, input, live);
-  if (input.operation.resources === undefined) addHookTasks(tasks, targets, input, live);
+  yield* addResourceTasks(tasks, targets, input, live);
+  if (input.operation.resources === undefined) yield* addHookTasks(tasks, targets, input, live);
   addCreateNamespaceTask(tasks, targets, input);
   markSkipDryRun(tasks);
   reorderPruneWaves(tasks, input.operation.syncOptions.includes('PruneLast=true'));
-  sortSyncTasks(tasks);
-  if (input.lintReferences) warnings.push(...lateReferenceWarnings(tasks));
+  yield;
+  yield* sortSyncTaskSteps(tasks);
+  if (input.lintReferences) {
+    yield;
+    warnings.push(...lateReferenceWarnings(tasks));
+  }
   return { tasks, warnings };
 }
 
 /** Apply tasks for non-hook targets and prune tasks for unmatched live objects (reconcile.go, §3.1 steps 1–2). */
-function addResourceTasks(
+function* addResourceTasks(
   tasks: SyncTask[],
   targets: Target[],
   input: BuildSyncTasksInput,
   live: LiveObjects,
-): void {
+): SlicedWork<void> {
   const paired = new Set<KubeObject>();
+  let count = 0;
   for (const target of targets) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (target.ignored || target.hook) continue;
     const liveObj = live.find(target.object);
     if (liveObj !== undefined) paired.add(liveObj);
@@ -98,6 +126,7 @@ function addResourceTasks(
       tasks.push(newTask(phase, target.wave, target.object, liveObj, target, false));
   }
   for (const liveObj of input.live) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (paired.has(liveObj) || isCreatedNamespace(liveObj, input)) continue;
     const traits = hookTraitsOf(liveObj);
     if (traits.hook || traits.skip || !isSelected(input.operation, liveObj)) continue;
@@ -120,14 +149,16 @@ function isCreatedNamespace(liveObj: KubeObject, input: BuildSyncTasksInput): bo
 }
 
 /** One task per phase of every hook, named per §5.1, with the hook finalizer (§3.1 step 3, §5.3). */
-function addHookTasks(
+function* addHookTasks(
   tasks: SyncTask[],
   targets: Target[],
   input: BuildSyncTasksInput,
   live: LiveObjects,
-): void {
+): SlicedWork<void> {
   const unixSeconds = epochSecondsOf(input.startedAt);
+  let count = 0;
   for (const target of targets) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (!target.hook || target.ignored) continue;
     for (const phase of target.phases) {
       const name =

@@ -4,6 +4,7 @@
  */
 import { ManifestError } from '../../domain/index.js';
 import type { SourcedObject } from '../sync-task.js';
+import { ITEMS_PER_YIELD, runAtOnce, type SlicedWork } from '../time-slice.js';
 import { apiVersionParts } from './api-version-parts.js';
 
 /**
@@ -12,9 +13,16 @@ import { apiVersionParts } from './api-version-parts.js';
  * `namespace` stands in for objects without one (the destination namespace, '' when unknown).
  */
 export function assertUniqueTargets(targets: readonly SourcedObject[], namespace: string): void {
+  runAtOnce(uniqueTargetSteps(targets, namespace));
+}
+
+/** assertUniqueTargets as SlicedWork (yields every ITEMS_PER_YIELD targets). */
+export function* uniqueTargetSteps(targets: readonly SourcedObject[], namespace: string): SlicedWork<void> {
   // Keyed by name alone (a string whose hash is already cached), comparing the rest only on a name clash.
   const byName = new Map<string, SourcedObject | SourcedObject[]>();
+  let count = 0;
   for (const target of targets) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     const name = target.object.metadata.name;
     if (!name) continue;
     const seen = byName.get(name);

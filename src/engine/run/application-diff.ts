@@ -24,14 +24,14 @@ import {
 import type { ApiResourceInfo, Cluster, ObjectRef } from '../cluster.js';
 import { type IgnoreDifferencesRule, withIgnoredFromLive } from '../diff/ignore-differences.js';
 import { diffResource, type ResourceDiff } from '../diff/resource-diff.js';
-import { buildSyncTasks } from '../plan/sync-tasks.js';
+import { buildSyncTasksSliced } from '../plan/sync-tasks.js';
 import { messageOf } from '../retry.js';
 import { desiredObject, respectsIgnoreDifferences } from '../steps/apply-task.js';
 import { mapBounded } from '../steps/bounded-pool.js';
 import { apiVersionOf } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from '../sync-task.js';
-import { yieldToEventLoop } from '../time-slice.js';
+import { TimeSlice, yieldToEventLoop } from '../time-slice.js';
 import {
   listTrackedLiveObjects,
   sharedResourceMessage,
@@ -107,7 +107,7 @@ export interface ApplicationDiffInput {
 export async function computeApplicationDiff(input: ApplicationDiffInput): Promise<ApplicationDiff> {
   const tracking = input.tracking ?? DEFAULT_RESOURCE_TRACKING;
   const live = input.live ?? (await listTrackedLiveObjects(input.cluster, input.application, tracking));
-  // Macrotask boundaries around the planner, ~100-200 ms for 20,000 targets: other requests run in between.
+  // A macrotask boundary after the list; the planner then runs in time slices.
   await yieldToEventLoop();
   // CreateNamespace=true: the destination Namespace is untracked, so whether it exists is asked (as the sync does).
   const namespaceExists = input.operation.syncOptions.includes('CreateNamespace=true')
@@ -118,7 +118,7 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
         name: input.namespace,
       })) !== undefined
     : undefined;
-  const { tasks, warnings } = buildSyncTasks({
+  const { tasks, warnings } = await buildSyncTasksSliced({
     ...(namespaceExists === undefined ? {} : { namespaceExists }),
     targets: input.targets,
     live,
@@ -127,7 +127,6 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
     startedAt: input.startedAt ?? new Date().toISOString(),
     operation: input.operation,
   });
-  await yieldToEventLoop();
   const rules = input.ignoreDifferences ?? [];
   const discovery = new Map<string, Promise<ApiResourceInfo | undefined>>();
   const discover = (apiVersion: string, kind: string) => {
@@ -155,7 +154,7 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
     hooks,
     counts: countsOf(resources, hooks.length),
     warnings: [...shared, ...(input.warnings ?? []), ...warnings.map((w) => w.message)],
-    fingerprint: fingerprintOf(resources),
+    fingerprint: await fingerprintOf(resources),
   };
 }
 
@@ -267,9 +266,12 @@ function countsOf(resources: readonly ResourceDiff[], hooks: number): DiffCounts
   return counts;
 }
 
-function fingerprintOf(resources: readonly ResourceDiff[]): string {
+/** Hashed in time slices: 20,000 diffs of a few KiB each are tens of ms of hashing. */
+async function fingerprintOf(resources: readonly ResourceDiff[]): Promise<string> {
   const hash = createHash('sha256');
+  const slice = new TimeSlice();
   for (const r of resources) {
+    if (slice.due()) await slice.pause();
     // A create's body is the server's dry-run answer, which may hold values allocated anew on each dry run (a
     // Service's clusterIP): only that it is created counts.
     const body = r.action === 'create' ? '' : r.diff;

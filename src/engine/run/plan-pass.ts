@@ -7,11 +7,11 @@ import { formatResourceKey, type KubeObject, resourceKeyOf } from '../../domain/
 import type { WatchTarget } from '../cluster.js';
 import { clearClusterScopedNamespaces } from '../plan/cluster-scoped-kinds.js';
 import { crdDefinedKindOf } from '../plan/dependency-bubbling.js';
-import { buildSyncTasks } from '../plan/sync-tasks.js';
+import { buildSyncTasksSliced } from '../plan/sync-tasks.js';
 import { apiVersionOf, objectRefOf, type SyncContext } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
-import { yieldToEventLoop } from '../time-slice.js';
+import { TimeSlice } from '../time-slice.js';
 import { listTrackedObjects, sharedResourceMessage } from '../tracked-objects.js';
 
 export interface PassPlan {
@@ -31,29 +31,35 @@ async function trackedLive(ctx: SyncContext): Promise<KubeObject[]> {
   return ctx.memory.trackedObjects;
 }
 
-function build(
+/** The planner in time slices: 20,000 targets are ~0.2 s of CPU, which must not hold the event loop in one piece. */
+async function build(
   ctx: SyncContext,
   startedAt: string,
   live: KubeObject[],
   namespaceExists: boolean,
-): SyncTask[] {
-  const { tasks, warnings } = buildSyncTasks({
-    targets: ctx.targets,
-    live,
-    namespace: ctx.namespace,
-    revision: ctx.revision,
-    startedAt,
-    operation: ctx.operation,
-    namespaceExists,
-    ...(ctx.managedNamespaceMetadata ? { managedNamespaceMetadata: ctx.managedNamespaceMetadata } : {}),
-  });
+  slice: TimeSlice,
+): Promise<SyncTask[]> {
+  const { tasks, warnings } = await buildSyncTasksSliced(
+    {
+      targets: ctx.targets,
+      live,
+      namespace: ctx.namespace,
+      revision: ctx.revision,
+      startedAt,
+      operation: ctx.operation,
+      namespaceExists,
+      ...(ctx.managedNamespaceMetadata ? { managedNamespaceMetadata: ctx.managedNamespaceMetadata } : {}),
+    },
+    slice,
+  );
   ctx.memory.planWarnings = warnings;
   return tasks;
 }
 
-async function discoverKinds(ctx: SyncContext, tasks: SyncTask[]): Promise<void> {
+async function discoverKinds(ctx: SyncContext, tasks: SyncTask[], slice: TimeSlice): Promise<void> {
   const missing = new Map<string, { apiVersion: string; kind: string }>();
   for (const task of tasks) {
+    if (slice.due()) await slice.pause();
     const apiVersion = apiVersionOf(task);
     const key = `${apiVersion}/${task.kind}`;
     if (!ctx.memory.discovery.has(key)) missing.set(key, { apiVersion, kind: task.kind });
@@ -110,17 +116,20 @@ export function notServedMessage(task: SyncTask): string {
 
 const POD_OWNERS = new Set(['Job', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
 
-function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[]): WatchTarget[] {
-  const targets = tasks.map((task) => {
+/** The collections to watch, each once (20,000 ConfigMaps of one namespace are one collection). */
+async function watchTargetsOf(ctx: SyncContext, tasks: SyncTask[], slice: TimeSlice): Promise<WatchTarget[]> {
+  const targets = new Map<string, WatchTarget>();
+  const add = (target: WatchTarget) =>
+    targets.set(`${target.apiVersion}/${target.kind}/${target.namespace}`, target);
+  for (const task of tasks) {
+    if (slice.due()) await slice.pause();
     const ref = objectRefOf(ctx, task);
-    return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
-  });
-  // The Pods of hook Jobs and of workloads a wave may wait on: why they do not start is what the wave waits for.
-  const podNamespaces = new Set(
-    tasks.filter((t) => t.targetObj !== undefined && POD_OWNERS.has(t.kind)).map((t) => t.namespace),
-  );
-  for (const namespace of podNamespaces) targets.push({ apiVersion: 'v1', kind: 'Pod', namespace });
-  return targets.filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
+    add({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace });
+    // The Pods of hook Jobs and of workloads a wave may wait on: why they do not start is what the wave waits for.
+    if (task.targetObj !== undefined && POD_OWNERS.has(task.kind))
+      add({ apiVersion: 'v1', kind: 'Pod', namespace: task.namespace });
+  }
+  return [...targets.values()].filter((t) => ctx.memory.discovery.has(`${t.apiVersion}/${t.kind}`));
 }
 
 /** The live object of a task; undefined for kinds the API server does not serve (yet). */
@@ -129,42 +138,58 @@ function liveOf(ctx: SyncContext, task: SyncTask): Promise<KubeObject | undefine
   return served ? ctx.live.get(objectRefOf(ctx, task)) : Promise.resolve(undefined);
 }
 
+/** Every task's live object (liveOf), the requests started in time slices and awaited together. */
+async function livesOf(
+  ctx: SyncContext,
+  tasks: SyncTask[],
+  slice: TimeSlice,
+): Promise<(KubeObject | undefined)[]> {
+  const pending: Promise<KubeObject | undefined>[] = [];
+  for (const task of tasks) {
+    if (slice.due()) await slice.pause();
+    pending.push(liveOf(ctx, task));
+  }
+  return Promise.all(pending);
+}
+
 /**
- * Builds, discovers, attaches live objects (fresh from the cache) and validates. Yields to the event loop between
- * its steps: each is ~100–200 ms for 20,000 tasks, and together they would stall the process (other users' Slack
- * acks, /healthz) for half a second or more.
+ * Builds, discovers, attaches live objects (fresh from the cache) and validates. Each step is a loop over every
+ * task (~100–200 ms of CPU for 20,000 tasks, together half a second or more) and runs in time slices, so other
+ * users' Slack acks, /healthz and lock renewals are answered in between.
  */
 export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
+  const slice = new TimeSlice();
   const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
   const [tracked, namespaceLive] = await Promise.all([
     trackedLive(ctx),
     ctx.namespace === '' ? undefined : ctx.live.get(namespaceRef),
   ]);
   const namespaceExists = ctx.namespace === '' || namespaceLive !== undefined;
-  const draft = build(ctx, startedAt, tracked, namespaceExists);
-  await yieldToEventLoop();
-  await discoverKinds(ctx, draft);
-  const lives = await Promise.all(draft.map((task) => liveOf(ctx, task)));
-  await yieldToEventLoop();
+  const draft = await build(ctx, startedAt, tracked, namespaceExists, slice);
+  await discoverKinds(ctx, draft, slice);
+  const lives = await livesOf(ctx, draft, slice);
+  await slice.pause();
   const current = lives.filter((o): o is KubeObject => o !== undefined);
   const currentKeys = new Set(current.map(identityOf));
+  await slice.pause();
   const live = [...current, ...tracked.filter((o) => !currentKeys.has(identityOf(o)))];
-  const tasks = build(ctx, startedAt, live, namespaceExists);
-  await yieldToEventLoop();
-  await discoverKinds(ctx, tasks);
+  const tasks = await build(ctx, startedAt, live, namespaceExists, slice);
+  await discoverKinds(ctx, tasks, slice);
   clearClusterScopedNamespaces(
     tasks,
     (task) => ctx.memory.discovery.get(`${apiVersionOf(task)}/${task.kind}`)?.namespaced,
   );
-  await Promise.all(
-    tasks.map(async (task) => {
-      task.liveObj = await liveOf(ctx, task);
-    }),
-  );
+  await slice.pause();
+  const taskLives = await livesOf(ctx, tasks, slice);
+  tasks.forEach((task, i) => {
+    task.liveObj = taskLives[i];
+  });
+  await slice.pause();
   ctx.memory.sharedResources = sharedResourcesOf(ctx, tasks);
-  ctx.live.watch(watchTargetsOf(ctx, tasks));
+  ctx.live.watch(await watchTargetsOf(ctx, tasks, slice));
+  await slice.pause();
   const invalid = validate(ctx, tasks);
-  await yieldToEventLoop();
+  await slice.pause();
   return { tasks, invalid };
 }
 

@@ -34,6 +34,7 @@ import type { SourcedObject } from '../sync-task.js';
 import { resultOf } from '../task-results.js';
 import { Wakeup } from '../wakeup.js';
 import { planPass } from './plan-pass.js';
+import { copyOperationState } from './state-copy.js';
 import { syncPass } from './sync-pass.js';
 import { terminateOperation } from './terminate.js';
 import { timeoutMessage } from './timeout-message.js';
@@ -124,7 +125,7 @@ async function terminatePass(
   previous: OperationState,
   message: string,
 ): Promise<OperationState> {
-  const state = structuredClone(previous);
+  const state = await copyOperationState(previous);
   const { tasks } = await planPass(ctx, state.startedAt);
   await terminateOperation(ctx, state, tasks, message);
   await announceCompletedWaves(ctx, state, tasks, true, message);

@@ -20,6 +20,7 @@ import { isFailedTask, recordResult, splitSyncFail, taskStateOf } from '../task-
 import { planPass } from './plan-pass.js';
 import { refreshRunningTasks } from './refresh-tasks.js';
 import { runNextWave } from './run-next-wave.js';
+import { copyOperationState } from './state-copy.js';
 import { completeOperation, executeSyncFailPhase } from './sync-fail.js';
 import { waitingRules } from './waiting-rules.js';
 import { announceCompletedWaves, announceOperation } from './wave-events.js';
@@ -114,7 +115,7 @@ async function cleanupAndDetect(
 
 /** One pass. `previous` is not mutated. */
 export async function syncPass(ctx: SyncContext, previous: OperationState): Promise<OperationState> {
-  const state = structuredClone(previous);
+  const state = await copyOperationState(previous);
   ctx.memory.applied = false;
   const { tasks, invalid } = await planPass(ctx, state.startedAt);
   await announceOperation(ctx, state, tasks);

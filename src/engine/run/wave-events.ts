@@ -3,12 +3,13 @@
  * health of the wave's applied resources). Which waves were announced is per-process memory; after a restart a
  * wave that already has results counts as started, so nothing is announced twice by one process.
  */
-import type { OperationState, SyncPhase, SyncWave } from '../../domain/index.js';
+import type { HealthStatus, OperationState, SyncPhase, SyncWave, TaskRef } from '../../domain/index.js';
 import { healthOf } from '../health/health-of.js';
 import { lateReferencesOf } from '../plan/reference-lint.js';
 import { nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from '../sync-context.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
 import { isFailedTask, resultOf, taskStateOf } from '../task-results.js';
+import { TimeSlice } from '../time-slice.js';
 
 function stepsOf(tasks: readonly SyncTask[]): { phase: SyncPhase; wave: SyncWave }[] {
   const steps: { phase: SyncPhase; wave: SyncWave }[] = [];
@@ -46,8 +47,15 @@ export async function announceOperation(
 ): Promise<void> {
   if (ctx.memory.steps.length > 0) return;
   ctx.memory.steps = stepsOf(tasks);
-  for (const task of tasks)
-    if (resultOf(state, task)) ctx.memory.startedWaves.add(waveKey(task.phase, task.wave));
+  // One pass over the tasks in time slices (20,000 tasks: tens of ms), grouped by wave.
+  const slice = new TimeSlice();
+  const byWave = new Map(ctx.memory.steps.map((s) => [waveKey(s.phase, s.wave), [] as TaskRef[]]));
+  for (const task of tasks) {
+    if (slice.due()) await slice.pause();
+    const key = waveKey(task.phase, task.wave);
+    if (resultOf(state, task)) ctx.memory.startedWaves.add(key);
+    byWave.get(key)?.push(taskRefOf(task));
+  }
   await ctx.emit({
     type: 'OperationStarted',
     at: nowIso(ctx),
@@ -56,7 +64,7 @@ export async function announceOperation(
     operation: ctx.operation,
     waves: ctx.memory.steps.map((s) => ({
       ...waveRefOf(ctx, s.phase, s.wave),
-      tasks: tasks.filter((t) => t.phase === s.phase && t.wave === s.wave).map(taskRefOf),
+      tasks: byWave.get(waveKey(s.phase, s.wave)) ?? [],
     })),
     resumed: state.syncResult.resources.length > 0,
     ...planWarnings(ctx, tasks),
@@ -85,14 +93,22 @@ export async function announceCompletedWaves(
   final: boolean,
   interrupted?: string,
 ): Promise<void> {
-  for (const key of ctx.memory.startedWaves) {
-    if (ctx.memory.completedWaves.has(key)) continue;
-    const waveTasks = tasks.filter((t) => waveKey(t.phase, t.wave) === key && resultOf(state, t));
+  const open = [...ctx.memory.startedWaves].filter((key) => !ctx.memory.completedWaves.has(key));
+  if (open.length === 0) return;
+  // One pass over the tasks in time slices (every sync pass comes here; a wave may hold 20,000 tasks).
+  const slice = new TimeSlice();
+  const byWave = new Map(open.map((key) => [key, [] as SyncTask[]]));
+  for (const task of tasks) {
+    if (slice.due()) await slice.pause();
+    const waveTasks = byWave.get(waveKey(task.phase, task.wave));
+    if (waveTasks !== undefined && resultOf(state, task)) waveTasks.push(task);
+  }
+  for (const [key, waveTasks] of byWave) {
     // No results yet (e.g. a BeforeHookCreation hook whose old object is still being deleted): not completed.
     if (waveTasks.length === 0) continue;
     if (!final && waveTasks.some((t) => taskStateOf(state, t) !== 'completed')) continue;
     ctx.memory.completedWaves.add(key);
-    await emitWaveCompleted(ctx, state, waveTasks, interrupted);
+    await emitWaveCompleted(ctx, state, waveTasks, interrupted, slice);
   }
 }
 
@@ -101,23 +117,29 @@ async function emitWaveCompleted(
   state: OperationState,
   waveTasks: SyncTask[],
   interrupted: string | undefined,
+  slice: TimeSlice,
 ): Promise<void> {
   const first = waveTasks[0];
   if (!first || first.phase === 'SyncFail') return;
   const at = nowIso(ctx);
-  const starts = waveTasks.map((t) => Date.parse(resultOf(state, t)?.startedAt ?? at));
-  const failedTasks = waveTasks.filter((t) => isFailedTask(state, t));
-  const judged = await Promise.all(
-    waveTasks
-      .filter((t) => !t.isHook && !isPruneTask(t) && t.liveObj !== undefined)
-      .map(async (t) => ({ task: taskRefOf(t), health: await healthOf(ctx, t.liveObj!) })),
-  );
-  const health = judged.flatMap(({ task, health: h }) => (h ? [{ task, health: h }] : []));
+  let earliest = Date.parse(at);
+  const failedTasks: SyncTask[] = [];
+  // Health is asked for all at once (scripted health runs in batches off the main thread), then gathered in order.
+  const judging: Promise<{ task: TaskRef; health: HealthStatus | undefined }>[] = [];
+  for (const t of waveTasks) {
+    if (slice.due()) await slice.pause();
+    earliest = Math.min(earliest, Date.parse(resultOf(state, t)?.startedAt ?? at));
+    if (isFailedTask(state, t)) failedTasks.push(t);
+    if (t.isHook || isPruneTask(t) || t.liveObj === undefined) continue;
+    const task = taskRefOf(t);
+    judging.push(healthOf(ctx, t.liveObj).then((health) => ({ task, health })));
+  }
+  const health = (await Promise.all(judging)).flatMap(({ task, health: h }) => (h ? [{ task, health: h }] : []));
   await ctx.emit({
     type: 'WaveCompleted',
     at,
     wave: waveRefOf(ctx, first.phase, first.wave),
-    durationMs: Date.parse(at) - starts.reduce((a, b) => Math.min(a, b), Date.parse(at)),
+    durationMs: Date.parse(at) - earliest,
     health,
     failed: failedTasks.length > 0 || interrupted !== undefined,
     message: failureMessage(state, failedTasks, waveTasks.length) || (interrupted ?? ''),

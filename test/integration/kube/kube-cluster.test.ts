@@ -61,6 +61,39 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     expect(listed.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/real']);
   });
 
+  it('lists a kind in pages of 500 (limit and continue) and returns every object once', async () => {
+    await cluster.apply(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paged' } },
+      { dryRun: false, force: true },
+    );
+    const names = Array.from({ length: 1201 }, (_, i) => `paged-${String(i).padStart(4, '0')}`);
+    for (let i = 0; i < names.length; i += 100)
+      await Promise.all(
+        names
+          .slice(i, i + 100)
+          .map((name) =>
+            cluster.apply(
+              { ...configMap(name), metadata: { name, namespace: 'paged' } },
+              { dryRun: false, force: true },
+            ),
+          ),
+      );
+    const before = sim.requests.length;
+    const listed = await cluster.list({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'paged' });
+
+    expect(listed.map((o) => o.metadata.name).sort()).toEqual(names);
+    expect(listed.every((o) => o.apiVersion === 'v1' && o.kind === 'ConfigMap')).toBe(true);
+    const lists = sim.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && r.path.includes('/configmaps'));
+    expect(lists.map((r) => new URL(r.path, 'http://sim').searchParams.get('continue'))).toEqual([
+      null,
+      '500',
+      '1000',
+    ]);
+    expect(lists.every((r) => r.path.includes('limit=500'))).toBe(true);
+  });
+
   it('maps a rejected write to a permanent ClusterError with the API server message', async () => {
     const error = await failure<ClusterError>(
       cluster.apply(

@@ -75,6 +75,33 @@ describe('src/slack/request-guard over signed HTTP', () => {
     }
   });
 
+  it('when a signed payload is malformed, then it is answered 400 without waiting for the replay store, and not remembered', async () => {
+    // A replay store that never answers: the malformed payload's answer must not depend on it.
+    let asked = 0;
+    const stuck = await startHarness({}, undefined, {
+      replays: {
+        firstSeen: () => {
+          asked++;
+          return new Promise<boolean>(() => {});
+        },
+      },
+    });
+    try {
+      const body = new URLSearchParams({ payload: JSON.stringify({ type: 'block_actions', actions: null }) });
+      const answers = [
+        await stuck.slack.sendRaw(body.toString(), FORM),
+        await stuck.slack.sendRaw(body.toString(), FORM),
+      ];
+
+      expect(answers.map((a) => a.status)).toEqual([400, 400]);
+      expect(answers[0]!.body).toMatch(/^malformed Slack request: /);
+      expect(asked).toBe(0);
+      expect(stuck.queue.requests).toHaveLength(0);
+    } finally {
+      await stuck.close();
+    }
+  });
+
   it('remembers a request in Redis for at least as long as its timestamp is accepted', async () => {
     const ts = Math.floor(clock.now / 1000);
     await h.slack.sendCommand({ text: 'help' }, { timestampSec: ts });
