@@ -10,7 +10,7 @@ import { environmentOf } from './application-environment.js';
 import { applicationWarnings } from './application-warnings.js';
 import { applicationSetOf } from './applicationsets/generate-applications.js';
 import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
-import { pluginNameOf } from './render/render-plugin.js';
+import { undeclaredPlugins } from './render/render-plugin.js';
 
 /** What chat commands show about an Application. */
 export interface ApplicationDescription {
@@ -57,13 +57,11 @@ export async function createApplicationRegistry(
     deps.logger?.warn({ file, line }, message);
   }
   // Said at load too (its sync fails with the same words): a plugin wavesync.yaml does not declare.
-  const declared = new Set((settings.plugins ?? []).map(pluginNameOf));
   for (const app of loaded) {
-    const name = app.source.plugin?.name;
-    if (name && !declared.has(name)) {
+    for (const { path, name } of undeclaredPlugins(app, settings.plugins ?? [])) {
       deps.logger?.warn(
         { application: app.name, origin: app.origin },
-        `Application ${app.name}: spec.source.plugin.name ${name} is not declared under plugins: in wavesync.yaml; its syncs will fail`,
+        `Application ${app.name}: ${path} ${name} is not declared under plugins: in wavesync.yaml; its syncs will fail`,
       );
     }
   }
