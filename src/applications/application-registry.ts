@@ -9,7 +9,11 @@ import type { Settings } from '../settings/index.js';
 import { environmentOf } from './application-environment.js';
 import { applicationWarnings } from './application-warnings.js';
 import { applicationSetOf } from './applicationsets/generate-applications.js';
-import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
+import {
+  type ApplicationSetSummary,
+  type ApplicationSourceDeps,
+  loadApplicationsAndSets,
+} from './load-application-sources.js';
 import { undeclaredPlugins } from './render/render-plugin.js';
 
 /** What chat commands show about an Application. */
@@ -39,6 +43,10 @@ export interface ApplicationRegistry {
   describe(name: string): ApplicationDescription | undefined;
   /** Read the sources again; on failure the previous Applications stay and the error is thrown. */
   reload(): Promise<void>;
+  /** The ApplicationSet `name` as the last read generated it, or undefined. */
+  applicationSet(name: string): ApplicationSetSummary | undefined;
+  /** Every ApplicationSet of the last read. */
+  applicationSets(): ApplicationSetSummary[];
 }
 
 export type ApplicationRegistryDeps = ApplicationSourceDeps;
@@ -51,7 +59,8 @@ export async function createApplicationRegistry(
   settings: Settings,
   deps: ApplicationRegistryDeps = {},
 ): Promise<ApplicationRegistry> {
-  const loaded = await loadApplicationSources(settings, deps);
+  const first = await loadApplicationsAndSets(settings, deps);
+  const loaded = first.applications;
   // Warned once at load (not on every refresh): an unknown sync option does nothing, as in Argo CD.
   for (const { file, line, message } of loaded.flatMap(applicationWarnings)) {
     deps.logger?.warn({ file, line }, message);
@@ -66,6 +75,7 @@ export async function createApplicationRegistry(
     }
   }
   let byName = index(loaded);
+  let sets = first.applicationSets;
   const find = (name: string) => byName.get(name);
   return {
     list: () => [...byName.values()],
@@ -81,8 +91,12 @@ export async function createApplicationRegistry(
       return app && describeApplication(app);
     },
     async reload() {
-      byName = index(await loadApplicationSources(settings, deps));
+      const next = await loadApplicationsAndSets(settings, deps);
+      byName = index(next.applications);
+      sets = next.applicationSets;
     },
+    applicationSet: (name) => sets.find((s) => s.name === name),
+    applicationSets: () => [...sets],
   };
 }
 

@@ -77,7 +77,10 @@ export interface RequestGate {
  * would sync, src/app-of-apps/resolve-application.ts; only a parent's own run queues one, origin
  * `app-of-apps-child`). requestSync also refuses one at run time.
  */
-export type PersonSyncRequest = Omit<SyncRequest, 'appOfApps'> & { appOfApps?: never };
+export type PersonSyncRequest = Omit<SyncRequest, 'appOfApps' | 'rollout'> & {
+  appOfApps?: never;
+  rollout?: never;
+};
 
 /** One request to sync, by origin (`origin` is the discriminant). */
 export type SyncAsk =
@@ -175,6 +178,12 @@ export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAs
     throw new Error(
       `requestSync refuses ${request.application}: a person's request carries no appOfApps ` +
         '(an App of Apps child is queued by its parent only, src/requests/for-app-of-apps.ts)',
+    );
+  }
+  if (request.rollout !== undefined) {
+    throw new Error(
+      `requestSync refuses ${request.application}: a person's request carries no rollout ` +
+        '(a rollout queues its Applications itself, src/app-of-apps/rollout-driver.ts)',
     );
   }
   if (request.deletion !== undefined && gateContext.deletionPlan === undefined) {
