@@ -25,4 +25,5 @@ export {
 export { applicationFromObject, parseApplicationFile } from './parse-applications.js';
 export { createRegistryRefresher, type RegistryRefresher } from './registry-refresh.js';
 export type { ApplicationRenderer, RenderedApplication } from './render/render-application.js';
+export { pluginNameOf, undeclaredPlugins } from './render/render-plugin.js';
 export { renderedResourcesOf } from './rendered-resources.js';

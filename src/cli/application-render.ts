@@ -34,7 +34,7 @@ export async function checkBeforeRender(
   app: Application,
   settings: Pick<Settings, 'plugins'>,
 ): Promise<void> {
-  const { undeclaredPlugins, pluginNameOf } = await import('../applications/render/render-plugin.js');
+  const { undeclaredPlugins, pluginNameOf } = await import('../applications/index.js');
   const [first] = undeclaredPlugins(app, settings.plugins ?? []);
   if (!first) return;
   const declared = (settings.plugins ?? []).map(pluginNameOf).join(', ') || 'none';
