@@ -179,7 +179,8 @@ export function createRolloutDriver(deps: RolloutDriverDeps): RolloutDriver {
       }
       let changed: Map<string, ChildOutcome> | undefined;
       for (const name of next.applications) {
-        changed = (await startApplication(chain, name, next.step, initiator)) ?? changed;
+        changed = await startApplication(chain, name, next.step, initiator);
+        if (changed) break;
       }
       // An Application that could not start is recorded as failed: decide again with it (the rollout stops).
       if (!changed) return;
