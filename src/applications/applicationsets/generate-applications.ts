@@ -232,11 +232,6 @@ function withOwner(
 function notesFor(manifest: ApplicationSetManifest): string[] {
   const notes: string[] = [];
   const { strategy, syncPolicy } = manifest.spec;
-  if (strategy?.type === 'RollingSync') {
-    notes.push(
-      'spec.strategy.type RollingSync: progressive rollout from chat is not done by wavesync yet; `/sync <app>` syncs each generated Application on its own (`wavesync appset` shows the steps)',
-    );
-  }
   if (strategy?.deletionOrder !== undefined) {
     notes.push(
       `spec.strategy.deletionOrder ${strategy.deletionOrder}: no effect: wavesync never deletes the resources of an Application that stops being generated`,
