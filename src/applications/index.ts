@@ -1,5 +1,5 @@
 export { ENVIRONMENT_LABEL, environmentOf } from './application-environment.js';
-export type { ApplicationRegistry } from './application-registry.js';
+export type { ApplicationRegistry, RemovedGeneratedApplication } from './application-registry.js';
 export { applicationWarnings } from './application-warnings.js';
 export { type ApplicationsFromSettings, applicationsFromSettings } from './applications-from-settings.js';
 export {
@@ -8,6 +8,7 @@ export {
   type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
+export { type RemovalDecision, removalDecision } from './applicationsets/removal-policy.js';
 export {
   contentRevisionOf,
   type LoadedManifests,

@@ -23,12 +23,14 @@ import {
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
+import { watchRemovedApplications } from './appset-removal-wiring.js';
 import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface RunningBot {
@@ -54,6 +56,8 @@ export interface BotDeps {
   refreshApplications?: () => Promise<void>;
   /** The Web API client a rollout's first step posts its lines with (`/sync <appset>`); without it, none. */
   web?: WebClient;
+  /** wavesync.yaml: where a generated Application that is no longer generated is announced. */
+  settings?: Settings;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -95,6 +99,19 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     pacer: new ChannelPacer(),
     logger,
   });
+  // A generated Application no longer generated: announced once, its resources deleted where Argo CD's policy would.
+  if (deps.web && deps.settings) {
+    watchRemovedApplications({
+      registry: deps.apps.registry,
+      settings: deps.settings,
+      redis,
+      prefix: config.queue.prefix,
+      web: deps.web,
+      queue,
+      ...(deps.deletions ? { deletions: deps.deletions } : {}),
+      logger,
+    });
+  }
   const slack = createSlackApp({
     botToken,
     signingSecret: signingSecret ?? '',

@@ -210,6 +210,7 @@ async function listen(
     }),
     refreshApplications: () => input.refresher.refreshIfStale(),
     ...(input.web ? { web: input.web } : {}),
+    settings: input.settings,
   });
   input.stops.push(() => bot.close());
   return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };

@@ -115,7 +115,8 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
         signal: ctx.signal,
         timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
-        hooks: () => renderedDeletionHooks(apps, app),
+        // A removed generated Application's deletion names the commit it was last synced at (its path may be gone).
+        hooks: () => renderedDeletionHooks(apps, app, ctx.request.operation.revision),
         ...(scriptedHealth ? { scriptedHealth } : {}),
       }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
