@@ -58,7 +58,7 @@ export interface GeneratedApplications {
   objects: Record<string, unknown>[];
   applications: Application[];
   refused: RefusedGenerator[];
-  /** Fields accepted with a caveat (RollingSync, applicationsSync policies): what wavesync does instead. */
+  /** Fields accepted with a caveat (deletionOrder, applicationsSync policies…): what wavesync does instead. */
   notes: string[];
   /** `strategy: RollingSync`: which step each generated Application is in (undefined: all at once). */
   rollout?: RolloutPlan;
@@ -234,7 +234,7 @@ function notesFor(manifest: ApplicationSetManifest): string[] {
   const { strategy, syncPolicy } = manifest.spec;
   if (strategy?.deletionOrder !== undefined) {
     notes.push(
-      `spec.strategy.deletionOrder ${strategy.deletionOrder}: no effect: wavesync never deletes the resources of an Application that stops being generated`,
+      `spec.strategy.deletionOrder ${strategy.deletionOrder}: no effect: wavesync deletes each removed Application's resources on its own (docs/applicationsets.md, When sources change)`,
     );
   }
   for (const field of ['preservedFields', 'ignoreApplicationDifferences'] as const) {
@@ -252,7 +252,7 @@ function notesFor(manifest: ApplicationSetManifest): string[] {
   const policy = syncPolicy?.applicationsSync;
   if (policy === 'create-only' || policy === 'create-update') {
     notes.push(
-      `spec.syncPolicy.applicationsSync ${policy}: wavesync keeps no Application objects, so generated Applications always follow the template and generators (as with sync); their resources are never deleted when an Application stops being generated`,
+      `spec.syncPolicy.applicationsSync ${policy}: wavesync keeps no Application objects, so generated Applications always follow the template and generators (as with sync); an Application that stops being generated keeps its resources, as in Argo CD`,
     );
   }
   return notes;
