@@ -5,12 +5,12 @@
  * ApplicationSet's policy says so (Argo CD: the resources finalizer unless preserveResourcesOnDeletion; nothing with
  * applicationsSync create-update).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGitFixture, type GitFixture } from '../../../test/support/git-fixture.js';
-import { type AppOfAppsEnv, deployment, startAppOfAppsEnv } from './app-of-apps-env.js';
+import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeTestSettings } from './app-of-apps-env.js';
 
 const CHANNEL = 'C0SHOP';
 
@@ -19,19 +19,7 @@ async function writeConfig(
   syncPolicy: string,
 ): Promise<{ configFile: string; dir: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-removal-'));
-  await mkdir(path.join(dir, 'applications'));
-  await writeFile(
-    path.join(dir, 'wavesync.yaml'),
-    [
-      'applications:',
-      '  - directory: applications',
-      'defaults:',
-      '  healthTimeoutSeconds: 15',
-      '  registryRefreshSeconds: 1',
-      `  gitCacheDir: ${path.join(dir, 'cache')}`,
-      '',
-    ].join('\n'),
-  );
+  await writeTestSettings(dir, ['  registryRefreshSeconds: 1', `  gitCacheDir: ${path.join(dir, 'cache')}`]);
   await writeFile(
     path.join(dir, 'applications', 'shop.yaml'),
     `apiVersion: argoproj.io/v1alpha1

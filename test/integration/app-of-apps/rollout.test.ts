@@ -13,7 +13,7 @@ import { DEMO_USERS } from '../../../src/demo/demo-scenario.js';
 import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
 import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
 import { buttonsOf } from '../approvals/approval-flow-env.js';
-import { type AppOfAppsEnv, deployment, startAppOfAppsEnv } from './app-of-apps-env.js';
+import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeTestSettings } from './app-of-apps-env.js';
 
 const CHANNEL = 'C0ROLLOUT';
 
@@ -23,23 +23,7 @@ async function writeShop(
   steps: string,
 ): Promise<{ configFile: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-rollout-'));
-  await mkdir(path.join(dir, 'applications'));
-  await writeFile(
-    path.join(dir, 'wavesync.yaml'),
-    [
-      'applications:',
-      '  - directory: applications',
-      'defaults:',
-      '  healthTimeoutSeconds: 15',
-      'environments:',
-      '  staging:',
-      '    notifications: { channel: C0ALERTS }',
-      '  production:',
-      '    requireApproval: true',
-      '    approvers: { users: [U0SAM] }',
-      '',
-    ].join('\n'),
-  );
+  await writeTestSettings(dir);
   const list = elements
     .map((e) => `        - { name: ${e.name}, stage: "${e.stage ?? ''}", env: ${e.environment} }`)
     .join('\n');
