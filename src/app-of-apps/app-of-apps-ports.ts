@@ -3,8 +3,10 @@
  * announcer (src/slack/reporters/app-of-apps-announcer.ts), the Redis chain store (./redis-chain-store.ts); the
  * composition root (src/main/start-worker.ts) chooses which.
  */
-import type { ReportTarget } from '../queue/index.js';
+import type { MessageRef } from '../environments/index.js';
+import type { ReportTarget, SyncRequest } from '../queue/index.js';
 import type { AppOfAppsSummary, ChildOutcome } from './app-of-apps.js';
+import type { RolloutSummary } from './rollout.js';
 
 /**
  * The lines the chain itself posts in the parent's thread (not tied to one child's operation). Implementations
@@ -22,8 +24,11 @@ export interface AppOfAppsAnnouncer {
   childrenNotSynced(target: ReportTarget, parent: string, reason: string): Promise<void>;
 }
 
-/** What is done once per chain: its announcement (`announced`) and its final summary (`summary`). */
-export type ChainMilestone = 'announced' | 'summary';
+/**
+ * What is done once per chain: its announcement (`announced`) and its final summary (`summary`); a rollout's
+ * announcement of each step (`step-<n>`).
+ */
+export type ChainMilestone = 'announced' | 'summary' | `step-${number}`;
 
 /**
  * A chain's state, shared by every worker (a child's hook runs on whichever worker ran the child), keyed by the
@@ -48,4 +53,44 @@ export interface AppOfAppsChainStore {
 export interface AppOfAppsLogger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** The lines a rollout itself posts in its thread (each Application's own line is its sync's). Never throws. */
+export interface RolloutAnnouncer {
+  /** A step begins: its Applications, how many at once, which wait for approval. */
+  stepStarting(
+    target: ReportTarget,
+    step: {
+      applicationSet: string;
+      number: number;
+      of: number;
+      applications: string[];
+      atOnce: number;
+      maxUpdate?: number | string;
+      approval: string[];
+    },
+  ): Promise<void>;
+  /** The last step ended, or the rollout stopped. */
+  rolloutEnded(target: ReportTarget, summary: RolloutSummary): Promise<void>;
+  /**
+   * The message that becomes an Application's approval request, in the rollout's thread (the approval flow turns
+   * it into the request with Approve/Reject); undefined when it could not be posted.
+   */
+  approvalPlaceholder(
+    target: ReportTarget,
+    application: string,
+    step: number,
+  ): Promise<MessageRef | undefined>;
+}
+
+/**
+ * The approval flow for a rollout's Application whose environment requires approval (src/environments' gateRequest,
+ * adapted by the composition root): the request policy is checked for the rollout's initiator, then an approval
+ * request is posted on `header`; once approved, the approval flow queues `request` (with its rollout) itself.
+ */
+export interface RolloutApprovals {
+  request(
+    request: SyncRequest,
+    header: MessageRef | undefined,
+  ): Promise<{ kind: 'pending' } | { kind: 'proceed' } | { kind: 'refused'; reason: string }>;
 }

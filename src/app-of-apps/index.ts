@@ -5,6 +5,13 @@
 
 export type { AppOfAppsSummary, ChildOutcome } from './app-of-apps.js';
 export { childJobId, childRequestKey, createAppOfAppsDriver } from './app-of-apps-driver.js';
-export type { AppOfAppsAnnouncer } from './app-of-apps-ports.js';
+export type { AppOfAppsAnnouncer, RolloutAnnouncer, RolloutApprovals } from './app-of-apps-ports.js';
 export { redisAppOfAppsChainStore } from './redis-chain-store.js';
 export { createApplicationResolver } from './resolve-application.js';
+export type { RolloutSummary } from './rollout.js';
+export {
+  createRolloutDriver,
+  type RolloutDriver,
+  rolloutJobId,
+  rolloutRequestKey,
+} from './rollout-driver.js';

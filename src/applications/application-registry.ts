@@ -9,8 +9,13 @@ import type { Settings } from '../settings/index.js';
 import { environmentOf } from './application-environment.js';
 import { applicationWarnings } from './application-warnings.js';
 import { applicationSetOf } from './applicationsets/generate-applications.js';
-import { type ApplicationSourceDeps, loadApplicationSources } from './load-application-sources.js';
-import { pluginNameOf } from './render/render-plugin.js';
+import { removalDecision } from './applicationsets/removal-policy.js';
+import {
+  type ApplicationSetSummary,
+  type ApplicationSourceDeps,
+  loadApplicationsAndSets,
+} from './load-application-sources.js';
+import { undeclaredPlugins } from './render/render-plugin.js';
 
 /** What chat commands show about an Application. */
 export interface ApplicationDescription {
@@ -32,13 +37,40 @@ export interface ApplicationRegistry {
   list(): Application[];
   /** All names, sorted. */
   names(): string[];
-  /** The Application `name`. @throws BotError('application_not_found') suggesting the closest names. */
+  /**
+   * The Application `name` — also one its ApplicationSet stopped generating within the hour whose resources are being
+   * deleted (its deletion job resolves it). @throws BotError('application_not_found') suggesting the closest names.
+   */
   get(name: string): Application;
   /** The Application `name`, or undefined. */
   find(name: string): Application | undefined;
   describe(name: string): ApplicationDescription | undefined;
   /** Read the sources again; on failure the previous Applications stay and the error is thrown. */
   reload(): Promise<void>;
+  /** The ApplicationSet `name` as the last read generated it, or undefined. */
+  applicationSet(name: string): ApplicationSetSummary | undefined;
+  /** Every ApplicationSet of the last read. */
+  applicationSets(): ApplicationSetSummary[];
+  /**
+   * Called after a read that no longer generates Applications an ApplicationSet generated before (a git directory
+   * deleted, an element removed, the ApplicationSet itself gone): each with the ApplicationSet as last read.
+   */
+  onGeneratedRemoved(listener: (removed: RemovedGeneratedApplication[]) => void): void;
+  /**
+   * Pin a removed generated Application that `get` still resolves to `revision` (the commit it was last synced at):
+   * its source may be gone at its targetRevision, and its deletion hooks are rendered from what was deployed.
+   */
+  pinRetiring(name: string, revision: string): void;
+}
+
+/** A generated Application the last read no longer generates. */
+export interface RemovedGeneratedApplication {
+  /** The Application as it was last generated (its finalizers say whether Argo CD would delete its resources). */
+  application: Application;
+  /** Its ApplicationSet: as this read generated it, or as the previous one did when it is gone. */
+  applicationSet: ApplicationSetSummary;
+  /** The ApplicationSet itself is gone (Argo CD deletes its Applications through their ownerReference). */
+  applicationSetRemoved: boolean;
 }
 
 export type ApplicationRegistryDeps = ApplicationSourceDeps;
@@ -51,30 +83,34 @@ export async function createApplicationRegistry(
   settings: Settings,
   deps: ApplicationRegistryDeps = {},
 ): Promise<ApplicationRegistry> {
-  const loaded = await loadApplicationSources(settings, deps);
+  const first = await loadApplicationsAndSets(settings, deps);
+  const loaded = first.applications;
   // Warned once at load (not on every refresh): an unknown sync option does nothing, as in Argo CD.
   for (const { file, line, message } of loaded.flatMap(applicationWarnings)) {
     deps.logger?.warn({ file, line }, message);
   }
   // Said at load too (its sync fails with the same words): a plugin wavesync.yaml does not declare.
-  const declared = new Set((settings.plugins ?? []).map(pluginNameOf));
   for (const app of loaded) {
-    const name = app.source.plugin?.name;
-    if (name && !declared.has(name)) {
+    for (const { path, name } of undeclaredPlugins(app, settings.plugins ?? [])) {
       deps.logger?.warn(
         { application: app.name, origin: app.origin },
-        `Application ${app.name}: spec.source.plugin.name ${name} is not declared under plugins: in wavesync.yaml; its syncs will fail`,
+        `Application ${app.name}: ${path} ${name} is not declared under plugins: in wavesync.yaml; its syncs will fail`,
       );
     }
   }
   let byName = index(loaded);
+  let sets = first.applicationSets;
+  const listeners: ((removed: RemovedGeneratedApplication[]) => void)[] = [];
+  const retiring = new Map<string, { application: Application; until: number }>();
   const find = (name: string) => byName.get(name);
   return {
     list: () => [...byName.values()],
     names: () => [...byName.keys()],
     find,
     get(name) {
-      const app = find(name);
+      // An Application its ApplicationSet just stopped generating, whose resources are being deleted: the deletion
+      // job (and its plan) resolve it here; find, list and describe no longer know it.
+      const app = find(name) ?? retiring.get(name)?.application;
       if (app) return app;
       throw new BotError('application_not_found', notFoundMessage(name, [...byName.keys()]));
     },
@@ -83,9 +119,52 @@ export async function createApplicationRegistry(
       return app && describeApplication(app);
     },
     async reload() {
-      byName = index(await loadApplicationSources(settings, deps));
+      const next = await loadApplicationsAndSets(settings, deps);
+      const removed = removedGenerated(byName, sets, next);
+      const now = Date.now();
+      for (const [name, r] of retiring)
+        if (r.until < now || next.applications.some((a) => a.name === name)) retiring.delete(name);
+      for (const r of removed) {
+        if (removalDecision(r).deleteResources)
+          retiring.set(r.application.name, { application: r.application, until: now + RETIRING_MS });
+      }
+      byName = index(next.applications);
+      sets = next.applicationSets;
+      if (removed.length > 0) for (const listener of listeners) listener(removed);
     },
+    onGeneratedRemoved(listener) {
+      listeners.push(listener);
+    },
+    pinRetiring(name, revision) {
+      const entry = retiring.get(name);
+      if (!entry || entry.application.sources || entry.application.source.repoURL === '') return;
+      const { application } = entry;
+      entry.application = { ...application, source: { ...application.source, targetRevision: revision } };
+    },
+    applicationSet: (name) => sets.find((s) => s.name === name),
+    applicationSets: () => [...sets],
   };
+}
+
+/** How long `get` still resolves a removed generated Application whose resources are deleted (its deletion job). */
+const RETIRING_MS = 60 * 60 * 1000;
+
+/** The generated Applications of `before` that `next` no longer has, with their ApplicationSet. */
+function removedGenerated(
+  before: ReadonlyMap<string, Application>,
+  setsBefore: readonly ApplicationSetSummary[],
+  next: { applications: Application[]; applicationSets: ApplicationSetSummary[] },
+): RemovedGeneratedApplication[] {
+  const now = new Set(next.applications.map((a) => a.name));
+  return [...before.values()].flatMap((application) => {
+    const setName = applicationSetOf(application);
+    if (setName === undefined || now.has(application.name)) return [];
+    const current = next.applicationSets.find((s) => s.name === setName);
+    const previous = setsBefore.find((s) => s.name === setName);
+    const applicationSet = current ?? previous;
+    if (!applicationSet) return [];
+    return [{ application, applicationSet, applicationSetRemoved: current === undefined }];
+  });
 }
 
 function index(apps: Application[]): Map<string, Application> {

@@ -1,5 +1,5 @@
 export { ENVIRONMENT_LABEL, environmentOf } from './application-environment.js';
-export type { ApplicationRegistry } from './application-registry.js';
+export type { ApplicationRegistry, RemovedGeneratedApplication } from './application-registry.js';
 export { applicationWarnings } from './application-warnings.js';
 export {
   type ApplicationsFromSettings,
@@ -13,6 +13,7 @@ export {
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
 export type { GitRepositoryCache } from './git/git-repository-cache.js';
+export { type RemovalDecision, removalDecision } from './applicationsets/removal-policy.js';
 export {
   contentRevisionOf,
   type LoadedManifests,
@@ -31,4 +32,5 @@ export {
 export { applicationFromObject, parseApplicationFile } from './parse-applications.js';
 export { createRegistryRefresher, type RegistryRefresher } from './registry-refresh.js';
 export type { ApplicationRenderer, RenderedApplication } from './render/render-application.js';
+export { pluginNameOf, undeclaredPlugins } from './render/render-plugin.js';
 export { renderedResourcesOf } from './rendered-resources.js';

@@ -25,6 +25,7 @@ import {
   generatorClusters,
 } from './applicationsets/generate-applications.js';
 import type { ApplicationSetDocument } from './applicationsets/parse-applicationset.js';
+import type { RolloutPlan } from './applicationsets/rollout-steps.js';
 import type { GitRepositoryCache } from './git/git-repository-cache.js';
 import { type ParsedApplicationFile, parseApplicationFile } from './parse-applications.js';
 
@@ -54,6 +55,30 @@ export async function loadApplicationSources(
   settings: Settings,
   deps: ApplicationSourceDeps,
 ): Promise<Application[]> {
+  return (await loadApplicationsAndSets(settings, deps)).applications;
+}
+
+/** What one ApplicationSet generated at the last read: its Applications, rollout steps and deletion policy. */
+export interface ApplicationSetSummary {
+  name: string;
+  /** `file:line` (or the cluster object) it was read from. */
+  origin: string;
+  /** The names of the Applications it generated, in generation order. */
+  applications: string[];
+  /** `strategy: RollingSync` steps over those Applications (absent: all at once). */
+  rollout?: RolloutPlan;
+  /** `syncPolicy.preserveResourcesOnDeletion` (Argo CD default false). */
+  preserveResourcesOnDeletion: boolean;
+  /** `syncPolicy.applicationsSync` (Argo CD default `sync`). */
+  applicationsSync: 'create-only' | 'create-update' | 'create-delete' | 'sync';
+}
+
+/** The Applications of `settings` (loadApplicationSources) and the ApplicationSets that generated some of them. */
+export async function loadApplicationsAndSets(
+  settings: Settings,
+  deps: ApplicationSourceDeps,
+): Promise<{ applications: Application[]; applicationSets: ApplicationSetSummary[] }> {
+  const sets: ApplicationSetSummary[] = [];
   const parsed: ParsedApplicationFile[] = [];
   const fromCluster: ParsedApplicationFile[] = [];
   for (const entry of settings.applications) {
@@ -61,7 +86,7 @@ export async function loadApplicationSources(
     (entry.cluster !== undefined ? fromCluster : parsed).push(...read);
   }
   const problems = parsed.flatMap((p) => p.problems);
-  const generated = await generateAll(settings, parsed, deps, problems);
+  const generated = await generateAll(settings, parsed, deps, problems, sets);
   const byName = new Map<string, Application>();
   for (const app of [...parsed.flatMap((p) => p.applications), ...generated]) {
     const earlier = byName.get(app.name);
@@ -72,7 +97,7 @@ export async function loadApplicationSources(
   for (const problem of fromCluster.flatMap((p) => p.problems)) {
     deps.logger?.warn({ problem }, 'Application object in the cluster skipped');
   }
-  const generatedInCluster = await generateAll(settings, fromCluster, deps, undefined);
+  const generatedInCluster = await generateAll(settings, fromCluster, deps, undefined, sets);
   for (const app of [...fromCluster.flatMap((p) => p.applications), ...generatedInCluster]) {
     const earlier = byName.get(app.name);
     if (earlier) deps.logger?.debug({ application: app.name, kept: earlier.origin }, 'cluster copy ignored');
@@ -87,7 +112,8 @@ export async function loadApplicationSources(
       deps.logger?.debug({ application: u.name, fields: u.paths }, 'Application fields kept and ignored');
     }
   }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const applications = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return { applications, applicationSets: sets };
 }
 
 /**
@@ -99,6 +125,7 @@ async function generateAll(
   files: ParsedApplicationFile[],
   deps: ApplicationSourceDeps,
   problems: string[] | undefined,
+  summaries: ApplicationSetSummary[],
 ): Promise<Application[]> {
   const sets: ApplicationSetDocument[] = files.flatMap((p) => p.applicationSets);
   const clusters = generatorClusters(settings);
@@ -113,6 +140,15 @@ async function generateAll(
         deps.logger?.debug({ applicationSet: generated.applicationSet, file: set.file }, note);
       }
       out.push(...generated.applications);
+      const policy = set.manifest.spec.syncPolicy;
+      summaries.push({
+        name: generated.applicationSet,
+        origin: `${set.file}:${set.line}`,
+        applications: generated.applications.map((a) => a.name),
+        ...(generated.rollout ? { rollout: generated.rollout } : {}),
+        preserveResourcesOnDeletion: policy?.preserveResourcesOnDeletion === true,
+        applicationsSync: policy?.applicationsSync ?? 'sync',
+      });
     } catch (error) {
       // ApplicationSetError names the set; a BotError (git unreachable, revision not found) is prefixed with it.
       let message: string;

@@ -3,10 +3,11 @@
  *
  *   error: <what> (<where>): <how to fix>
  *
- * on stderr, one line, nothing on stdout, and the exit code: 0 ok, 1 the operation failed (a sync that did not
- * succeed, a cluster or Slack that cannot be reached, a failed render), 2 usage or input error (an unknown
- * option, a bad manifest, a missing setting, an unknown Application). A stack trace follows only with
- * `--verbose` or `LOG_LEVEL=debug`. This module imports nothing at start-up, so `--help` stays fast.
+ * on stderr, one line (a tool's raw output indented below it), nothing on stdout, and the exit code: 0 ok, 1 the
+ * operation failed (a sync that did not succeed, a cluster or Slack that cannot be reached, a failed render), 2
+ * usage or input error (an unknown option, a bad manifest, a missing setting, an unknown Application). A stack
+ * trace follows only with `--verbose` or `LOG_LEVEL=debug`. This module imports nothing at start-up, so `--help`
+ * stays fast.
  */
 import type { BotError, BotErrorCode } from '../domain/index.js';
 
@@ -78,9 +79,21 @@ export interface ErrorReport {
 export function errorReport(error: unknown, verbose = isVerbose()): ErrorReport {
   const stack = verbose && error instanceof Error && error.stack ? `${error.stack}\n` : '';
   if (isBotError(error)) {
-    const line = `error: ${whatAndWhere(error)}${error.fix ? `: ${error.fix}` : ''}\n`;
+    const line = `error: ${oneLine(whatAndWhere(error), error.detail)}${error.fix ? `: ${error.fix}` : ''}\n`;
+    // Warnings that belong with the error (an Application's field warnings when its render failed) come first; a
+    // tool's raw output follows the one-line cause, indented.
+    const { warnings, detail } = error as BotError & { warnings?: unknown };
+    const before = Array.isArray(warnings) ? warnings.map((w) => `${String(w)}\n`).join('') : '';
+    const after =
+      typeof detail === 'string' && detail.trim() !== ''
+        ? detail
+            .trim()
+            .split('\n')
+            .map((l) => `    ${l}\n`)
+            .join('')
+        : '';
     return {
-      text: line + stack,
+      text: before + line + after + stack,
       exitCode: INPUT_ERRORS.includes(error.code) ? ExitCode.usage : ExitCode.failed,
     };
   }
@@ -116,6 +129,13 @@ function isBotError(error: unknown): error is BotError {
     (error.name === 'BotError' || error.name === 'ManifestError') &&
     typeof (error as BotError).code === 'string'
   );
+}
+
+/** The message without the tool output it ends with (printed indented below it instead). */
+function oneLine(message: string, detail: string | undefined): string {
+  if (detail === undefined || detail.trim() === '') return message;
+  const at = message.lastIndexOf(`: ${detail}`);
+  return at >= 0 ? message.slice(0, at) + message.slice(at + detail.length + 2) : message;
 }
 
 /** `problem (file:line)` for a ManifestError, else the message. */

@@ -22,6 +22,7 @@ import {
 import type { BuildSyncTasksResult } from '../engine/index.js';
 import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';
 import type { Settings } from '../settings/index.js';
+import { checkBeforeRender, renderForCommand } from './application-render.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
 import { formatPlanText } from './format-plan-text.js';
@@ -143,6 +144,7 @@ export async function loadApplication(
   });
   const app = registry.find(name);
   if (app === undefined) throw unknownApplication(name, registry.names(), file);
+  await checkBeforeRender(app, settings);
   if (options.revision !== undefined && hasOnlyLocalSources(app)) {
     throw new BotError(
       'invalid_command',
@@ -182,7 +184,8 @@ export async function renderApplicationNamed(
   options: { config?: string; revision?: string },
 ): Promise<{ app: Application; rendered: RenderedApplication; settings: Settings }> {
   const { app, settings, renderer } = await loadApplication(name, options);
-  const rendered = await renderer.renderApplication(
+  const rendered = await renderForCommand(
+    renderer,
     app,
     options.revision === undefined ? {} : { revision: options.revision },
   );

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { BotError, type OperationState, type SyncEvent } from '../domain/index.js';
 import type { Cluster, PlanWarning, SourcedObject } from '../engine/index.js';
+import { renderForCommand } from './application-render.js';
 import { loadApplication, refOf } from './plan-application.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 
@@ -64,7 +65,7 @@ export async function syncApplication(
   const render = (a: typeof app, at: { revision: string | undefined }) =>
     renderer.renderApplication(a, at.revision === undefined ? {} : { revision: at.revision });
   // Said before anything is applied, as plan --app shows them.
-  const rendered = await render(app, { revision });
+  const rendered = await renderForCommand(renderer, app, revision === undefined ? {} : { revision });
   const namespace = app.destination.namespace ?? 'default';
   const planned = planLoaded(
     { objects: rendered.targets, warnings: rendered.warnings },

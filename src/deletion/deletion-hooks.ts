@@ -42,14 +42,16 @@ export function deletionHooksOf(objects: readonly KubeObject[], namespace: strin
 }
 
 /**
- * The deletion hooks in `app`'s manifests rendered at its targetRevision.
+ * The deletion hooks in `app`'s manifests rendered at its targetRevision (or `revision`: a removed generated
+ * Application's last synced commit, src/main/appset-removal-wiring.ts).
  * @throws the renderer's BotErrors (revision_not_found, render_failed, invalid_manifest).
  */
 export async function renderedDeletionHooks(
   apps: { renderer: Pick<ApplicationRenderer, 'renderApplication'> },
   app: Application,
+  revision?: string,
 ): Promise<DeletionHooks> {
-  const rendered = await apps.renderer.renderApplication(app, {});
+  const rendered = await apps.renderer.renderApplication(app, revision === undefined ? {} : { revision });
   return deletionHooksOf(
     rendered.targets.map((t) => t.object),
     app.destination.namespace ?? 'default',

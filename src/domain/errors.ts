@@ -22,12 +22,22 @@ export class BotError extends Error {
   readonly code: BotErrorCode;
   /** How to fix it, when there is one thing to do ("pass --kubeconfig <file> or set KUBECONFIG"). */
   readonly fix: string | undefined;
+  /**
+   * A tool's raw output (git's, kustomize's, a plugin's standard error) when the message ends with it
+   * (`<what failed>: <detail>`): the CLI prints the cause on one line and this indented below it.
+   */
+  readonly detail: string | undefined;
 
-  constructor(code: BotErrorCode, message: string, options?: { cause?: unknown; fix?: string }) {
+  constructor(
+    code: BotErrorCode,
+    message: string,
+    options?: { cause?: unknown; fix?: string; detail?: string },
+  ) {
     super(message, options);
     this.name = 'BotError';
     this.code = code;
     this.fix = options?.fix;
+    this.detail = options?.detail;
   }
 }
 

@@ -6,6 +6,7 @@
  * queue prefix) runs here too, when the caller passes `drift`.
  */
 
+import type { WebClient } from '@slack/web-api';
 import { type ApplicationsFromSettings, renderedResourcesOf } from '../applications/index.js';
 import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
@@ -22,11 +23,15 @@ import {
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
+import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
+import { watchRemovedApplications } from './appset-removal-wiring.js';
+import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface RunningBot {
   port: number;
@@ -49,6 +54,10 @@ export interface BotDeps {
   deletions?: DeletionPlanner;
   /** Reads the Applications again when a command names an unknown one (RegistryRefresher.refreshIfStale). */
   refreshApplications?: () => Promise<void>;
+  /** The Web API client a rollout's first step posts its lines with (`/sync <appset>`); without it, none. */
+  web?: WebClient;
+  /** wavesync.yaml: where a generated Application that is no longer generated is announced. */
+  settings?: Settings;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -79,6 +88,30 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'bot redis error'));
   const gate = createApprovalGate(wiring.approvals, wiring.messenger);
+  // `/sync <appset>`: the rollout starts here (its first step); the worker's hooks continue it.
+  const rollout = createRolloutWiring({
+    queue,
+    redis,
+    prefix: config.queue.prefix,
+    registry: deps.apps.registry,
+    approvals: wiring.approvals,
+    ...(deps.web ? { web: deps.web } : {}),
+    pacer: new ChannelPacer(),
+    logger,
+  });
+  // A generated Application no longer generated: announced once, its resources deleted where Argo CD's policy would.
+  if (deps.web && deps.settings) {
+    watchRemovedApplications({
+      registry: deps.apps.registry,
+      settings: deps.settings,
+      redis,
+      prefix: config.queue.prefix,
+      web: deps.web,
+      queue,
+      ...(deps.deletions ? { deletions: deps.deletions } : {}),
+      logger,
+    });
+  }
   const slack = createSlackApp({
     botToken,
     signingSecret: signingSecret ?? '',
@@ -112,6 +145,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         wiring.durable,
         replicatedWrites([redis], replicaDurabilityFor(config.redis, REPLICA_WAIT_MS)),
       ]),
+      rollouts: rollout.starter,
       rollbackClaims: redisClickClaims(redis, `${config.queue.prefix}:rollback:click`, ROLLBACK_CLAIM_TTL_MS),
     },
   });

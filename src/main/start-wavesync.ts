@@ -131,7 +131,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
         metrics,
         logger,
         ...(web ? { web, threadWeb: slackWebClient(config, metrics, 0)! } : {}),
-        ...(wiring ? { notifier: wiring.notifier } : {}),
+        ...(wiring ? { notifier: wiring.notifier, approvals: wiring.approvals } : {}),
         ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
       });
       stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
@@ -144,6 +144,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       logger,
       wiringFor,
       refresher,
+      ...(web ? { web } : {}),
       driftFor: (queue) =>
         web && startDriftDetection({ config, settings, apps, web, queue, metrics, logger }),
       stops,
@@ -175,6 +176,7 @@ async function listen(
     wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
     driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
     refresher: RegistryRefresher;
+    web?: WebClient;
     stops: Stop[];
     host?: string;
   },
@@ -207,6 +209,8 @@ async function listen(
       }),
     }),
     refreshApplications: () => input.refresher.refreshIfStale(),
+    ...(input.web ? { web: input.web } : {}),
+    settings: input.settings,
   });
   input.stops.push(() => bot.close());
   return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };

@@ -15,7 +15,7 @@ import type { Config } from '../config.js';
 import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
-import type { FailureNotifier } from '../environments/index.js';
+import type { Approvals, FailureNotifier } from '../environments/index.js';
 import {
   type ConfigMapReader,
   scriptedHealthForCluster,
@@ -53,6 +53,7 @@ import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
 import { threadNotePoster } from '../slack/reporters/thread-reply.js';
 import { createEngineSyncRunner } from './engine-sync-runner.js';
+import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -71,6 +72,8 @@ export interface WorkerDeps {
   threadWeb?: WebClient;
   /** Failure notifications (approvals), fanned out next to the thread. */
   notifier?: FailureNotifier;
+  /** The approval flow: a rollout's Application whose environment requires approval asks for it here. */
+  approvals?: Pick<Approvals, 'gateRequest'>;
   /** The thread-outbox sweeper's round interval and idle time (ms); defaults 30 s and 60 s. */
   outboxSweep?: { intervalMs?: number; idleMs?: number };
 }
@@ -127,7 +130,8 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
         signal: ctx.signal,
         timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
-        hooks: () => renderedDeletionHooks(apps, app),
+        // A removed generated Application's deletion names the commit it was last synced at (its path may be gone).
+        hooks: () => renderedDeletionHooks(apps, app, ctx.request.operation.revision),
         ...(await scriptedHealthFor(cluster)),
       }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
@@ -162,7 +166,18 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     ...(deps.web ? { announce: threadNotePoster({ client: deps.web, pacer, logger }) } : {}),
     logger,
   });
-  const lifecycle = combineLifecycles(appOfApps, retry);
+  // An ApplicationSet's rollout (`/sync <appset>`, started by the bot): each ended Application continues it.
+  const rollout = createRolloutWiring({
+    queue: producer,
+    redis,
+    prefix: config.queue.prefix,
+    registry: apps.registry,
+    ...(deps.approvals ? { approvals: deps.approvals } : {}),
+    ...(deps.web ? { web: deps.web } : {}),
+    pacer,
+    logger: deps.logger,
+  });
+  const lifecycle = combineLifecycles(appOfApps, rollout.driver.lifecycle, retry);
   const worker = createSyncWorker({
     connection: config.redis,
     prefix: config.queue.prefix,
@@ -241,7 +256,8 @@ function reporterFactory(
         }),
       );
     }
-    const parentThread = request.appOfApps?.parentTarget;
+    // An App of Apps child, or an Application of a rollout: a line in the parent's (rollout's) thread.
+    const parentThread = request.appOfApps?.parentTarget ?? request.rollout?.target;
     if (deps.web && !request.target && parentThread) {
       reporters.push(
         createChildLineReporter({

@@ -5,6 +5,7 @@ export { derivedJobId } from './derived-job-id.js';
 export { combineLifecycles, type JobLifecycle } from './job-lifecycle.js';
 export { isTransientError, TransientError } from './queue-errors.js';
 export type { ResumedFrom } from './resumed-from.js';
+export type { RolloutChain, RolloutChainStep } from './rollout-chain.js';
 export { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from './store/click-claims.js';
 export type { CommandJournal, JournalEntry } from './store/command-journal.js';
 export {

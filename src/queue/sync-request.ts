@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { type ApplicationSource, BotError, type SyncOperation } from '../domain/index.js';
 import { type AppOfAppsChain, AppOfAppsChainSchema } from './app-of-apps-chain.js';
+import { type RolloutChain, RolloutChainSchema } from './rollout-chain.js';
 import type { Initiator, ReportTarget } from './sync-reporter.js';
 
 /** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
@@ -16,6 +17,8 @@ export interface SyncRequest {
   requestKey: string;
   /** Set when this is the sync of an App of Apps child: the chain it belongs to (src/queue/app-of-apps-chain.ts). */
   appOfApps?: AppOfAppsChain;
+  /** Set when this sync is one step of an ApplicationSet's rollout (src/queue/rollout-chain.ts). */
+  rollout?: RolloutChain;
   /**
    * Present when this job deletes the Application (`/sync delete <app>`) instead of syncing it; it runs in the
    * same per-application line, so it never overlaps a sync of that app. `operation` is then unused.
@@ -91,6 +94,7 @@ export const SyncRequestSchema = z.object({
   target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   requestKey: z.string().min(1).max(200),
   appOfApps: AppOfAppsChainSchema.optional(),
+  rollout: RolloutChainSchema.optional(),
   rollback: z.object({ id: z.number().int().positive(), revision: z.string().min(1) }).optional(),
   retry: z
     .object({
@@ -119,7 +123,7 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, deletion, appOfApps, rollback, retry, ...rest } = parsed.data;
+  const { target, deletion, appOfApps, rollout, rollback, retry, ...rest } = parsed.data;
   return {
     ...rest,
     target,
@@ -127,6 +131,7 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     ...(retry ? { retry } : {}),
     ...(deletion ? { deletion: deletionOf(deletion) } : {}),
     ...(appOfApps ? { appOfApps } : {}),
+    ...(rollout ? { rollout } : {}),
   };
 }
 

@@ -100,12 +100,14 @@ const SHA = /^[0-9a-f]{40}$/;
 
 /**
  * The `ended` hook that enqueues the retry of a failed operation. Not retried: cancelled (terminated) jobs,
- * Succeeded ones, dry runs (a preview), deletions, and App of Apps children (their parent's chain decides).
+ * Succeeded ones, dry runs (a preview), deletions, App of Apps children (their parent's chain decides) and the
+ * Applications of a rollout (it stops at the first failure).
  */
 export function syncRetryLifecycle(deps: SyncRetryDeps): Required<Pick<JobLifecycle, 'ended'>> {
   return {
     async ended({ jobId, request, state, cancelled }) {
-      if (cancelled || request.deletion || request.appOfApps || request.operation.dryRun) return;
+      if (cancelled || request.deletion || request.appOfApps || request.rollout || request.operation.dryRun)
+        return;
       if (state.phase !== 'Failed' && state.phase !== 'Error') return;
       const attempt = request.retry?.attempt ?? 1;
       const strategy = deps.retryStrategyOf(request.application);

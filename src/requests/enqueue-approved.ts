@@ -48,10 +48,12 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
         application: request.application,
         operation: request.operation,
         initiator: request.requester,
-        target: message ? { channel: message.channel, threadTs: message.ts } : undefined,
+        // A rollout's Application reports as its line in the rollout's thread, where its approval message is.
+        target: message && !request.rollout ? { channel: message.channel, threadTs: message.ts } : undefined,
         requestKey: `approval-${request.id}`,
         ...(request.deletion ? { deletion: request.deletion.request } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
+        ...(request.rollout ? { rollout: request.rollout } : {}),
       },
       { jobId: approvalJobId(request.id) },
     );

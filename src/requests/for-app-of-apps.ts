@@ -3,7 +3,9 @@
  * `request-origins-only-from-their-owner`): the App of Apps runtime owns that authorization — a child inherits its
  * parent's, whose own request went through requestSync (authorized, approved where required), and runs with the
  * parent's initiator. Queued as asked with the child's derived job id (`childJobId`), so a retried hook never
- * queues it twice.
+ * queues it twice. An ApplicationSet's rollout (src/app-of-apps/rollout-driver.ts) queues its Applications here too:
+ * a chained sync whose authorization is that of the person who started the rollout (checked for every Application
+ * before the first step; one that needs approval goes through the approval flow instead).
  */
 import type { EnqueueResult } from '../queue/index.js';
 import { type RequestSyncDeps, requestSyncAnyOrigin, type SyncAsk } from './request-sync.js';

@@ -15,3 +15,19 @@ export type RetrySyncAsk = Omit<Extract<SyncAsk, { origin: 'retry' }>, 'origin'>
 export function requestRetrySync(deps: RequestSyncDeps['retry'], ask: RetrySyncAsk): Promise<EnqueueResult> {
   return requestSyncAnyOrigin(deps, { origin: 'retry', ...ask });
 }
+
+/** The deletion job of a removed generated Application and its derived job id. */
+export type RemovalDeletionAsk = Omit<Extract<SyncAsk, { origin: 'appset-removal' }>, 'origin'>;
+
+/**
+ * Origin `appset-removal`: a generated Application its ApplicationSet no longer generates, whose resources Argo CD
+ * would delete (removal-policy.ts), deleted as `/sync delete` deletes (src/deletion; the plan's hash in
+ * `request.deletion`). Authorized by the ApplicationSet's policy, as Argo CD's controller acts on it.
+ * @throws what enqueueSync throws.
+ */
+export function requestRemovedApplicationDeletion(
+  deps: RequestSyncDeps['appset-removal'],
+  ask: RemovalDeletionAsk,
+): Promise<EnqueueResult> {
+  return requestSyncAnyOrigin(deps, { origin: 'appset-removal', ...ask });
+}

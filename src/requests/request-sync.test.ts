@@ -94,6 +94,26 @@ describe("requestSync gates what it queues: the person's request as the gate saw
     expect(asked).toEqual([]);
   });
 
+  it('refuses a request carrying a rollout before the gate, queueing nothing', async () => {
+    const { gate, asked } = recordingGate();
+    const rollout = {
+      applicationSet: 'shop',
+      rolloutId: 'r1',
+      steps: [{ applications: ['guestbook'], atOnce: 1 }],
+      approval: [],
+      unassigned: [],
+    };
+
+    const probe = requestSync(
+      { queue, gate },
+      // @ts-expect-error a person's request carries no rollout (PersonSyncRequest)
+      { origin: 'person', request: { ...request, rollout }, context },
+    );
+
+    await expect(probe).rejects.toThrow("a person's request carries no rollout");
+    expect(asked).toEqual([]);
+  });
+
   it('refuses a deletion without its plan (it would be gated as a sync), queueing nothing', async () => {
     const { gate, asked } = recordingGate();
     const deletion = { confirmed: [], planHash: '0'.repeat(32) };

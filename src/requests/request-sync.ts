@@ -12,6 +12,9 @@
  *      autoSyncAllowed), decided by the drift detector before the action reaches here;
  *    - `app-of-apps-child`: inherited from the parent, whose own request went through here (authorized, approved
  *      where required); the child runs with the parent's initiator;
+ *    - `appset-removal`: the ApplicationSet's own policy (Argo CD's applicationsSync, preserveResourcesOnDeletion and
+ *      the resources finalizer; src/applications/applicationsets/removal-policy.ts), decided by the composition root
+ *      when a read stops generating an Application;
  *    - `retry`: inherited from the failed operation it continues (`spec.syncPolicy.retry`, src/queue/sync-retry.ts),
  *      whose own request went through here: same initiator, same operation (an approved, pinned revision stays
  *      pinned; only an unpinned branch is resolved again with `refresh: true`), delayed by the backoff.
@@ -28,6 +31,7 @@
  *   port `ApprovalDeps.enqueueApproved`, which ./approval-services.ts wires;
  * - `self-heal`: src/drift/ only, through `requestSelfHealSync` (./for-drift.ts);
  * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts);
+ * - `appset-removal`: src/main/ only, through `requestRemovedApplicationDeletion` (./for-main.ts);
  * - `retry`: the worker's wiring (src/main/) only, through `requestRetrySync` (./for-main.ts), which it hands to
  *   the retry policy (src/queue/sync-retry.ts) as its port — src/queue sits below src/requests.
  *
@@ -77,7 +81,10 @@ export interface RequestGate {
  * would sync, src/app-of-apps/resolve-application.ts; only a parent's own run queues one, origin
  * `app-of-apps-child`). requestSync also refuses one at run time.
  */
-export type PersonSyncRequest = Omit<SyncRequest, 'appOfApps'> & { appOfApps?: never };
+export type PersonSyncRequest = Omit<SyncRequest, 'appOfApps' | 'rollout'> & {
+  appOfApps?: never;
+  rollout?: never;
+};
 
 /** One request to sync, by origin (`origin` is the discriminant). */
 export type SyncAsk =
@@ -88,7 +95,12 @@ export type SyncAsk =
   | { origin: 'self-heal'; request: Omit<SyncRequest, 'requestKey'>; reason: string }
   | { origin: 'app-of-apps-child'; request: SyncRequest; jobId: string }
   /** `jobId`: derived from the failed job's (one retry per failure); `delayMs`: the backoff. */
-  | { origin: 'retry'; request: SyncRequest; jobId: string; delayMs: number };
+  | { origin: 'retry'; request: SyncRequest; jobId: string; delayMs: number }
+  /**
+   * The deletion of a generated Application's resources that its ApplicationSet stopped generating, as Argo CD's
+   * policy says (`jobId` derived from the Application and the deletion plan's hash: one per removal).
+   */
+  | { origin: 'appset-removal'; request: SyncRequest; jobId: string };
 
 export type SyncOrigin = SyncAsk['origin'];
 
@@ -117,6 +129,7 @@ export interface RequestSyncDeps {
   };
   'app-of-apps-child': { queue: EnqueuePort };
   retry: { queue: EnqueuePort };
+  'appset-removal': { queue: EnqueuePort };
 }
 
 /**
@@ -139,6 +152,8 @@ export interface RequestSyncOutcomes {
   'app-of-apps-child': EnqueueResult;
   /** @throws what enqueueSync throws (the worker's `ended` hook runs again when the job is retried). */
   retry: EnqueueResult;
+  /** @throws what enqueueSync throws. */
+  'appset-removal': EnqueueResult;
 }
 
 /** A person's request: the only origin the public face (./index.ts) takes. */
@@ -177,6 +192,12 @@ export async function requestSync(deps: RequestSyncDeps['person'], ask: PersonAs
         '(an App of Apps child is queued by its parent only, src/requests/for-app-of-apps.ts)',
     );
   }
+  if (request.rollout !== undefined) {
+    throw new Error(
+      `requestSync refuses ${request.application}: a person's request carries no rollout ` +
+        '(a rollout queues its Applications itself, src/app-of-apps/rollout-driver.ts)',
+    );
+  }
   if (request.deletion !== undefined && gateContext.deletionPlan === undefined) {
     throw new Error(
       `requestSync refuses the deletion of ${request.application} without its plan (context.deletionPlan): ` +
@@ -213,6 +234,8 @@ async function dispatch(
       return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
     case 'retry':
       return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId, delayMs: ask.delayMs });
+    case 'appset-removal':
+      return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
   }
 }
 

@@ -20,4 +20,4 @@ export type {
   PluginSettings,
   Settings,
 } from './settings-schema.js';
-export { describeIssues, formatKeyPath } from './yaml-issues.js';
+export { describeIssues, formatKeyPath, lineOfPath } from './yaml-issues.js';

@@ -5,7 +5,13 @@
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
-import type { SyncQueueClient, SyncRequest } from '../queue/index.js';
+import type {
+  Initiator,
+  RolloutChain,
+  RolloutChainStep,
+  SyncQueueClient,
+  SyncRequest,
+} from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */
@@ -78,6 +84,20 @@ export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' |
   /** A button on a message the bot posted (the Roll back button), not a typed command. */
   fromBotMessage?: boolean;
 };
+
+/**
+ * ApplicationSet rollouts (`/sync <appset>`; src/app-of-apps/rollout-driver.ts behind it). Optional: without it an
+ * ApplicationSet's name is not something `/sync` knows.
+ */
+export interface RolloutStarter {
+  /**
+   * The steps of ApplicationSet `name` as last generated (`strategy: RollingSync`; otherwise one step of every
+   * Application, all at once), or undefined when no ApplicationSet has that name.
+   */
+  plan(name: string): { steps: RolloutChainStep[]; unassigned: string[] } | undefined;
+  /** Begin the rollout whose thread's header is posted. @throws when its first Applications cannot be queued. */
+  start(chain: RolloutChain, initiator: Initiator): Promise<void>;
+}
 
 /** What `/sync delete` shows before anything is queued: declared by the deletion feature (src/deletion). */
 export type { DeletionPlanner } from '../deletion/index.js';

@@ -247,7 +247,6 @@ spec:
       destination: { server: https://kubernetes.default.svc, namespace: x }
 `);
     expect(g.notes.map((n) => n.split(':')[0])).toEqual([
-      'spec.strategy.type RollingSync',
       'spec.strategy.deletionOrder Reverse',
       'spec.preservedFields',
       'spec.ignoreApplicationDifferences',

@@ -35,6 +35,8 @@ export interface ApplicationSetInput {
   /** Where it was read (file), and its line: origins and messages say `file:line`. */
   file: string;
   line: number;
+  /** The line of a key path in the file (ApplicationSetDocument.lineOf); errors name it instead of `line`. */
+  lineOf?(path: string): number | undefined;
 }
 
 export interface GenerateDeps {
@@ -56,7 +58,7 @@ export interface GeneratedApplications {
   objects: Record<string, unknown>[];
   applications: Application[];
   refused: RefusedGenerator[];
-  /** Fields accepted with a caveat (RollingSync, applicationsSync policies): what wavesync does instead. */
+  /** Fields accepted with a caveat (deletionOrder, applicationsSync policies…): what wavesync does instead. */
   notes: string[];
   /** `strategy: RollingSync`: which step each generated Application is in (undefined: all at once). */
   rollout?: RolloutPlan;
@@ -76,8 +78,10 @@ export async function generateApplications(
   const { manifest, file, line } = input;
   const name = manifest.metadata.name;
   const namespace = manifest.metadata.namespace ?? DEFAULT_NAMESPACE;
-  const fail = (message: string): never => {
-    throw new ApplicationSetError(`${file}:${line}: ApplicationSet "${name}": ${message}`);
+  /** The error at the line of `path` (default: the key path the message starts with), else the document's. */
+  const fail = (message: string, path = /^(spec\.[^\s:]+)/.exec(message)?.[1]): never => {
+    const at = (path === undefined ? undefined : input.lineOf?.(path)) ?? line;
+    throw new ApplicationSetError(`${file}:${at}: ApplicationSet "${name}": ${message}`);
   };
   const spec = manifest.spec;
   let engine: TemplateEngine;
@@ -144,10 +148,16 @@ export async function generateApplications(
   for (const object of result.objects) {
     const appName = (object.metadata as { name?: unknown }).name;
     if (typeof appName !== 'string' || appName === '') {
-      fail('a generated Application has an empty name (metadata.name rendered to "")');
+      fail(
+        'a generated Application has an empty name (metadata.name rendered to "")',
+        'spec.template.metadata.name',
+      );
     }
     if (seen.has(appName as string)) {
-      fail(`ApplicationSet ${name} contains applications with duplicate name: ${String(appName)}`);
+      fail(
+        `ApplicationSet ${name} contains applications with duplicate name: ${String(appName)}`,
+        'spec.template.metadata.name',
+      );
     }
     seen.add(appName as string);
     try {
@@ -155,9 +165,9 @@ export async function generateApplications(
         applicationFromObject(object as never, { file: `${file}:${line} (ApplicationSet ${name})`, line: 0 }),
       );
     } catch (error) {
-      fail(
-        `generated Application "${String(appName)}": ${(error as Error).message.replace(/^.*?invalid Application: /, '')}`,
-      );
+      const cause = (error as Error).message.replace(/^.*?invalid Application: /, '');
+      const field = /^(spec\.[^\s:]+|metadata\.[^\s:]+)/.exec(cause)?.[1];
+      fail(`generated Application "${String(appName)}": ${cause}`, field && `spec.template.${field}`);
     }
   }
   for (const app of result.applications) app.origin = `${file}:${line} (ApplicationSet ${name})`;
@@ -222,14 +232,9 @@ function withOwner(
 function notesFor(manifest: ApplicationSetManifest): string[] {
   const notes: string[] = [];
   const { strategy, syncPolicy } = manifest.spec;
-  if (strategy?.type === 'RollingSync') {
-    notes.push(
-      'spec.strategy.type RollingSync: progressive rollout from chat is not done by wavesync yet; `/sync <app>` syncs each generated Application on its own (`wavesync appset` shows the steps)',
-    );
-  }
   if (strategy?.deletionOrder !== undefined) {
     notes.push(
-      `spec.strategy.deletionOrder ${strategy.deletionOrder}: no effect: wavesync never deletes the resources of an Application that stops being generated`,
+      `spec.strategy.deletionOrder ${strategy.deletionOrder}: no effect: wavesync deletes each removed Application's resources on its own (docs/applicationsets.md, When sources change)`,
     );
   }
   for (const field of ['preservedFields', 'ignoreApplicationDifferences'] as const) {
@@ -247,7 +252,7 @@ function notesFor(manifest: ApplicationSetManifest): string[] {
   const policy = syncPolicy?.applicationsSync;
   if (policy === 'create-only' || policy === 'create-update') {
     notes.push(
-      `spec.syncPolicy.applicationsSync ${policy}: wavesync keeps no Application objects, so generated Applications always follow the template and generators (as with sync); their resources are never deleted when an Application stops being generated`,
+      `spec.syncPolicy.applicationsSync ${policy}: wavesync keeps no Application objects, so generated Applications always follow the template and generators (as with sync); an Application that stops being generated keeps its resources, as in Argo CD`,
     );
   }
   return notes;

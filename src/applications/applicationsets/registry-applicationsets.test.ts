@@ -128,7 +128,8 @@ describe('ApplicationSets in the registry', () => {
     const error = await failure(registryFor(`${WRITTEN}---\n${strict}`));
     expect((error as BotError).code).toBe('invalid_manifest');
     expect((error as BotError).message).toContain(
-      'apps.yaml:8: ApplicationSet "guestbook": spec.template.spec.source.path: failed to execute go template "{{.values.path}}": executing at <.values.path>: map has no entry for key "values"',
+      // The line of the offending field (the set starts at line 8).
+      'apps.yaml:19: ApplicationSet "guestbook": spec.template.spec.source.path: failed to execute go template "{{.values.path}}": executing at <.values.path>: map has no entry for key "values"',
     );
   });
 

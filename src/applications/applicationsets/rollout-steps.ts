@@ -6,7 +6,7 @@
  * Application belongs to the first step that selects it (later matches are reported as duplicates); one that no
  * step selects is never synced by the rollout. `maxUpdate` (int or percent, default 100%) is how many of a step's
  * Applications are updated at once: a percent rounds down but is at least 1 unless it is `0%`; 0 updates none.
- * wavesync shows this plan (`wavesync appset`); the rollout itself is not run from chat yet.
+ * `wavesync appset` prints this plan; `/sync <appset>` runs it (src/app-of-apps/rollout-driver.ts).
  */
 import type { Application } from '../../domain/index.js';
 import type { ApplicationSetManifest } from './applicationset-schema.js';

@@ -243,7 +243,9 @@ async function run(repo: Repository, args: string[]): Promise<string> {
           ? `no answer from the repository ${within}`
           : `git did not finish ${within}`
         : scrubSecrets(String((error as Error).message ?? error).trim(), repo.secrets);
-    throw new BotError('render_failed', `git ${command[0]} of ${redactUrl(repo.url)} failed: ${detail}`);
+    throw new BotError('render_failed', `git ${command[0]} of ${redactUrl(repo.url)} failed: ${detail}`, {
+      detail,
+    });
   }
 }
 

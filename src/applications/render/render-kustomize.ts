@@ -4,7 +4,7 @@
  * spawnWithTimeout (array arguments, no shell, a timeout, bounded stderr for the error message).
  */
 import path from 'node:path';
-import { ManifestError } from '../../domain/index.js';
+import { BotError, ManifestError } from '../../domain/index.js';
 import { spawnWithTimeout } from './spawn-with-timeout.js';
 
 /** A command line that renders a Kustomize directory; the directory is appended as the last argument. */
@@ -68,15 +68,15 @@ async function run(
       return outcome.stdout;
     case 'not-found':
       return 'not-found';
+    // A failed build is a failed render (exit 1 in the CLI, README "Exit codes"), not a manifest wavesync checked.
     case 'spawn-error':
-      throw new ManifestError(dir, undefined, `${commandLine} failed: ${outcome.error.message}`, {
+      throw new BotError('render_failed', `${commandLine} failed: ${outcome.error.message}`, {
         cause: outcome.error,
+        detail: outcome.error.message,
       });
-    case 'failed':
-      throw new ManifestError(
-        dir,
-        undefined,
-        `${commandLine} ${outcome.why}: ${outcome.stderr || '(no stderr)'}`,
-      );
+    case 'failed': {
+      const detail = outcome.stderr || '(no stderr)';
+      throw new BotError('render_failed', `${commandLine} ${outcome.why}: ${detail}`, { detail });
+    }
   }
 }

@@ -11,7 +11,7 @@
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ApplicationSourcePlugin } from '../../domain/index.js';
+import type { Application, ApplicationSourcePlugin } from '../../domain/index.js';
 import { BotError } from '../../domain/index.js';
 import type { PluginSettings } from '../../settings/index.js';
 import { matchArgoGlob } from './argo-glob.js';
@@ -22,6 +22,23 @@ import { spawnWithTimeout } from './spawn-with-timeout.js';
 /** The name an Application uses for `plugin` (Argo CD: `<name>-<version>` when it has a version). */
 export function pluginNameOf(plugin: Pick<PluginSettings, 'name' | 'version'>): string {
   return plugin.version ? `${plugin.name}-${plugin.version}` : plugin.name;
+}
+
+/**
+ * The `plugin.name`s of `app`'s sources that `plugins` (wavesync.yaml) does not declare, with the source's key path
+ * (`spec.source.plugin.name`, `spec.sources[1].plugin.name`): such a source cannot render.
+ */
+export function undeclaredPlugins(
+  app: Pick<Application, 'source' | 'sources'>,
+  plugins: readonly Pick<PluginSettings, 'name' | 'version'>[],
+): { path: string; name: string }[] {
+  const declared = new Set(plugins.map(pluginNameOf));
+  const sources = app.sources ?? [app.source];
+  return sources.flatMap((source, i) => {
+    const name = source.plugin?.name;
+    if (!name || declared.has(name)) return [];
+    return [{ path: app.sources ? `spec.sources[${i}].plugin.name` : 'spec.source.plugin.name', name }];
+  });
 }
 
 export interface RenderPluginInput {
@@ -57,8 +74,10 @@ export async function renderPlugin(input: RenderPluginInput): Promise<string> {
         timeoutMs,
         installHint: `the ${step} command of plugin ${pluginNameOf(plugin)} (wavesync.yaml plugins:) is not installed`,
       }).catch((error: Error) => {
+        const detail = error instanceof BotError ? error.detail : undefined;
         throw new BotError('render_failed', `plugin ${pluginNameOf(plugin)} ${step}: ${error.message}`, {
           cause: error,
+          ...(detail === undefined ? {} : { detail }),
         });
       });
     };

@@ -47,6 +47,7 @@ export async function runTool(
       throw new BotError(
         'render_failed',
         `${command} ${args[0] ?? ''} ${outcome.why}: ${outcome.stderr || '(no output)'}`,
+        { detail: outcome.stderr || '(no output)' },
       );
   }
 }

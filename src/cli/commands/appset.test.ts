@@ -108,6 +108,64 @@ describe('wavesync appset', () => {
     expect(exitCode).toBe(2);
   });
 
+  it('a template error names the line of the offending field, not the first line of the document', async () => {
+    const file = path.join(repo.root, 'missing-key.yaml');
+    await writeFile(
+      file,
+      [
+        'apiVersion: argoproj.io/v1alpha1', // 1
+        'kind: ApplicationSet', // 2
+        'metadata: { name: guestbook }', // 3
+        'spec:', // 4
+        '  goTemplate: true', // 5
+        '  goTemplateOptions: ["missingkey=error"]', // 6
+        '  generators: [{ list: { elements: [{ cluster: dev }] } }]', // 7
+        '  template:', // 8
+        "    metadata: { name: '{{.cluster}}-guestbook' }", // 9
+        '    spec:', // 10
+        '      project: default', // 11
+        '      source:', // 12
+        '        repoURL: https://example.com/x.git', // 13
+        "        path: 'apps/{{.nope}}'", // 14
+        '      destination: { server: https://kubernetes.default.svc, namespace: guestbook }', // 15
+        '',
+      ].join('\n'),
+    );
+    const { stdout, stderr, exitCode } = await appset(file);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      /^error: .*missing-key\.yaml:14: ApplicationSet "guestbook": spec\.template\.spec\.source\.path: .*map has no entry for key "nope"/,
+    );
+    expect(exitCode).toBe(2);
+  });
+
+  it('a generated Application that is invalid names the template field that made it', async () => {
+    const file = path.join(repo.root, 'bad-destination.yaml');
+    await writeFile(
+      file,
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: ApplicationSet',
+        'metadata: { name: guestbook }',
+        'spec:',
+        '  generators: [{ list: { elements: [{ cluster: dev }] } }]',
+        '  template:',
+        "    metadata: { name: '{{cluster}}-guestbook' }",
+        '    spec:',
+        '      project: default',
+        '      source: { repoURL: https://example.com/x.git, path: apps }',
+        '      destination:',
+        '        server: 42',
+        '',
+      ].join('\n'),
+    );
+    const { stderr, exitCode } = await appset(file);
+    expect(stderr).toMatch(
+      /bad-destination\.yaml:1[12]: ApplicationSet "guestbook": generated Application "dev-guestbook": spec\.destination/,
+    );
+    expect(exitCode).toBe(2);
+  });
+
   it('a generated Application is planned by `plan --app` as /sync renders it (registry, git checkout, namespace)', async () => {
     const { stdout, stderr, exitCode } = await runCommand(registerPlanCommand, [
       'plan',

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DeletionPlan } from '../../deletion/index.js';
 import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, Initiator, RollbackRef } from '../../queue/index.js';
+import type { DeletionRequest, Initiator, RollbackRef, RolloutChain } from '../../queue/index.js';
 import type { Principals } from '../../settings/index.js';
 import type { DiffSummary } from './diff-summary.js';
 import type { PlanSummary } from './plan-summary.js';
@@ -57,6 +57,8 @@ export interface ApprovalRequest {
   deletion?: DeletionApproval;
   /** Present when the request is a rollback (`/sync rollback`): the history entry it returns to. */
   rollback?: RollbackRef;
+  /** Present when the Application is synced by an ApplicationSet's rollout: queued with it, so it continues. */
+  rollout?: RolloutChain;
 }
 
 /** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Application } from '../../domain/index.js';
-import type { RollbackRef } from '../../queue/index.js';
+import type { RollbackRef, RolloutChain } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
 import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
 import type { ResolvedEnvironment } from '../environment-resolver.js';
@@ -33,6 +33,8 @@ export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
   trigger?: string;
   /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
   rollback?: RollbackRef;
+  /** An Application of an ApplicationSet's rollout: queued with it once approved, so the rollout continues. */
+  rollout?: RolloutChain;
 }
 
 export type GateResult =
@@ -151,6 +153,7 @@ async function newRequest(
     ...(breakGlass ? { breakGlass } : {}),
     ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
     ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
+    ...(ctx.rollout ? { rollout: ctx.rollout } : {}),
   };
 }
 

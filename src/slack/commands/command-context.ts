@@ -21,6 +21,7 @@ import type {
   ApprovalGate,
   CommandJournal,
   DeletionPlanner,
+  RolloutStarter,
   SyncQueueClient,
 } from '../ports.js';
 import type { RecentRequests } from './recent-requests.js';
@@ -40,6 +41,8 @@ export interface SlackAppDeps {
     'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'
   > &
     Partial<Pick<Approvals, 'liveDiff' | 'requestDiff' | 'pendingApprovals' | 'withdraw'>>;
+  /** `/sync <appset>`: an ApplicationSet's rollout; without it only Applications are synced. */
+  rollouts?: RolloutStarter;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */
   deletions?: DeletionPlanner;
   /**

@@ -1,7 +1,7 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `rollback`, `audit`,
  * `confirm-prune`, `delete`, `diff`,
- * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
+ * otherwise it is an application name (`/sync <app> [flags]`), or an ApplicationSet's (`/sync <appset>`: its rollout). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
@@ -18,6 +18,7 @@ import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
 import { rollbackCommand } from './rollback-command.js';
+import { rolloutCommand } from './rollout-command.js';
 import { startSyncCommand } from './start-sync-command.js';
 import { statusCommand } from './status-command.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
@@ -50,7 +51,12 @@ export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Prom
     const problem = `Name the application first, then flags: \`/sync guestbook ${escapeMrkdwn(first)}\`.`;
     return ctx.ack(ephemeral(commandErrorBlocks({ problem, usage: USAGE.sync })));
   }
-  if (!(await isKnownApplication(ctx.deps.catalog, first)))
+  // An ApplicationSet's name rolls it out, unless an Application has that name (the Application is synced).
+  const rollout = () => rolloutCommand({ ...ctx, args }, first);
+  if (!ctx.deps.catalog.describe(first) && ctx.deps.rollouts?.plan(first)) return rollout();
+  if (!(await isKnownApplication(ctx.deps.catalog, first))) {
+    if (ctx.deps.rollouts?.plan(first)) return rollout();
     return ctx.ack(ephemeral(unknownApplicationBlocks(ctx.deps.catalog, first, USAGE.sync)));
+  }
   return startSyncCommand({ ...ctx, args }, first);
 }

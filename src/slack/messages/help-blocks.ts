@@ -13,6 +13,7 @@ export const USAGE = {
   rollback: '/sync rollback <app> [ID] [--prune] [--break-glass "reason"]',
   diff: '/sync diff <app> [--revision REV] [--prune]',
   apps: '/sync apps',
+  rollout: '/sync <appset>',
   delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
 } as const;
@@ -28,6 +29,7 @@ export function helpBlocks(): SlackMessage {
     '   `--revision REV` branch, tag or commit · `--prune` delete resources no longer in git · ' +
       '`--dry-run` validate only · `--resource GROUP:KIND:NAME` selective sync (repeatable; hooks do not run) · ' +
       '`--break-glass "reason"` sync during a change freeze; the reason is recorded',
+    `\`${USAGE.rollout}\` — roll an ApplicationSet out step by step (its RollingSync steps and maxUpdate), in one thread; production Applications ask for approval there`,
     `\`${USAGE.status}\` — what is running and queued`,
     `\`${USAGE.cancel}\` — cancel the running (else the next queued) sync; the reason is shown and audited`,
     `\`${USAGE.history}\` — the last syncs with their history id (#41), revision and outcome`,

@@ -124,6 +124,33 @@ async function waitForHistory(
   throw new Error(`${application} did not finish within ${timeoutMs} ms`);
 }
 
+/**
+ * `dir`/wavesync.yaml reading `dir`/applications (created), health timeout 15 s, environments staging (alerts in
+ * C0ALERTS) and production (approval by @sam), plus `defaults` lines (`  key: value`).
+ */
+export async function writeTestSettings(dir: string, defaults: string[] = []): Promise<string> {
+  await mkdir(path.join(dir, 'applications'), { recursive: true });
+  const file = path.join(dir, 'wavesync.yaml');
+  await writeFile(
+    file,
+    [
+      'applications:',
+      '  - directory: applications',
+      'defaults:',
+      '  healthTimeoutSeconds: 15',
+      ...defaults,
+      'environments:',
+      '  staging:',
+      '    notifications: { channel: C0ALERTS }',
+      '  production:',
+      '    requireApproval: true',
+      '    approvers: { users: [U0SAM] }',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 /** A private App of Apps: parent `stack` (staging) whose children are given in order; returns wavesync.yaml. */
 export async function writeStackFixture(options: {
   /** `environment`: the child's `wavesync.io/environment` label. */
@@ -134,24 +161,8 @@ export async function writeStackFixture(options: {
 }): Promise<{ dir: string; configFile: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wavesync-aoa-'));
   const root = path.resolve(import.meta.dirname, '../../..');
-  await mkdir(path.join(dir, 'applications'));
+  await writeTestSettings(dir);
   await mkdir(path.join(dir, 'stack'));
-  await writeFile(
-    path.join(dir, 'wavesync.yaml'),
-    [
-      'applications:',
-      '  - directory: applications',
-      'defaults:',
-      '  healthTimeoutSeconds: 15',
-      'environments:',
-      '  staging:',
-      '    notifications: { channel: C0ALERTS }',
-      '  production:',
-      '    requireApproval: true',
-      '    approvers: { users: [U0SAM] }',
-      '',
-    ].join('\n'),
-  );
   const annotations = Object.entries(options.parentAnnotations ?? {})
     .map(([k, v]) => `    ${k}: "${v}"`)
     .join('\n');

@@ -1,0 +1,100 @@
+/**
+ * createRolloutWiring — an ApplicationSet's rollout (`/sync <appset>`) on Redis, the sync queue and Slack: the driver
+ * (src/app-of-apps/rollout-driver.ts) with the App of Apps chain store, the Slack announcer, the approval flow's
+ * gateRequest for Applications whose environment requires approval, and the bot's port (the steps of an
+ * ApplicationSet from the registry, and the driver's start). The bot starts rollouts; the worker continues them
+ * (its `lifecycle` hooks), both over the same keys.
+ */
+import type { WebClient } from '@slack/web-api';
+import {
+  createRolloutDriver,
+  type RolloutApprovals,
+  type RolloutDriver,
+  redisAppOfAppsChainStore,
+} from '../app-of-apps/index.js';
+import type { ApplicationRegistry } from '../applications/index.js';
+import type { Approvals } from '../environments/index.js';
+import type { Logger } from '../logger.js';
+import type { RedisClient, SyncQueueClient } from '../queue/index.js';
+import type { RolloutStarter } from '../slack/ports.js';
+import type { ChannelPacer } from '../slack/reporters/channel-pacer.js';
+import { createSlackRolloutAnnouncer } from '../slack/reporters/rollout-announcer.js';
+
+export interface RolloutWiring {
+  driver: RolloutDriver;
+  /** The bot's `/sync <appset>` port. */
+  starter: RolloutStarter;
+}
+
+export function createRolloutWiring(deps: {
+  queue: Pick<SyncQueueClient, 'enqueueSync'>;
+  redis: RedisClient;
+  prefix: string;
+  registry: Pick<ApplicationRegistry, 'find' | 'applicationSet'>;
+  /** The approval flow (createApprovalWiring); absent without Slack. */
+  approvals?: Pick<Approvals, 'gateRequest'>;
+  web?: WebClient;
+  pacer: ChannelPacer;
+  logger: Logger;
+}): RolloutWiring {
+  const logger = deps.logger.child({ component: 'rollout' });
+  const driver = createRolloutDriver({
+    queue: deps.queue,
+    store: redisAppOfAppsChainStore(deps.redis, deps.prefix),
+    registered: (name) => deps.registry.find(name),
+    ...(deps.approvals ? { approvals: approvalsPort(deps.approvals) } : {}),
+    ...(deps.web
+      ? { announcer: createSlackRolloutAnnouncer({ client: deps.web, pacer: deps.pacer, logger }) }
+      : {}),
+    logger,
+  });
+  return {
+    driver,
+    starter: {
+      plan(name) {
+        const set = deps.registry.applicationSet(name);
+        if (!set) return undefined;
+        if (!set.rollout) {
+          // No RollingSync (Argo CD's AllAtOnce): one step, every Application at once.
+          return {
+            steps: [{ applications: set.applications, atOnce: set.applications.length }],
+            unassigned: [],
+          };
+        }
+        return {
+          steps: set.rollout.steps.map((s) => ({
+            applications: s.applications,
+            atOnce: s.atOnce,
+            ...(s.maxUpdate === undefined ? {} : { maxUpdate: s.maxUpdate }),
+          })),
+          unassigned: set.rollout.unassigned,
+        };
+      },
+      start: (chain, initiator) => driver.start(chain, initiator),
+    },
+  };
+}
+
+/** gateRequest for a rollout's Application: the initiator's policy, then the approval request on `header`. */
+function approvalsPort(approvals: Pick<Approvals, 'gateRequest'>): RolloutApprovals {
+  return {
+    async request(request, header) {
+      const channel = header?.channel ?? request.rollout?.target?.channel;
+      if (!channel)
+        return { kind: 'refused', reason: 'the rollout has no Slack thread to ask for approval in' };
+      const result = await approvals.gateRequest({
+        application: request.application,
+        operation: request.operation,
+        initiator: request.initiator,
+        channel,
+        requestKey: request.requestKey,
+        ...(header ? { header } : {}),
+        ...(request.rollout ? { rollout: request.rollout } : {}),
+        trigger: `rollout of ApplicationSet ${request.rollout?.applicationSet ?? ''}`,
+      });
+      if (result.kind === 'proceed') return { kind: 'proceed' };
+      if (result.kind === 'refused') return { kind: 'refused', reason: result.reason };
+      return { kind: 'pending' };
+    },
+  };
+}
