@@ -8,6 +8,9 @@ export {
   type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
+export type { CommitSummary, GitRepositoryCache } from './git/git-repository-cache.js';
+export { resolveRef } from './git/resolve-revision.js';
+export type { ChartCache } from './helm/chart-cache.js';
 export {
   contentRevisionOf,
   type LoadedManifests,

@@ -11,7 +11,7 @@ import type { Application } from '../../domain/index.js';
 import type { RollbackRef } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
 import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
-import type { ResolvedEnvironment } from '../environment-resolver.js';
+import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import {
   type ApprovalRequest,
@@ -73,6 +73,29 @@ export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): 
     return { kind: 'proceed', environment: env.name, ...(breakGlass ? { breakGlass } : {}) };
   }
   return postApprovalRequest(deps, ctx, app, env, breakGlass);
+}
+
+/**
+ * An automated sync's approval request (a new revision of an Application with `syncPolicy.automated` in an
+ * environment that `requireApproval`s): no person asked, so there is no requester policy to check — the automated
+ * sync policy is the authorization, decided by its owner (src/revisions) — only the approval: the request is posted
+ * in `ctx.channel` and audited `requested` with its trigger. Anything but an Application in an environment that
+ * requires approval is refused (that is not an approval's business).
+ */
+export async function requestAutomatedApproval(
+  deps: ApprovalDeps,
+  ctx: GateRequestContext & { header?: undefined },
+): Promise<GateResult> {
+  const app = deps.findApplication(ctx.application);
+  const env = app && environmentFor(deps.settings, app);
+  if (!app || !env?.settings.requireApproval) {
+    return {
+      kind: 'refused',
+      code: 'unknown_application',
+      reason: `${ctx.application} is not in an environment that requires approval`,
+    };
+  }
+  return postApprovalRequest(deps, ctx, app, env, undefined);
 }
 
 async function postApprovalRequest(
