@@ -43,7 +43,7 @@ import {
   WEBHOOK_PATH,
   webhookSecretsOf,
 } from '../revisions/index.js';
-import type { Settings } from '../settings/index.js';
+import { resolveSettingsPath, type Settings } from '../settings/index.js';
 import { createRevisionAnnouncer } from '../slack/reporters/revision-notices.js';
 
 export interface RevisionWiringDeps {
@@ -117,7 +117,7 @@ export function startRevisionWatcher(deps: RevisionWiringDeps): RunningRevisions
     logger,
   });
   const handler = createWebhookHandler({
-    secrets: webhookSecretsOf(settings.webhook, deps.env),
+    secrets: webhookSecretsOf(settings.webhook, deps.env, (file) => resolveSettingsPath(settings, file)),
     deliveries: redisDeliveryLog(redis, prefix),
     applications: () => apps.registry.list(),
     refresh: (repoURL, trigger, only) => watcher.refreshRepository(repoURL, trigger, only),

@@ -72,17 +72,19 @@ describe('parseSettings', () => {
     const settings = parseSettings(
       [
         'defaults: { reconciliation: { timeoutSeconds: 0, jitterSeconds: 5 } }',
-        'webhook: { github: { secret: a }, bitbucket: { uuid: b }, gitea: { secret: c } }',
+        'webhook: { github: { secretEnv: A }, bitbucket: { secretFile: b.txt }, gitea: { secretEnv: C } }',
       ].join('\n'),
       FILE,
     );
     expect(settings.defaults.reconciliation).toEqual({ timeoutSeconds: 0, jitterSeconds: 5 });
     expect(settings.webhook).toEqual({
-      github: { secret: 'a' },
-      bitbucket: { uuid: 'b' },
-      gitea: { secret: 'c' },
+      github: { secretEnv: 'A' },
+      bitbucket: { secretFile: 'b.txt' },
+      gitea: { secretEnv: 'C' },
     });
-    expect(() => parseSettings('webhook: { gitee: { secret: x } }', FILE)).toThrow(/gitee/);
+    // Never inline, like every secret in wavesync.yaml.
+    expect(() => parseSettings('webhook: { github: { secret: s3cret } }', FILE)).toThrow(/secret/);
+    expect(() => parseSettings('webhook: { gitee: { secretEnv: X } }', FILE)).toThrow(/gitee/);
     expect(() => parseSettings('defaults: { reconciliation: { timeoutSeconds: -1 } }', FILE)).toThrow(
       /timeoutSeconds/,
     );

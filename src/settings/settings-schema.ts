@@ -20,7 +20,7 @@
  *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
  *   # reconciliation: { timeoutSeconds: 180, jitterSeconds: 60 }   # argocd-cm timeout.reconciliation(.jitter)
  * webhook:                             # POST /api/webhook (argocd-secret webhook.*); env WAVESYNC_WEBHOOK_* wins
- *   github: { secret: … }  gitlab: { secret: … }  bitbucket: { uuid: … }  bitbucketServer: { secret: … }  gitea: { secret: … }
+ *   github: { secretEnv: GITHUB_WEBHOOK_SECRET }   # or secretFile:; also gitlab, bitbucket (its UUID), bitbucketServer, gitea
  * environments: {}                     # see environments-schema.ts (approvals)
  * resourceTracking: { method: annotation }   # argocd-cm application.resourceTrackingMethod (and two more keys)
  * ```
@@ -225,18 +225,24 @@ export const DefaultsSchema = z.strictObject({
     .prefault({}),
 });
 
-const webhookSecret = z.strictObject({ secret: nonEmpty });
+/** Where a webhook secret is: an environment variable or a file (never inline, like every secret here). */
+const webhookSecret = z
+  .strictObject({ secretEnv: nonEmpty.optional(), secretFile: nonEmpty.optional() })
+  .refine((w) => (w.secretEnv === undefined) !== (w.secretFile === undefined), {
+    message: 'takes one of secretEnv, secretFile',
+  });
 
 /**
  * Shared secrets of `POST /api/webhook`, per git host (argocd-secret's `webhook.github.secret`,
- * `webhook.gitlab.secret`, `webhook.bitbucket.uuid`, `webhook.bitbucketserver.secret`, `webhook.gogs.secret`). The
- * environment variables WAVESYNC_WEBHOOK_GITHUB_SECRET, …_GITLAB_SECRET, …_BITBUCKET_UUID,
- * …_BITBUCKET_SERVER_SECRET and …_GITEA_SECRET take precedence. A host without one has its webhooks refused.
+ * `webhook.gitlab.secret`, `webhook.bitbucket.uuid`, `webhook.bitbucketserver.secret`, `webhook.gogs.secret`), each
+ * named by `secretEnv` or `secretFile` (Bitbucket Cloud's is the webhook's UUID). The environment variables
+ * WAVESYNC_WEBHOOK_GITHUB_SECRET, …_GITLAB_SECRET, …_BITBUCKET_UUID, …_BITBUCKET_SERVER_SECRET and
+ * …_GITEA_SECRET take precedence. A host without one has its webhooks refused.
  */
 export const WebhookSettingsSchema = z.strictObject({
   github: webhookSecret.optional(),
   gitlab: webhookSecret.optional(),
-  bitbucket: z.strictObject({ uuid: nonEmpty }).optional(),
+  bitbucket: webhookSecret.optional(),
   bitbucketServer: webhookSecret.optional(),
   /** Gitea and Gogs (both sign with the same HMAC). */
   gitea: webhookSecret.optional(),

@@ -173,3 +173,22 @@ describe('which Applications a push concerns', () => {
     expect(pushConcerns(app('main'), tag)).toBe(false);
   });
 });
+
+describe('webhookSecretsOf', () => {
+  it('takes WAVESYNC_WEBHOOK_* over wavesync.yaml secretEnv/secretFile, and names a missing one', async () => {
+    const { webhookSecretsOf } = await import('./webhook-secrets.js');
+    const file = path.join(fixtures, 'README.md');
+    const env = { WAVESYNC_WEBHOOK_GITHUB_SECRET: 'from-env', MY_GITLAB: ' gl ' };
+    const secrets = webhookSecretsOf(
+      { github: { secretEnv: 'UNUSED' }, gitlab: { secretEnv: 'MY_GITLAB' }, gitea: { secretFile: file } },
+      env,
+    );
+    expect(secrets.github).toBe('from-env');
+    expect(secrets.gitlab).toBe('gl');
+    expect(secrets.gitea).toBe(readFileSync(file, 'utf8').trim());
+    expect(secrets.bitbucketUuid).toBeUndefined();
+    expect(() => webhookSecretsOf({ gitlab: { secretEnv: 'NOPE' } }, {})).toThrow(
+      'webhook.gitlab.secretEnv: variable NOPE is empty or unset',
+    );
+  });
+});

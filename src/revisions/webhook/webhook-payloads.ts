@@ -81,7 +81,7 @@ export function envelopeOf(headers: Headers): WebhookEnvelope | undefined {
       provider: 'GitHub',
       event: h('x-github-event')!,
       deliveryId: h('x-github-delivery'),
-      secretName: 'WAVESYNC_WEBHOOK_GITHUB_SECRET (webhook.github.secret)',
+      secretName: 'WAVESYNC_WEBHOOK_GITHUB_SECRET (or webhook.github in wavesync.yaml)',
     };
   if (h('x-gitlab-event')) {
     const event = h('x-gitlab-event')!;
@@ -89,7 +89,7 @@ export function envelopeOf(headers: Headers): WebhookEnvelope | undefined {
       provider: 'GitLab',
       event: event === 'Push Hook' || event === 'Tag Push Hook' ? 'push' : event,
       deliveryId: h('x-gitlab-event-uuid') ?? h('x-gitlab-webhook-uuid'),
-      secretName: 'WAVESYNC_WEBHOOK_GITLAB_SECRET (webhook.gitlab.secret)',
+      secretName: 'WAVESYNC_WEBHOOK_GITLAB_SECRET (or webhook.gitlab in wavesync.yaml)',
     };
   }
   const key = h('x-event-key');
@@ -98,19 +98,19 @@ export function envelopeOf(headers: Headers): WebhookEnvelope | undefined {
       provider: 'Bitbucket',
       event: key === 'repo:push' ? 'push' : key,
       deliveryId: h('x-request-uuid'),
-      secretName: 'WAVESYNC_WEBHOOK_BITBUCKET_UUID (webhook.bitbucket.uuid)',
+      secretName: 'WAVESYNC_WEBHOOK_BITBUCKET_UUID (or webhook.bitbucket in wavesync.yaml)',
     };
   if (key)
     return {
       provider: 'Bitbucket Server',
       event: key === 'repo:refs_changed' ? 'push' : key === 'diagnostics:ping' ? 'ping' : key,
       deliveryId: h('x-request-id'),
-      secretName: 'WAVESYNC_WEBHOOK_BITBUCKET_SERVER_SECRET (webhook.bitbucketServer.secret)',
+      secretName: 'WAVESYNC_WEBHOOK_BITBUCKET_SERVER_SECRET (or webhook.bitbucketServer in wavesync.yaml)',
     };
   return undefined;
 }
 
-const GITEA = 'WAVESYNC_WEBHOOK_GITEA_SECRET (webhook.gitea.secret)';
+const GITEA = 'WAVESYNC_WEBHOOK_GITEA_SECRET (or webhook.gitea in wavesync.yaml)';
 
 /** The secret configured for `provider`, or undefined (its webhooks are refused). */
 export function secretFor(secrets: WebhookSecrets, provider: WebhookProvider): string | undefined {

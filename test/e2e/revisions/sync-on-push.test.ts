@@ -39,7 +39,7 @@ environments:
     approvers: { users: [U0SAM] }
     requesters: { users: [U0PAT, U0SAM] }
   staging: {}
-webhook: { github: { secret: ${SECRET} } }
+webhook: { github: { secretFile: github-webhook-secret } }
 `;
 }
 
@@ -67,6 +67,7 @@ async function stackFor(git: GitFixture, timeoutSeconds: number): Promise<ServeS
       'applications/auto.yaml': application(git, 'auto', 'staging', true),
       'applications/prod.yaml': application(git, 'prod', 'production', true),
       'applications/manual.yaml': application(git, 'manual', 'staging', false),
+      'github-webhook-secret': `${SECRET}\n`,
     },
     users: USERS,
   });
