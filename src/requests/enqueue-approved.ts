@@ -52,6 +52,7 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
         requestKey: `approval-${request.id}`,
         ...(request.deletion ? { deletion: request.deletion.request } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
+        ...(request.syncTrigger ? { trigger: request.syncTrigger } : {}),
       },
       { jobId: approvalJobId(request.id) },
     );

@@ -57,6 +57,11 @@ export interface ApprovalRequest {
   deletion?: DeletionApproval;
   /** Present when the request is a rollback (`/sync rollback`): the history entry it returns to. */
   rollback?: RollbackRef;
+  /**
+   * An automated sync's reason (src/revisions: `push 3f9c2e1 from GitHub`): the approved job carries it as its
+   * SyncRequest.trigger, so its header and history say why it started.
+   */
+  syncTrigger?: string;
 }
 
 /** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */

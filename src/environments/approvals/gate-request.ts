@@ -33,6 +33,8 @@ export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
   trigger?: string;
   /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
   rollback?: RollbackRef;
+  /** An automated sync's reason (requestAutomatedApproval only), kept on the request for its job. */
+  syncTrigger?: string;
 }
 
 export type GateResult =
@@ -95,7 +97,13 @@ export async function requestAutomatedApproval(
       reason: `${ctx.application} is not in an environment that requires approval`,
     };
   }
-  return postApprovalRequest(deps, ctx, app, env, undefined);
+  return postApprovalRequest(
+    deps,
+    { ...ctx, ...(ctx.trigger ? { syncTrigger: ctx.trigger } : {}) },
+    app,
+    env,
+    undefined,
+  );
 }
 
 async function postApprovalRequest(
@@ -174,6 +182,7 @@ async function newRequest(
     ...(breakGlass ? { breakGlass } : {}),
     ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
     ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
+    ...(ctx.syncTrigger ? { syncTrigger: ctx.syncTrigger } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
+import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { REVISION_SYNC_ACTION_ID } from '../../../src/slack/messages/revision-notice-blocks.js';
 import { waitFor } from '../../integration/support/queue-test-env.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';
@@ -85,6 +86,24 @@ function buttonsOf(stack: ServeStack, channel: string, ts: string) {
   return (blocks ?? []).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
 }
 
+/** `/sync <text>` by U0PAT in the auto app's channel; resolves with every reply (ack and response_url) as text. */
+async function reply(stack: ServeStack, text: string): Promise<string> {
+  const before = stack.slack.responseUrlPosts(CHANNELS.auto).length;
+  const ack = await stack.command(text, CHANNELS.auto, 'U0PAT');
+  const posts = await stack.slack
+    .waitFor(() => {
+      const all = stack.slack.responseUrlPosts(CHANNELS.auto).slice(before);
+      return all.length > 0 && all;
+    }, 5_000)
+    .catch(() => []);
+  const texts = posts.map(
+    (p) =>
+      renderBlocksAsText((p.body.blocks ?? []) as Parameters<typeof renderBlocksAsText>[0]) ||
+      String(p.body.text ?? ''),
+  );
+  return [ack, ...texts].join('\n');
+}
+
 async function historyWith(stack: ServeStack, app: string, revision: string, timeoutMs = 60_000) {
   return waitFor(
     async () => (await stack.queue.history(app, 20)).find((e) => e.revision === revision),
@@ -125,11 +144,31 @@ describe('test/e2e/revisions/sync-on-push: polling', () => {
         ),
       15_000,
     );
-    expect(approval).toBeDefined();
     expect(await stack.queue.applicationStatus('prod')).toEqual([]);
     expect(await stack.queue.history('prod')).toEqual([]);
     // The not-automated app is neither synced nor announced: nothing moved yet.
     expect(roots(stack, CHANNELS.manual)).toEqual([]);
+
+    // Approved, it runs as the automated sync it is, and says why in its history.
+    const approve = buttonsOf(stack, CHANNELS.prod, approval.ts).find(
+      (b) => b.action_id === APPROVE_ACTION_ID,
+    )!;
+    const click = await stack.client.sendBlockAction({
+      actionId: APPROVE_ACTION_ID,
+      userId: 'U0SAM',
+      userName: 'sam',
+      channelId: CHANNELS.prod,
+      messageTs: approval.ts,
+      value: approve.value!,
+      responseUrl: stack.slack.responseUrl(CHANNELS.prod),
+    });
+    expect(click.status).toBe(200);
+    const approved = await historyWith(stack, 'prod', first);
+    expect(approved).toMatchObject({
+      phase: 'Succeeded',
+      trigger: `first automated sync of ${short(first)}`,
+      initiator: { userId: 'wavesync (automated)' },
+    });
   }, 90_000);
 
   it('moves the automated app to a new commit within one poll; the not-automated app gets one "main moved" message', async () => {
@@ -160,7 +199,13 @@ describe('test/e2e/revisions/sync-on-push: polling', () => {
     // Polls go on; the message is not repeated, and the production app has still queued nothing.
     await new Promise((r) => setTimeout(r, 2500));
     expect(roots(stack, CHANNELS.manual)).toHaveLength(1);
-    expect(await stack.queue.history('prod')).toEqual([]);
+    expect((await stack.queue.history('prod')).map((e) => e.revision)).not.toContain(second);
+    expect(await stack.queue.applicationStatus('prod')).toEqual([]);
+    // `/sync history` and `/sync audit` say why the automated syncs started.
+    expect(await reply(stack, 'history auto')).toContain(`triggered by new revision ${short(second)} (poll)`);
+    expect(await reply(stack, 'audit auto')).toContain(
+      `automated-sync — via new revision ${short(second)} (poll)`,
+    );
 
     // Its Sync button is a person's /sync of that revision.
     const sync = buttonsOf(stack, CHANNELS.manual, notice.ts)[0]!;
