@@ -19,11 +19,10 @@ import {
   type RevisionNoticeRefs,
   shortRevision,
 } from '../../revisions/index.js';
-import { headerViewOf } from '../commands/header-view.js';
 import { formatDestination } from '../messages/format.js';
 import { revisionNoticeBlocks, revisionWaitBlocks } from '../messages/revision-notice-blocks.js';
-import { syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog } from '../ports.js';
+import { postSyncHeader } from './post-sync-header.js';
 
 export interface RevisionNoticesDeps {
   client: WebClient;
@@ -44,19 +43,12 @@ export function createRevisionAnnouncer(deps: RevisionNoticesDeps): RevisionAnno
     async syncHeader(app, operation, trigger) {
       const channel = deps.channelOf(app);
       if (!channel) return undefined;
-      const base = headerViewOf(deps.catalog, {
+      return postSyncHeader(deps.client, deps.catalog, channel, {
         application: app.name,
         operation,
         initiator: AUTOMATED_INITIATOR,
         trigger,
       });
-      const header = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
-      const posted = await deps.client.chat.postMessage({
-        channel,
-        text: header.text,
-        blocks: header.blocks,
-      });
-      return { channel, threadTs: posted.ts! };
     },
     async newRevision(move, commit, why) {
       const channel = deps.channelOf(move.app);
