@@ -49,6 +49,7 @@ describe('push webhooks of each git host', () => {
     expect(envelopeOf(headers)).toMatchObject({ provider: 'GitLab', event: 'push', deliveryId: 'u-1' });
     expect(verify('GitLab', headers, raw, 'tok')).toBe(true);
     expect(verify('GitLab', { ...headers, 'x-gitlab-token': 'tok2' }, raw, 'tok')).toBe(false);
+    expect(verify('GitLab', { ...headers, 'x-gitlab-token': 'TOK' }, raw, 'tok')).toBe(false);
     const push = only(pushesOf('GitLab', JSON.parse(raw.toString())));
     expect(push).toMatchObject({
       ref: 'refs/heads/master',

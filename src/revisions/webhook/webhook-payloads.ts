@@ -142,17 +142,21 @@ export function verify(provider: WebhookProvider, headers: Headers, body: Buffer
     case 'Gogs':
       return same(header(headers, 'x-gogs-signature'), hmac());
     case 'GitLab':
-      return same(header(headers, 'x-gitlab-token'), secret);
+      return same(header(headers, 'x-gitlab-token'), secret, true);
     case 'Bitbucket':
       return same(header(headers, 'x-hook-uuid')?.replace(/[{}]/g, ''), secret.replace(/[{}]/g, ''));
   }
 }
 
-/** Constant-time comparison (of digests, so lengths never leak). */
-function same(given: string | undefined, expected: string): boolean {
+/**
+ * Constant-time comparison (of digests, so lengths never leak); hex digests and UUIDs ignore case, a token
+ * (`exact`) does not.
+ */
+function same(given: string | undefined, expected: string, exact = false): boolean {
   if (given === undefined) return false;
-  const a = createHash('sha256').update(given.trim().toLowerCase()).digest();
-  const b = createHash('sha256').update(expected.toLowerCase()).digest();
+  const fold = (v: string) => (exact ? v : v.toLowerCase());
+  const a = createHash('sha256').update(fold(given.trim())).digest();
+  const b = createHash('sha256').update(fold(expected)).digest();
   return timingSafeEqual(a, b);
 }
 
