@@ -207,15 +207,33 @@ describe('test/e2e/revisions/sync-on-push: polling', () => {
       `automated-sync — via new revision ${short(second)} (poll)`,
     );
 
+    // Its Diff button is `/sync diff manual --revision <sha>`, ephemeral: the ConfigMap it would create.
+    const diffsBefore = stack.slack.responseUrlPosts(CHANNELS.manual).length;
+    const [sync, diff] = buttonsOf(stack, CHANNELS.manual, notice.ts);
+    const diffClick = await stack.client.sendBlockAction({
+      actionId: 'wavesync_revision_diff',
+      userId: 'U0PAT',
+      userName: 'pat',
+      channelId: CHANNELS.manual,
+      messageTs: notice.ts,
+      value: diff!.value!,
+      responseUrl: stack.slack.responseUrl(CHANNELS.manual),
+    });
+    expect(diffClick.status).toBe(200);
+    const diffReply = await stack.slack.waitFor(
+      () => stack.slack.responseUrlPosts(CHANNELS.manual).slice(diffsBefore)[0],
+      15_000,
+    );
+    expect(JSON.stringify(diffReply.body)).toContain('settings');
+
     // Its Sync button is a person's /sync of that revision.
-    const sync = buttonsOf(stack, CHANNELS.manual, notice.ts)[0]!;
     const click = await stack.client.sendBlockAction({
       actionId: REVISION_SYNC_ACTION_ID,
       userId: 'U0PAT',
       userName: 'pat',
       channelId: CHANNELS.manual,
       messageTs: notice.ts,
-      value: sync.value!,
+      value: sync!.value!,
       responseUrl: stack.slack.responseUrl(CHANNELS.manual),
     });
     expect(click.status).toBe(200);
