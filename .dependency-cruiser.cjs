@@ -37,7 +37,7 @@ module.exports = {
       from: { path: '^src/engine/' },
       to: {
         path: [
-          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|requests|ops|settings|demo)',
+          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|requests|revisions|ops|settings|demo)',
           infra,
         ],
       },
@@ -69,7 +69,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|requests|queue|settings|domain|engine)/',
+          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|requests|revisions|queue|settings|domain|engine)/',
           '^src/[^/]+\\.ts$',
         ],
       },
@@ -97,13 +97,13 @@ module.exports = {
       name: 'folders-only-through-index',
       comment:
         'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, ' +
-        'requests, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
+        'requests, revisions, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
         "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner).",
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
-        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|requests|queue|settings)/',
+        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|requests|revisions|queue|settings)/',
         pathNot: ['^$1', '^src/[^/]+/index\\.ts$', '^src/requests/for-[^/]+\\.ts$'],
       },
     },
@@ -113,7 +113,7 @@ module.exports = {
         "src/requests/index.ts offers everyone a person's request (authorize → approval → enqueue). A sync with any " +
         'other origin is requested only by the code that owns its authorization, through its own entry point ' +
         'src/requests/for-<folder>.ts, imported only from src/<folder>/: for-drift.ts (self-heal: the drift ' +
-        "detector decided selfHealAllowed), for-app-of-apps.ts (a child inherits its parent's) and for-main.ts (the " +
+        "detector decided selfHealAllowed), for-app-of-apps.ts (a child inherits its parent's), for-revisions.ts (automated: the revision watcher decided the Application's automated policy allows it) and for-main.ts (the " +
         "worker's wiring hands `retry` to src/queue's retry policy as its port). `approved` has " +
         'no entry point outside src/requests (createApprovalServices wires it to the approval flow). The group ' +
         "is the importer's folder under src/ (sim/ and src/*.ts match none).",

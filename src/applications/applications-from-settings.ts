@@ -16,6 +16,8 @@ export interface ApplicationsFromSettings {
   git: GitRepositoryCache;
   registry: ApplicationRegistry;
   renderer: ApplicationRenderer;
+  /** The Helm chart cache the renderer uses (the revision watcher resolves chart versions through it). */
+  charts?: ChartCache;
 }
 
 export interface ApplicationsWiring {
@@ -74,10 +76,11 @@ export async function applicationsFromSettings(
     ...(wiring.logger === undefined ? {} : { logger: wiring.logger }),
     ...(wiring.clusterApplications === undefined ? {} : { clusterApplications: wiring.clusterApplications }),
   });
+  const charts = chartCacheFor(settings, wiring);
   const renderer = createApplicationRenderer({
     baseDir: settings.baseDir,
     git,
-    charts: chartCacheFor(settings, wiring),
+    charts,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
     plugins: settings.plugins,
     processEnv: wiring.env,
@@ -90,5 +93,5 @@ export async function applicationsFromSettings(
     ),
     limits: settings.defaults.applicationLimits,
   });
-  return { git, registry, renderer };
+  return { git, registry, renderer, charts };
 }

@@ -12,7 +12,9 @@ export {
   type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
-export type { GitRepositoryCache } from './git/git-repository-cache.js';
+export type { CommitSummary, GitRepositoryCache } from './git/git-repository-cache.js';
+export { resolveRef } from './git/resolve-revision.js';
+export type { ChartCache } from './helm/chart-cache.js';
 export { type RemovalDecision, removalDecision } from './applicationsets/removal-policy.js';
 export {
   contentRevisionOf,

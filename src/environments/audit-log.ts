@@ -19,7 +19,8 @@ export type AuditEventType =
   | 'outcome'
   | 'prune-confirmed'
   | 'cancelled'
-  | 'self-heal';
+  | 'self-heal'
+  | 'automated-sync';
 
 export interface AuditEntry {
   type: AuditEventType;
@@ -41,7 +42,7 @@ export interface AuditEntry {
   phase?: string;
   /** `delete` for `/sync delete` requests and jobs; absent for syncs. */
   operation?: 'delete';
-  /** What started it when not a typed command: `drift notice Sync button`, `selfHeal`. */
+  /** What started it when not a typed command: `drift notice Sync button`, `selfHeal`, `push 3f9c2e1 from GitHub`. */
   trigger?: string;
 }
 

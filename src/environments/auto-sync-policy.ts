@@ -28,6 +28,39 @@ export function autoSyncAllowed(settings: PolicySettings, app: Application, now:
   return activeFreeze(env.settings.freezeWindows, now) === undefined;
 }
 
+/**
+ * What a new revision of an automated Application (src/revisions) may do now, by its environment: `sync` (no
+ * environment, or one that allows automatic syncs now), `approval` (the environment `requireApproval`s: an approval
+ * request, never a sync past it), `frozen` (a freeze window is in force: wait until it ends; `until` ISO-8601),
+ * `manual` (`autoSync: false`: the channel is told, as for an Application without `automated`).
+ * @throws BotError for an unknown environment.
+ */
+export type AutomatedSyncDecision =
+  | { kind: 'sync' }
+  | { kind: 'approval'; environment: string }
+  | { kind: 'frozen'; environment: string; freeze: string; until: string }
+  | { kind: 'manual'; environment: string };
+
+export function automatedSyncDecision(
+  settings: PolicySettings,
+  app: Application,
+  now: Date,
+): AutomatedSyncDecision {
+  const env = environmentFor(settings, app);
+  if (!env) return { kind: 'sync' };
+  if (env.settings.autoSync === false) return { kind: 'manual', environment: env.name };
+  const freeze = activeFreeze(env.settings.freezeWindows, now);
+  if (freeze)
+    return {
+      kind: 'frozen',
+      environment: env.name,
+      freeze: freeze.window.name,
+      until: freeze.endsAt.toISOString(),
+    };
+  if (env.settings.requireApproval) return { kind: 'approval', environment: env.name };
+  return { kind: 'sync' };
+}
+
 /** The channel id for `app`'s drift notices, or undefined when none is configured. */
 export function driftChannelOf(settings: PolicySettings, app: Application): string | undefined {
   return (

@@ -31,7 +31,12 @@ export type { RequestDiffResult } from './approvals/live-diff.js';
 export type { PlanSummary } from './approvals/plan-summary.js';
 export { createSyncPreviewer } from './approvals/sync-preview.js';
 export { type AuditEntry, type AuditLog, type AuditRecord, createAuditLog } from './audit-log.js';
-export { autoSyncAllowed, driftChannelOf } from './auto-sync-policy.js';
+export {
+  type AutomatedSyncDecision,
+  automatedSyncDecision,
+  autoSyncAllowed,
+  driftChannelOf,
+} from './auto-sync-policy.js';
 export { assertKnownEnvironments, environmentFor, environmentNameOf } from './environment-resolver.js';
 export { createGroupMembership, type ListGroupMembers } from './group-membership.js';
 export type {

@@ -32,11 +32,14 @@ import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import { watchRemovedApplications } from './appset-removal-wiring.js';
 import { createRolloutWiring } from './rollout-wiring.js';
+import type { RunningRevisions } from './revision-wiring.js';
 
 export interface RunningBot {
   port: number;
   /** Drift detection, when `deps.drift` started it. */
   drift?: RunningDriftDetection;
+  /** The revision watcher, when `deps.revisions` started it. */
+  revisions?: RunningRevisions;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,14 @@ export interface BotDeps {
   routes: readonly OpsRoute[];
   /** Built over `queue` by the caller (createApprovalWiring with the producer). */
   wiring: (queue: ReturnType<typeof createSyncQueue>) => ApprovalWiring;
+  /**
+   * Starts the revision watcher over the producer and the approval flow (startRevisionWatcher): polls, the
+   * "main moved" buttons' refs, and `POST /api/webhook` on this port; none when absent.
+   */
+  revisions?: (
+    queue: ReturnType<typeof createSyncQueue>,
+    wiring: ApprovalWiring,
+  ) => RunningRevisions | undefined;
   /** Starts drift detection over the producer (startDriftDetection); none when absent. */
   drift?: (queue: ReturnType<typeof createSyncQueue>) => RunningDriftDetection | undefined;
   logger: Logger;
@@ -112,6 +123,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       logger,
     });
   }
+  const revisions = deps.revisions?.(queue, wiring);
   const slack = createSlackApp({
     botToken,
     signingSecret: signingSecret ?? '',
@@ -119,7 +131,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     ...(apiUrl ? { apiUrl } : {}),
     port: config.port,
     ...(deps.host ? { host: deps.host } : {}),
-    routes: toBoltCustomRoutes(deps.routes),
+    routes: toBoltCustomRoutes(revisions ? [...deps.routes, revisions.webhook] : deps.routes),
     // Every replica refuses a signed request another one already took (for the whole signature window).
     replays: redisReplayStore(redis, config.queue.prefix),
     deps: {
@@ -147,6 +159,12 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       ]),
       rollouts: rollout.starter,
       rollbackClaims: redisClickClaims(redis, `${config.queue.prefix}:rollback:click`, ROLLBACK_CLAIM_TTL_MS),
+      ...(revisions ? { revisionNotices: revisions.notices } : {}),
+      revisionClaims: redisClickClaims(
+        redis,
+        `${config.queue.prefix}:revisions:click`,
+        ROLLBACK_CLAIM_TTL_MS,
+      ),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>
@@ -155,10 +173,13 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   const { port } = await slack.start();
   logger.info({ mode: slack.mode, port }, 'Slack app listening');
   const drift = deps.drift?.(queue);
+  revisions?.start();
   return {
     port: port ?? config.port,
     ...(drift ? { drift } : {}),
+    ...(revisions ? { revisions } : {}),
     async close() {
+      await revisions?.close();
       await drift?.close();
       stopSweeper();
       await slack

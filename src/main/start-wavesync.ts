@@ -29,10 +29,12 @@ import { createOpsEndpoints, type OpsEndpoints } from '../ops/ops-endpoints.js';
 import { startOpsServer } from '../ops/ops-server.js';
 import { packageVersion } from '../package-info.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
+import type { RevisionWatcher } from '../revisions/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { type ApprovalWiring, createApprovalWiring } from './approval-wiring.js';
 import { startDriftDetection } from './drift-wiring.js';
+import { type RunningRevisions, startRevisionWatcher } from './revision-wiring.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
 
@@ -53,6 +55,8 @@ export interface RunningWavesync {
   metrics: Metrics;
   /** Drift detection (bot and serve roles with a Slack bot token); tick() compares now. */
   drift?: Pick<RunningDriftDetection, 'tick' | 'tickIfLeader'>;
+  /** The revision watcher (bot and serve roles with a Slack bot token); poll() resolves every Application now. */
+  revisions?: Pick<RevisionWatcher, 'poll'>;
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
@@ -136,7 +140,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       });
       stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
     }
-    const { port, drift } = await listen(role, {
+    const { port, drift, revisions } = await listen(role, {
       config,
       settings,
       apps,
@@ -147,6 +151,18 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       ...(web ? { web } : {}),
       driftFor: (queue) =>
         web && startDriftDetection({ config, settings, apps, web, queue, metrics, logger }),
+      revisionsFor: (queue, wiring) =>
+        web &&
+        startRevisionWatcher({
+          config,
+          settings,
+          apps,
+          web,
+          queue,
+          approvals: wiring.approvals,
+          env: processEnvironment(),
+          logger,
+        }),
       stops,
       ...(options.host ? { host: options.host } : {}),
     });
@@ -156,6 +172,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       port,
       metrics,
       ...(drift ? { drift } : {}),
+      ...(revisions ? { revisions: revisions.watcher } : {}),
       close: async ({ graceMs } = {}) => stopAll(graceMs),
     };
   } catch (error) {
@@ -175,12 +192,13 @@ async function listen(
     logger: Logger;
     wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
     driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
+    revisionsFor: (queue: SyncQueue, wiring: ApprovalWiring) => RunningRevisions | undefined;
     refresher: RegistryRefresher;
     web?: WebClient;
     stops: Stop[];
     host?: string;
   },
-): Promise<{ port: number; drift?: RunningDriftDetection }> {
+): Promise<{ port: number; drift?: RunningDriftDetection; revisions?: RunningRevisions }> {
   if (role === 'worker') {
     const server = await startOpsServer(input.ops.routes, input.config.port, input.host);
     input.stops.push(() => server.close());
@@ -196,6 +214,7 @@ async function listen(
       return wiring;
     },
     drift: (queue) => input.driftFor(queue),
+    revisions: (queue, wiring) => input.revisionsFor(queue, wiring),
     logger: input.logger,
     ...(input.host ? { host: input.host } : {}),
     // `/sync delete` lists the tracked objects through the same `clusters:` mapping as the worker.
@@ -213,7 +232,11 @@ async function listen(
     settings: input.settings,
   });
   input.stops.push(() => bot.close());
-  return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };
+  return {
+    port: bot.port,
+    ...(bot.drift ? { drift: bot.drift } : {}),
+    ...(bot.revisions ? { revisions: bot.revisions } : {}),
+  };
 }
 
 /** The Web API client the worker (threads, notifications) and the approval flow use; none without a bot token. */

@@ -84,6 +84,8 @@ export interface HistoryEntry {
   deletion?: true;
   /** Set when this operation was a rollback: to which history entry and revision. */
   rollback?: RollbackRef;
+  /** Why an automated sync started (SyncRequest.trigger), e.g. `push 3f9c2e1 from GitHub`. */
+  trigger?: string;
   phase: OperationPhase;
   message: string;
   /** ISO-8601. */

@@ -31,6 +31,11 @@ export interface SyncRequest {
   rollback?: RollbackRef;
   /** Present when this sync retries a failed one (`spec.syncPolicy.retry`, src/queue/sync-retry.ts). */
   retry?: SyncRetryRef;
+  /**
+   * Why an automated sync started, shown in its header and history: `push 3f9c2e1 from GitHub`, `new revision
+   * 3f9c2e1 (poll)`, `first automated sync` (src/revisions).
+   */
+  trigger?: string;
 }
 
 /** Which attempt a retry is, of how many (none without a limit), after how long, and the failed attempt's message. */
@@ -104,6 +109,7 @@ export const SyncRequestSchema = z.object({
       reason: z.string(),
     })
     .optional(),
+  trigger: z.string().min(1).max(200).optional(),
   deletion: z
     .object({
       cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
@@ -123,10 +129,11 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, deletion, appOfApps, rollout, rollback, retry, ...rest } = parsed.data;
+  const { target, deletion, appOfApps, rollout, rollback, retry, trigger, ...rest } = parsed.data;
   return {
     ...rest,
     target,
+    ...(trigger ? { trigger } : {}),
     ...(rollback ? { rollback } : {}),
     ...(retry ? { retry } : {}),
     ...(deletion ? { deletion: deletionOf(deletion) } : {}),

@@ -54,6 +54,7 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
         ...(request.deletion ? { deletion: request.deletion.request } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
         ...(request.rollout ? { rollout: request.rollout } : {}),
+        ...(request.syncTrigger ? { trigger: request.syncTrigger } : {}),
       },
       { jobId: approvalJobId(request.id) },
     );

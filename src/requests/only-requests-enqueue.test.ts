@@ -22,7 +22,7 @@ function enqueuers(): string[] {
 }
 
 /** An ask naming an origin other than `person` (`origin: 'self-heal'`, …): only src/requests builds one. */
-const OTHER_ORIGIN = /\borigin\s*:\s*(['"`])(approved|self-heal|app-of-apps-child|retry)\1/;
+const OTHER_ORIGIN = /\borigin\s*:\s*(['"`])(approved|self-heal|app-of-apps-child|retry|automated)\1/;
 
 /** Product modules outside src/requests that name an origin other than `person`. */
 function otherOriginAskers(): string[] {

@@ -15,6 +15,8 @@
  *    - `appset-removal`: the ApplicationSet's own policy (Argo CD's applicationsSync, preserveResourcesOnDeletion and
  *      the resources finalizer; src/applications/applicationsets/removal-policy.ts), decided by the composition root
  *      when a read stops generating an Application;
+ *    - `automated`: the Application's own `syncPolicy.automated` with its environment's rules
+ *      (src/environments automatedSyncDecision), decided by the revision watcher (src/revisions) before it asks;
  *    - `retry`: inherited from the failed operation it continues (`spec.syncPolicy.retry`, src/queue/sync-retry.ts),
  *      whose own request went through here: same initiator, same operation (an approved, pinned revision stays
  *      pinned; only an unpinned branch is resolved again with `refresh: true`), delayed by the backoff.
@@ -32,6 +34,7 @@
  * - `self-heal`: src/drift/ only, through `requestSelfHealSync` (./for-drift.ts);
  * - `app-of-apps-child`: src/app-of-apps/ only, through `requestChildSync` (./for-app-of-apps.ts);
  * - `appset-removal`: src/main/ only, through `requestRemovedApplicationDeletion` (./for-main.ts);
+ * - `automated`: src/revisions/ only, through `requestAutomatedSync` (./for-revisions.ts);
  * - `retry`: the worker's wiring (src/main/) only, through `requestRetrySync` (./for-main.ts), which it hands to
  *   the retry policy (src/queue/sync-retry.ts) as its port — src/queue sits below src/requests.
  *
@@ -45,9 +48,15 @@
  * other than `person`, or one outside src/{app-of-apps,queue,requests} writes `appOfApps` into a request.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalRecord, AuditEntry, DeletionApproval, MessageRef } from '../environments/index.js';
+import type {
+  ApprovalRecord,
+  Approvals,
+  AuditEntry,
+  DeletionApproval,
+  MessageRef,
+} from '../environments/index.js';
 import type { Logger } from '../logger.js';
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import { derivedJobId, type EnqueueResult, type SyncRequest } from '../queue/index.js';
 import { type ApprovedRequestDeps, enqueueApproved } from './enqueue-approved.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
@@ -100,7 +109,19 @@ export type SyncAsk =
    * The deletion of a generated Application's resources that its ApplicationSet stopped generating, as Argo CD's
    * policy says (`jobId` derived from the Application and the deletion plan's hash: one per removal).
    */
-  | { origin: 'appset-removal'; request: SyncRequest; jobId: string };
+  | { origin: 'appset-removal'; request: SyncRequest; jobId: string }
+  /**
+   * A new revision of an automated Application (src/revisions: a push or a poll saw it move, or it was never
+   * synced): `key` names the Application and revision (the request key and the job id derive from it, so two bot
+   * replicas, or a webhook racing a poll, queue it once); `approval`: the environment requires one, so an approval
+   * request is posted instead (`channel` is where).
+   */
+  | {
+      origin: 'automated';
+      request: Omit<SyncRequest, 'requestKey'> & { trigger: string };
+      key: string;
+      approval?: { channel: string };
+    };
 
 export type SyncOrigin = SyncAsk['origin'];
 
@@ -130,6 +151,14 @@ export interface RequestSyncDeps {
   'app-of-apps-child': { queue: EnqueuePort };
   retry: { queue: EnqueuePort };
   'appset-removal': { queue: EnqueuePort };
+  automated: {
+    queue: EnqueuePort;
+    /** Posts an automated sync's approval request (Approvals.requestAutomatedApproval). */
+    approvals: Pick<Approvals, 'requestAutomatedApproval'>;
+    /** Records the sync in the Application's audit log (`automated-sync`, with its trigger); optional. */
+    audit?(entry: AuditEntry): Promise<unknown>;
+    logger?: Pick<Logger, 'info' | 'warn'>;
+  };
 }
 
 /**
@@ -154,6 +183,8 @@ export interface RequestSyncOutcomes {
   retry: EnqueueResult;
   /** @throws what enqueueSync throws. */
   'appset-removal': EnqueueResult;
+  /** `pending`: an approval request took it over. @throws what enqueueSync or the approval flow throws. */
+  automated: { kind: 'queued'; result: EnqueueResult } | { kind: 'pending' | 'refused'; reason?: string };
 }
 
 /** A person's request: the only origin the public face (./index.ts) takes. */
@@ -236,7 +267,53 @@ async function dispatch(
       return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId, delayMs: ask.delayMs });
     case 'appset-removal':
       return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
+    case 'automated':
+      return automatedRequest(deps as RequestSyncDeps['automated'], ask);
   }
+}
+
+async function automatedRequest(
+  deps: RequestSyncDeps['automated'],
+  ask: Extract<SyncAsk, { origin: 'automated' }>,
+): Promise<RequestSyncOutcomes['automated']> {
+  const { request } = ask;
+  const application = request.application;
+  const requestKey = `automated:${ask.key}`;
+  if (ask.approval) {
+    const gated = await deps.approvals.requestAutomatedApproval({
+      application,
+      operation: request.operation,
+      initiator: request.initiator,
+      channel: ask.approval.channel,
+      requestKey,
+      trigger: request.trigger,
+    });
+    if (gated.kind === 'refused') return { kind: 'refused', reason: gated.reason };
+    deps.logger?.info({ application, trigger: request.trigger }, 'automated sync awaits approval');
+    return { kind: 'pending' };
+  }
+  const result = await deps.queue.enqueueSync(
+    { ...request, requestKey },
+    { jobId: derivedJobId('automated', ask.key) },
+  );
+  deps.logger?.info(
+    { application, jobId: result.jobId, trigger: request.trigger, duplicate: result.duplicate },
+    'automated sync queued',
+  );
+  if (!result.duplicate) {
+    const target = request.target;
+    await deps
+      .audit?.({
+        type: 'automated-sync',
+        trigger: request.trigger,
+        application,
+        jobId: result.jobId,
+        ...(request.operation.revision ? { revision: request.operation.revision } : {}),
+        ...(target ? { channel: target.channel, messageTs: target.threadTs } : {}),
+      })
+      .catch((err: unknown) => deps.logger?.warn({ err, application }, 'automated sync not audited'));
+  }
+  return { kind: 'queued', result };
 }
 
 /** A person's request, read once and checked by requestSync: gate, then enqueue. */

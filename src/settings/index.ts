@@ -19,5 +19,6 @@ export type {
   HelmCredential,
   PluginSettings,
   Settings,
+  WebhookSettings,
 } from './settings-schema.js';
 export { describeIssues, formatKeyPath, lineOfPath } from './yaml-issues.js';

@@ -62,8 +62,32 @@ describe('parseSettings', () => {
       applicationLimits: { maxObjects: 10_000, maxManifestBytes: 16 * 1024 * 1024 },
       appOfApps: { gateOnChildHealth: true },
       driftDetection: { intervalSeconds: 180, enabled: true },
+      reconciliation: { timeoutSeconds: 180, jitterSeconds: 60 },
     });
     expect(settings.environments).toEqual({});
+    expect(settings.webhook).toEqual({});
+  });
+
+  it('reads the revision polling interval (argocd-cm timeout.reconciliation) and the webhook secrets, refusing unknown hosts by name', () => {
+    const settings = parseSettings(
+      [
+        'defaults: { reconciliation: { timeoutSeconds: 0, jitterSeconds: 5 } }',
+        'webhook: { github: { secretEnv: A }, bitbucket: { secretFile: b.txt }, gitea: { secretEnv: C } }',
+      ].join('\n'),
+      FILE,
+    );
+    expect(settings.defaults.reconciliation).toEqual({ timeoutSeconds: 0, jitterSeconds: 5 });
+    expect(settings.webhook).toEqual({
+      github: { secretEnv: 'A' },
+      bitbucket: { secretFile: 'b.txt' },
+      gitea: { secretEnv: 'C' },
+    });
+    // Never inline, like every secret in wavesync.yaml.
+    expect(() => parseSettings('webhook: { github: { secret: s3cret } }', FILE)).toThrow(/secret/);
+    expect(() => parseSettings('webhook: { gitee: { secretEnv: X } }', FILE)).toThrow(/gitee/);
+    expect(() => parseSettings('defaults: { reconciliation: { timeoutSeconds: -1 } }', FILE)).toThrow(
+      /timeoutSeconds/,
+    );
   });
 
   it('treats an empty file as all defaults', () => {

@@ -18,6 +18,9 @@
  *   - { url: https://charts.example.com/, username: robot, passwordEnv: CHARTS_PASSWORD, caFile: ca.pem }
  * defaults: { healthTimeoutSeconds: 300, gitCacheDir: ~/.cache/wavesync/git, registryRefreshSeconds: 180 }
  *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
+ *   # reconciliation: { timeoutSeconds: 180, jitterSeconds: 60 }   # argocd-cm timeout.reconciliation(.jitter)
+ * webhook:                             # POST /api/webhook (argocd-secret webhook.*); env WAVESYNC_WEBHOOK_* wins
+ *   github: { secretEnv: GITHUB_WEBHOOK_SECRET }   # or secretFile:; also gitlab, bitbucket (its UUID), bitbucketServer, gitea
  * environments: {}                     # see environments-schema.ts (approvals)
  * resourceTracking: { method: annotation }   # argocd-cm application.resourceTrackingMethod (and two more keys)
  * ```
@@ -208,6 +211,41 @@ export const DefaultsSchema = z.strictObject({
       channel: channelId.optional(),
     })
     .prefault({}),
+  /**
+   * How often each Application's targetRevision is resolved again (one `git ls-remote` per repository, a Helm
+   * index read per chart), Argo CD's argocd-cm `timeout.reconciliation` (180 s; 0 turns polling off: then only
+   * webhooks move Applications) and `timeout.reconciliation.jitter` (each poll waits up to this much longer, at
+   * random, so replicas and installations do not hit a git host at the same second).
+   */
+  reconciliation: z
+    .strictObject({
+      timeoutSeconds: z.number().int().nonnegative().default(180),
+      jitterSeconds: z.number().int().nonnegative().default(60),
+    })
+    .prefault({}),
+});
+
+/** Where a webhook secret is: an environment variable or a file (never inline, like every secret here). */
+const webhookSecret = z
+  .strictObject({ secretEnv: nonEmpty.optional(), secretFile: nonEmpty.optional() })
+  .refine((w) => (w.secretEnv === undefined) !== (w.secretFile === undefined), {
+    message: 'takes one of secretEnv, secretFile',
+  });
+
+/**
+ * Shared secrets of `POST /api/webhook`, per git host (argocd-secret's `webhook.github.secret`,
+ * `webhook.gitlab.secret`, `webhook.bitbucket.uuid`, `webhook.bitbucketserver.secret`, `webhook.gogs.secret`), each
+ * named by `secretEnv` or `secretFile` (Bitbucket Cloud's is the webhook's UUID). The environment variables
+ * WAVESYNC_WEBHOOK_GITHUB_SECRET, …_GITLAB_SECRET, …_BITBUCKET_UUID, …_BITBUCKET_SERVER_SECRET and
+ * …_GITEA_SECRET take precedence. A host without one has its webhooks refused.
+ */
+export const WebhookSettingsSchema = z.strictObject({
+  github: webhookSecret.optional(),
+  gitlab: webhookSecret.optional(),
+  bitbucket: webhookSecret.optional(),
+  bitbucketServer: webhookSecret.optional(),
+  /** Gitea and Gogs (both sign with the same HMAC). */
+  gitea: webhookSecret.optional(),
 });
 
 /**
@@ -338,6 +376,7 @@ export const SettingsSchema = z.strictObject({
   environments: EnvironmentsSchema.default({}),
   resourceTracking: ResourceTrackingSchema.prefault({}),
   health: HealthSettingsSchema.prefault({}),
+  webhook: WebhookSettingsSchema.prefault({}),
 });
 
 export type SettingsFile = z.infer<typeof SettingsSchema>;
@@ -349,6 +388,7 @@ export type HelmCredential = z.infer<typeof HelmCredentialSchema>;
 export type DefaultSettings = z.infer<typeof DefaultsSchema>;
 export type HealthSettings = z.infer<typeof HealthSettingsSchema>;
 export type PluginSettings = z.infer<typeof PluginSchema>;
+export type WebhookSettings = z.infer<typeof WebhookSettingsSchema>;
 
 /** Settings as loaded: the file's content plus where it was read from (relative paths resolve against `baseDir`). */
 export interface Settings extends SettingsFile {

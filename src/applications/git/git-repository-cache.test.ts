@@ -257,4 +257,27 @@ describe('git credentials', () => {
 
     expect((await git.checkout(fixture.url, 'main')).sha).toBe(sha);
   });
+
+  it('lists the remote refs in one request, and describes a commit: author, subject, files changed since the last', async () => {
+    const one = await fixture.commit({ 'app/a.yaml': 'a: 1\n', 'docs/x.md': 'x\n' }, 'first');
+    fixture.tag('v1.0.0', 'release');
+    const two = await fixture.commit({ 'app/a.yaml': 'a: 2\n', 'app/b.yaml': 'b: 1\n' }, 'Bump a, add b');
+    const git = cache();
+
+    const refs = await git.listRefs(fixture.url);
+    expect(refs.get('refs/heads/main')).toBe(two);
+    expect(refs.get('refs/tags/v1.0.0^{}')).toBe(one);
+
+    const since = await git.describeCommit(fixture.url, two, one);
+    expect(since).toEqual({
+      sha: two,
+      author: 'wavesync-test',
+      subject: 'Bump a, add b',
+      files: ['app/a.yaml', 'app/b.yaml'],
+    });
+    // Without a known previous commit: the files of the commit itself.
+    expect((await git.describeCommit(fixture.url, one)).files.sort()).toEqual(['app/a.yaml', 'docs/x.md']);
+    const missing = await failure(git.describeCommit(fixture.url, 'f'.repeat(40)));
+    expect((missing as BotError).code).toBe('revision_not_found');
+  });
 });

@@ -67,6 +67,25 @@ export interface GitRepositoryCache {
    * from the full mirrors `checkout` uses; created once per SHA and path. Same errors.
    */
   checkoutPath(repoURL: string, revision: string, subpath: string): Promise<GitCheckout>;
+  /**
+   * The remote's refs (`git ls-remote`, one request, nothing fetched): ref name → SHA, peeled tags under
+   * `<tag>^{}`. What the revision watcher resolves every Application of the repository against. Same errors.
+   */
+  listRefs(repoURL: string): Promise<Map<string, string>>;
+  /**
+   * Commit `sha` (fetched when not cached): its author, subject, and the files changed since `since` (when that
+   * commit is known too; else the files of `sha` itself). Same errors.
+   */
+  describeCommit(repoURL: string, sha: string, since?: string): Promise<CommitSummary>;
+}
+
+/** What a commit says about itself, for a "main moved to 3f9c2e1" message. */
+export interface CommitSummary {
+  sha: string;
+  author: string;
+  subject: string;
+  /** Paths (repository-relative) changed since the previous revision, or by the commit alone. */
+  files: string[];
 }
 
 const READY_MARKER = '.wavesync-ready';
@@ -105,6 +124,26 @@ export function createGitRepositoryCache(options: GitRepositoryCacheOptions): Gi
         return { repoURL, revision, sha, dir };
       });
     },
+    listRefs: (repoURL) =>
+      withLock(repoKey(repoURL), async () =>
+        parseLsRemote(await run(await open(repoURL), ['ls-remote', 'origin'])),
+      ),
+    describeCommit: (repoURL, sha, since) =>
+      withLock(repoKey(repoURL), async () => {
+        const repo = await open(repoURL);
+        const notFound = () =>
+          new BotError('revision_not_found', `commit ${sha} not found in ${redactUrl(repo.url)}`);
+        const full = await ensureCommit(repo, sha.toLowerCase(), notFound);
+        const [author = '', subject = ''] = (
+          await run(repo, ['show', '-s', '--format=%an%x00%s', full])
+        ).split('\0');
+        const base = since && isCommitSha(since) && (await hasCommit(repo, since)) ? since : undefined;
+        const names = base
+          ? await run(repo, ['diff', '--name-only', base, full])
+          : await run(repo, ['show', '--name-only', '--format=', full]);
+        const files = names.split('\n').filter((line) => line.trim() !== '');
+        return { sha: full, author: author.trim(), subject: subject.trim(), files };
+      }),
   };
 }
 

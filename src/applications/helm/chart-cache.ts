@@ -35,6 +35,11 @@ export interface ChartCache {
    *   not a chart archive), invalid_config (a credential's secret is missing).
    */
   fetch(source: ApplicationSource, revision: string | undefined): Promise<FetchedChart>;
+  /**
+   * The version `source.targetRevision` names now (a version, or the highest match of a semver range), read from
+   * the repository index or the OCI tags; nothing is downloaded. Same errors as fetch.
+   */
+  resolveVersion(source: ApplicationSource): Promise<string>;
 }
 
 export interface ChartCacheOptions {
@@ -53,7 +58,25 @@ export function isRepositoryChart(source: ApplicationSource): boolean {
 
 export function createChartCache(options: ChartCacheOptions): ChartCache {
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const authOf = (source: ApplicationSource) =>
+    helmAuthFor(helmCredentialFor(source.repoURL, options.credentials ?? []), options.env ?? {});
   return {
+    async resolveVersion(source) {
+      const chart = source.chart ?? '';
+      if (source.repoURL.startsWith('oci://')) {
+        return (await findOciChart(source.repoURL, chart, source.targetRevision, authOf(source), timeoutMs))
+          .version;
+      }
+      if (!/^https?:\/\//.test(source.repoURL)) {
+        throw new BotError(
+          'render_failed',
+          `chart ${chart}: repoURL ${source.repoURL} is neither an http(s) Helm repository nor an oci:// registry`,
+        );
+      }
+      return (
+        await findRepositoryChart(source.repoURL, chart, source.targetRevision, authOf(source), timeoutMs)
+      ).version;
+    },
     async fetch(source, revision) {
       const chart = source.chart ?? '';
       const wanted = revision ?? source.targetRevision;

@@ -59,6 +59,11 @@ export interface ApprovalRequest {
   rollback?: RollbackRef;
   /** Present when the Application is synced by an ApplicationSet's rollout: queued with it, so it continues. */
   rollout?: RolloutChain;
+  /**
+   * An automated sync's reason (src/revisions: `push 3f9c2e1 from GitHub`): the approved job carries it as its
+   * SyncRequest.trigger, so its header and history say why it started.
+   */
+  syncTrigger?: string;
 }
 
 /** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */

@@ -14,7 +14,12 @@ import type { ApprovalRecord, MessageRef } from './approval-request.js';
 import { expireDue, withdrawRecord } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
 import { enqueueStranded } from './enqueue-stranded.js';
-import { type GateRequestContext, type GateResult, gateRequest } from './gate-request.js';
+import {
+  type GateRequestContext,
+  type GateResult,
+  gateRequest,
+  requestAutomatedApproval,
+} from './gate-request.js';
 import {
   type DiffAsk,
   type LiveDiffResult,
@@ -58,6 +63,11 @@ export interface Approvals {
    * where the environment needs one; `proceed` lets the request path (src/requests requestSync) enqueue it.
    */
   gateRequest(ctx: GateRequestContext): Promise<GateResult>;
+  /**
+   * An automated sync (src/revisions: a new revision of an automated Application) where the environment
+   * `requireApproval`s: post the approval request in `ctx.channel` (requestAutomatedApproval); no requester check.
+   */
+  requestAutomatedApproval(ctx: GateRequestContext & { header?: undefined }): Promise<GateResult>;
   /**
    * The same policy check as gateRequest (who may request, channels, revisions, freeze windows): nothing is
    * posted, and nothing audited unless `options.audit`. `reason` is the text gateRequest would refuse with. Used to refuse before
@@ -147,6 +157,7 @@ export function createApprovals(
   };
   return {
     gateRequest: (ctx) => gateRequest(deps, ctx),
+    requestAutomatedApproval: (ctx) => requestAutomatedApproval(deps, ctx),
     async checkRequest(ctx, options = {}) {
       const checked = await checkRequest(deps, ctx);
       if (checked.kind === 'unknown')

@@ -11,7 +11,7 @@ import type { Application } from '../../domain/index.js';
 import type { RollbackRef, RolloutChain } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
 import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
-import type { ResolvedEnvironment } from '../environment-resolver.js';
+import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import {
   type ApprovalRequest,
@@ -35,6 +35,8 @@ export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
   rollback?: RollbackRef;
   /** An Application of an ApplicationSet's rollout: queued with it once approved, so the rollout continues. */
   rollout?: RolloutChain;
+  /** An automated sync's reason (requestAutomatedApproval only), kept on the request for its job. */
+  syncTrigger?: string;
 }
 
 export type GateResult =
@@ -75,6 +77,35 @@ export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): 
     return { kind: 'proceed', environment: env.name, ...(breakGlass ? { breakGlass } : {}) };
   }
   return postApprovalRequest(deps, ctx, app, env, breakGlass);
+}
+
+/**
+ * An automated sync's approval request (a new revision of an Application with `syncPolicy.automated` in an
+ * environment that `requireApproval`s): no person asked, so there is no requester policy to check — the automated
+ * sync policy is the authorization, decided by its owner (src/revisions) — only the approval: the request is posted
+ * in `ctx.channel` and audited `requested` with its trigger. Anything but an Application in an environment that
+ * requires approval is refused (that is not an approval's business).
+ */
+export async function requestAutomatedApproval(
+  deps: ApprovalDeps,
+  ctx: GateRequestContext & { header?: undefined },
+): Promise<GateResult> {
+  const app = deps.findApplication(ctx.application);
+  const env = app && environmentFor(deps.settings, app);
+  if (!app || !env?.settings.requireApproval) {
+    return {
+      kind: 'refused',
+      code: 'unknown_application',
+      reason: `${ctx.application} is not in an environment that requires approval`,
+    };
+  }
+  return postApprovalRequest(
+    deps,
+    { ...ctx, ...(ctx.trigger ? { syncTrigger: ctx.trigger } : {}) },
+    app,
+    env,
+    undefined,
+  );
 }
 
 async function postApprovalRequest(
@@ -154,6 +185,7 @@ async function newRequest(
     ...(ctx.deletion ? { deletion: ctx.deletion } : {}),
     ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
     ...(ctx.rollout ? { rollout: ctx.rollout } : {}),
+    ...(ctx.syncTrigger ? { syncTrigger: ctx.syncTrigger } : {}),
   };
 }
 

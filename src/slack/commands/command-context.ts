@@ -15,6 +15,7 @@ import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
 import type { Approvals } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
+import type { RevisionNoticeRefs } from '../../revisions/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
@@ -60,6 +61,13 @@ export interface SlackAppDeps {
    * bot replicas (redisClickClaims, `<prefix>:rollback:click:<key>`); without it, claims are kept in this process.
    */
   rollbackClaims?: ClickClaims;
+  /**
+   * The newest "main moved" message of each Application (src/revisions redisRevisionNoticeRefs): its Sync button
+   * must name it. Without it every such click is refused as stale.
+   */
+  revisionNotices?: Pick<RevisionNoticeRefs, 'get'>;
+  /** Who clicked each "main moved" message's Sync first, shared by the replicas; default this process only. */
+  revisionClaims?: ClickClaims;
   /**
    * Where `/sync <app>` writes a request before acknowledging it (the queue's CommandJournal on Redis); a bot
    * restarting finishes what a dead one acknowledged. Without it the command is acked first (tests' in-memory queue).

@@ -20,6 +20,8 @@ export function headerViewOf(
     jobId?: string;
     deletion?: DeletionRequest;
     rollback?: RollbackRef;
+    /** Why an automated sync started (SyncRequest.trigger). */
+    trigger?: string;
   },
 ): HeaderBase {
   const summary = catalog.describe(job.application);
@@ -36,7 +38,9 @@ export function headerViewOf(
       ...(job.jobId ? { jobId: job.jobId } : {}),
     };
   }
-  const note = noteOf(job.operation);
+  const note = [job.trigger ? `triggered by ${job.trigger}` : undefined, noteOf(job.operation)]
+    .filter(Boolean)
+    .join(' · ');
   const rollbackable = !job.operation.dryRun && summary !== undefined && canRollBack(summary);
   return {
     application: job.application,

@@ -35,6 +35,7 @@ function entryLine(e: HistoryEntry): string {
   if (e.health) parts.push(formatHealth(e.health));
   parts.push(formatDuration(e.durationMs), `\`${escapeMrkdwn(shortRevision(e.revision))}\``);
   parts.push(`by ${mention(e.initiator.userId)}`);
+  if (e.trigger) parts.push(`triggered by ${escapeMrkdwn(e.trigger)}`);
   if (e.phase !== 'Succeeded' && e.message) parts.push(escapeMrkdwn(truncate(e.message, 200)));
   return parts.join(' · ');
 }

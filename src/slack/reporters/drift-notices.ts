@@ -20,11 +20,10 @@ import {
   type SelfHealAnnouncer,
 } from '../../drift/index.js';
 import type { Logger } from '../../logger.js';
-import { headerViewOf } from '../commands/header-view.js';
 import { driftNoticeBlocks, selfHealBlocks } from '../messages/drift-notice-blocks.js';
 import { formatDestination } from '../messages/format.js';
-import { syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog } from '../ports.js';
+import { postSyncHeader } from './post-sync-header.js';
 
 export interface DriftNoticesDeps {
   client: WebClient;
@@ -98,20 +97,18 @@ export function createSelfHealAnnouncer(
   return async (app, operation, differences) => {
     const channel = deps.channelOf(app);
     if (!channel) return undefined;
-    const base = headerViewOf(deps.catalog, {
+    const { threadTs } = await postSyncHeader(deps.client, deps.catalog, channel, {
       application: app.name,
       operation,
       initiator: SELF_HEAL_INITIATOR,
     });
-    const header = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
-    const posted = await deps.client.chat.postMessage({ channel, text: header.text, blocks: header.blocks });
     const line = selfHealBlocks(differences, operation.prune);
     await deps.client.chat.postMessage({
       channel,
-      thread_ts: posted.ts!,
+      thread_ts: threadTs,
       text: line.text,
       blocks: line.blocks,
     });
-    return { channel, threadTs: posted.ts! };
+    return { channel, threadTs };
   };
 }

@@ -43,6 +43,9 @@ applications:
 defaults:
   healthTimeoutSeconds: 15
   driftDetection: { intervalSeconds: 3600 }
+  # No revision polling: it would give the never-synced automated app \`fresh\` its first automated sync (an
+  # approval request) if a run outlasted one interval; sync on push has its own tests (test/e2e/revisions).
+  reconciliation: { timeoutSeconds: 0 }
 environments:
   production:
     requireApproval: true
