@@ -24,8 +24,10 @@ import {
 } from '../queue/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
+import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
+import { createSlackWebClient } from '../slack/slack-web-client.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 
 export interface RunningBot {
@@ -113,6 +115,18 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         replicatedWrites([redis], replicaDurabilityFor(config.redis, REPLICA_WAIT_MS)),
       ]),
       rollbackClaims: redisClickClaims(redis, `${config.queue.prefix}:rollback:click`, ROLLBACK_CLAIM_TTL_MS),
+      // Sync headers wait for the channel's slot shared with every worker and bot (headers first), and honour
+      // Retry-After: a burst of commands is delayed by Slack's pace, never refused by it.
+      headerDelivery: {
+        client: createSlackWebClient({ botToken, ...(apiUrl ? { apiUrl } : {}), retries: 0 }),
+        pacer: createSharedChannelPacer({
+          redis,
+          prefix: config.queue.prefix,
+          onError: (err: unknown) =>
+            logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+        }),
+        logger,
+      },
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>

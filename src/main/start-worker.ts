@@ -37,7 +37,7 @@ import { requestRetrySync } from '../requests/for-main.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
-import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
+import type { ChannelPacer } from '../slack/reporters/channel-pacer.js';
 import {
   type ChildLineStore,
   createChildLineReporter,
@@ -45,6 +45,7 @@ import {
 } from '../slack/reporters/child-line-reporter.js';
 import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
+import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
 import { threadNotePoster } from '../slack/reporters/thread-reply.js';
@@ -128,7 +129,13 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     historyLimit: settings.defaults.historyLimit,
     logger,
   });
-  const pacer = new ChannelPacer();
+  // Every post of this worker (thread lines, App of Apps lines, retry notes) takes the channel's slot shared with the
+  // other workers and the bots through Redis; waiting sync headers go first.
+  const pacer = createSharedChannelPacer({
+    redis,
+    prefix: config.queue.prefix,
+    onError: (err: unknown) => logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+  });
   const lineStore = redisChildLineStore(redis, config.queue.prefix);
   const appOfApps = createAppOfAppsDriver({
     queue: producer,

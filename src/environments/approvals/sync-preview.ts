@@ -9,6 +9,7 @@ import {
   type Application,
   type KubeObject,
   type ResourceTracking,
+  reasonForPeople,
   type SyncOperation,
   withApplicationSyncOptions,
 } from '../../domain/index.js';
@@ -90,7 +91,7 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
     } catch (error) {
       live = undefined;
       diff = undefined;
-      liveError = error instanceof Error ? error.message : String(error);
+      liveError = reasonForPeople(error);
     }
     const { tasks } = buildSyncTasks({
       targets: rendered.targets,
