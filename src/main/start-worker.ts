@@ -73,6 +73,9 @@ export interface WorkerDeps {
 }
 
 /** Start the worker; resolves once it is connected and taking jobs. */
+/** How long a stopping worker waits for threads still being delivered (ms); the sweeper finishes the rest. */
+const THREAD_DRAIN_MS = 10_000;
+
 export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
@@ -137,6 +140,8 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     onError: (err: unknown) => logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
   });
   const lineStore = redisChildLineStore(redis, config.queue.prefix);
+  /** Threads of ended jobs still being delivered (SlackReporterOptions.detach). */
+  const threads = new Set<Promise<void>>();
   const appOfApps = createAppOfAppsDriver({
     queue: producer,
     store: redisAppOfAppsChainStore(redis, config.queue.prefix),
@@ -162,6 +167,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     reporterFactory: reporterFactory(deps, pacer, lineStore, {
       posted: (jobId) => redisPostedLines(redis, config.queue.prefix, jobId),
       outbox: (jobId) => redisThreadOutbox(redis, config.queue.prefix, jobId),
+      detach: (delivery) => {
+        threads.add(delivery);
+        void delivery.finally(() => threads.delete(delivery));
+      },
     }),
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
@@ -192,6 +201,12 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     async close(options) {
       sweeper?.stop();
       await worker.close(options);
+      // Threads still being delivered at Slack's pace: a bounded wait, then the outbox sweeper finishes them.
+      const boundMs = Math.min(options?.graceMs ?? THREAD_DRAIN_MS, THREAD_DRAIN_MS);
+      await Promise.race([
+        Promise.allSettled([...threads]),
+        new Promise((r) => setTimeout(r, boundMs).unref()),
+      ]);
       await producer.close();
       redis.disconnect();
     },
@@ -206,7 +221,11 @@ function reporterFactory(
   deps: WorkerDeps,
   pacer: ChannelPacer,
   lineStore: ChildLineStore,
-  stores: { posted: (jobId: string) => PostedLines; outbox: (jobId: string) => ThreadOutbox },
+  stores: {
+    posted: (jobId: string) => PostedLines;
+    outbox: (jobId: string) => ThreadOutbox;
+    detach: (delivery: Promise<void>) => void;
+  },
 ): (job: {
   jobId: string;
   request: SyncRequest;
@@ -226,6 +245,7 @@ function reporterFactory(
           logger,
           posted: stores.posted(jobId),
           outbox: stores.outbox(jobId),
+          detach: stores.detach,
           onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
           ...(job.retry ? { retry: job.retry } : {}),
