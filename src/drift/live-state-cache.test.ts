@@ -118,7 +118,13 @@ describe('src/drift/live-state-cache', () => {
     let asked = 0;
     const c = scriptedCluster([]);
     const cache = createLiveStateCache({
-      cluster: { ...c.cluster, listKinds: async () => (asked++, []) },
+      cluster: {
+        ...c.cluster,
+        listKinds: async () => {
+          asked++;
+          return [];
+        },
+      },
       kindsTtlMs: 1000,
       now: () => now,
     });
