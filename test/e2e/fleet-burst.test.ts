@@ -6,6 +6,7 @@
  * shows an internal address or a client's raw error. The figures of the same run are bench/sync-burst.bench.ts'.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { percentile } from '../../bench/support/percentile.js';
 import { FLEET_CHANNEL, type FleetStack, startFleetStack } from './support/fleet-stack.js';
 
 const APPS = 100;
@@ -29,7 +30,8 @@ describe('test/e2e/fleet-burst', () => {
     );
 
     expect(burst.acks.filter((text) => !text.startsWith('Got it: syncing'))).toEqual([]);
-    expect(Math.max(...burst.ackMs)).toBeLessThan(3000);
+    // Slack's limit, as the issue states it: ack p99 ≤ 3 s (a later ack is retried by Slack, and deduplicated).
+    expect(percentile(burst.ackMs, 99)).toBeLessThan(3000);
     expect(jobs.filter((j) => j.failedReason)).toEqual([]);
     expect(
       new Set(jobs.map((j) => (j.data as { request: { application: string } }).request.application)),
