@@ -42,6 +42,8 @@ export interface RequestRecord {
   method: string;
   path: string;
   code: number;
+  /** When it was answered (ms since epoch). */
+  at: number;
 }
 
 export interface Simulator extends TestHelpers {
@@ -49,7 +51,7 @@ export interface Simulator extends TestHelpers {
   readonly url: string;
   readonly port: number;
   readonly speed: number;
-  /** Every HTTP request served, in order (method, path with query, status code). */
+  /** Every HTTP request served, in order (method, path with query, status code, time). */
   readonly requests: RequestRecord[];
   /** Kubeconfig YAML for this simulator (insecure-skip-tls-verify, token user). */
   kubeconfig(options?: KubeconfigOptions): string;
@@ -104,7 +106,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return () => watches.delete(res);
     },
     onRequest: (method, path, code) => {
-      requests.push({ method, path, code });
+      requests.push({ method, path, code, at: Date.now() });
       logger.debug({ method, path, code }, 'sim request');
     },
   });

@@ -19,7 +19,13 @@
  * environment requires it) and each child runs with the parent's initiator, without a second approval.
  */
 
-import { type Application, BotError, isCompleted, type OperationState } from '../domain/index.js';
+import {
+  type Application,
+  BotError,
+  isCompleted,
+  type OperationState,
+  reasonForPeople,
+} from '../domain/index.js';
 import { buildSyncTasksSliced, type SourcedObject } from '../engine/index.js';
 import { environmentNameOf } from '../environments/index.js';
 import type { Initiator } from '../queue/index.js';
@@ -201,8 +207,8 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
       children = childApplicationsOf(tasks, { gateOnChildHealth: gate });
     } catch (err) {
       if (isTransientError(err)) throw err;
-      const reason = err instanceof Error ? err.message : String(err);
-      deps.logger.warn({ parent: parent.name, err: reason }, 'App of Apps children not synced');
+      const reason = reasonForPeople(err);
+      deps.logger.warn({ parent: parent.name, err }, 'App of Apps children not synced');
       if (target && (await once(jobId, 'announced')))
         await deps.announcer?.childrenNotSynced(target, parent.name, reason);
       return;

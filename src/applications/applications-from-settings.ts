@@ -11,6 +11,7 @@ import { createGitRepositoryCache, type GitRepositoryCache } from './git/git-rep
 import { type ChartCache, createChartCache } from './helm/chart-cache.js';
 import type { ApplicationSourceDeps } from './load-application-sources.js';
 import { type ApplicationRenderer, createApplicationRenderer } from './render/render-application.js';
+import { createRenderCache } from './render/render-cache.js';
 
 export interface ApplicationsFromSettings {
   git: GitRepositoryCache;
@@ -80,6 +81,7 @@ export async function applicationsFromSettings(
   const renderer = createApplicationRenderer({
     baseDir: settings.baseDir,
     git,
+    renderCache: createRenderCache(),
     charts,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
     plugins: settings.plugins,

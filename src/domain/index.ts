@@ -41,6 +41,7 @@ export {
   type SyncOperationResource,
   type SyncStatusCode,
 } from './operation.js';
+export { reasonForPeople, withoutAddresses } from './reason-for-people.js';
 export {
   formatResourceKey,
   type KubeObject,

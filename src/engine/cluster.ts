@@ -50,6 +50,15 @@ export interface ObjectChange {
   object: KubeObject;
 }
 
+/** What else a watcher wants to hear. */
+export interface WatchOptions {
+  /**
+   * After each (re)list of a collection, before its objects are reported as MODIFIED: every object it holds now,
+   * so a consumer keeping a copy can drop what was deleted while the watch was down (410 Gone, errors).
+   */
+  onListed?(target: WatchTarget, objects: readonly KubeObject[]): void;
+}
+
 /** A running watch; `stop()` ends it and releases its connections. */
 export interface ClusterWatch {
   stop(): void;
@@ -89,7 +98,11 @@ export interface Cluster {
    * Watch collections; `onChange` is called for every change, in order per collection. Implementations restart
    * on errors and timeouts (relisting after 410 Gone) until stopped; a polling implementation is acceptable.
    */
-  watch(targets: readonly WatchTarget[], onChange: (change: ObjectChange) => void): ClusterWatch;
+  watch(
+    targets: readonly WatchTarget[],
+    onChange: (change: ObjectChange) => void,
+    options?: WatchOptions,
+  ): ClusterWatch;
   /** The last `tailLines` lines of a Pod's log (first container unless named); [] when there is none yet. */
   podLogs(
     namespace: string,

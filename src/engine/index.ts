@@ -12,6 +12,7 @@ export {
   type ObjectChange,
   type ObjectRef,
   refOf,
+  type WatchOptions,
   type WatchTarget,
   type WriteOptions,
 } from './cluster.js';

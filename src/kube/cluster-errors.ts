@@ -4,6 +4,7 @@
  * (connection reset/refused, timeouts, aborted requests) are transient.
  */
 import { ApiException } from '@kubernetes/client-node';
+import { withoutAddresses } from '../domain/index.js';
 import { ClusterError } from '../engine/index.js';
 
 const TRANSIENT_NETWORK_CODES = new Set([
@@ -89,7 +90,7 @@ export function toClusterError(error: unknown, action: string): ClusterError {
   if (name === 'AbortError') {
     // The adapter's per-request timeout (raw-object-api.ts apiClient) is the only thing that aborts a request.
     return new ClusterError(
-      `${action}: the API server did not answer within the request timeout (${text})`,
+      `${action}: the API server did not answer within the request timeout`,
       { transient: true },
       { cause: error },
     );
@@ -98,14 +99,14 @@ export function toClusterError(error: unknown, action: string): ClusterError {
   const transient = codes.some((code) => TRANSIENT_NETWORK_CODES.has(code));
   const unreachable = codes.map((code) => UNREACHABLE[code]).find((why) => why !== undefined);
   if (unreachable) {
-    // Say what happened in the user's words first; the raw text (URL, errno) stays for whoever debugs it.
+    // Say what happened in the user's words; the raw text (URL, errno) stays in the cause for whoever debugs it.
     return new ClusterError(
-      `${action}: the API server could not be reached (${unreachable}: ${text})`,
+      `${action}: the API server could not be reached (${unreachable})`,
       { transient },
       { cause: error },
     );
   }
-  return new ClusterError(`${action}: ${text}`, { transient }, { cause: error });
+  return new ClusterError(`${action}: ${withoutAddresses(text)}`, { transient }, { cause: error });
 }
 
 /** What a network error code means for a user, as `the API server could not be reached (…)` says it. */

@@ -18,6 +18,7 @@ import {
   isNotFound,
   type ObjectChange,
   type ObjectRef,
+  type WatchOptions,
   type WatchTarget,
   type WriteOptions,
 } from '../engine/index.js';
@@ -285,12 +286,16 @@ class KubeCluster implements Cluster {
     }
   }
 
-  watch(targets: readonly WatchTarget[], onChange: (change: ObjectChange) => void): ClusterWatch {
+  watch(
+    targets: readonly WatchTarget[],
+    onChange: (change: ObjectChange) => void,
+    options: WatchOptions = {},
+  ): ClusterWatch {
     const list = (target: WatchTarget) =>
       this.call<WatchList>(`list ${target.apiVersion} ${target.kind}`, async () =>
         this.http.request({ method: 'GET', path: await this.api.pathOf({ ...target, name: '' }, 'list') }),
       );
-    return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds);
+    return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds, options);
   }
 
   async podLogs(namespace: string, name: string, options: { tailLines: number; container?: string }) {

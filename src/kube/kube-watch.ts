@@ -7,7 +7,7 @@
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '../domain/index.js';
-import type { ClusterWatch, ObjectChange, WatchTarget } from '../engine/index.js';
+import type { ClusterWatch, ObjectChange, WatchOptions, WatchTarget } from '../engine/index.js';
 import type { RawObjectApi } from './raw-object-api.js';
 
 const MAX_BACKOFF_MS = 5_000;
@@ -37,8 +37,13 @@ async function listFrom(
   list: ListCollection,
   target: WatchTarget,
   onChange: (change: ObjectChange) => void,
+  options: WatchOptions,
 ): Promise<string> {
   const answer = await list(target);
+  options.onListed?.(
+    target,
+    (answer.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind })),
+  );
   for (const item of answer.items ?? []) {
     onChange({ type: 'MODIFIED', object: { ...item, apiVersion: target.apiVersion, kind: target.kind } });
   }
@@ -97,6 +102,7 @@ async function runCollection(
   onChange: (change: ObjectChange) => void,
   timeoutSeconds: number,
   session: Session,
+  options: WatchOptions,
 ): Promise<void> {
   const watch = new Watch(kc);
   let backoffMs = 200;
@@ -106,7 +112,7 @@ async function runCollection(
       const resource = await api.discover(target.apiVersion, target.kind);
       if (resource === undefined) throw new Error(`${target.apiVersion} ${target.kind} is not served`);
       const path = await api.pathOf({ ...target, name: '' }, 'list');
-      resourceVersion ??= await listFrom(list, target, onChange);
+      resourceVersion ??= await listFrom(list, target, onChange, options);
       const openedAt = Date.now();
       resourceVersion = await watchOnce(watch, path, resourceVersion, timeoutSeconds, session, onChange);
       // A watch answered 410 Gone, or closed at once, is re-listed and re-opened after a backoff too: a server
@@ -133,10 +139,11 @@ export function watchCollections(
   targets: readonly WatchTarget[],
   onChange: (change: ObjectChange) => void,
   timeoutSeconds: number,
+  options: WatchOptions = {},
 ): ClusterWatch {
   const sessions = targets.map((target) => {
     const session: Session = { stopped: false, abort: undefined, timer: undefined };
-    void runCollection(kc, api, list, target, onChange, timeoutSeconds, session);
+    void runCollection(kc, api, list, target, onChange, timeoutSeconds, session, options);
     return session;
   });
   return {

@@ -126,7 +126,7 @@ export function withRetries(cluster: Cluster, policy: RetryPolicy = {}): Cluster
       }),
     removeFinalizer: (ref, finalizer, current) =>
       retrying('remove finalizer', () => cluster.removeFinalizer(ref, finalizer, current)),
-    watch: (targets, onChange) => cluster.watch(targets, onChange),
+    watch: (targets, onChange, options) => cluster.watch(targets, onChange, options),
     podLogs: (namespace, name, options) =>
       retrying('pod logs', () => cluster.podLogs(namespace, name, options)),
   };

@@ -20,6 +20,7 @@ import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
 import {
   createDriftAutomationPolicy,
+  createLiveStateCaches,
   type DriftMetrics,
   noticeDegradedHealth,
   type RunningDriftDetection,
@@ -91,15 +92,22 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     catalog: apps.registry,
     channelOf: (app: Application) => driftChannelOf(settings, app),
   };
-  const running = runDriftDetection({
-    settings,
-    applications: () => apps.registry.list(),
-    render: (app) => apps.renderer.renderApplication(app),
+  // Comparisons read one list+watch cache per cluster; a change to a tracked object asks for a check at once.
+  const caches = createLiveStateCaches({
     clusterFor: createClusterProvider({
       settings,
       kubeconfig: config.kubeconfig,
       createCluster: createRetryingKubeCluster,
     }),
+    ...(settings.resourceTracking ? { tracking: settings.resourceTracking } : {}),
+    check: () => running.tick(),
+    cache: { logger },
+  });
+  const running = runDriftDetection({
+    settings,
+    applications: () => apps.registry.list(),
+    render: (app) => apps.renderer.renderApplication(app),
+    clusterFor: (app) => caches.clusterFor(app),
     queue: deps.queue,
     approvals: createApprovalStore(redis, { prefix }),
     policy,
@@ -125,6 +133,7 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     tick: () => running.tick(),
     tickIfLeader: () => running.tickIfLeader(),
     async close() {
+      caches.stop();
       await running.close();
       redis.disconnect();
     },

@@ -27,8 +27,10 @@ import type { Settings } from '../settings/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
+import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
+import { createSlackWebClient } from '../slack/slack-web-client.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import { watchRemovedApplications } from './appset-removal-wiring.js';
 import { createRolloutWiring } from './rollout-wiring.js';
@@ -165,6 +167,18 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         `${config.queue.prefix}:revisions:click`,
         ROLLBACK_CLAIM_TTL_MS,
       ),
+      // Sync headers wait for the channel's slot shared with every worker and bot (headers first), and honour
+      // Retry-After: a burst of commands is delayed by Slack's pace, never refused by it.
+      headerDelivery: {
+        client: createSlackWebClient({ botToken, ...(apiUrl ? { apiUrl } : {}), retries: 0 }),
+        pacer: createSharedChannelPacer({
+          redis,
+          prefix: config.queue.prefix,
+          onError: (err: unknown) =>
+            logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+        }),
+        logger,
+      },
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>

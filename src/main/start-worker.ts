@@ -41,7 +41,7 @@ import { requestRetrySync } from '../requests/for-main.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
-import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
+import type { ChannelPacer } from '../slack/reporters/channel-pacer.js';
 import {
   type ChildLineStore,
   createChildLineReporter,
@@ -49,6 +49,7 @@ import {
 } from '../slack/reporters/child-line-reporter.js';
 import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
 import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
+import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
 import { threadNotePoster } from '../slack/reporters/thread-reply.js';
@@ -79,6 +80,9 @@ export interface WorkerDeps {
 }
 
 /** Start the worker; resolves once it is connected and taking jobs. */
+/** How long a stopping worker waits for threads still being delivered (ms); the sweeper finishes the rest. */
+const THREAD_DRAIN_MS = 10_000;
+
 export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
@@ -147,8 +151,16 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     historyLimit: settings.defaults.historyLimit,
     logger,
   });
-  const pacer = new ChannelPacer();
+  // Every post of this worker (thread lines, App of Apps lines, retry notes) takes the channel's slot shared with the
+  // other workers and the bots through Redis; waiting sync headers go first.
+  const pacer = createSharedChannelPacer({
+    redis,
+    prefix: config.queue.prefix,
+    onError: (err: unknown) => logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
+  });
   const lineStore = redisChildLineStore(redis, config.queue.prefix);
+  /** Threads of ended jobs still being delivered (SlackReporterOptions.detach). */
+  const threads = new Set<Promise<void>>();
   const appOfApps = createAppOfAppsDriver({
     queue: producer,
     store: redisAppOfAppsChainStore(redis, config.queue.prefix),
@@ -185,6 +197,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     reporterFactory: reporterFactory(deps, pacer, lineStore, {
       posted: (jobId) => redisPostedLines(redis, config.queue.prefix, jobId),
       outbox: (jobId) => redisThreadOutbox(redis, config.queue.prefix, jobId),
+      detach: (delivery) => {
+        threads.add(delivery);
+        void delivery.finally(() => threads.delete(delivery));
+      },
     }),
     concurrency: config.worker.concurrency,
     lockDurationMs: config.worker.lockDurationMs,
@@ -215,6 +231,12 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     async close(options) {
       sweeper?.stop();
       await worker.close(options);
+      // Threads still being delivered at Slack's pace: a bounded wait, then the outbox sweeper finishes them.
+      const boundMs = Math.min(options?.graceMs ?? THREAD_DRAIN_MS, THREAD_DRAIN_MS);
+      await Promise.race([
+        Promise.allSettled([...threads]),
+        new Promise((r) => setTimeout(r, boundMs).unref()),
+      ]);
       await producer.close();
       redis.disconnect();
     },
@@ -229,7 +251,11 @@ function reporterFactory(
   deps: WorkerDeps,
   pacer: ChannelPacer,
   lineStore: ChildLineStore,
-  stores: { posted: (jobId: string) => PostedLines; outbox: (jobId: string) => ThreadOutbox },
+  stores: {
+    posted: (jobId: string) => PostedLines;
+    outbox: (jobId: string) => ThreadOutbox;
+    detach: (delivery: Promise<void>) => void;
+  },
 ): (job: {
   jobId: string;
   request: SyncRequest;
@@ -249,6 +275,7 @@ function reporterFactory(
           logger,
           posted: stores.posted(jobId),
           outbox: stores.outbox(jobId),
+          detach: stores.detach,
           onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
           ...(job.retry ? { retry: job.retry } : {}),

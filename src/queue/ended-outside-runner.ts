@@ -4,15 +4,17 @@
  * and the reason, so the job's reporters end its thread — header, failure line, alerts channel — as for any failed
  * sync. Built from the last persisted OperationState when there is one.
  */
-import type { OperationState, SyncEvent } from '../domain/index.js';
+import { type OperationState, type SyncEvent, withoutAddresses } from '../domain/index.js';
 import type { SyncRequest } from './sync-request.js';
 
 export function endedOutsideRunner(
   request: SyncRequest,
   last: OperationState | undefined,
-  message: string,
+  error: string,
   cancelled = false,
 ): Extract<SyncEvent, { type: 'OperationCompleted' }> {
+  // The thread, the header and the alerts channel show it: the error in words, without internal addresses.
+  const message = withoutAddresses(error);
   const now = new Date();
   const phase = cancelled ? 'Failed' : 'Error';
   const startedAt = last?.startedAt ?? now.toISOString();

@@ -5,7 +5,9 @@
 import { createLogger } from '../../src/logger.js';
 import type { DurableWrites } from '../../src/queue/index.js';
 import type { ApplicationCatalog, ApplicationSummary, ApprovalGate } from '../../src/slack/ports.js';
+import { ChannelPacer } from '../../src/slack/reporters/channel-pacer.js';
 import { createSlackApp, httpRoute, type SlackApp, type SlackAppOptions } from '../../src/slack/slack-app.js';
+import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
 import { FakeSlackApi, type FakeSlackOptions } from './fake-slack-api.js';
 import { InMemorySyncQueue } from './in-memory-sync-queue.js';
 import { SignedSlackClient } from './slack-client.js';
@@ -52,9 +54,13 @@ export async function startHarness(
   fakeOptions: FakeSlackOptions = {},
   approvals?: ApprovalGate,
   /** Extra app options (e.g. the replay store and the clock of the request checks). */
-  appOptions: Pick<SlackAppOptions, 'replays' | 'now'> & { durable?: DurableWrites } = {},
+  appOptions: Pick<SlackAppOptions, 'replays' | 'now'> & {
+    durable?: DurableWrites;
+    /** The bot's pacing of sync headers (ms between posts to a channel); default 20, the fake's pace. */
+    headerIntervalMs?: number;
+  } = {},
 ): Promise<Harness> {
-  const { durable, ...slackOptions } = appOptions;
+  const { durable, headerIntervalMs, ...slackOptions } = appOptions;
   const fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
   const queue = new InMemorySyncQueue();
   const catalog = catalogOf(APPS);
@@ -73,6 +79,11 @@ export async function startHarness(
       logger: createLogger({ level: 'silent' }),
       ...(approvals ? { approvals } : {}),
       ...(durable ? { durable } : {}),
+      // As start-bot wires it: a client that rejects rate-limited calls, and a pacer (here the process's own).
+      headerDelivery: {
+        client: createSlackWebClient({ botToken: fake.botToken, apiUrl: fake.apiUrl, retries: 0 }),
+        pacer: new ChannelPacer(headerIntervalMs ?? 20),
+      },
     },
   });
   const { port } = await app.start();

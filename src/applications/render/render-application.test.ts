@@ -8,7 +8,8 @@ import { createGitFixture, type GitFixture } from '../../../test/support/git-fix
 import type { Application, ApplicationSource, BotError } from '../../domain/index.js';
 import { AbortedError } from '../../engine/index.js';
 import { createGitRepositoryCache } from '../git/git-repository-cache.js';
-import { createApplicationRenderer } from './render-application.js';
+import { createApplicationRenderer, type RenderedApplication } from './render-application.js';
+import { createRenderCache, renderKeyOf } from './render-cache.js';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../../examples');
 const onPath = (binary: string) => {
@@ -403,5 +404,42 @@ describe('renderApplication: git sources', () => {
       renderer.renderApplication({ ...gitApp, source: { ...gitApp.source, path: '../..' } }),
     );
     expect(escaped.message).toBe('cfg: source path ../.. leaves the repository');
+  });
+
+  it('renders an unchanged revision once with a render cache, and each caller gets its own copy', async () => {
+    const v1 = await fixture.commit({
+      'cached/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: cached }\ndata: { v: "1" }\n',
+    });
+    const git = createGitRepositoryCache({
+      cacheDir: path.join(fixture.root, 'cache-rendered'),
+      env: { PATH: process.env.PATH },
+    });
+    const cache = createRenderCache<RenderedApplication>();
+    let hits = 0;
+    const renderCache = {
+      get: (key: string) => {
+        const found = cache.get(key);
+        if (found) hits++;
+        return found;
+      },
+      set: (key: string, value: RenderedApplication) => cache.set(key, value),
+      get size() {
+        return cache.size;
+      },
+    };
+    const renderer = createApplicationRenderer({ baseDir: scratch, git, renderCache });
+    const gitApp = app('cached', { repoURL: fixture.url, path: 'cached', targetRevision: v1 });
+
+    const first = await renderer.renderApplication(gitApp);
+    (first.targets[0]!.object.data as Record<string, string>).v = 'changed by a caller';
+    const second = await renderer.renderApplication(gitApp);
+    const other = await renderer.renderApplication({ ...gitApp, name: 'other' });
+
+    expect([hits, renderCache.size]).toEqual([1, 2]);
+    expect(second.revision).toBe(v1);
+    expect(second.targets[0]!.object.data).toEqual({ v: '1' });
+    expect(other.targets[0]!.object.data).toEqual({ v: '1' });
+    // A local folder has no revision: never cached.
+    expect(renderKeyOf(app('local', { repoURL: '', path: 'plain' }), [undefined])).toBeUndefined();
   });
 });

@@ -29,6 +29,7 @@ import {
 import { buildEnvOf } from './build-env.js';
 import { renderKustomizeWith } from './kustomize-options.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
+import { type RenderCache, renderKeyOf } from './render-cache.js';
 import { HELM_INSTALL_HINT, renderHelm } from './render-helm.js';
 import type { KustomizeOptions } from './render-kustomize.js';
 import { renderPlugin } from './render-plugin.js';
@@ -83,6 +84,8 @@ export interface ApplicationRendererDeps {
   processEnv?: Readonly<Record<string, string | undefined>>;
   /** Per-Application ceilings (wavesync.yaml `defaults.applicationLimits`); default DEFAULT_MANIFEST_LIMITS. */
   limits?: ManifestLimits;
+  /** Rendered Applications at immutable revisions (createRenderCache); without it every call renders. */
+  renderCache?: RenderCache<RenderedApplication>;
 }
 
 export interface ApplicationRenderer {
@@ -126,6 +129,13 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
           });
         }
       }
+      // Every source at an immutable revision (commit, chart version): rendered once (./render-cache.ts).
+      const cacheKey = renderKeyOf(
+        app,
+        placed.map((p) => p.located.sha ?? p.chartVersion),
+      );
+      const cached = cacheKey === undefined ? undefined : deps.renderCache?.get(cacheKey);
+      if (cached) return cached;
       const refs = new Map(
         placed.flatMap((p) => (p.source.ref ? [[p.source.ref, p.located.root] as const] : [])),
       );
@@ -148,7 +158,9 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
       parse.budget.check();
       const targets = multi ? combine(app, rendered, warnings) : (rendered[0]?.targets ?? []);
       const sourceType = rendered[0]?.sourceType ?? 'Directory';
-      return { targets, revision: joinRevisions(revisions), warnings, sourceType };
+      const result = { targets, revision: joinRevisions(revisions), warnings, sourceType };
+      if (cacheKey !== undefined) deps.renderCache?.set(cacheKey, result);
+      return result;
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   type Application,
   type KubeObject,
   type ResourceTracking,
+  reasonForPeople,
   type SyncOperation,
   withApplicationSyncOptions,
 } from '../../domain/index.js';
@@ -91,7 +92,7 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
     } catch (error) {
       live = undefined;
       diff = undefined;
-      liveError = error instanceof Error ? error.message : String(error);
+      liveError = reasonForPeople(error);
     }
     const { tasks } = await buildSyncTasksSliced({
       targets: rendered.targets,

@@ -12,6 +12,7 @@
  */
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { reasonForPeople } from '../../domain/index.js';
 import type { ApplicationDiff } from '../../engine/index.js';
 import type { Approvals } from '../../environments/index.js';
 import { section } from '../messages/block.js';
@@ -53,7 +54,7 @@ export async function viewDiffAction(input: {
     })
     .catch((error: unknown) => ({
       allowed: false as const,
-      reason: `Could not compute the diff: ${escapeMrkdwn(error instanceof Error ? error.message : String(error))}`,
+      reason: `Could not compute the diff: ${escapeMrkdwn(reasonForPeople(error))}`,
     }));
   let view: ReturnType<typeof messageView> | ReturnType<typeof diffModalView>;
   // A refusal's reason is our own mrkdwn (mentions of who may, the channel): shown as written, not escaped.

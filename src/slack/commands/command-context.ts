@@ -25,6 +25,7 @@ import type {
   RolloutStarter,
   SyncQueueClient,
 } from '../ports.js';
+import type { HeaderDelivery } from '../reporters/header-delivery.js';
 import type { RecentRequests } from './recent-requests.js';
 
 export interface SlackAppDeps {
@@ -73,6 +74,11 @@ export interface SlackAppDeps {
    * restarting finishes what a dead one acknowledged. Without it the command is acked first (tests' in-memory queue).
    */
   journal?: CommandJournal;
+  /**
+   * How sync headers are posted: a client that rejects rate-limited calls and the channel pacer shared through
+   * Redis (headers before thread lines). Without it: the listener's client, paced in this process.
+   */
+  headerDelivery?: HeaderDelivery;
   /** Lease of a journal entry in ms (default 30 000): how long a dead bot's command waits before recovery. */
   commandLeaseMs?: number;
   /**

@@ -8,14 +8,10 @@
 import type { RespondArguments } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { JournalEntry } from '../ports.js';
+import { findHeaderByKey } from '../reporters/header-delivery.js';
 import type { SlackAppDeps } from './command-context.js';
 import type { RecentRequests } from './recent-requests.js';
-import {
-  type AcceptedCommand,
-  COMMAND_LEASE_MS,
-  HEADER_EVENT_TYPE,
-  startJournaled,
-} from './start-sync-command.js';
+import { type AcceptedCommand, COMMAND_LEASE_MS, startJournaled } from './start-sync-command.js';
 
 export interface CommandRecoveryOptions {
   client: WebClient;
@@ -82,33 +78,4 @@ async function recoverOne(
   };
   const findHeader = () => findHeaderByKey(client, channel, entry.id, entry.recordedAt);
   await startJournaled({ channel, client, deps, recent, respond: respond as never }, entry, findHeader);
-}
-
-/**
- * The header a dead bot posted for command `id` but did not record: the channel's messages since the command was
- * recorded, matched by `metadata.event_payload.command_id` (needs channels:history / groups:history). Undefined when
- * none is found or the lookup fails (then a header is posted).
- */
-async function findHeaderByKey(
-  client: WebClient,
-  channel: string,
-  id: string,
-  recordedAt: number,
-): Promise<{ channel: string; ts: string } | undefined> {
-  try {
-    const history = await client.conversations.history({
-      channel,
-      oldest: String(Math.floor(recordedAt / 1000) - 5),
-      include_all_metadata: true,
-      limit: 200,
-    });
-    const found = history.messages?.find((m) => {
-      const payload = (m as { metadata?: { event_type?: string; event_payload?: { command_id?: unknown } } })
-        .metadata;
-      return payload?.event_type === HEADER_EVENT_TYPE && payload.event_payload?.command_id === id;
-    });
-    return found?.ts ? { channel, ts: found.ts } : undefined;
-  } catch {
-    return undefined;
-  }
 }

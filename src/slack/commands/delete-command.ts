@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type DeletionCascade, type DeletionPlan, planHash } from '../../deletion/index.js';
-import { BotError, type SyncOperation } from '../../domain/index.js';
+import { BotError, reasonForPeople, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { type CommandProblem, commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { deletionConfirmationBlocks } from '../messages/deletion-blocks.js';
@@ -75,7 +75,7 @@ export async function planOrExplain(
     return await deps.deletions.plan(application, cascade);
   } catch (err) {
     deps.logger?.warn({ application, err }, 'could not plan a deletion');
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = reasonForPeople(err);
     return `Could not plan the deletion of *${escapeMrkdwn(application)}*: ${escapeMrkdwn(reason)}. Nothing was deleted.`;
   }
 }

@@ -4,7 +4,7 @@
  * values masked by the engine). Who may see it: whoever may dry-run the Application (the approval flow's
  * `liveDiff` decides, in one place). Also what `/sync <app> --dry-run` shows next to its header.
  */
-import type { SyncOperation } from '../../domain/index.js';
+import { reasonForPeople, type SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { fullDiffBlocks, liveDiffUnavailableBlock } from '../messages/diff-blocks.js';
@@ -63,7 +63,7 @@ export async function liveDiffReply(
     return { text: `Diff of ${application}`, blocks };
   } catch (err) {
     ctx.deps.logger?.warn({ application, err }, 'could not compute a diff');
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = reasonForPeople(err);
     return commandErrorBlocks({
       problem: `Could not diff *${escapeMrkdwn(application)}*: ${escapeMrkdwn(reason)}`,
     });

@@ -7,6 +7,7 @@
  * (./command-recovery.ts). Bad input is answered in the ack and nothing is posted or queued.
  */
 import { randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
 import type { DeletionPlan } from '../../deletion/index.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
 import { NO_APPROVAL_FLOW, type PersonSyncRequest, requestSync } from '../../requests/index.js';
@@ -15,7 +16,9 @@ import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-b
 import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
 import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
-import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
+import { ChannelPacer } from '../reporters/channel-pacer.js';
+import { type HeaderDelivery, postSyncHeader } from '../reporters/header-delivery.js';
+import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { liveDiffReply } from './diff-command.js';
 import { type HeaderBase, headerViewOf } from './header-view.js';
 import { localRevisionProblem } from './local-revision.js';
@@ -257,9 +260,6 @@ export interface DurableStart {
   onHeader?(header: { channel: string; ts: string }): Promise<void>;
 }
 
-/** `metadata.event_type` of a sync header (its `event_payload.command_id` is the journal id). */
-export const HEADER_EVENT_TYPE = 'wavesync_sync_header';
-
 function reasonOf(parsed: { breakGlassReason?: string }): { breakGlassReason?: string } {
   return parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {};
 }
@@ -279,6 +279,10 @@ export function acceptedText(application: string, op: SyncOperation, awaitsAppro
   return `Got it: syncing *${app}*. Progress is in the thread under the header below.${selective}`;
 }
 
+/**
+ * Post the header through the paced, patient header delivery (rate limits and outages delay it; only Slack's own
+ * refusal fails it, answered with a reason a person can act on).
+ */
 async function postHeader(
   ctx: SyncStartContext,
   base: HeaderBase,
@@ -286,33 +290,20 @@ async function postHeader(
 ): Promise<Header | undefined> {
   const channel = ctx.channel;
   const message = syncHeaderBlocks({ ...base, state: { kind: 'received' } });
-  try {
-    const posted = await ctx.client.chat.postMessage({
-      channel,
-      text: message.text,
-      blocks: message.blocks,
-      // The journal id as the message's client key: a recovery finds this header instead of posting another.
-      ...(commandId
-        ? { metadata: { event_type: HEADER_EVENT_TYPE, event_payload: { command_id: commandId } } }
-        : {}),
-    });
-    return { channel, ts: posted.ts!, base };
-  } catch (err) {
-    const error = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
-    ctx.deps.logger?.warn({ channel, error }, 'could not post the sync header');
-    const hint =
-      error === 'not_in_channel' || error === 'channel_not_found'
-        ? ' Invite me with `/invite @wavesync` and try again.'
-        : '';
-    await ctx.respond(
-      ephemeral(
-        textMessage(
-          `❌ I could not post in this channel (${escapeMrkdwn(error)}), so nothing was queued.${hint}`,
-        ),
-      ),
-    );
-    return undefined;
-  }
+  const delivery = ctx.deps.headerDelivery ?? processHeaderDelivery(ctx.client, ctx.deps.logger);
+  const posted = await postSyncHeader(delivery, channel, message, commandId);
+  if (posted.ok) return { channel, ts: posted.ts, base };
+  const text = `❌ I could not post in this channel (${posted.reason}), so nothing was queued.${posted.hint ?? ''}`;
+  await ctx.respond(ephemeral(textMessage(text)));
+  return undefined;
+}
+
+let processPacer: ChannelPacer | undefined;
+
+/** Without a wired delivery (tests of the Slack app alone): the listener's client, paced in this process. */
+function processHeaderDelivery(client: WebClient, logger: SlackAppDeps['logger']): HeaderDelivery {
+  processPacer ??= new ChannelPacer();
+  return { client, pacer: processPacer, ...(logger ? { logger } : {}) };
 }
 
 async function notQueued(ctx: SyncStartContext, header: Header, err: unknown): Promise<void> {

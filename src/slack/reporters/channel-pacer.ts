@@ -4,8 +4,8 @@
  * reporter of a process, so concurrent syncs posting to one channel take turns instead of earning 429s.
  */
 export class ChannelPacer {
-  private readonly nextFreeAt = new Map<string, number>();
-  private readonly intervalMs: number;
+  protected readonly nextFreeAt = new Map<string, number>();
+  protected readonly intervalMs: number;
 
   /** `intervalMs`: minimum spacing of posts to one channel (default 1000). */
   constructor(intervalMs = 1000) {
@@ -15,6 +15,14 @@ export class ChannelPacer {
   /** ms until `channel` may be posted to (0 = now). */
   msUntilFree(channel: string, now: number = Date.now()): number {
     return Math.max(0, (this.nextFreeAt.get(channel) ?? 0) - now);
+  }
+
+  /**
+   * Claim the next slot of `channel` for a sync's header and wait for it. Here the same as acquire(); the pacer
+   * shared through Redis (./shared-channel-pacer.ts) lets headers go before thread lines.
+   */
+  acquireHeader(channel: string): Promise<void> {
+    return this.acquire(channel);
   }
 
   /** Claim the next slot of `channel` and wait for it; resolves when the post may be sent. */

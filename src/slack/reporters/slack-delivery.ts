@@ -1,6 +1,6 @@
 /**
  * One Slack call with the reporter's failure policy: 429 → wait Retry-After (the channel is blocked in the
- * pacer) and try again; request errors and HTTP errors (Slack down, 5xx, network) → retried with capped exponential
+ * pacer) and the channel's next slot, then try again; request errors and HTTP errors (Slack down, 5xx, network) → retried with capped exponential
  * backoff and jitter through an outage for up to `retentionMs` (default 10 min), so a thread is completed once Slack
  * recovers; platform errors (`{ok:false}`) are permanent and reported as undelivered. Never throws.
  * A call whose answer was lost (client timeout) may have been done by Slack: retrying it can post twice — only an
@@ -42,7 +42,8 @@ export async function deliver<T>(
       if (e.code === ErrorCode.RateLimitedError && ++limited <= MAX_RATE_LIMITED) {
         const ms = Math.max(1, e.retryAfter ?? 1) * 1000;
         ctx.pacer.block(ctx.channel, ms);
-        await new Promise((resolve) => setTimeout(resolve, ms));
+        // The try again takes a slot of its own (after the block): posting in another post's slot earns it a 429.
+        await ctx.pacer.acquire(ctx.channel);
         continue;
       }
       const transient = e.code === ErrorCode.RequestError || e.code === ErrorCode.HTTPError;

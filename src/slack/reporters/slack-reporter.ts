@@ -81,6 +81,12 @@ export interface SlackReporterOptions {
    */
   retry?: { attempt: number; attempts: number; reason: string };
   /**
+   * With an outbox: once every line is in it, close() hands the rest of the delivery here and returns, so the job
+   * ends (and its worker slot frees) while Slack's pace still delays its thread; the worker awaits these when it
+   * shuts down (bounded), and the outbox sweeper finishes what a dead worker left. Without it close() waits.
+   */
+  detach?: (delivery: Promise<void>) => void;
+  /**
    * Set when this delivery took over an earlier one's turn: whether that delivery ran on this same worker (its
    * lock lapsed) or on another one (dead, frozen past its lock, shut down). Unset reads as another worker.
    */
@@ -115,12 +121,13 @@ class ThreadReporter implements SlackReporter {
   private readonly o: Required<
     Omit<
       SlackReporterOptions,
-      'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs' | 'retry' | 'resumedFrom'
+      'logger' | 'posted' | 'onDropped' | 'outbox' | 'retentionMs' | 'retry' | 'resumedFrom' | 'detach'
     >
   > & {
     logger?: DeliveryLogger;
     retry?: SlackReporterOptions['retry'];
     resumedFrom?: ResumedFrom;
+    detach?: SlackReporterOptions['detach'];
   };
   private readonly callBudget = new CallBudget();
   private readonly poster: ThreadPoster;
@@ -190,7 +197,14 @@ class ThreadReporter implements SlackReporter {
     await this.enqueue();
     this.loop ??= this.run();
     this.signal.notify();
-    await this.loop;
+    const rest = this.drain(this.loop);
+    // Every line is in the outbox (durable): Slack's pace delays the thread, not the end of the job.
+    if (this.outbox && this.o.detach) this.o.detach(rest);
+    else await rest;
+  }
+
+  private async drain(loop: Promise<void>): Promise<void> {
+    await loop;
     // Lines given up and not yet said (no post succeeded after them): say it now, through the outage's retention.
     await this.poster.announceDrops();
     if (this.poster.stale || !this.outbox) return;

@@ -425,8 +425,9 @@ describe('test/e2e/drift/drift-detection', () => {
       ...(value === undefined ? {} : { value }),
     });
     await finishedSyncs('fresh', 1);
-    await scale('fresh', 3);
+    // The second request first: a change to a tracked object asks for a comparison at once (watch-driven).
     const second = await requestProdSync('fresh', 'U0SAM');
+    await scale('fresh', 3);
     await tickBoth(2);
     expect(roots('fresh').map((m) => m.ts)).toEqual([approval.ts, second.ts]);
     expect(

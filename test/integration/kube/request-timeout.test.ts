@@ -68,7 +68,7 @@ describe('per-request timeout of the client-node adapter', () => {
         const error = await failure(attempt());
         expect(error).toBeInstanceOf(ClusterError);
         expect((error as ClusterError).transient).toBe(true);
-        expect((error as ClusterError).message).toContain(`the API server could not be reached (${why}: `);
+        expect((error as ClusterError).message).toContain(`the API server could not be reached (${why})`);
       }
     },
     60_000,

@@ -118,4 +118,29 @@ describe('test/integration/slack/shared-channel-pacer', () => {
         .sort(),
     ).toEqual(names);
   });
+
+  it('when sync headers wait for a channel, then thread lines of any process wait until the headers are posted', async () => {
+    const [a, b] = workerRedis.map((redis) => createSharedChannelPacer({ redis, prefix, intervalMs: 50 }));
+    const order: string[] = [];
+    const take = (what: string, acquire: () => Promise<void>) => acquire().then(() => void order.push(what));
+
+    // A line takes the channel; then three headers ask on the other process, and a line after them yields.
+    await take('line 1', () => a!.acquire('C1'));
+    const headers = [1, 2, 3].map((n) => take(`header ${n}`, () => b!.acquireHeader('C1')));
+    const waiting = `${prefix}:pace:C1:headers`;
+    while ((await workerRedis[0]!.zcard(waiting)) < 3) await new Promise((resolve) => setTimeout(resolve, 2));
+    const second = take('line 2', () => a!.acquire('C1'));
+    await Promise.all([...headers, second]);
+
+    expect(order).toEqual(['line 1', 'header 1', 'header 2', 'header 3', 'line 2']);
+  });
+
+  it('when Slack answers one process with Retry-After, then the channel is closed for the other processes too', async () => {
+    const [a, b] = workerRedis.map((redis) => createSharedChannelPacer({ redis, prefix, intervalMs: 10 }));
+    a!.block('C2', 400);
+    const started = Date.now();
+    await b!.acquire('C2');
+
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+  });
 });

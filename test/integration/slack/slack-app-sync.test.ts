@@ -229,9 +229,42 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
 
     const reply = await h.fake.waitFor(() => h.fake.responseUrlPosts('nic')[0]);
     expect(reply.body.text).toContain(
-      'I could not post in this channel (not_in_channel), so nothing was queued. Invite me with /invite @wavesync',
+      'I could not post in this channel (I am not a member of this channel), so nothing was queued. Invite me with /invite @wavesync',
     );
     expect(h.queue.requests).toEqual([]);
+  });
+});
+
+describe('src/slack/commands/start-sync-command under Slack rate limits', () => {
+  let harness: Harness | undefined;
+  afterEach(async () => harness?.close());
+
+  it('when Slack rate-limits the headers of a burst of commands, then every command is acked, its header posted after Retry-After and its sync queued', async () => {
+    // Slack's shape (a burst of 3, then one post per interval, 429 + Retry-After beyond) while the bot paces
+    // itself too fast for it: only Retry-After gets the headers through.
+    const h = await startHarness({ postIntervalMs: 200, burst: 3 }, undefined, { headerIntervalMs: 1 });
+    harness = h;
+    const apps = ['guestbook', 'helm-guestbook'];
+    const sent = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        h.slack.sendCommand({
+          text: apps[i % 2]!,
+          userId: `U${i}`,
+          responseUrl: h.fake.responseUrl(`burst${i}`),
+        }),
+      ),
+    );
+
+    expect(sent.map((r) => r.status)).toEqual(Array(8).fill(200));
+    for (const r of sent) expect(r.ackMs).toBeLessThan(3000);
+    await h.fake.waitFor(() => h.queue.requests.length === 8 || undefined, 30_000);
+    const limited = h.fake.calls('chat.postMessage').filter((c) => c.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    const roots = h.fake.channelMessages(CHANNEL).filter((m) => !m.threadTs);
+    expect(roots).toHaveLength(8);
+    expect(new Set(h.queue.requests.map((r) => r.target!.threadTs))).toEqual(new Set(roots.map((m) => m.ts)));
+    const replies = Array.from({ length: 8 }, (_, i) => h.fake.responseUrlPosts(`burst${i}`)).flat();
+    expect(replies.map((p) => String(p.body.text))).not.toContainEqual(expect.stringContaining('could not'));
   });
 });
 
