@@ -20,12 +20,14 @@
  *   # driftDetection: { intervalSeconds: 180, enabled: true, channel: C0DEPLOYS }
  * environments: {}                     # see environments-schema.ts (approvals)
  * resourceTracking: { method: annotation }   # argocd-cm application.resourceTrackingMethod (and two more keys)
+ * promotion: { pipelines: { guestbook: { stages: [guestbook-staging, guestbook-prod] } } }  # promotion-schema.ts
  * ```
  * Extend by adding keys to `SettingsSchema`'s shape (it is a plain `z.strictObject`).
  */
 import { z } from 'zod';
 import { TRACKING_LABEL, TRACKING_METHODS, type TrackingMethod } from '../domain/index.js';
 import { channelId, EnvironmentsSchema } from './environments-schema.js';
+import { PromotionSchema } from './promotion-schema.js';
 import { parseResourceCustomizations } from './resource-customizations.js';
 
 const nonEmpty = z.string().min(1);
@@ -299,6 +301,7 @@ export const SettingsSchema = z.strictObject({
   environments: EnvironmentsSchema.default({}),
   resourceTracking: ResourceTrackingSchema.prefault({}),
   health: HealthSettingsSchema.prefault({}),
+  promotion: PromotionSchema.prefault({}),
 });
 
 export type SettingsFile = z.infer<typeof SettingsSchema>;
