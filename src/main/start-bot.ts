@@ -11,8 +11,10 @@ import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
 import { type RunningDriftDetection, redisDriftNoticeClaims, redisDriftNoticeRefs } from '../drift/index.js';
+import { environmentFor } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
+import { redisPromotionStore } from '../promotion/index.js';
 import {
   allDurable,
   createRedisClient,
@@ -22,11 +24,13 @@ import {
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
+import { startPromotionVerifier } from './promotion-wiring.js';
 
 export interface RunningBot {
   port: number;
@@ -49,6 +53,8 @@ export interface BotDeps {
   deletions?: DeletionPlanner;
   /** Reads the Applications again when a command names an unknown one (RegistryRefresher.refreshIfStale). */
   refreshApplications?: () => Promise<void>;
+  /** wavesync.yaml: with `promotion.pipelines`, `/sync promote` and `/sync pipeline` work and stages are verified. */
+  settings?: Settings;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -79,6 +85,8 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'bot redis error'));
   const gate = createApprovalGate(wiring.approvals, wiring.messenger);
+  const settings = deps.settings;
+  const promotionStore = redisPromotionStore(redis, config.queue.prefix);
   const slack = createSlackApp({
     botToken,
     signingSecret: signingSecret ?? '',
@@ -113,6 +121,15 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         replicatedWrites([redis], replicaDurabilityFor(config.redis, REPLICA_WAIT_MS)),
       ]),
       rollbackClaims: redisClickClaims(redis, `${config.queue.prefix}:rollback:click`, ROLLBACK_CLAIM_TTL_MS),
+      ...(settings
+        ? {
+            promotion: {
+              settings,
+              store: promotionStore,
+              inEnvironment: (name: string) => inEnvironment(settings, deps.apps, name),
+            },
+          }
+        : {}),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>
@@ -121,11 +138,15 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   const { port } = await slack.start();
   logger.info({ mode: slack.mode, port }, 'Slack app listening');
   const drift = deps.drift?.(queue);
+  const verifier =
+    settings &&
+    startPromotionVerifier({ config, settings, apps: deps.apps, redis, store: promotionStore, logger });
   return {
     port: port ?? config.port,
     ...(drift ? { drift } : {}),
     async close() {
       await drift?.close();
+      await verifier?.close();
       stopSweeper();
       await slack
         .stop()
@@ -135,4 +156,14 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       redis.disconnect();
     },
   };
+}
+
+/** Whether Application `name` is in an environment of `settings` (where break-glass and the audit log are). */
+function inEnvironment(settings: Settings, apps: ApplicationsFromSettings, name: string): boolean {
+  const app = apps.registry.find(name);
+  try {
+    return app !== undefined && environmentFor(settings, app) !== undefined;
+  } catch {
+    return false;
+  }
 }

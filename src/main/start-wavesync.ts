@@ -209,6 +209,7 @@ async function listen(
       }),
     }),
     refreshApplications: () => input.refresher.refreshIfStale(),
+    settings: input.settings,
   });
   input.stops.push(() => bot.close());
   return { port: bot.port, ...(bot.drift ? { drift: bot.drift } : {}) };

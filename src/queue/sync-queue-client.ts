@@ -11,7 +11,7 @@ import type {
   WaveRef,
 } from '../domain/index.js';
 import type { Initiator, ReportTarget } from './sync-reporter.js';
-import type { RollbackRef, SyncRequest } from './sync-request.js';
+import type { PromotionRef, RollbackRef, SyncRequest } from './sync-request.js';
 
 /** Where a job stands. `cancelled` covers both a removed waiting job and a terminated running one. */
 export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'cancelled';
@@ -84,6 +84,8 @@ export interface HistoryEntry {
   deletion?: true;
   /** Set when this operation was a rollback: to which history entry and revision. */
   rollback?: RollbackRef;
+  /** Set when this operation was a promotion (`/sync promote`): from which stage, which revision, how verified. */
+  promotion?: PromotionRef;
   phase: OperationPhase;
   message: string;
   /** ISO-8601. */

@@ -39,5 +39,6 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
   if (request.operation.dryRun) entry.dryRun = true;
   if (request.deletion) entry.deletion = true;
   if (request.rollback) entry.rollback = request.rollback;
+  if (request.promotion) entry.promotion = request.promotion;
   return entry;
 }
