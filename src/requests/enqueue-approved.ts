@@ -52,6 +52,7 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
         requestKey: `approval-${request.id}`,
         ...(request.deletion ? { deletion: request.deletion.request } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
+        ...(request.promotion ? { promotion: request.promotion } : {}),
       },
       { jobId: approvalJobId(request.id) },
     );

@@ -15,6 +15,9 @@ export const USAGE = {
   apps: '/sync apps',
   delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
+  promote:
+    '/sync promote <pipeline> [--from STAGE] [--to STAGE] [--revision REV] [--prune] [--break-glass "reason"]',
+  pipeline: '/sync pipeline <pipeline|app>',
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
@@ -38,6 +41,8 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.delete}\` — delete an Application: shows the plan (per wave, what is kept and why) with Delete/Cancel; ` +
       'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
+    `\`${USAGE.promote}\` — sync the next stage of a promotion pipeline to exactly the revision verified in the stage before it (through its usual approval)`,
+    `\`${USAGE.pipeline}\` — each stage of a pipeline: revision, health, how long verified, what waits to be promoted`,
   ];
   const text = lines.join('\n');
   return {
