@@ -120,6 +120,7 @@ async function choosePair(
     }
     return { from, to };
   }
+  if (ask.revision !== undefined) return pairOfRevision(deps, pipeline, ask.revision);
   const waiting = [];
   for (const [i, from] of stages.slice(0, -1).entries()) {
     const to = stages[i + 1]!;
@@ -137,6 +138,36 @@ async function choosePair(
     problem:
       `Nothing in ${pipeline.name} waits to be promoted: no stage's last sync is verified and ahead of the next stage. ` +
       `/sync pipeline ${pipeline.name} shows each stage; --to STAGE and --revision R pick one.`,
+  };
+}
+
+/**
+ * The pair whose source stage verified (else last synced) `revision`, the latest such stage first; a two-stage
+ * pipeline has one pair anyway (planPromotion then says why the revision cannot go).
+ */
+async function pairOfRevision(
+  deps: PlanPromotionDeps,
+  pipeline: Pipeline,
+  revision: string,
+): Promise<{ from: string; to: string } | { problem: string }> {
+  const { stages } = pipeline;
+  const sources = stages.slice(0, -1);
+  const found = await Promise.all(
+    sources.map(async (stage) => {
+      const [current, verified] = await Promise.all([deps.store.stage(stage), deps.store.verified(stage)]);
+      return {
+        verified: verified.some((v) => matches(v.revision, revision)),
+        synced: current !== undefined && matches(current.revision, revision),
+      };
+    }),
+  );
+  const at = [found.findLastIndex((f) => f.verified), found.findLastIndex((f) => f.synced)].find(
+    (i) => i >= 0,
+  );
+  if (at !== undefined) return { from: stages[at]!, to: stages[at + 1]! };
+  if (sources.length === 1) return { from: stages[0]!, to: stages[1]! };
+  return {
+    problem: `${short(revision)} was never synced in a stage of ${pipeline.name} that has a next stage (${sources.join(', ')}): nothing to promote.`,
   };
 }
 
