@@ -40,6 +40,9 @@ promotion:
     guestbook:
       stages: [gb-staging, gb-prod]
       verify: { healthyForMinutes: 0.05 }
+    auto:
+      stages: [auto-staging, auto-prod]
+      verify: { healthyForMinutes: 0 }
 `;
 }
 
@@ -69,6 +72,11 @@ beforeAll(async () => {
         'wavesync.io/environment: staging',
         'wavesync.io/environment: production',
       ),
+      'applications/auto-staging.yaml': stagingApplicationYaml('auto-staging', gitSource),
+      // Tracks main with automated sync and selfHeal, in an environment that allows it.
+      'applications/auto-prod.yaml': stagingApplicationYaml('auto-prod', gitSource, {
+        automated: true,
+      }).replace('automated: { prune: true }', 'automated: { prune: true, selfHeal: true }'),
     },
   });
 }, 60_000);
@@ -97,11 +105,11 @@ async function reply(text: string, match: (t: string) => boolean, userId: UserId
   return stack.slack.waitFor(() => ephemeralTexts().slice(before).find(match), 10_000);
 }
 
-/** Wait until `/sync pipeline guestbook` shows `stage` verified at `sha`. */
-async function verified(stage: string, sha: string): Promise<void> {
+/** Wait until `/sync pipeline <pipeline>` shows `stage` verified at `sha`. */
+async function verified(stage: string, sha: string, pipeline = 'guestbook'): Promise<void> {
   await waitFor(
     async () => {
-      const view = await reply('pipeline guestbook', (t) => t.includes('Pipeline guestbook'));
+      const view = await reply(`pipeline ${pipeline}`, (t) => t.includes(`Pipeline ${pipeline}`));
       const line = view.split('\n').find((l) => l.includes(stage) && l.includes(short(sha)));
       return line?.includes('✅ verified');
     },
@@ -245,5 +253,34 @@ describe('test/e2e/chatops/promotion', () => {
     const audit = await reply('audit gb-prod', (t) => t.includes('UNVERIFIED'), 'U0SAM');
     expect(audit).toContain('customer outage, fix is in it');
     expect(await stack.queue.history('gb-prod')).toHaveLength(3);
+  }, 120_000);
+
+  it('when a promoted stage tracks main with selfHeal and drifts, then drift detection heals it to the pinned commit, not the head of main', async () => {
+    await command(`auto-staging --revision ${first}`);
+    await stack.finished('auto-staging', 1);
+    await verified('auto-staging', first, 'auto');
+    await command('promote auto');
+    const [promoted] = await stack.finished('auto-prod', 1);
+    expect(promoted).toMatchObject({
+      phase: 'Succeeded',
+      revision: first,
+      promotion: { from: 'auto-staging' },
+    });
+    expect(await liveVersion('auto-prod')).toBe('1');
+
+    // Drift out of band; main's head (the bad commit) must not be what heals it.
+    const live = await stack.core.readNamespacedConfigMap({ name: 'web-config', namespace: 'auto-prod' });
+    live.data = { version: 'edited' };
+    await stack.core.replaceNamespacedConfigMap({ name: 'web-config', namespace: 'auto-prod', body: live });
+    await stack.serve.drift?.tick();
+    const [healed] = await stack.finished('auto-prod', 2);
+    expect(healed).toMatchObject({
+      phase: 'Succeeded',
+      revision: first,
+      initiator: { userId: 'wavesync (selfHeal)' },
+    });
+    expect(await liveVersion('auto-prod')).toBe('1');
+    const status = await reply('status auto-prod', (t) => t.includes('pinned'));
+    expect(status).toContain(`pinned at ${short(first)} by promotion from auto-staging`);
   }, 120_000);
 });
