@@ -78,7 +78,7 @@ async function stageViews(
         !r.hidden &&
         !next.hidden &&
         waiting.length > 0 &&
-        (await maySync(ctx, next.stage, waiting[0]!))
+        (await maySync(ctx, pipeline.name, next.stage, waiting[0]!))
           ? next.stage
           : undefined;
       if (r.hidden) return { stage: r.stage, hidden: true, verified: [], waiting: [] };
@@ -110,7 +110,12 @@ function waitingFor(
 }
 
 /** Whether the request policy lets this user sync `stage` to `revision` from here (not audited: only a look). */
-async function maySync(ctx: CommandContext, stage: string, top: VerifiedRevision): Promise<boolean> {
+async function maySync(
+  ctx: CommandContext,
+  pipeline: string,
+  stage: string,
+  top: VerifiedRevision,
+): Promise<boolean> {
   const check = ctx.deps.approvals?.refusal;
   if (!check) return true;
   const reason = await check(
@@ -119,7 +124,7 @@ async function maySync(ctx: CommandContext, stage: string, top: VerifiedRevision
       operation: { revision: top.revision, prune: false, dryRun: false, syncOptions: [] },
       initiator: initiatorOf(ctx.command),
       channel: ctx.command.channel_id,
-      promotion: { pipeline: '', from: top.stage, revision: top.revision },
+      promotion: { pipeline, from: top.stage, revision: top.revision },
     },
     { audit: false },
   ).catch(() => 'unknown');

@@ -17,7 +17,7 @@ export const USAGE = {
   help: '/sync help',
   promote:
     '/sync promote <pipeline> [--from STAGE] [--to STAGE] [--revision REV] [--prune] [--break-glass "reason"]',
-  pipeline: '/sync pipeline <pipeline|app>',
+  pipeline: '/sync pipeline <pipeline>',
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
@@ -42,7 +42,7 @@ export function helpBlocks(): SlackMessage {
       'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
     `\`${USAGE.promote}\` — sync the next stage of a promotion pipeline to exactly the revision verified in the stage before it (through its usual approval)`,
-    `\`${USAGE.pipeline}\` — each stage of a pipeline: revision, health, how long verified, what waits to be promoted`,
+    `\`${USAGE.pipeline}\` — each stage of a pipeline: revision, health, how long verified, what waits to be promoted (a stage's name finds its pipeline too)`,
   ];
   const text = lines.join('\n');
   return {
