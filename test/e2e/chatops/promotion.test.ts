@@ -7,14 +7,14 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
-import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
 import { waitFor } from '../../integration/support/queue-test-env.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';
 import {
+  ephemeralTextsOf,
   type ServeStack,
   stagingApplicationYaml,
   startServeStack,
-  webDeploymentYaml,
+  webManifests,
 } from '../support/serve-stack.js';
 
 const CHANNEL = 'C0WEB';
@@ -46,16 +46,7 @@ promotion:
 `;
 }
 
-function manifests(version: string, image: string): Record<string, string> {
-  return {
-    'web/config.yaml': `apiVersion: v1
-kind: ConfigMap
-metadata: { name: web-config }
-data: { version: "${version}" }
-`,
-    'web/deployment.yaml': webDeploymentYaml(image),
-  };
-}
+const manifests = webManifests;
 
 let stack: ServeStack;
 let git: GitFixture;
@@ -91,12 +82,7 @@ const roots = () => stack.slack.channelMessages(CHANNEL).filter((m) => !m.thread
 const short = (sha: string) => sha.slice(0, 7);
 
 /** The ephemeral replies sent to the response_url, as text, oldest first. */
-function ephemeralTexts(): string[] {
-  return stack.slack.responseUrlPosts(CHANNEL).map((p) => {
-    const blocks = p.body.blocks as Parameters<typeof renderBlocksAsText>[0] | undefined;
-    return blocks ? renderBlocksAsText(blocks) : String(p.body.text ?? '');
-  });
-}
+const ephemeralTexts = () => ephemeralTextsOf(stack, CHANNEL);
 
 /** Run `/sync <text>` and wait for the ephemeral reply that `match`es (replies come after the ack). */
 async function reply(text: string, match: (t: string) => boolean, userId: UserId = 'U0PAT'): Promise<string> {
