@@ -30,7 +30,7 @@ import { createApprovalGate } from '../slack/approval-gate.js';
 import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import type { ApprovalWiring } from './approval-wiring.js';
-import { startPromotionVerifier } from './promotion-wiring.js';
+import { stageObserver, startPromotionVerifier } from './promotion-wiring.js';
 
 export interface RunningBot {
   port: number;
@@ -127,6 +127,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
               settings,
               store: promotionStore,
               inEnvironment: (name: string) => inEnvironment(settings, deps.apps, name),
+              observe: stageObserver({ config, settings, apps: deps.apps }),
             },
           }
         : {}),

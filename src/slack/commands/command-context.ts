@@ -14,7 +14,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
 import type { Approvals } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
-import type { PromotionStore } from '../../promotion/index.js';
+import type { PromotionStore, StageObservation } from '../../promotion/index.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { SlackMessage } from '../messages/block.js';
@@ -84,6 +84,8 @@ export interface PromotionDeps {
   store: PromotionStore;
   /** Whether the Application is in an environment (break-glass of an unverified revision is possible there only). */
   inEnvironment(application: string): boolean;
+  /** The stage's live health and sync against `revision` (`/sync pipeline`'s live column); optional. */
+  observe?(application: string, revision: string): Promise<StageObservation>;
 }
 
 export interface CommandContext {

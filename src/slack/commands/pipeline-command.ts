@@ -82,7 +82,9 @@ async function stageViews(
           ? next.stage
           : undefined;
       if (r.hidden) return { stage: r.stage, hidden: true, verified: [], waiting: [] };
+      const live = r.current && (await liveOf(ctx, r.stage, r.current.revision));
       return {
+        ...(live ? { live } : {}),
         stage: r.stage,
         verified: r.verified,
         waiting,
@@ -93,6 +95,25 @@ async function stageViews(
     }),
   );
 }
+
+/** The stage's live state against `revision` (bounded: a slow cluster or render does not hold the reply). */
+async function liveOf(ctx: CommandContext, stage: string, revision: string): Promise<StageView['live']> {
+  const observe = ctx.deps.promotion?.observe;
+  if (!observe) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer within 10 s')), LIVE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([observe(stage, revision), late]);
+  } catch (err) {
+    return { error: (err as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const LIVE_TIMEOUT_MS = 10_000;
 
 /** The verified revisions newer than the one the next stage runs (all of them when it runs none of them). */
 function waitingFor(

@@ -5,7 +5,13 @@
  * behind (shown only to someone who may sync that next stage from here).
  */
 import { displayRevision } from '../../domain/index.js';
-import { formatDuration, type Pin, type StageSync, type VerifiedRevision } from '../../promotion/index.js';
+import {
+  formatDuration,
+  type Pin,
+  type StageObservation,
+  type StageSync,
+  type VerifiedRevision,
+} from '../../promotion/index.js';
 import { actions, type Block, button, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, truncate } from './format.js';
 
@@ -23,6 +29,8 @@ export interface StageView {
   waiting: readonly VerifiedRevision[];
   /** A Promote button to the next stage (the user may sync it). */
   promoteTo?: string;
+  /** What the cluster shows now against the stage's revision, or why it could not be read. */
+  live?: StageObservation | { error: string };
 }
 
 /** What a Promote button carries: it only locates; the click plans again and checks permissions. */
@@ -75,6 +83,7 @@ function stageText(i: number, view: StageView, healthyForMinutes: number, now: n
   const lines = [
     `${name} · \`${escapeMrkdwn(displayRevision(current.revision))}\` · ${statusText(current, healthyForMinutes, now)}`,
   ];
+  if (view.live) lines.push(liveText(view.live));
   if (view.pin) {
     lines.push(
       `📌 pinned at \`${escapeMrkdwn(shortOf(view.pin.revision))}\` by promotion from ${escapeMrkdwn(view.pin.from)} (${formatDuration(now - view.pin.pinnedAt)} ago)`,
@@ -88,6 +97,14 @@ function stageText(i: number, view: StageView, healthyForMinutes: number, now: n
     lines.push(`⏭ waiting to be promoted: ${list.join(', ')}${more}`);
   }
   return lines.join('\n');
+}
+
+/** `live: 💚 Healthy · Synced`, `live: 💔 Degraded: … · OutOfSync (2 resources)`, `live: not read (…)`. */
+function liveText(live: NonNullable<StageView['live']>): string {
+  if ('error' in live) return `live: not read (${escapeMrkdwn(truncate(live.error, 200))})`;
+  const health = `${live.health.status}${live.health.message ? `: ${escapeMrkdwn(truncate(live.health.message, 200))}` : ''}`;
+  const sync = live.outOfSync === 0 ? 'Synced' : `OutOfSync (${live.outOfSync} resource(s))`;
+  return `live: ${live.health.status === 'Healthy' ? '💚' : '💔'} ${health} · ${sync}`;
 }
 
 function statusText(s: StageSync, healthyForMinutes: number, now: number): string {

@@ -188,6 +188,8 @@ describe('test/e2e/chatops/promotion', () => {
     await verified('gb-staging', second);
     const view = await reply('pipeline guestbook', (t) => t.includes('Pipeline guestbook'));
     expect(view).toContain(`waiting to be promoted: ${short(second)}`);
+    // Each stage's live state against its own revision: both Healthy and Synced.
+    expect(view.split('live: 💚 Healthy · Synced')).toHaveLength(3);
     expect(view).toContain(`pinned at ${short(first)} by promotion from gb-staging`);
     expect(view).toContain(`Promote ${short(second)} → gb-prod`);
 
