@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
+import { PROMOTE_ACTION_ID } from '../../../src/slack/messages/pipeline-blocks.js';
 import { waitFor } from '../../integration/support/queue-test-env.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';
 import {
@@ -193,7 +194,23 @@ describe('test/e2e/chatops/promotion', () => {
     expect(view).toContain(`pinned at ${short(first)} by promotion from gb-staging`);
     expect(view).toContain(`Promote ${short(second)} → gb-prod`);
 
-    await command('promote guestbook');
+    // The Promote button of the pipeline view runs the same path as /sync promote, for whoever clicks it.
+    const post = stack.slack
+      .responseUrlPosts(CHANNEL)
+      .findLast((p) => JSON.stringify(p.body.blocks ?? []).includes(PROMOTE_ACTION_ID));
+    const promote = (post?.body.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === PROMOTE_ACTION_ID);
+    const clicked = await stack.client.sendBlockAction({
+      actionId: PROMOTE_ACTION_ID,
+      userId: 'U0PAT',
+      userName: 'pat',
+      channelId: CHANNEL,
+      messageTs: '1700000000.000100',
+      value: promote?.value ?? '',
+      responseUrl: stack.slack.responseUrl(CHANNEL),
+    });
+    expect(clicked.status).toBe(200);
     await approveNext(approvals);
     const [promoted] = await stack.finished('gb-prod', 2);
     expect(promoted).toMatchObject({ id: 2, revision: second, promotion: { from: 'gb-staging' } });
