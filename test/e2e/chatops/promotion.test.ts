@@ -198,7 +198,7 @@ describe('test/e2e/chatops/promotion', () => {
     const post = stack.slack
       .responseUrlPosts(CHANNEL)
       .findLast((p) => JSON.stringify(p.body.blocks ?? []).includes(PROMOTE_ACTION_ID));
-    const promote = (post?.body.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+    const promote = ((post?.body.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[])
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === PROMOTE_ACTION_ID);
     const clicked = await stack.client.sendBlockAction({
