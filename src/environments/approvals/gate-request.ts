@@ -168,7 +168,7 @@ function promotionAudit(ctx: GateRequestContext): { trigger?: string; reason?: s
   if (!p) return {};
   const how = p.unverified ? `UNVERIFIED: ${p.unverified}` : `verified: ${p.verified ?? ''}`;
   return {
-    trigger: `/sync promote ${p.pipeline}`,
+    trigger: ctx.trigger ?? `/sync promote ${p.pipeline}`,
     reason: `promotion of ${p.revision} from ${p.from} (${how})`,
   };
 }
