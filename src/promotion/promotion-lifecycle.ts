@@ -3,7 +3,7 @@
  * src/main/start-worker.ts): when a sync of a pipeline stage ends, its outcome becomes the stage's current sync
  * (./verification.ts stageSyncEnded: verifying, verified at once with `healthyForMinutes: 0`, or failed), and
  * the stage's pin follows it — a promotion that Succeeded pins the stage at the promoted revision; any other
- * Succeeded sync a person asked for (`/sync`, a rollback, a deletion) releases the pin. A self-heal sync, which
+ * Succeeded sync a person asked for (`/sync`, a rollback, a deletion) to another revision releases the pin. A self-heal sync, which
  * drift detection runs at the pinned revision, leaves it. Idempotent: the hook may run twice for one job.
  */
 import { SELF_HEAL_INITIATOR } from '../drift/index.js';
@@ -36,7 +36,11 @@ export function promotionLifecycle(deps: PromotionLifecycleDeps): JobLifecycle {
         if ((await deps.store.pin(application))?.jobId !== jobId) await deps.store.setPin(application, pin);
         deps.logger?.info({ application, revision, from }, 'stage pinned by promotion');
       } else if (succeeded && request.initiator.userId !== SELF_HEAL_INITIATOR.userId) {
-        await deps.store.clearPin(application);
+        // A sync to exactly the pinned revision (a drift notice's Sync button on a pinned stage) keeps the pin.
+        const pin = await deps.store.pin(application);
+        if (pin && pin.revision !== (state.syncResult.revision || request.operation.revision)) {
+          await deps.store.clearPin(application);
+        }
       }
       if (request.deletion) {
         if (succeeded) await deps.store.updateStage(application, () => undefined);

@@ -207,7 +207,7 @@ describe('test/integration/promotion/promotion-records', () => {
     });
   });
 
-  it('when a promotion Succeeds, then the stage is pinned at its revision; a self-heal keeps the pin, a person’s sync releases it', async () => {
+  it('when a promotion Succeeds, then the stage is pinned at its revision; a self-heal or a sync of the pinned revision keeps the pin, a person’s sync of another releases it', async () => {
     const promotion: PromotionRef = {
       pipeline: 'guestbook',
       from: 'gb-staging',
@@ -229,6 +229,9 @@ describe('test/integration/promotion/promotion-records', () => {
     await end('gb-prod', 'job-8', ended(SHA1), {
       initiator: { userId: 'wavesync (selfHeal)', userName: 'wavesync (selfHeal)' },
     });
+    expect(await pinnedRevision(store, 'gb-prod')).toBe(SHA1);
+    // A person's sync of exactly the pinned revision (a drift notice's Sync button) keeps it.
+    await end('gb-prod', 'job-8b', ended(SHA1));
     expect(await pinnedRevision(store, 'gb-prod')).toBe(SHA1);
     await end('gb-prod', 'job-9', ended(SHA2, { phase: 'Failed' }));
     expect(await pinnedRevision(store, 'gb-prod')).toBe(SHA1);
