@@ -37,7 +37,7 @@ module.exports = {
       from: { path: '^src/engine/' },
       to: {
         path: [
-          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|requests|revisions|ops|settings|demo)',
+          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|promotion|requests|revisions|ops|settings|demo)',
           infra,
         ],
       },
@@ -69,7 +69,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|requests|revisions|queue|settings|domain|engine)/',
+          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|promotion|requests|revisions|queue|settings|domain|engine)/',
           '^src/[^/]+\\.ts$',
         ],
       },
@@ -103,7 +103,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
-        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|requests|revisions|queue|settings)/',
+        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|promotion|requests|revisions|queue|settings)/',
         pathNot: ['^$1', '^src/[^/]+/index\\.ts$', '^src/requests/for-[^/]+\\.ts$'],
       },
     },

@@ -49,8 +49,16 @@ export interface DriftDetectionDeps {
   settings: Pick<Settings, 'defaults'> & Partial<Pick<Settings, 'resourceTracking'>>;
   /** The Applications to check (the registry's list, read each tick). */
   applications(): readonly Application[];
-  /** The Application's manifests at its targetRevision (ApplicationRenderer.renderApplication). */
-  render(app: Application): Promise<{ targets: readonly SourcedObject[] }>;
+  /**
+   * The Application's manifests at its targetRevision (ApplicationRenderer.renderApplication), or at `revision`
+   * when given (a pinned stage of a promotion pipeline).
+   */
+  render(app: Application, revision?: string): Promise<{ targets: readonly SourcedObject[] }>;
+  /**
+   * The revision a promotion pinned the Application at (src/promotion pinnedRevision), or undefined: drift is then
+   * compared with, and self-healed to, that revision instead of the branch head. Optional (no pins without it).
+   */
+  pinnedRevision?(app: Application): Promise<string | undefined>;
   /** The cluster of the Application's destination (read only: list). */
   clusterFor(app: Application): Pick<Cluster, 'listKinds' | 'list'>;
   /** Whether a sync of an Application is queued or running, and whether it was ever synced. */
@@ -88,7 +96,8 @@ export interface RunningDriftDetection {
 export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetection {
   const { logger, policy } = deps;
   const compare = async (app: Application) => {
-    const rendered = await deps.render(app);
+    const pinned = await deps.pinnedRevision?.(app);
+    const rendered = await (pinned === undefined ? deps.render(app) : deps.render(app, pinned));
     const live = await listTrackedLiveObjects(deps.clusterFor(app), app.name, deps.settings.resourceTracking);
     await deps
       .liveObjectsRead?.(app, live)
@@ -108,9 +117,14 @@ export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetecti
     compare,
     autoSyncAllowed: (app) => policy.allowed(app),
     skipComparison: (app) => awaitingSync(deps.queue, deps.approvals, app.name),
-    onAction: (app, action) =>
+    onAction: async (app, action) =>
       action.action === 'sync'
-        ? requestSelfHeal({ ...deps.selfHeal, logger }, app, action.differences)
+        ? requestSelfHeal(
+            { ...deps.selfHeal, logger },
+            app,
+            action.differences,
+            await deps.pinnedRevision?.(app),
+          )
         : deps.notices(app, action),
     onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
     store: deps.store,

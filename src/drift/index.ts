@@ -5,7 +5,7 @@
  */
 
 export { createDriftAutomationPolicy } from './automation-policy.js';
-export type { ResourceDifference } from './compare-application.js';
+export { compareApplication, type ResourceDifference } from './compare-application.js';
 export { noticeDegradedHealth } from './degraded-health-notices.js';
 export {
   type DriftMetrics,

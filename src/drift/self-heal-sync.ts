@@ -30,15 +30,17 @@ export interface SelfHealSyncDeps extends SelfHealRequestDeps {
 }
 
 /**
- * Announce, then request the self-heal sync of `app`'s drift (`differences`, as compared). Rejects when the
- * announcer or the queue fails (what enqueueSync throws).
+ * Announce, then request the self-heal sync of `app`'s drift (`differences`, as compared). `pinned`: the revision a
+ * promotion pinned the Application at, synced instead of its targetRevision. Rejects when the announcer or the
+ * queue fails (what enqueueSync throws).
  */
 export async function requestSelfHeal(
   deps: SelfHealSyncDeps,
   app: Application,
   differences: readonly ResourceDifference[],
+  pinned?: string,
 ): Promise<void> {
-  const operation = selfHealOperation(app);
+  const operation = { ...selfHealOperation(app), ...(pinned === undefined ? {} : { revision: pinned }) };
   const target = await deps.announce(app, operation, differences);
   await requestSelfHealSync(deps, {
     request: { application: app.name, operation, initiator: SELF_HEAL_INITIATOR, target },

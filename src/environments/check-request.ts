@@ -5,7 +5,7 @@
  * access check of the live diff (the `dry-run` permission).
  */
 import type { Application, SyncOperation } from '../domain/index.js';
-import type { Initiator } from '../queue/index.js';
+import type { Initiator, PromotionRef } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import { authorizeRequest, type RequestDecision } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
@@ -29,6 +29,11 @@ export interface RequestAsk {
   fromBotMessage?: boolean;
   /** Default `dry-run` / `sync` from the operation. */
   action?: RequestAction;
+  /**
+   * `/sync promote`: the revision verified in the previous stage. Its `allowedRevisions` check is of the
+   * Application's targetRevision (the branch the promoted commit came down), not of the pinned SHA.
+   */
+  promotion?: PromotionRef;
 }
 
 export interface RequestPolicyDeps {
@@ -45,9 +50,12 @@ export type RequestCheck =
   | { kind: 'open'; app: Application }
   | { kind: 'decided'; app: Application; env: ResolvedEnvironment; decision: RequestDecision };
 
-/** Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. */
-export function revisionNameOf(app: Application, operation: SyncOperation): string {
-  return operation.revision ?? app.source.targetRevision ?? 'HEAD';
+/**
+ * Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. A promotion's is the
+ * targetRevision: its pinned SHA is what that branch was in the previous stage.
+ */
+export function revisionNameOf(app: Application, operation: SyncOperation, promotion?: PromotionRef): string {
+  return (promotion ? undefined : operation.revision) ?? app.source.targetRevision ?? 'HEAD';
 }
 
 /** `unknown`: no such Application; `open`: it is in no environment (then anything goes); else the decision. */
@@ -63,7 +71,7 @@ export async function checkRequest(deps: RequestPolicyDeps, ask: RequestAsk): Pr
       environment: env.name,
       userId: ask.initiator.userId,
       channel: ask.channel,
-      revisionName: revisionNameOf(app, ask.operation),
+      revisionName: revisionNameOf(app, ask.operation, ask.promotion),
       breakGlassReason: ask.breakGlassReason,
       now: new Date(deps.now()),
       action: ask.action ?? (ask.operation.dryRun ? 'dry-run' : 'sync'),

@@ -39,6 +39,7 @@ import { scriptedHealthFromSettings } from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
+import { pinnedRevision, redisPromotionStore } from '../promotion/index.js';
 import type { SyncQueueClient } from '../queue/index.js';
 import { createRedisClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
@@ -69,6 +70,7 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   const redis = createRedisClient(config.redis, { maxRetriesPerRequest: 2 });
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const audit = createAuditLog(redis, prefix);
+  const promotionStore = redisPromotionStore(redis, prefix);
   const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, apps.git);
   const degradedDeps = {
     ...(scriptedHealth ? { scriptedHealth } : {}),
@@ -106,7 +108,9 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   const running = runDriftDetection({
     settings,
     applications: () => apps.registry.list(),
-    render: (app) => apps.renderer.renderApplication(app),
+    render: (app, revision) =>
+      apps.renderer.renderApplication(app, revision === undefined ? {} : { revision }),
+    pinnedRevision: (app) => pinnedRevision(promotionStore, app.name),
     clusterFor: (app) => caches.clusterFor(app),
     queue: deps.queue,
     approvals: createApprovalStore(redis, { prefix }),

@@ -12,8 +12,10 @@ import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
 import { type RunningDriftDetection, redisDriftNoticeClaims, redisDriftNoticeRefs } from '../drift/index.js';
+import { environmentFor } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import { type OpsRoute, toBoltCustomRoutes } from '../ops/ops-routes.js';
+import { redisPromotionStore } from '../promotion/index.js';
 import {
   allDurable,
   createRedisClient,
@@ -35,6 +37,7 @@ import type { ApprovalWiring } from './approval-wiring.js';
 import { watchRemovedApplications } from './appset-removal-wiring.js';
 import { createRolloutWiring } from './rollout-wiring.js';
 import type { RunningRevisions } from './revision-wiring.js';
+import { stageObserver, startPromotionVerifier } from './promotion-wiring.js';
 
 export interface RunningBot {
   port: number;
@@ -69,7 +72,10 @@ export interface BotDeps {
   refreshApplications?: () => Promise<void>;
   /** The Web API client a rollout's first step posts its lines with (`/sync <appset>`); without it, none. */
   web?: WebClient;
-  /** wavesync.yaml: where a generated Application that is no longer generated is announced. */
+  /**
+   * wavesync.yaml: where a generated Application that is no longer generated is announced; with
+   * `promotion.pipelines`, `/sync promote` and `/sync pipeline` work and stages are verified.
+   */
   settings?: Settings;
 }
 
@@ -126,6 +132,8 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     });
   }
   const revisions = deps.revisions?.(queue, wiring);
+  const settings = deps.settings;
+  const promotionStore = redisPromotionStore(redis, config.queue.prefix);
   const slack = createSlackApp({
     botToken,
     signingSecret: signingSecret ?? '',
@@ -179,6 +187,16 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         }),
         logger,
       },
+      ...(settings
+        ? {
+            promotion: {
+              settings,
+              store: promotionStore,
+              inEnvironment: (name: string) => inEnvironment(settings, deps.apps, name),
+              observe: stageObserver({ config, settings, apps: deps.apps }),
+            },
+          }
+        : {}),
     },
   });
   const stopSweeper = wiring.approvals.startExpirySweeper(15_000, (err) =>
@@ -188,6 +206,9 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   logger.info({ mode: slack.mode, port }, 'Slack app listening');
   const drift = deps.drift?.(queue);
   revisions?.start();
+  const verifier =
+    settings &&
+    startPromotionVerifier({ config, settings, apps: deps.apps, redis, store: promotionStore, logger });
   return {
     port: port ?? config.port,
     ...(drift ? { drift } : {}),
@@ -195,6 +216,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     async close() {
       await revisions?.close();
       await drift?.close();
+      await verifier?.close();
       stopSweeper();
       await slack
         .stop()
@@ -204,4 +226,14 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       redis.disconnect();
     },
   };
+}
+
+/** Whether Application `name` is in an environment of `settings` (where break-glass and the audit log are). */
+function inEnvironment(settings: Settings, apps: ApplicationsFromSettings, name: string): boolean {
+  const app = apps.registry.find(name);
+  try {
+    return app !== undefined && environmentFor(settings, app) !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -28,6 +28,7 @@ import { createMetrics, type Metrics } from '../ops/metrics.js';
 import { createOpsEndpoints, type OpsEndpoints } from '../ops/ops-endpoints.js';
 import { startOpsServer } from '../ops/ops-server.js';
 import { packageVersion } from '../package-info.js';
+import { assertPromotionPipelines } from '../promotion/index.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
 import type { RevisionWatcher } from '../revisions/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
@@ -85,6 +86,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   logger.info({ applications: apps.registry.names().length, config: settings.file }, 'applications loaded');
   const refresher = createRegistryRefresher(apps.registry, { logger });
   assertKnownEnvironments(settings, apps.registry.list());
+  assertPromotionPipelines(settings, apps.registry.list());
   for (const [name, env] of Object.entries(settings.environments)) {
     for (const warning of parseEnvironmentSubscriptions(name, env.subscriptions).warnings) {
       logger.warn({ config: settings.file }, warning);

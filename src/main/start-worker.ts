@@ -25,6 +25,7 @@ import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../ops/metrics.js';
+import { promotionLifecycle, redisPromotionStore } from '../promotion/index.js';
 import {
   combineLifecycles,
   createRedisClient,
@@ -189,7 +190,13 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     pacer,
     logger: deps.logger,
   });
-  const lifecycle = combineLifecycles(appOfApps, rollout.driver.lifecycle, retry);
+  // Promotion pipelines: each stage's ended sync starts its verification; a promotion pins the stage.
+  const promotion = promotionLifecycle({
+    settings,
+    store: redisPromotionStore(redis, config.queue.prefix),
+    logger: deps.logger.child({ component: 'promotion' }),
+  });
+  const lifecycle = combineLifecycles(appOfApps, rollout.driver.lifecycle, retry, promotion);
   const worker = createSyncWorker({
     connection: config.redis,
     prefix: config.queue.prefix,

@@ -38,7 +38,7 @@ export type {
   SyncQueueClient,
 } from './sync-queue-client.js';
 export { fanOutReporter, type Initiator, type ReportTarget, type SyncReporter } from './sync-reporter.js';
-export type { DeletionRequest, RollbackRef, SyncRequest } from './sync-request.js';
+export type { DeletionRequest, PromotionRef, RollbackRef, SyncRequest } from './sync-request.js';
 export { nextRetry, parseRetryDuration, retryLine, syncRetryLifecycle } from './sync-retry.js';
 export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker } from './sync-worker.js';

@@ -11,7 +11,7 @@ import type {
   WaveRef,
 } from '../domain/index.js';
 import type { Initiator, ReportTarget } from './sync-reporter.js';
-import type { RollbackRef, SyncRequest } from './sync-request.js';
+import type { PromotionRef, RollbackRef, SyncRequest } from './sync-request.js';
 
 /** Where a job stands. `cancelled` covers both a removed waiting job and a terminated running one. */
 export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'cancelled';
@@ -86,6 +86,8 @@ export interface HistoryEntry {
   rollback?: RollbackRef;
   /** Why an automated sync started (SyncRequest.trigger), e.g. `push 3f9c2e1 from GitHub`. */
   trigger?: string;
+  /** Set when this operation was a promotion (`/sync promote`): from which stage, which revision, how verified. */
+  promotion?: PromotionRef;
   phase: OperationPhase;
   message: string;
   /** ISO-8601. */

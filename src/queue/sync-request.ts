@@ -36,6 +36,24 @@ export interface SyncRequest {
    * 3f9c2e1 (poll)`, `first automated sync` (src/revisions).
    */
   trigger?: string;
+  /**
+   * Present when this sync is a promotion (`/sync promote`, src/promotion): the revision verified in the previous
+   * stage. `operation.revision` is then exactly that revision (each source's, joined by `;`).
+   */
+  promotion?: PromotionRef;
+}
+
+/** What a promotion moves: from which stage of which pipeline, the exact revision, and how it was verified. */
+export interface PromotionRef {
+  pipeline: string;
+  /** The stage (Application) the revision was verified in. */
+  from: string;
+  /** The exact revision promoted: each source's git SHA or chart version, joined by `;`. */
+  revision: string;
+  /** How it was verified, for people: `Healthy in guestbook-staging for 2 h, PostSync Job/smoke-test passed`. */
+  verified?: string;
+  /** A break-glass promotion of a revision that was not verified: why it was never verified. */
+  unverified?: string;
 }
 
 /** Which attempt a retry is, of how many (none without a limit), after how long, and the failed attempt's message. */
@@ -51,6 +69,11 @@ export interface SyncRetryRef {
 export interface RollbackRef {
   id: number;
   revision: string;
+  /**
+   * The promotion this rollback undoes, when the operation it rolls back from was one (history entry `id`, if
+   * recorded): said on its approval message and header.
+   */
+  undoes?: { id?: number; pipeline: string; from: string; revision: string };
 }
 
 /** What `/sync delete` asks for (see src/deletion/delete-application.ts). */
@@ -100,7 +123,29 @@ export const SyncRequestSchema = z.object({
   requestKey: z.string().min(1).max(200),
   appOfApps: AppOfAppsChainSchema.optional(),
   rollout: RolloutChainSchema.optional(),
-  rollback: z.object({ id: z.number().int().positive(), revision: z.string().min(1) }).optional(),
+  rollback: z
+    .object({
+      id: z.number().int().positive(),
+      revision: z.string().min(1),
+      undoes: z
+        .object({
+          id: z.number().int().positive().optional(),
+          pipeline: z.string(),
+          from: z.string(),
+          revision: z.string(),
+        })
+        .optional(),
+    })
+    .optional(),
+  promotion: z
+    .object({
+      pipeline: z.string().min(1),
+      from: z.string().min(1),
+      revision: z.string().min(1),
+      verified: z.string().optional(),
+      unverified: z.string().optional(),
+    })
+    .optional(),
   retry: z
     .object({
       attempt: z.number().int().min(2),
@@ -129,12 +174,13 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
     throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
   }
-  const { target, deletion, appOfApps, rollout, rollback, retry, trigger, ...rest } = parsed.data;
+  const { target, deletion, appOfApps, rollout, rollback, retry, trigger, promotion, ...rest } = parsed.data;
   return {
     ...rest,
     target,
     ...(trigger ? { trigger } : {}),
-    ...(rollback ? { rollback } : {}),
+    ...(rollback ? { rollback: rollbackOf(rollback) } : {}),
+    ...(promotion ? { promotion: withoutUndefined(promotion) } : {}),
     ...(retry ? { retry } : {}),
     ...(deletion ? { deletion: deletionOf(deletion) } : {}),
     ...(appOfApps ? { appOfApps } : {}),
@@ -149,5 +195,24 @@ function deletionOf(
     confirmed: value.confirmed,
     planHash: value.planHash,
     ...(value.cascade ? { cascade: value.cascade } : {}),
+  };
+}
+
+function rollbackOf(value: {
+  id: number;
+  revision: string;
+  undoes?: RollbackRef['undoes'] | undefined;
+}): RollbackRef {
+  const { undoes, ...rest } = value;
+  return {
+    ...rest,
+    ...(undoes ? { undoes: withoutUndefined(undoes) as NonNullable<RollbackRef['undoes']> } : {}),
+  };
+}
+
+/** `value` without its undefined fields (zod's optional output keeps them as keys under exactOptionalPropertyTypes). */
+function withoutUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
   };
 }

@@ -55,6 +55,7 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
         ...(request.rollback ? { rollback: request.rollback } : {}),
         ...(request.rollout ? { rollout: request.rollout } : {}),
         ...(request.syncTrigger ? { trigger: request.syncTrigger } : {}),
+        ...(request.promotion ? { promotion: request.promotion } : {}),
       },
       { jobId: approvalJobId(request.id) },
     );

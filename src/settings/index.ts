@@ -10,6 +10,7 @@ export {
   type Principals,
 } from './environments-schema.js';
 export { loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
+export type { PipelineSettings, PromotionSettings, VerifySettings } from './promotion-schema.js';
 export { resolveCluster } from './resolve-cluster.js';
 export { type HealthOverrideSetting, parseResourceCustomizations } from './resource-customizations.js';
 export type {

@@ -23,12 +23,14 @@
  *   github: { secretEnv: GITHUB_WEBHOOK_SECRET }   # or secretFile:; also gitlab, bitbucket (its UUID), bitbucketServer, gitea
  * environments: {}                     # see environments-schema.ts (approvals)
  * resourceTracking: { method: annotation }   # argocd-cm application.resourceTrackingMethod (and two more keys)
+ * promotion: { pipelines: { guestbook: { stages: [guestbook-staging, guestbook-prod] } } }  # promotion-schema.ts
  * ```
  * Extend by adding keys to `SettingsSchema`'s shape (it is a plain `z.strictObject`).
  */
 import { z } from 'zod';
 import { TRACKING_LABEL, TRACKING_METHODS, type TrackingMethod } from '../domain/index.js';
 import { channelId, EnvironmentsSchema } from './environments-schema.js';
+import { PromotionSchema } from './promotion-schema.js';
 import { parseResourceCustomizations } from './resource-customizations.js';
 
 const nonEmpty = z.string().min(1);
@@ -377,6 +379,7 @@ export const SettingsSchema = z.strictObject({
   resourceTracking: ResourceTrackingSchema.prefault({}),
   health: HealthSettingsSchema.prefault({}),
   webhook: WebhookSettingsSchema.prefault({}),
+  promotion: PromotionSchema.prefault({}),
 });
 
 export type SettingsFile = z.infer<typeof SettingsSchema>;

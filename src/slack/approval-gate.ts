@@ -43,6 +43,7 @@ export function createApprovalGate(
         ...(trigger ? { trigger } : {}),
         ...(fromBotMessage ? { fromBotMessage } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
+        ...(request.promotion ? { promotion: request.promotion } : {}),
         ...(request.deletion && deletionPlan
           ? { deletion: { request: request.deletion, plan: deletionPlan } }
           : {}),

@@ -83,6 +83,8 @@ export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' |
   action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
   /** A button on a message the bot posted (the Roll back button), not a typed command. */
   fromBotMessage?: boolean;
+  /** `/sync promote`: allowedRevisions is asked of the Application's targetRevision, not the pinned SHA. */
+  promotion?: SyncRequest['promotion'];
 };
 
 /**

@@ -26,6 +26,7 @@ import { cancelDeletionAction, confirmDeletionAction } from './actions/delete-ac
 import { driftSyncAction } from './actions/drift-sync-action.js';
 import { durableClick } from './actions/durable-click.js';
 import { revisionDiffAction, revisionSyncAction } from './actions/revision-actions.js';
+import { promoteAction } from './actions/promote-action.js';
 import { rollbackAction } from './actions/rollback-action.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import type { SlackAppDeps } from './commands/command-context.js';
@@ -35,6 +36,7 @@ import { handleSyncCommand } from './commands/sync-command.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { REVISION_DIFF_ACTION_ID, REVISION_SYNC_ACTION_ID } from './messages/revision-notice-blocks.js';
+import { PROMOTE_ACTION_ID } from './messages/pipeline-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
@@ -247,6 +249,7 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
   click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent, claims: rollbackClaims }));
   click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
   click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
+  click(PROMOTE_ACTION_ID, (args) => promoteAction({ ...args, deps, recent }));
   if (deps.approvalFlow) {
     actionIds.push(
       ...registerApprovalActions(app, {

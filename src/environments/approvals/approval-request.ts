@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DeletionPlan } from '../../deletion/index.js';
 import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, Initiator, RollbackRef, RolloutChain } from '../../queue/index.js';
+import type { DeletionRequest, Initiator, PromotionRef, RollbackRef, RolloutChain } from '../../queue/index.js';
 import type { Principals } from '../../settings/index.js';
 import type { DiffSummary } from './diff-summary.js';
 import type { PlanSummary } from './plan-summary.js';
@@ -64,6 +64,8 @@ export interface ApprovalRequest {
    * SyncRequest.trigger, so its header and history say why it started.
    */
   syncTrigger?: string;
+  /** Present when the request is a promotion (`/sync promote`): what it moves and how it was verified. */
+  promotion?: PromotionRef;
 }
 
 /** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */
@@ -120,8 +122,10 @@ export function bindingOf(
 
 /** The command that asks again for what `request` asked: `/sync delete <app>` for a deletion, else `/sync <app>`. */
 export function rerunCommandOf(
-  request: Pick<ApprovalRequest, 'application' | 'deletion'> & Pick<Partial<ApprovalRequest>, 'rollback'>,
+  request: Pick<ApprovalRequest, 'application' | 'deletion'> &
+    Pick<Partial<ApprovalRequest>, 'rollback' | 'promotion'>,
 ): string {
+  if (request.promotion) return `/sync promote ${request.promotion.pipeline} --to ${request.application}`;
   if (request.rollback) return `/sync rollback ${request.application} ${request.rollback.id}`;
   return request.deletion ? `/sync delete ${request.application}` : `/sync ${request.application}`;
 }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Application } from '../../domain/index.js';
-import type { RollbackRef, RolloutChain } from '../../queue/index.js';
+import type { PromotionRef, RollbackRef, RolloutChain } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
 import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
 import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
@@ -37,6 +37,8 @@ export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
   rollout?: RolloutChain;
   /** An automated sync's reason (requestAutomatedApproval only), kept on the request for its job. */
   syncTrigger?: string;
+  /** `/sync promote`: the verified revision it moves (shown to approvers, audited). */
+  promotion?: PromotionRef;
 }
 
 export type GateResult =
@@ -66,6 +68,7 @@ export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): 
     channel: ctx.channel,
     ...(ctx.deletion ? { operation: 'delete' as const } : {}),
     ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
+    ...promotionAudit(ctx),
   };
   if (!decision.allowed) {
     await deps.audit.append({ ...base, type: 'refused', reason: decision.reason });
@@ -73,7 +76,7 @@ export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): 
   }
   const breakGlass = decision.breakGlass;
   if (!env.settings.requireApproval) {
-    await deps.audit.append({ ...base, type: 'requested', breakGlass: breakGlass?.reason });
+    await deps.audit.append({ ...base, type: 'requested', breakGlass: breakGlassOf(ctx, breakGlass) });
     return { kind: 'proceed', environment: env.name, ...(breakGlass ? { breakGlass } : {}) };
   }
   return postApprovalRequest(deps, ctx, app, env, breakGlass);
@@ -144,9 +147,10 @@ async function postApprovalRequest(
     messageTs: message.ts,
     requestId: request.id,
     revision: request.revision,
-    breakGlass: breakGlass?.reason,
+    breakGlass: breakGlassOf(ctx, breakGlass),
     ...(ctx.deletion ? { operation: 'delete' as const } : {}),
     ...(ctx.trigger ? { trigger: ctx.trigger } : {}),
+    ...promotionAudit(ctx),
   });
   return { kind: 'approval-posted', requestId: request.id, message };
 }
@@ -170,7 +174,7 @@ async function newRequest(
     environment: env.name,
     operation: ctx.operation,
     revision: preview.revision,
-    revisionName: revisionNameOf(app, ctx.operation),
+    revisionName: revisionNameOf(app, ctx.operation, ctx.promotion),
     binding: bindingOf(app.name, preview.revision, ctx.operation, ctx.deletion?.request),
     requester: ctx.initiator,
     channel: ctx.channel,
@@ -186,7 +190,28 @@ async function newRequest(
     ...(ctx.rollback ? { rollback: ctx.rollback } : {}),
     ...(ctx.rollout ? { rollout: ctx.rollout } : {}),
     ...(ctx.syncTrigger ? { syncTrigger: ctx.syncTrigger } : {}),
+    ...(ctx.promotion ? { promotion: ctx.promotion } : {}),
   };
+}
+
+/**
+ * What the audit log says of a promotion: the trigger `/sync promote` and, as the reason, what it moves and how it
+ * was verified — or why it was not, for a break-glass promotion of an unverified revision.
+ */
+function promotionAudit(ctx: GateRequestContext): { trigger?: string; reason?: string } {
+  const p = ctx.promotion;
+  if (!p) return {};
+  const how = p.unverified ? `UNVERIFIED: ${p.unverified}` : `verified: ${p.verified ?? ''}`;
+  return {
+    trigger: ctx.trigger ?? `/sync promote ${p.pipeline}`,
+    reason: `promotion of ${p.revision} from ${p.from} (${how})`,
+  };
+}
+
+/** The break-glass reason to audit: the freeze's, or a promotion's of an unverified revision. */
+function breakGlassOf(ctx: GateRequestContext, breakGlass: BreakGlass | undefined): string | undefined {
+  if (breakGlass) return breakGlass.reason;
+  return ctx.promotion?.unverified ? ctx.breakGlassReason?.trim() : undefined;
 }
 
 /** The `revision` of a deletion request (nothing is rendered or applied). */

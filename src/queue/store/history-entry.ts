@@ -40,5 +40,6 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
   if (request.deletion) entry.deletion = true;
   if (request.rollback) entry.rollback = request.rollback;
   if (request.trigger) entry.trigger = request.trigger;
+  if (request.promotion) entry.promotion = request.promotion;
   return entry;
 }

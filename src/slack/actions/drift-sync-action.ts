@@ -40,6 +40,17 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   }
   const parsed = parseSyncArgs([]);
   if (!parsed.ok) return;
+  // A stage pinned by a promotion drifted from its pinned revision: Sync restores that revision, not the branch head.
+  let pinned: string | undefined;
+  try {
+    pinned = (await deps.promotion?.store.pin(application))?.revision;
+  } catch (err) {
+    return queueUnavailable(
+      { respond: (m) => respond(typeof m === 'string' ? m : { ...m, replace_original: false }), deps },
+      err,
+    );
+  }
+  if (pinned !== undefined) parsed.operation = { ...parsed.operation, revision: pinned };
   const notice = driftNoticeKeyOf(body.team?.id ?? body.user.team_id ?? '', channel, messageTs, application);
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
   const refusal = await requestRefusal(deps, {

@@ -24,12 +24,13 @@ import {
   rollbackRefusal,
   UNKNOWN_REVISION,
 } from '../commands/rollback-command.js';
-import { type RollbackChoice, rollbackTargetBefore } from '../commands/rollback-target.js';
+import { promotionUndone, type RollbackChoice, rollbackTargetBefore } from '../commands/rollback-target.js';
 import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
+import type { HistoryEntry } from '../ports.js';
 import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
@@ -66,6 +67,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   const keep = (m: Parameters<RespondFn>[0]) =>
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let choice: RollbackChoice;
+  let scanned: HistoryEntry[] = [];
   try {
     const history = await deps.queue.history(application, ROLLBACK_HISTORY_SCAN);
     // The button names the sync it belongs to: one of this Application's, in its history or still in the queue.
@@ -80,6 +82,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
       ));
     }
     choice = rollbackTargetBefore(history, jobId);
+    scanned = history;
   } catch (err) {
     return queueUnavailable({ respond: keep, deps }, err);
   }
@@ -89,7 +92,8 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
     ));
   const { entry } = choice;
   const operation = rollbackOperation(entry.revision, false, entry.source, entry.sources);
-  const rollback = { id: entry.id, revision: entry.revision };
+  const undoes = promotionUndone(scanned, entry.id);
+  const rollback = { id: entry.id, revision: entry.revision, ...(undoes ? { undoes } : {}) };
   // One rollback per failure, whoever clicks where: the failed job (all its buttons) and the entry it returns to.
   const what = JSON.stringify([
     body.team?.id ?? body.user.team_id ?? '',

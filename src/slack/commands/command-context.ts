@@ -14,8 +14,10 @@ import type { WebClient } from '@slack/web-api';
 import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
 import type { Approvals } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
+import type { PromotionStore, StageObservation } from '../../promotion/index.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
 import type { RevisionNoticeRefs } from '../../revisions/index.js';
+import type { Settings } from '../../settings/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
@@ -86,6 +88,21 @@ export interface SlackAppDeps {
    * are on the replicas (durable-click.ts; Sentinel). Default: nothing to wait for.
    */
   durable?: DurableWrites;
+  /**
+   * Promotion pipelines (wavesync.yaml `promotion`, the stage records in Redis): `/sync promote`, `/sync pipeline`
+   * and the pin in `/sync status`. Without it those commands say no pipeline is configured.
+   */
+  promotion?: PromotionDeps;
+}
+
+/** What the promotion commands read. */
+export interface PromotionDeps {
+  settings: Pick<Settings, 'promotion'>;
+  store: PromotionStore;
+  /** Whether the Application is in an environment (break-glass of an unverified revision is possible there only). */
+  inEnvironment(application: string): boolean;
+  /** The stage's live health and sync against `revision` (`/sync pipeline`'s live column); optional. */
+  observe?(application: string, revision: string): Promise<StageObservation>;
 }
 
 export interface CommandContext {

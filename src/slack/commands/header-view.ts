@@ -3,7 +3,7 @@
  * cancel paths and the worker's reporter all draw the same header.
  */
 import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, Initiator, RollbackRef } from '../../queue/index.js';
+import type { DeletionRequest, Initiator, PromotionRef, RollbackRef } from '../../queue/index.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';
@@ -22,6 +22,7 @@ export function headerViewOf(
     rollback?: RollbackRef;
     /** Why an automated sync started (SyncRequest.trigger). */
     trigger?: string;
+    promotion?: PromotionRef;
   },
 ): HeaderBase {
   const summary = catalog.describe(job.application);
@@ -48,8 +49,11 @@ export function headerViewOf(
     initiator: job.initiator,
     commandText: job.rollback
       ? rollbackCommandTextOf(job.application, job.rollback, job.operation)
-      : commandTextOf(job.application, job.operation),
+      : job.promotion
+        ? `/sync promote ${job.promotion.pipeline} --to ${job.application}`
+        : commandTextOf(job.application, job.operation),
     ...(job.rollback ? { rollback: job.rollback } : {}),
+    ...(job.promotion ? { promotion: job.promotion } : {}),
     ...(rollbackable ? { rollbackable: true } : {}),
     ...(job.operation.revision ? { revision: job.operation.revision } : {}),
     ...(job.jobId ? { jobId: job.jobId } : {}),

@@ -59,3 +59,17 @@ export function driftNoticeKeyOf(
   const what = JSON.stringify([team, channel, messageTs, application]);
   return createHash('sha256').update(what).digest('hex').slice(0, 40);
 }
+
+/**
+ * The idempotency key of a Promote click: the same person promoting the same revision to the same stage from the
+ * same channel (a double click queues one promotion).
+ */
+export function requestKeyOfPromotion(
+  body: Pick<BlockAction, 'user' | 'team'>,
+  channel: string,
+  stage: string,
+  revision: string,
+): string {
+  const what = JSON.stringify([body.team?.id ?? '', channel, body.user.id, 'promote', stage, revision]);
+  return `slack-promote:${createHash('sha256').update(what).digest('hex').slice(0, 40)}`;
+}

@@ -15,12 +15,12 @@ import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
-import type { ApplicationSummary, SyncQueueClient } from '../ports.js';
+import type { ApplicationSummary, HistoryEntry, SyncQueueClient } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';
 import { requestRefusal } from './request-refusal.js';
-import { chooseRollbackTarget, type RollbackChoice } from './rollback-target.js';
+import { chooseRollbackTarget, promotionUndone, type RollbackChoice } from './rollback-target.js';
 import { acceptCommand } from './start-sync-command.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
@@ -54,7 +54,7 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
     ...breakGlass,
   });
   if (refusal) return ctx.ack(ephemeral(refusal));
-  let choice: RollbackChoice;
+  let choice: RollbackChoice & { history: HistoryEntry[] };
   try {
     choice = await rollbackTargetOf(ctx.deps.queue, application, parsed.id);
   } catch (err) {
@@ -67,7 +67,8 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   }
   const { entry } = choice;
   const operation = rollbackOperation(entry.revision, parsed.prune, entry.source, entry.sources);
-  const rollback = { id: entry.id, revision: entry.revision };
+  const undoes = promotionUndone(choice.history, entry.id);
+  const rollback = { id: entry.id, revision: entry.revision, ...(undoes ? { undoes } : {}) };
   const key = requestKeyOf(ctx.command, application, operation, parsed.breakGlassReason);
   await acceptCommand(
     ctx,
@@ -118,8 +119,9 @@ export async function rollbackTargetOf(
   queue: Pick<SyncQueueClient, 'history'>,
   application: string,
   id?: number,
-): Promise<RollbackChoice> {
-  return chooseRollbackTarget(await queue.history(application, ROLLBACK_HISTORY_SCAN), id);
+): Promise<RollbackChoice & { history: HistoryEntry[] }> {
+  const history = await queue.history(application, ROLLBACK_HISTORY_SCAN);
+  return { ...chooseRollbackTarget(history, id), history };
 }
 
 /**

@@ -31,6 +31,23 @@ export function rollbackTargetBefore(
   return chooseTarget(history.slice(at));
 }
 
+/**
+ * The promotion a rollback to entry `targetId` undoes: the newest Succeeded promotion (not a dry run) recorded after
+ * that entry in `history` (newest first), or undefined — `/sync promote` and rollback share the history, so a
+ * rollback of production can say "undoing the promotion of 3f9c2e1 from staging (#42)".
+ */
+export function promotionUndone(
+  history: readonly HistoryEntry[],
+  targetId: number,
+): { id?: number; pipeline: string; from: string; revision: string } | undefined {
+  const at = history.findIndex((e) => e.id === targetId);
+  const newer = at < 0 ? [] : history.slice(0, at);
+  const undone = newer.find((e) => e.promotion && e.phase === 'Succeeded' && !e.dryRun);
+  if (!undone?.promotion) return undefined;
+  const { pipeline, from } = undone.promotion;
+  return { ...(undone.id ? { id: undone.id } : {}), pipeline, from, revision: undone.revision };
+}
+
 /** Stands for the failed operation whose history entry is not recorded yet. */
 const PENDING = { phase: 'Failed' } as HistoryEntry;
 

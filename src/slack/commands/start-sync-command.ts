@@ -184,13 +184,14 @@ export async function startSync(
   durable?: DurableStart,
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
-  const { application, operation, initiator, requestKey, deletion, rollback } = input;
+  const { application, operation, initiator, requestKey, deletion, rollback, promotion } = input;
   const base = headerViewOf(deps.catalog, {
     application,
     operation,
     initiator,
     ...(deletion ? { deletion } : {}),
     ...(rollback ? { rollback } : {}),
+    ...(promotion ? { promotion } : {}),
   });
   const found = durable?.header ?? (await durable?.findHeader?.());
   const header = found ? { ...found, base } : await postHeader(ctx, base, durable?.jobId);
@@ -207,6 +208,7 @@ export async function startSync(
     requestKey,
     ...(deletion ? { deletion } : {}),
     ...(rollback ? { rollback } : {}),
+    ...(promotion ? { promotion } : {}),
   };
   const plan = input.deletionPlan;
   const context = {

@@ -4,7 +4,11 @@
  * see from this channel: a named app refused is answered with the reason (ephemeral); the all-apps view leaves out
  * registered Applications the user may not read here.
  */
-import { textMessage } from '../messages/block.js';
+
+import { displayRevision } from '../../domain/index.js';
+import type { Pin } from '../../promotion/index.js';
+import { plainFallback, type SlackMessage, section, textMessage } from '../messages/block.js';
+import { escapeMrkdwn } from '../messages/format.js';
 
 import { USAGE } from '../messages/help-blocks.js';
 import { statusBlocks } from '../messages/status-blocks.js';
@@ -24,24 +28,22 @@ export async function statusCommand(ctx: CommandContext): Promise<void> {
   if (refusal) return ctx.ack(ephemeral(textMessage(`🚫 ${refusal}`)));
   await ctx.ack();
   try {
-    const [jobs, pending] = await Promise.all([
+    const [jobs, pending, pin] = await Promise.all([
       application ? ctx.deps.queue.applicationStatus(application) : ctx.deps.queue.allStatus(),
       ctx.deps.approvalFlow?.pendingApprovals?.(application) ?? [],
+      application ? ctx.deps.promotion?.store.pin(application) : undefined,
     ]);
     const readable = await readableApplications(ctx, [
       ...jobs.map((j) => j.application),
       ...pending.map((p) => p.application),
     ]);
-    await ctx.respond(
-      ephemeral(
-        statusBlocks(
-          jobs.filter((j) => readable.has(j.application)),
-          application,
-          Date.now(),
-          pending.filter((p) => readable.has(p.application)),
-        ),
-      ),
+    const status = statusBlocks(
+      jobs.filter((j) => readable.has(j.application)),
+      application,
+      Date.now(),
+      pending.filter((p) => readable.has(p.application)),
     );
+    await ctx.respond(ephemeral(pin ? withPin(status, pin) : status));
   } catch (err) {
     await queueUnavailable(ctx, err);
   }
@@ -63,4 +65,13 @@ async function readableApplications(
     ),
   );
   return new Set(names.filter((_, i) => !refused[i]));
+}
+
+/**
+ * `📌 pinned at 3f9c2e1 by promotion from staging`: the Application is held at a promoted revision (drift
+ * detection and self-heal keep it there until the next promotion or a person's sync).
+ */
+function withPin(status: SlackMessage, pin: Pin): SlackMessage {
+  const line = `📌 pinned at \`${escapeMrkdwn(displayRevision(pin.revision))}\` by promotion from ${escapeMrkdwn(pin.from)} (pipeline ${escapeMrkdwn(pin.pipeline)}): drift detection and self-heal keep it there until the next promotion or a sync`;
+  return { text: `${plainFallback(line)}\n${status.text}`, blocks: [section(line), ...status.blocks] };
 }

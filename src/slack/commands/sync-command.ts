@@ -17,6 +17,8 @@ import { diffCommand } from './diff-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
+import { pipelineCommand } from './pipeline-command.js';
+import { promoteCommand } from './promote-command.js';
 import { rollbackCommand } from './rollback-command.js';
 import { rolloutCommand } from './rollout-command.js';
 import { startSyncCommand } from './start-sync-command.js';
@@ -34,6 +36,8 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   delete: deleteCommand,
   diff: diffCommand,
   'confirm-prune': confirmPruneCommand,
+  promote: promoteCommand,
+  pipeline: pipelineCommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {

@@ -30,14 +30,20 @@ import { actions, type Block, button, context, plainFallback, type SlackMessage,
 import { deletionPlanView } from './deletion-blocks.js';
 import { diffSummaryBlock, liveDiffUnavailableBlock } from './diff-blocks.js';
 import { escapeMrkdwn, listNames, mention, truncate } from './format.js';
-import { rollbackTitle } from './sync-header-blocks.js';
+import { promotionTitle, rollbackTitle } from './sync-header-blocks.js';
 
 const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
 
 /** The approval message for the record's current status. */
 export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
   const { request } = record;
-  const what = request.deletion ? '🗑 Delete ' : request.rollback ? '↩️ Roll back ' : '';
+  const what = request.deletion
+    ? '🗑 Delete '
+    : request.rollback
+      ? '↩️ Roll back '
+      : request.promotion
+        ? '⏫ Promote to '
+        : '';
   const title = `${statusIcon(record)} ${what}*${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
   const revision = request.deletion
     ? `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(deleteCommandTextOf(request.application, request.deletion.request))}\``
@@ -49,6 +55,7 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
         `🔨 break-glass through freeze "${escapeMrkdwn(request.breakGlass.freeze)}": ${escapeMrkdwn(request.breakGlass.reason)}`,
       ]
     : [];
+  breakGlass.unshift(...promotionLines(request));
   const blocks: Block[] = [];
   if (request.deletion) {
     // The waves are shortened to fit; what is kept and the Delete=confirm objects always get sections of their own.
@@ -76,6 +83,19 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
     );
   }
   return { text: plainFallback(`${title} ${revision}`), blocks };
+}
+
+/**
+ * What a promotion moves and how it was verified: `⏫ Promotion of `3f9c2e1` from staging · ✅ verified: Healthy in
+ * staging for 2 h, PostSync Job/smoke-test passed` (or `⚠️ NOT verified: … Break glass: …`).
+ */
+function promotionLines(request: ApprovalRecord['request']): string[] {
+  const p = request.promotion;
+  if (!p) return [];
+  const how = p.unverified
+    ? `⚠️ NOT verified: ${escapeMrkdwn(p.unverified)}`
+    : `✅ verified: ${escapeMrkdwn(p.verified ?? '')}`;
+  return [`⏫ ${promotionTitle(p)} (pipeline ${escapeMrkdwn(p.pipeline)}) · ${how}`];
 }
 
 /** A header whose request the environment's policy refused; nothing was queued. */

@@ -16,6 +16,9 @@ export const USAGE = {
   rollout: '/sync <appset>',
   delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
+  promote:
+    '/sync promote <pipeline> [--from STAGE] [--to STAGE] [--revision REV] [--prune] [--break-glass "reason"]',
+  pipeline: '/sync pipeline <pipeline>',
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
@@ -40,6 +43,8 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.delete}\` — delete an Application: shows the plan (per wave, what is kept and why) with Delete/Cancel; ` +
       'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
+    `\`${USAGE.promote}\` — sync the next stage of a promotion pipeline to exactly the revision verified in the stage before it (through its usual approval)`,
+    `\`${USAGE.pipeline}\` — each stage of a pipeline: revision, health, how long verified, what waits to be promoted (a stage's name finds its pipeline too)`,
   ];
   const text = lines.join('\n');
   return {

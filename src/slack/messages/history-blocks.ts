@@ -25,12 +25,18 @@ function entryLine(e: HistoryEntry): string {
   const icon = e.phase === 'Succeeded' ? (e.health && e.health.status !== 'Healthy' ? '⚠️' : '✅') : '❌';
   const id = e.id === undefined ? '' : `*#${e.id}* `;
   const kind = e.rollback
-    ? [`↩️ rollback to #${e.rollback.id}`]
-    : e.dryRun
-      ? ['dry run']
-      : e.deletion
-        ? ['delete']
-        : [];
+    ? [
+        `↩️ rollback to #${e.rollback.id}${e.rollback.undoes ? `, undoing the promotion from ${escapeMrkdwn(e.rollback.undoes.from)}${e.rollback.undoes.id ? ` (#${e.rollback.undoes.id})` : ''}` : ''}`,
+      ]
+    : e.promotion
+      ? [
+          `⏫ promoted from ${escapeMrkdwn(e.promotion.from)}${e.promotion.unverified ? ' (unverified, break glass)' : ''}`,
+        ]
+      : e.dryRun
+        ? ['dry run']
+        : e.deletion
+          ? ['delete']
+          : [];
   const parts = [`${icon} ${id}${utcMinute(e.finishedAt)}`, ...kind, e.phase];
   if (e.health) parts.push(formatHealth(e.health));
   parts.push(formatDuration(e.durationMs), `\`${escapeMrkdwn(shortRevision(e.revision))}\``);

@@ -54,7 +54,9 @@ export interface SyncHeaderView {
   /** The Application can be rolled back (`canRollBack`): a failed summary gets a Roll back button. */
   rollbackable?: boolean;
   /** The job is a rollback: the title says `Rollback to 3f2a1c9 (#41)`. */
-  rollback?: { id: number; revision: string };
+  rollback?: { id: number; revision: string; undoes?: { id?: number; from: string; revision: string } };
+  /** The job is a promotion: the title says `Promotion of 3f9c2e1 from staging`. */
+  promotion?: { from: string; revision: string; unverified?: string };
   state: SyncHeaderState;
 }
 
@@ -74,15 +76,31 @@ export function syncHeaderBlocks(view: SyncHeaderView): SlackMessage {
   return { text: plainFallback(line), blocks };
 }
 
-/** `Rollback to `3f2a1c9` (#41)` for a rollback. */
+/** `Rollback to `3f2a1c9` (#41)` for a rollback, `Promotion of `3f9c2e1` from staging` for a promotion. */
 function rollbackParts(view: SyncHeaderView): string[] {
   const r = view.rollback;
-  return r ? [rollbackTitle(r)] : [];
+  if (r) return [rollbackTitle(r)];
+  return view.promotion ? [promotionTitle(view.promotion)] : [];
 }
 
-/** `Rollback to `3f2a1c9` (#41)`: the rollback's target revision (short) and history id. */
-export function rollbackTitle(r: { id: number; revision: string }): string {
-  return `Rollback to \`${escapeMrkdwn(shortRevision(r.revision))}\` (#${r.id})`;
+/**
+ * `Rollback to `3f2a1c9` (#41)`: the rollback's target revision (short) and history id; when the operation it
+ * undoes was a promotion, `, undoing the promotion of `9e8d7c6` from staging (#42)`.
+ */
+export function rollbackTitle(r: {
+  id: number;
+  revision: string;
+  undoes?: { id?: number; from: string; revision: string };
+}): string {
+  const undoes = r.undoes
+    ? `, undoing the promotion of \`${escapeMrkdwn(shortRevision(r.undoes.revision))}\` from ${escapeMrkdwn(r.undoes.from)}${r.undoes.id ? ` (#${r.undoes.id})` : ''}`
+    : '';
+  return `Rollback to \`${escapeMrkdwn(shortRevision(r.revision))}\` (#${r.id})${undoes}`;
+}
+
+/** `Promotion of `3f9c2e1` from staging` (`⚠️ unverified` for a break-glass promotion). */
+export function promotionTitle(p: { from: string; revision: string; unverified?: string }): string {
+  return `Promotion of \`${escapeMrkdwn(shortRevision(p.revision))}\` from ${escapeMrkdwn(p.from)}${p.unverified ? ' (⚠️ unverified)' : ''}`;
 }
 
 /** `🗑 Deleting *app* → production`, `🗑 Deleted *app* → production` or `❌ Deleting *app* → production`. */

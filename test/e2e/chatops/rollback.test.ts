@@ -10,10 +10,11 @@ import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as
 import { ROLLBACK_ACTION_ID } from '../../../src/slack/messages/rollback-button.js';
 import { createGitFixture, type GitFixture } from '../../support/git-fixture.js';
 import {
+  ephemeralTextsOf,
   type ServeStack,
   stagingApplicationYaml,
   startServeStack,
-  webDeploymentYaml,
+  webManifests,
 } from '../support/serve-stack.js';
 
 const CHANNEL = 'C0WEB';
@@ -44,16 +45,7 @@ environments:
 `;
 }
 
-function manifests(version: string, image: string): Record<string, string> {
-  return {
-    'web/config.yaml': `apiVersion: v1
-kind: ConfigMap
-metadata: { name: web-config }
-data: { version: "${version}" }
-`,
-    'web/deployment.yaml': webDeploymentYaml(image),
-  };
-}
+const manifests = webManifests;
 
 let stack: ServeStack;
 let git: GitFixture;
@@ -94,12 +86,7 @@ const text = (ts: string) => stack.text(CHANNEL, ts);
 const roots = () => stack.slack.channelMessages(CHANNEL).filter((m) => !m.threadTs);
 
 /** The ephemeral replies sent to the response_url, as text, oldest first. */
-function ephemeralTexts(): string[] {
-  return stack.slack.responseUrlPosts(CHANNEL).map((p) => {
-    const blocks = p.body.blocks as Parameters<typeof renderBlocksAsText>[0] | undefined;
-    return blocks ? renderBlocksAsText(blocks) : String(p.body.text ?? '');
-  });
-}
+const ephemeralTexts = () => ephemeralTextsOf(stack, CHANNEL);
 
 /** `userId` clicks the Roll back button of `message` in `channel` (a signed block_actions payload). */
 function clickRollback(channel: string, message: { ts: string; blocks: unknown }, userId: UserId) {

@@ -121,6 +121,26 @@ spec:
 `;
 }
 
+/** A `web/` folder for a git fixture: a ConfigMap `web-config` holding `version` and the Deployment `web` running `image`. */
+export function webManifests(version: string, image: string): Record<string, string> {
+  return {
+    'web/config.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata: { name: web-config }
+data: { version: "${version}" }
+`,
+    'web/deployment.yaml': webDeploymentYaml(image),
+  };
+}
+
+/** The ephemeral replies the bot sent to `channel`'s response_url, as text, oldest first. */
+export function ephemeralTextsOf(stack: Pick<ServeStack, 'slack'>, channel: string): string[] {
+  return stack.slack.responseUrlPosts(channel).map((p) => {
+    const blocks = p.body.blocks as Blocks | undefined;
+    return blocks ? renderBlocksAsText(blocks) : String(p.body.text ?? '');
+  });
+}
+
 export async function startServeStack(options: ServeStackOptions): Promise<ServeStack> {
   const sim = await startSimulator({ speed: options.speed ?? 20 });
   const slack = await FakeSlackApi.start({
