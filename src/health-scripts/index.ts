@@ -1,4 +1,7 @@
 /** Lua health scripts as Argo CD runs them: the VM, where scripts come from, and the engine's port over both. */
+
+// The Lua pieces resource actions (src/resource-actions) run on.
+export { fengari, type LuaState } from './fengari.js';
 export {
   createHealthScriptCatalog,
   groupKindKey,
@@ -11,6 +14,8 @@ export {
   HEALTH_SCRIPT_TIMEOUT_MS,
   type HealthScript,
   type HealthScriptVm,
+  pushValue,
 } from './run-health-script.js';
+export { pushSafeOs } from './safe-os.js';
 export { createScriptedHealth, type ScriptedHealthOptions } from './scripted-health.js';
 export { builtInScriptsDir, scriptedHealthFromSettings } from './scripted-health-from-settings.js';

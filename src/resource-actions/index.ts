@@ -1,0 +1,20 @@
+/** Argo CD's resource actions: discovery and action Lua scripts (and the Go built-ins), where they come from. */
+export {
+  type ActionsOverride,
+  createResourceActionCatalog,
+  type ResourceActionCatalog,
+  type ResourceActionCatalogOptions,
+  ResourceActionError,
+} from './action-catalog.js';
+export {
+  type ActionOperation,
+  ActionResultError,
+  type ImpactedResource,
+  isJsonObject,
+  type JsonObject,
+  type ResourceAction,
+  type ResourceActionParam,
+} from './action-results.js';
+export { RESTARTED_AT_ANNOTATION } from './built-in-actions.js';
+export type { Json } from './lua-json.js';
+export { ACTION_SCRIPT_TIMEOUT_MS, ActionScriptError, runActionScript } from './run-action-script.js';
