@@ -14,6 +14,7 @@ import path from 'node:path';
 import { groupKindKey } from '../health-scripts/index.js';
 import {
   type ImpactedResource,
+  isJsonObject,
   type JsonObject,
   type ResourceAction,
   readActionResult,
@@ -46,6 +47,40 @@ export interface ResourceActionCatalog {
   discover(obj: JsonObject): ResourceAction[];
   /** Runs `action` on `obj` (no discovery check: see runOffered); the objects it would patch or create. */
   run(obj: JsonObject, action: string, params?: Readonly<Record<string, string>>): ImpactedResource[];
+  /**
+   * Runs `action` only if discovery offers it enabled for `obj`, with only the parameters it declares (a declared
+   * one not given takes its `default`); else a ResourceActionError naming what is offered.
+   */
+  runOffered(obj: JsonObject, action: string, params?: Readonly<Record<string, string>>): ImpactedResource[];
+}
+
+/** `Kind/name` of an object, for messages. */
+export function objectLabel(obj: JsonObject): string {
+  const metadata = isJsonObject(obj.metadata) ? obj.metadata : {};
+  return `${String(obj.kind ?? '?')}/${String(metadata.name ?? '?')}`;
+}
+
+/** The parameters to run `action` with: only declared ones, defaults filled in. */
+function checkedParams(
+  action: ResourceAction,
+  label: string,
+  params: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const declared = action.params ?? [];
+  const unknown = Object.keys(params).filter((name) => !declared.some((p) => p.name === name));
+  if (unknown.length > 0) {
+    throw new ResourceActionError(
+      `action ${action.name} of ${label} has no parameter ${unknown.join(', ')} (${
+        declared.length === 0 ? 'it takes none' : `it takes ${declared.map((p) => p.name).join(', ')}`
+      })`,
+    );
+  }
+  const out: Record<string, string> = {};
+  for (const p of declared) {
+    const value = params[p.name] ?? p.default;
+    if (value !== undefined) out[p.name] = value;
+  }
+  return out;
 }
 
 function readIfExists(file: string): string | undefined {
@@ -116,6 +151,20 @@ export function createResourceActionCatalog(options: ResourceActionCatalogOption
       }
       const result = runActionScript({ ...scripted, openLibs: false, obj, params, timeoutMs });
       return readActionResult(result, obj);
+    },
+    runOffered(obj, action, params = {}) {
+      const label = objectLabel(obj);
+      const offered = this.discover(obj);
+      const found = offered.find((a) => a.name === action);
+      if (found === undefined) {
+        throw new ResourceActionError(
+          `${label} offers no action ${action} (${
+            offered.length === 0 ? 'it offers none' : `it offers ${offered.map((a) => a.name).join(', ')}`
+          })`,
+        );
+      }
+      if (found.disabled) throw new ResourceActionError(`action ${action} is disabled for ${label} now`);
+      return this.run(obj, action, checkedParams(found, label, params));
     },
   };
 }

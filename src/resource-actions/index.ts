@@ -2,6 +2,7 @@
 export {
   type ActionsOverride,
   createResourceActionCatalog,
+  objectLabel,
   type ResourceActionCatalog,
   type ResourceActionCatalogOptions,
   ResourceActionError,
@@ -15,6 +16,7 @@ export {
   type ResourceAction,
   type ResourceActionParam,
 } from './action-results.js';
+export { resourceActionsFromSettings } from './actions-from-settings.js';
 export { RESTARTED_AT_ANNOTATION } from './built-in-actions.js';
 export type { Json } from './lua-json.js';
 export { ACTION_SCRIPT_TIMEOUT_MS, ActionScriptError, runActionScript } from './run-action-script.js';
