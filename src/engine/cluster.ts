@@ -28,6 +28,8 @@ export interface WriteOptions {
   dryRun: boolean;
   /** Validation off (`fieldValidation=Ignore`), for the `Validate=false` sync option. */
   validate?: boolean;
+  /** The field manager to write as; default FIELD_MANAGER (resource actions write as ACTION_FIELD_MANAGER). */
+  fieldManager?: string;
 }
 
 export interface ApplyOptions extends WriteOptions {
@@ -147,3 +149,9 @@ export function refOf(obj: KubeObject): ObjectRef {
 
 /** Field manager wavesync applies with (Argo CD uses `argocd-controller`). */
 export const FIELD_MANAGER = 'wavesync';
+
+/**
+ * Field manager of resource actions (restart, scale, …): their fields are not the sync's, so the next sync (which
+ * applies only its manifests as FIELD_MANAGER) does not remove them.
+ */
+export const ACTION_FIELD_MANAGER = 'wavesync-action';

@@ -90,7 +90,7 @@ function describe(verb: string, ref: ObjectRef): string {
 function writeQuery(options: WriteOptions): Record<string, string | undefined> {
   return {
     dryRun: options.dryRun ? 'All' : undefined,
-    fieldManager: FIELD_MANAGER,
+    fieldManager: options.fieldManager ?? FIELD_MANAGER,
     fieldValidation: options.validate === false ? 'Ignore' : undefined,
   };
 }

@@ -19,4 +19,14 @@ export {
 export { resourceActionsFromSettings } from './actions-from-settings.js';
 export { RESTARTED_AT_ANNOTATION } from './built-in-actions.js';
 export type { Json } from './lua-json.js';
+export { buildResourceTree, kindSlashName, type ResourceLine } from './resource-tree.js';
+export {
+  type ActionOutcome,
+  type ActionRequest,
+  changedFields,
+  createResourceViews,
+  type ResourceViewLine,
+  type ResourceViews,
+  type ResourceViewsDeps,
+} from './resource-views.js';
 export { ACTION_SCRIPT_TIMEOUT_MS, ActionScriptError, runActionScript } from './run-action-script.js';
