@@ -19,7 +19,8 @@ export type AuditEventType =
   | 'outcome'
   | 'prune-confirmed'
   | 'cancelled'
-  | 'self-heal';
+  | 'self-heal'
+  | 'resource-action';
 
 export interface AuditEntry {
   type: AuditEventType;
@@ -43,6 +44,8 @@ export interface AuditEntry {
   operation?: 'delete';
   /** What started it when not a typed command: `drift notice Sync button`, `selfHeal`. */
   trigger?: string;
+  /** `resource-action`: the action and its object, e.g. `restart Deployment/web` (parameters as `k=v`). */
+  resourceAction?: string;
 }
 
 /** An entry as read back: its stream id and ISO-8601 time (from the id). */

@@ -22,6 +22,7 @@ import {
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
+import type { ResourceViews } from '../resource-actions/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { redisReplayStore } from '../slack/request-guard.js';
@@ -49,6 +50,8 @@ export interface BotDeps {
   deletions?: DeletionPlanner;
   /** Reads the Applications again when a command names an unknown one (RegistryRefresher.refreshIfStale). */
   refreshApplications?: () => Promise<void>;
+  /** `/sync resources` and resource actions; omitted → unavailable. */
+  resourceViews?: ResourceViews;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -104,6 +107,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       // Registers the Approve/Reject listeners and `/sync audit` (one registration: no second decide per click).
       approvalFlow: wiring.approvals,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
+      ...(deps.resourceViews ? { resourceViews: deps.resourceViews, actionAudit: wiring.audit } : {}),
       driftClaims: redisDriftNoticeClaims(redis, config.queue.prefix),
       driftNotices: redisDriftNoticeRefs(redis, config.queue.prefix),
       // A click is shown as done only once every connection that wrote for it is on the replicas (Sentinel).

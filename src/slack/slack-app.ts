@@ -25,6 +25,7 @@ import { cancelAction } from './actions/cancel-action.js';
 import { cancelDeletionAction, confirmDeletionAction } from './actions/delete-action.js';
 import { driftSyncAction } from './actions/drift-sync-action.js';
 import { durableClick } from './actions/durable-click.js';
+import { resourceActionButton, showAllResourcesButton } from './actions/resource-action-buttons.js';
 import { rollbackAction } from './actions/rollback-action.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import type { SlackAppDeps } from './commands/command-context.js';
@@ -33,6 +34,7 @@ import { RecentRequests } from './commands/recent-requests.js';
 import { handleSyncCommand } from './commands/sync-command.js';
 import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/deletion-blocks.js';
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
+import { RESOURCE_ACTION_ID, RESOURCES_SHOW_ALL_ACTION_ID } from './messages/resource-tree-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
@@ -240,6 +242,8 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
   click(ROLLBACK_ACTION_ID, (args) => rollbackAction({ ...args, deps, recent, claims: rollbackClaims }));
   click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
   click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
+  click(RESOURCE_ACTION_ID, (args) => resourceActionButton({ ...args, deps }));
+  click(RESOURCES_SHOW_ALL_ACTION_ID, (args) => showAllResourcesButton({ ...args, deps }));
   if (deps.approvalFlow) {
     actionIds.push(
       ...registerApprovalActions(app, {

@@ -53,6 +53,8 @@ export async function startHarness(
   approvals?: ApprovalGate,
   /** Extra app options (e.g. the replay store and the clock of the request checks). */
   appOptions: Pick<SlackAppOptions, 'replays' | 'now'> & { durable?: DurableWrites } = {},
+  /** More ports for the app (e.g. resource views). */
+  extraDeps: Partial<SlackAppOptions['deps']> = {},
 ): Promise<Harness> {
   const { durable, ...slackOptions } = appOptions;
   const fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
@@ -73,6 +75,7 @@ export async function startHarness(
       logger: createLogger({ level: 'silent' }),
       ...(approvals ? { approvals } : {}),
       ...(durable ? { durable } : {}),
+      ...extraDeps,
     },
   });
   const { port } = await app.start();

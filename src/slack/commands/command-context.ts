@@ -12,9 +12,10 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
-import type { Approvals } from '../../environments/index.js';
+import type { Approvals, AuditLog } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
+import type { ResourceViews } from '../../resource-actions/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
@@ -69,6 +70,10 @@ export interface SlackAppDeps {
    * are on the replicas (durable-click.ts; Sentinel). Default: nothing to wait for.
    */
   durable?: DurableWrites;
+  /** The Applications' live resources and resource actions (src/resource-actions); without it they are unavailable. */
+  resourceViews?: ResourceViews;
+  /** Where resource actions are audited (the approval flow's audit log). */
+  actionAudit?: Pick<AuditLog, 'append'>;
 }
 
 export interface CommandContext {

@@ -1,6 +1,6 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `rollback`, `audit`,
- * `confirm-prune`, `delete`, `diff`,
+ * `confirm-prune`, `delete`, `diff`, `resources`, `action`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -17,6 +17,7 @@ import { diffCommand } from './diff-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
 import { tokenize } from './parse-sync-args.js';
+import { actionCommand, resourcesCommand } from './resources-command.js';
 import { rollbackCommand } from './rollback-command.js';
 import { startSyncCommand } from './start-sync-command.js';
 import { statusCommand } from './status-command.js';
@@ -33,6 +34,8 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   delete: deleteCommand,
   diff: diffCommand,
   'confirm-prune': confirmPruneCommand,
+  resources: resourcesCommand,
+  action: actionCommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {

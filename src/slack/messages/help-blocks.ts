@@ -15,6 +15,8 @@ export const USAGE = {
   apps: '/sync apps',
   delete: '/sync delete <app> [--cascade=foreground|background|orphan] [--break-glass "reason"]',
   help: '/sync help',
+  resources: '/sync resources <app>',
+  action: '/sync action <app> <action> <Kind/name> [--param name=value]',
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
@@ -38,6 +40,8 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.delete}\` — delete an Application: shows the plan (per wave, what is kept and why) with Delete/Cancel; ` +
       'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
+    `\`${USAGE.resources}\` — the live resources as a tree (owners first), health and messages, unhealthy first, with their actions`,
+    `\`${USAGE.action}\` — run an Argo CD resource action (restart, scale, …) on one of them; posted in the channel and audited`,
   ];
   const text = lines.join('\n');
   return {

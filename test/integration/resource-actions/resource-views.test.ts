@@ -79,14 +79,18 @@ describe('resource views', () => {
       changes: ['patched Deployment/web'],
     });
     const live = await cluster.get(ref('web'));
-    const template = (live?.spec as { template: { metadata: { annotations?: Record<string, string> } } })
-      .template;
+    const template = (
+      (live as KubeObject).spec as { template: { metadata: { annotations?: Record<string, string> } } }
+    ).template;
     expect(template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt']).toMatch(/Z$/);
-    const managers = (live?.metadata.managedFields as { manager: string }[]).map((m) => m.manager);
+    const managers = ((live as KubeObject).metadata.managedFields as { manager: string }[]).map(
+      (m) => m.manager,
+    );
     expect(managers).toContain('wavesync-action');
     await sim.waitFor(
       { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' },
-      (obj) => available(obj) && (obj?.status as { updatedReplicas?: number }).updatedReplicas === 2,
+      (obj) =>
+        available(obj) && (obj?.status as { updatedReplicas?: number } | undefined)?.updatedReplicas === 2,
       20_000,
     );
     const replicaSets = sim
