@@ -92,11 +92,14 @@ export interface Cluster {
    * on errors and timeouts (relisting after 410 Gone) until stopped; a polling implementation is acceptable.
    */
   watch(targets: readonly WatchTarget[], onChange: (change: ObjectChange) => void): ClusterWatch;
-  /** The last `tailLines` lines of a Pod's log (first container unless named); [] when there is none yet. */
+  /**
+   * The last `tailLines` lines of a Pod's log (first container unless named; with `previous`, of its last
+   * terminated instance); [] when there is none yet.
+   */
   podLogs(
     namespace: string,
     name: string,
-    options: { tailLines: number; container?: string },
+    options: { tailLines: number; container?: string; previous?: boolean },
   ): Promise<string[]>;
 }
 

@@ -262,7 +262,11 @@ class KubeCluster implements Cluster {
     return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds);
   }
 
-  async podLogs(namespace: string, name: string, options: { tailLines: number; container?: string }) {
+  async podLogs(
+    namespace: string,
+    name: string,
+    options: { tailLines: number; container?: string; previous?: boolean },
+  ) {
     try {
       const text = await this.core.readNamespacedPodLog({ name, namespace, ...options });
       const lines = String(text).split('\n');

@@ -18,6 +18,17 @@ export {
 } from './action-results.js';
 export { resourceActionsFromSettings } from './actions-from-settings.js';
 export { RESTARTED_AT_ANNOTATION } from './built-in-actions.js';
+export {
+  DEFAULT_TAIL,
+  type EventLine,
+  type LogOptions,
+  type LogsResult,
+  MAX_LOG_BYTES,
+  MAX_TAIL,
+  type PodLog,
+  redact,
+  secretValues,
+} from './logs-and-events.js';
 export type { Json } from './lua-json.js';
 export { buildResourceTree, kindSlashName, type ResourceLine } from './resource-tree.js';
 export {

@@ -25,6 +25,16 @@ import {
   type JsonObject,
   type ResourceAction,
 } from './action-results.js';
+import {
+  type EventLine,
+  eventsOf,
+  findLine,
+  type LogOptions,
+  type LogsResult,
+  podsOf,
+  readLogs,
+  secretValues,
+} from './logs-and-events.js';
 import type { Json } from './lua-json.js';
 import { buildResourceTree, CHILD_KINDS, kindSlashName, type ResourceLine } from './resource-tree.js';
 
@@ -53,10 +63,14 @@ export interface ResourceViews {
   tree(application: string): Promise<ResourceViewLine[]>;
   /** Throws ResourceActionError for a request that cannot run (nothing written), ActionScriptError for a script error. */
   run(request: ActionRequest): Promise<ActionOutcome>;
+  /** Logs of a Pod, or of the Pods of a workload, or (no target) of every Pod of the Application; Secrets redacted. */
+  logs(application: string, target: string | undefined, options: LogOptions): Promise<LogsResult>;
+  /** Recent Events of the Application's objects (or of the one named). */
+  events(application: string, target?: string): Promise<EventLine[]>;
 }
 
 export interface ResourceViewsDeps {
-  clusterFor(application: string): Pick<Cluster, 'listKinds' | 'list' | 'apply' | 'create'>;
+  clusterFor(application: string): Pick<Cluster, 'listKinds' | 'list' | 'apply' | 'create' | 'podLogs'>;
   actions: ResourceActionCatalog;
   tracking?: ResourceTracking;
   scripted?: ScriptedHealth;
@@ -85,34 +99,6 @@ function sameObject(a: JsonObject, b: KubeObject): boolean {
   );
 }
 
-function findTarget(lines: readonly ResourceLine[], request: ActionRequest): KubeObject {
-  const parts = request.target.split('/');
-  const [namespace, kind, name] = parts.length === 3 ? parts : [undefined, parts[0], parts[1]];
-  if (!kind || !name || parts.length > 3) {
-    throw new ResourceActionError(
-      `name the resource as Kind/name (e.g. Deployment/web), not ${request.target}`,
-    );
-  }
-  const matches = lines
-    .map((l) => l.object)
-    .filter(
-      (o) =>
-        o.kind.toLowerCase() === kind.toLowerCase() &&
-        o.metadata.name === name &&
-        (namespace === undefined || (o.metadata.namespace ?? '') === namespace),
-    );
-  if (matches.length === 0) {
-    throw new ResourceActionError(`${request.application} has no resource ${request.target}`);
-  }
-  if (matches.length > 1) {
-    const where = matches.map((o) => `${o.metadata.namespace ?? ''}/${kindSlashName(o)}`).join(', ');
-    throw new ResourceActionError(
-      `${request.target} is ambiguous in ${request.application}: name one of ${where}`,
-    );
-  }
-  return matches[0] as KubeObject;
-}
-
 export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
   const healthOf = (obj: KubeObject): HealthStatus | undefined =>
     getResourceHealth(obj, deps.scripted ? { scripted: deps.scripted } : {});
@@ -138,8 +124,27 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
     async tree(application) {
       return (await lines(application)).map((line) => ({ ...line, actions: discover(line.object) }));
     },
+    async logs(application, target, options) {
+      const all = await lines(application);
+      const pods = podsOf(all, target === undefined ? undefined : findLine(all, application, target));
+      const secrets = secretValues(all.map((l) => l.object).filter((o) => o.kind === 'Secret'));
+      return readLogs(deps.clusterFor(application), pods, secrets, options);
+    },
+    async events(application, target) {
+      const all = await lines(application);
+      const objects =
+        target === undefined ? all.map((l) => l.object) : [findLine(all, application, target).object];
+      const cluster = deps.clusterFor(application);
+      const namespaces = [
+        ...new Set(objects.map((o) => o.metadata.namespace).filter((n): n is string => !!n)),
+      ];
+      const events = await Promise.all(
+        namespaces.map((namespace) => cluster.list({ apiVersion: 'v1', kind: 'Event', namespace })),
+      );
+      return eventsOf(events.flat(), objects);
+    },
     async run(request) {
-      const target = findTarget(await lines(request.application), request);
+      const target = findLine(await lines(request.application), request.application, request.target).object;
       const live = target as unknown as JsonObject;
       const impacted = deps.actions.runOffered(live, request.action, request.params ?? {});
       const writes = impacted.map((item) => planWrite(item, target, live));

@@ -1,6 +1,6 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `rollback`, `audit`,
- * `confirm-prune`, `delete`, `diff`, `resources`, `action`,
+ * `confirm-prune`, `delete`, `diff`, `resources`, `action`, `logs`, `events`,
  * otherwise it is an application name (`/sync <app> [flags]`). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -16,6 +16,7 @@ import { deleteCommand } from './delete-command.js';
 import { diffCommand } from './diff-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
+import { eventsCommand, logsCommand } from './logs-events-command.js';
 import { tokenize } from './parse-sync-args.js';
 import { actionCommand, resourcesCommand } from './resources-command.js';
 import { rollbackCommand } from './rollback-command.js';
@@ -36,6 +37,8 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   'confirm-prune': confirmPruneCommand,
   resources: resourcesCommand,
   action: actionCommand,
+  logs: logsCommand,
+  events: eventsCommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {

@@ -17,6 +17,8 @@ export const USAGE = {
   help: '/sync help',
   resources: '/sync resources <app>',
   action: '/sync action <app> <action> <Kind/name> [--param name=value]',
+  logs: '/sync logs <app> [Kind/name] [-c container] [--tail N] [--previous]',
+  events: '/sync events <app> [Kind/name]',
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
@@ -41,6 +43,8 @@ export function helpBlocks(): SlackMessage {
       'its resources go highest wave first when it has a resources finalizer (or `--cascade`), `orphan` leaves them; approval rules apply',
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
     `\`${USAGE.resources}\` — the live resources as a tree (owners first), health and messages, unhealthy first, with their actions`,
+    `\`${USAGE.logs}\` — the last lines of a Pod or of a workload's Pods (Secret values hidden; only you see it)`,
+    `\`${USAGE.events}\` — recent Kubernetes Events of the app's objects, warnings first`,
     `\`${USAGE.action}\` — run an Argo CD resource action (restart, scale, …) on one of them; posted in the channel and audited`,
   ];
   const text = lines.join('\n');
