@@ -96,14 +96,14 @@ module.exports = {
     {
       name: 'folders-only-through-index',
       comment:
-        'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, ' +
-        'requests, revisions, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
+        'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, resource-actions, ' +
+        'promotion, requests, revisions, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
         "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner).",
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
-        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|promotion|requests|revisions|queue|settings)/',
+        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|queue|settings)/',
         pathNot: ['^$1', '^src/[^/]+/index\\.ts$', '^src/requests/for-[^/]+\\.ts$'],
       },
     },

@@ -99,7 +99,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     store,
     objects,
     registry,
-    readLog: (ns, name, container, tail) => logs.read(store.get('/pods', ns, name), name, container, tail),
+    readLog: (ns, name, container, tail, previous) =>
+      logs.read(store.get('/pods', ns, name), name, container, tail, previous),
     bookmarkIntervalMs: scheduler.ms(60),
     trackWatch: (res) => {
       watches.add(res);

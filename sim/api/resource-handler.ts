@@ -15,12 +15,13 @@ import { methodNotAllowed, resourceNotServed } from './status-error.js';
 import type { CustomResourceType } from './type-registry.js';
 import { serveWatch } from './watch-stream.js';
 
-/** Reads a pod's log: (namespace, pod, container?, tailLines?) → text; throws StatusError. */
+/** Reads a pod's log: (namespace, pod, container?, tailLines?, previous?) → text; throws StatusError. */
 export type PodLogReader = (
   namespace: string,
   name: string,
   container: string | undefined,
   tailLines: number | undefined,
+  previous: boolean,
 ) => string;
 
 export interface ResourceContext {
@@ -112,6 +113,7 @@ async function handleGet(
         name,
         query.get('container') ?? undefined,
         tail === null ? undefined : Number(tail),
+        query.get('previous') === 'true',
       ),
     );
   }

@@ -256,6 +256,7 @@ export function kubelet(ctx: ControllerContext): KubeletHandle {
           const live = ctx.client.get('v1', 'Pod', pod.metadata.namespace, pod.metadata.name ?? '');
           if (!live) return;
           const env = resolveEnv(ctx.client, live, spec);
+          ctx.logs.restarted(live, container.name);
           run(live, runtime, container, spec, 'env' in env ? env.env : {});
         }),
       );

@@ -14,7 +14,7 @@ async function stderrOf(...args: string[]): Promise<string> {
 describe('src/cli/program: commander usage errors in the one error style', () => {
   it('an unknown command: one line listing the commands, or "did you mean"', async () => {
     expect(await stderrOf('bogus')).toBe(
-      "error: unknown command 'bogus' (wavesync): the commands are cluster-sim, plan, sync, diff, health, appset, serve, bot, " +
+      "error: unknown command 'bogus' (wavesync): the commands are cluster-sim, plan, sync, diff, health, action, appset, serve, bot, " +
         'worker, demo, completion; see wavesync --help\n',
     );
     expect(await stderrOf('plna')).toBe("error: unknown command 'plna' (wavesync): did you mean plan?\n");

@@ -9,6 +9,7 @@
  */
 import { Command } from 'commander';
 import { packageVersion } from '../package-info.js';
+import { registerActionCommand } from './commands/action.js';
 import { registerAppsetCommand } from './commands/appset.js';
 import { registerBotCommand } from './commands/bot.js';
 import { registerClusterSimCommand } from './commands/cluster-sim.js';
@@ -39,6 +40,7 @@ export function buildProgram(
   registerSyncCommand(program);
   registerDiffCommand(program);
   registerHealthCommand(program);
+  registerActionCommand(program);
   registerAppsetCommand(program);
   registerServeCommand(program);
   registerBotCommand(program);

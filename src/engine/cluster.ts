@@ -28,6 +28,8 @@ export interface WriteOptions {
   dryRun: boolean;
   /** Validation off (`fieldValidation=Ignore`), for the `Validate=false` sync option. */
   validate?: boolean;
+  /** The field manager to write as; default FIELD_MANAGER (resource actions write as ACTION_FIELD_MANAGER). */
+  fieldManager?: string;
 }
 
 export interface ApplyOptions extends WriteOptions {
@@ -103,11 +105,14 @@ export interface Cluster {
     onChange: (change: ObjectChange) => void,
     options?: WatchOptions,
   ): ClusterWatch;
-  /** The last `tailLines` lines of a Pod's log (first container unless named); [] when there is none yet. */
+  /**
+   * The last `tailLines` lines of a Pod's log (first container unless named; with `previous`, of its last
+   * terminated instance); [] when there is none yet.
+   */
   podLogs(
     namespace: string,
     name: string,
-    options: { tailLines: number; container?: string },
+    options: { tailLines: number; container?: string; previous?: boolean },
   ): Promise<string[]>;
 }
 
@@ -160,3 +165,9 @@ export function refOf(obj: KubeObject): ObjectRef {
 
 /** Field manager wavesync applies with (Argo CD uses `argocd-controller`). */
 export const FIELD_MANAGER = 'wavesync';
+
+/**
+ * Field manager of resource actions (restart, scale, …): their fields are not the sync's, so the next sync (which
+ * applies only its manifests as FIELD_MANAGER) does not remove them.
+ */
+export const ACTION_FIELD_MANAGER = 'wavesync-action';

@@ -2,6 +2,7 @@
 
 export { closestNames, didYouMean } from './closest-names.js';
 export {
+  ACTION_FIELD_MANAGER,
   type ApplyOptions,
   type Cluster,
   ClusterError,

@@ -20,7 +20,8 @@ export type AuditEventType =
   | 'prune-confirmed'
   | 'cancelled'
   | 'self-heal'
-  | 'automated-sync';
+  | 'automated-sync'
+  | 'resource-action';
 
 export interface AuditEntry {
   type: AuditEventType;
@@ -44,6 +45,8 @@ export interface AuditEntry {
   operation?: 'delete';
   /** What started it when not a typed command: `drift notice Sync button`, `selfHeal`, `push 3f9c2e1 from GitHub`. */
   trigger?: string;
+  /** `resource-action`: the action and its object, e.g. `restart Deployment/web` (parameters as `k=v`). */
+  resourceAction?: string;
 }
 
 /** An entry as read back: its stream id and ISO-8601 time (from the id). */

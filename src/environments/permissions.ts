@@ -14,7 +14,9 @@
  * - `prune-confirm`: whoever may `approve` when the environment requires approval, else whoever may `sync`;
  * - `cancel`: whoever may `approve` or `sync`; and the sync's requester always may cancel their own;
  * - `read` (`/sync history`, `/sync status`): anyone in the environment's `channels` (any when unset), and whoever
- *   may `audit`, where they may.
+ *   may `audit`, where they may;
+ * - `view` (`/sync resources`, `/sync logs`, `/sync events`): whoever may `read`;
+ * - `action` (resource actions: restart, scale, …): whoever may `sync`.
  * The environment's own `notifications.channel` is a place to roll back from: a click on a message the bot posted there
  * (its failure notice's Roll back button; `fromBotMessage`, the channel from the signed payload) is allowed for
  * whoever a `rollback` grant names, whatever the grant's `channels` (a notice's button must work where it is posted).
@@ -95,6 +97,10 @@ export function grantsFor(env: EnvironmentRef, application: string, action: Acti
         { anyone: true, users: [], groups: [], channels: settings.channels },
         ...grantsFor(env, application, 'audit'),
       ];
+    case 'view':
+      return grantsFor(env, application, 'read');
+    case 'action':
+      return sync();
   }
 }
 
@@ -205,6 +211,11 @@ const PHRASES: Record<Action, { verb: string; where(subject: string): string }> 
     where: (s) => `Pruning of ${s} can only be confirmed from`,
   },
   read: { verb: 'read the syncs of', where: (s) => `The syncs of ${s} can only be read from` },
+  view: {
+    verb: 'view the resources, logs and events of',
+    where: (s) => `The resources, logs and events of ${s} can only be viewed from`,
+  },
+  action: { verb: 'run resource actions on', where: (s) => `Resource actions on ${s} can only be run from` },
 };
 
 function refuse(code: ActionRefusalCode, reason: string): Authorization {

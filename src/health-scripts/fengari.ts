@@ -62,6 +62,8 @@ interface LuaApi {
   lua_touserdata(L: LuaState, index: number): unknown;
   lua_tonumber(L: LuaState, index: number): number;
   lua_tostring(L: LuaState, index: number): LuaString | null;
+  /** The identity of a table or function (fengari gives the object itself). */
+  lua_topointer(L: LuaState, index: number): unknown;
   lua_type(L: LuaState, index: number): number;
 }
 

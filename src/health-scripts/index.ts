@@ -6,6 +6,8 @@ export {
   clusterHealthOverrides,
   scriptedHealthForCluster,
 } from './cluster-argocd-cm.js';
+// The Lua pieces resource actions (src/resource-actions) run on.
+export { fengari, type LuaState } from './fengari.js';
 export {
   createHealthScriptCatalog,
   groupKindKey,
@@ -24,6 +26,8 @@ export {
   HEALTH_SCRIPT_TIMEOUT_MS,
   type HealthScript,
   type HealthScriptVm,
+  pushValue,
 } from './run-health-script.js';
+export { pushSafeOs } from './safe-os.js';
 export { createScriptedHealth, type ScriptedHealthOptions } from './scripted-health.js';
 export { builtInScriptsDir, scriptedHealthFromSettings } from './scripted-health-from-settings.js';

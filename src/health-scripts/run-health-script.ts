@@ -88,7 +88,7 @@ function luaString(s: string): LuaString {
 }
 
 /** Pushes a JSON value as Argo CD's decodeValue does: nulls are left out, arrays compacted. */
-function pushValue(L: LuaState, value: unknown): boolean {
+export function pushValue(L: LuaState, value: unknown): boolean {
   switch (typeof value) {
     case 'string':
       lua.lua_pushstring(L, luaString(value));

@@ -95,7 +95,7 @@ function describe(verb: string, ref: ObjectRef): string {
 function writeQuery(options: WriteOptions): Record<string, string | undefined> {
   return {
     dryRun: options.dryRun ? 'All' : undefined,
-    fieldManager: FIELD_MANAGER,
+    fieldManager: options.fieldManager ?? FIELD_MANAGER,
     fieldValidation: options.validate === false ? 'Ignore' : undefined,
   };
 }
@@ -298,7 +298,11 @@ class KubeCluster implements Cluster {
     return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds, options);
   }
 
-  async podLogs(namespace: string, name: string, options: { tailLines: number; container?: string }) {
+  async podLogs(
+    namespace: string,
+    name: string,
+    options: { tailLines: number; container?: string; previous?: boolean },
+  ) {
     try {
       const text = await this.core.readNamespacedPodLog({ name, namespace, ...options });
       const lines = String(text).split('\n');

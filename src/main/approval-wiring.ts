@@ -9,6 +9,7 @@ import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Application } from '../domain/index.js';
 import {
   type Approvals,
+  type AuditLog,
   createFailureNotifier,
   type FailureNotifier,
   redisNotificationMarks,
@@ -40,6 +41,8 @@ export interface ApprovalWiring {
   messenger: SlackApprovalMessenger;
   /** The approval flow's writes on the Redis replicas (Sentinel: WAIT for one): what a click confirms. */
   durable: DurableWrites;
+  /** The audit log the approval flow writes (resource actions write theirs there too). */
+  audit: AuditLog;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     notifier,
     messenger,
     durable,
+    audit,
     async close() {
       redis.disconnect();
     },

@@ -25,6 +25,7 @@ import {
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
+import type { ResourceViews } from '../resource-actions/index.js';
 import type { Settings } from '../settings/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
@@ -77,6 +78,8 @@ export interface BotDeps {
    * `promotion.pipelines`, `/sync promote` and `/sync pipeline` work and stages are verified.
    */
   settings?: Settings;
+  /** `/sync resources` and resource actions; omitted → unavailable. */
+  resourceViews?: ResourceViews;
 }
 
 /** Start the bot. @throws BotError('invalid_config') without SLACK_BOT_TOKEN, or SLACK_SIGNING_SECRET in HTTP mode. */
@@ -159,6 +162,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
       // Registers the Approve/Reject listeners and `/sync audit` (one registration: no second decide per click).
       approvalFlow: wiring.approvals,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
+      ...(deps.resourceViews ? { resourceViews: deps.resourceViews, actionAudit: wiring.audit } : {}),
       driftClaims: redisDriftNoticeClaims(redis, config.queue.prefix),
       driftNotices: redisDriftNoticeRefs(redis, config.queue.prefix),
       // A click is shown as done only once every connection that wrote for it is on the replicas (Sentinel).

@@ -19,6 +19,7 @@ import { BotError } from '../domain/index.js';
 import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { assertKnownEnvironments } from '../environments/index.js';
+import { scriptedHealthFromSettings } from '../health-scripts/index.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
@@ -30,6 +31,7 @@ import { startOpsServer } from '../ops/ops-server.js';
 import { packageVersion } from '../package-info.js';
 import { assertPromotionPipelines } from '../promotion/index.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
+import { createResourceViews, resourceActionsFromSettings } from '../resource-actions/index.js';
 import type { RevisionWatcher } from '../revisions/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
@@ -206,6 +208,12 @@ async function listen(
     input.stops.push(() => server.close());
     return { port: server.port };
   }
+  const clusterProvider = createClusterProvider({
+    settings: input.settings,
+    kubeconfig: input.config.kubeconfig,
+    createCluster: createRetryingKubeCluster,
+  });
+  const scripted = scriptedHealthFromSettings(input.settings.health, input.settings.file);
   const bot = await startBot({
     config: input.config,
     apps: input.apps,
@@ -223,11 +231,14 @@ async function listen(
     deletions: createDeletionPlanner({
       apps: input.apps,
       tracking: input.settings.resourceTracking,
-      clusterFor: createClusterProvider({
-        settings: input.settings,
-        kubeconfig: input.config.kubeconfig,
-        createCluster: createRetryingKubeCluster,
-      }),
+      clusterFor: clusterProvider,
+    }),
+    // `/sync resources` and resource actions read and write through the same mapping.
+    resourceViews: createResourceViews({
+      clusterFor: (application) => clusterProvider(input.apps.registry.get(application)),
+      actions: resourceActionsFromSettings(input.settings.health, input.settings.file),
+      tracking: input.settings.resourceTracking,
+      ...(scripted ? { scripted } : {}),
     }),
     refreshApplications: () => input.refresher.refreshIfStale(),
     ...(input.web ? { web: input.web } : {}),

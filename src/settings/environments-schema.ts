@@ -80,8 +80,9 @@ const timeZone = nonEmpty.refine(
 /**
  * The actions `permissions:` names (Argo CD RBAC's `sync`, `delete`, … for `applications`, plus wavesync's own):
  * `/sync <app>`, `/sync <app> --dry-run`, `/sync cancel` and the Cancel button, `/sync delete` and its Delete
- * button, Approve/Reject, rollback, `/sync audit`, `/sync confirm-prune`, and `read`: `/sync history` and
- * `/sync status` (Argo CD RBAC's `get`).
+ * button, Approve/Reject, rollback, `/sync audit`, `/sync confirm-prune`, `read`: `/sync history` and
+ * `/sync status` (Argo CD RBAC's `get`), `view`: `/sync resources`, `/sync logs` and `/sync events` (Argo CD's
+ * `get` and `logs`), and `action`: resource actions, `/sync action` and its buttons (Argo CD's `action/*`).
  */
 export const ACTIONS = [
   'sync',
@@ -93,6 +94,8 @@ export const ACTIONS = [
   'audit',
   'prune-confirm',
   'read',
+  'view',
+  'action',
 ] as const;
 
 /**

@@ -1,4 +1,6 @@
 /** wavesync.yaml: schema, loading, and lookups used by the application registry and the worker. */
+
+export type { ActionsOverrideSetting } from './action-customizations.js';
 export {
   type Action,
   type DestinationRule,

@@ -6,10 +6,12 @@
  * - split keys, read after the block and winning over it: `resource.customizations.health.<group>_<Kind>` (the
  *   script) and `resource.customizations.useOpenLibs.<group>_<Kind>` (`true`/`false`); `<Kind>` alone for the
  *   core group; `all` means `*` + `/` + `*`.
- * The other customizations (`actions`, `ignoreDifferences`, `ignoreResourceUpdates`, `knownTypeFields`) and
- * every other argocd-cm key are refused by name: wavesync does not apply them.
+ * Resource actions (`resource.customizations.actions.<group>_<Kind>`, a block entry's `actions`) are read by
+ * action-customizations.ts. The other customizations (`ignoreDifferences`, `ignoreResourceUpdates`,
+ * `knownTypeFields`) and every other argocd-cm key are refused by name: wavesync does not apply them.
  */
 import { parse } from 'yaml';
+import { type ActionsOverrideSetting, readActionsCustomization } from './action-customizations.js';
 
 /** One `<group>/<Kind>` (or glob) key's health override. */
 export interface HealthOverrideSetting {
@@ -21,7 +23,7 @@ export interface HealthOverrideSetting {
 }
 
 const BLOCK_KEY = 'resource.customizations';
-const NOT_APPLIED = ['actions', 'ignoreDifferences', 'ignoreResourceUpdates', 'knownTypeFields'];
+const NOT_APPLIED = ['ignoreDifferences', 'ignoreResourceUpdates', 'knownTypeFields'];
 
 /** Argo CD's convertToOverrideKey: `group_Kind` → `group/Kind`, `Kind` stays, `all` → every kind. */
 function overrideKey(groupKind: string): string | undefined {
@@ -45,9 +47,15 @@ function parseBool(value: string): boolean | undefined {
 /** Reads the health overrides of argocd-cm `data`; every problem is a message naming the key (empty = none). */
 export function parseResourceCustomizations(data: Readonly<Record<string, string>>): {
   overrides: HealthOverrideSetting[];
+  actions: ActionsOverrideSetting[];
   problems: { key: string; message: string }[];
 } {
   const byKey = new Map<string, HealthOverrideSetting>();
+  const actions = new Map<string, ActionsOverrideSetting>();
+  const addActions = (target: string, value: unknown, where: string) => {
+    const read = readActionsCustomization(target, value, where, problems);
+    if (read) actions.set(target, read);
+  };
   const problems: { key: string; message: string }[] = [];
   const entry = (key: string) => {
     let found = byKey.get(key);
@@ -58,7 +66,7 @@ export function parseResourceCustomizations(data: Readonly<Record<string, string
     return found;
   };
   const block = data[BLOCK_KEY];
-  if (block !== undefined && block !== '') readBlock(block, entry, problems);
+  if (block !== undefined && block !== '') readBlock(block, entry, addActions, problems);
   for (const [key, value] of Object.entries(data)) {
     if (key === BLOCK_KEY) continue;
     if (!key.startsWith(`${BLOCK_KEY}.`)) {
@@ -83,24 +91,26 @@ export function parseResourceCustomizations(data: Readonly<Record<string, string
       const flag = parseBool(value);
       if (flag === undefined) problems.push({ key, message: `must be true or false, not "${value}"` });
       else entry(target).useOpenLibs = flag;
-    } else if (NOT_APPLIED.includes(type)) {
+    } else if (type === 'actions') addActions(target, value, key);
+    else if (NOT_APPLIED.includes(type)) {
       problems.push({
         key,
-        message: `${type} customizations are not applied by wavesync (only health); remove it`,
+        message: `${type} customizations are not applied by wavesync (only health and actions); remove it`,
       });
     } else {
       problems.push({
         key,
-        message: `resource customization type ${type} not supported (health, useOpenLibs)`,
+        message: `resource customization type ${type} not supported (health, useOpenLibs, actions)`,
       });
     }
   }
-  return { overrides: [...byKey.values()], problems };
+  return { overrides: [...byKey.values()], actions: [...actions.values()], problems };
 }
 
 function readBlock(
   text: string,
   entry: (key: string) => HealthOverrideSetting,
+  addActions: (key: string, value: unknown, where: string) => void,
   problems: { key: string; message: string }[],
 ): void {
   let parsed: unknown;
@@ -117,7 +127,10 @@ function readBlock(
   for (const [groupKind, value] of Object.entries(parsed)) {
     const where = `${BLOCK_KEY}: ${groupKind}`;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push({ key: where, message: 'must be a mapping (health.lua, health.lua.useOpenLibs)' });
+      problems.push({
+        key: where,
+        message: 'must be a mapping (health.lua, health.lua.useOpenLibs, actions)',
+      });
       continue;
     }
     for (const [field, fieldValue] of Object.entries(value as Record<string, unknown>)) {
@@ -129,15 +142,16 @@ function readBlock(
           key: `${where}.${field}`,
           message: `must be a ${field === 'health.lua' ? 'string' : 'boolean'}`,
         });
-      } else if (NOT_APPLIED.includes(field)) {
+      } else if (field === 'actions') addActions(groupKind, fieldValue, `${where}.actions`);
+      else if (NOT_APPLIED.includes(field)) {
         problems.push({
           key: `${where}.${field}`,
-          message: `${field} is not applied by wavesync (only health); remove it`,
+          message: `${field} is not applied by wavesync (only health and actions); remove it`,
         });
       } else {
         problems.push({
           key: `${where}.${field}`,
-          message: 'unknown key (health.lua, health.lua.useOpenLibs)',
+          message: 'unknown key (health.lua, health.lua.useOpenLibs, actions)',
         });
       }
     }

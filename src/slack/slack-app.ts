@@ -27,6 +27,7 @@ import { driftSyncAction } from './actions/drift-sync-action.js';
 import { durableClick } from './actions/durable-click.js';
 import { revisionDiffAction, revisionSyncAction } from './actions/revision-actions.js';
 import { promoteAction } from './actions/promote-action.js';
+import { resourceActionButton, showAllResourcesButton } from './actions/resource-action-buttons.js';
 import { rollbackAction } from './actions/rollback-action.js';
 import { boltLoggerFrom } from './bolt-logger.js';
 import type { SlackAppDeps } from './commands/command-context.js';
@@ -37,6 +38,7 @@ import { DELETE_CANCEL_ACTION_ID, DELETE_CONFIRM_ACTION_ID } from './messages/de
 import { DRIFT_SYNC_ACTION_ID } from './messages/drift-notice-blocks.js';
 import { REVISION_DIFF_ACTION_ID, REVISION_SYNC_ACTION_ID } from './messages/revision-notice-blocks.js';
 import { PROMOTE_ACTION_ID } from './messages/pipeline-blocks.js';
+import { RESOURCE_ACTION_ID, RESOURCES_SHOW_ALL_ACTION_ID } from './messages/resource-tree-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
 import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
@@ -250,6 +252,8 @@ function registerListeners(app: App, command: string, deps: SlackAppDeps, recent
   click(DELETE_CONFIRM_ACTION_ID, (args) => confirmDeletionAction({ ...args, deps, recent }));
   click(DELETE_CANCEL_ACTION_ID, (args) => cancelDeletionAction({ ...args, deps, recent }));
   click(PROMOTE_ACTION_ID, (args) => promoteAction({ ...args, deps, recent }));
+  click(RESOURCE_ACTION_ID, (args) => resourceActionButton({ ...args, deps }));
+  click(RESOURCES_SHOW_ALL_ACTION_ID, (args) => showAllResourcesButton({ ...args, deps }));
   if (deps.approvalFlow) {
     actionIds.push(
       ...registerApprovalActions(app, {

@@ -59,6 +59,8 @@ export async function startHarness(
     /** The bot's pacing of sync headers (ms between posts to a channel); default 20, the fake's pace. */
     headerIntervalMs?: number;
   } = {},
+  /** More ports for the app (e.g. resource views). */
+  extraDeps: Partial<SlackAppOptions['deps']> = {},
 ): Promise<Harness> {
   const { durable, headerIntervalMs, ...slackOptions } = appOptions;
   const fake = await FakeSlackApi.start({ postIntervalMs: 20, burst: 3, ...fakeOptions });
@@ -84,6 +86,7 @@ export async function startHarness(
         client: createSlackWebClient({ botToken: fake.botToken, apiUrl: fake.apiUrl, retries: 0 }),
         pacer: new ChannelPacer(headerIntervalMs ?? 20),
       },
+      ...extraDeps,
     },
   });
   const { port } = await app.start();

@@ -12,12 +12,13 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
-import type { Approvals } from '../../environments/index.js';
+import type { Approvals, AuditLog } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
 import type { PromotionStore, StageObservation } from '../../promotion/index.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
 import type { RevisionNoticeRefs } from '../../revisions/index.js';
 import type { Settings } from '../../settings/index.js';
+import type { ResourceViews } from '../../resource-actions/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
@@ -88,6 +89,10 @@ export interface SlackAppDeps {
    * are on the replicas (durable-click.ts; Sentinel). Default: nothing to wait for.
    */
   durable?: DurableWrites;
+  /** The Applications' live resources and resource actions (src/resource-actions); without it they are unavailable. */
+  resourceViews?: ResourceViews;
+  /** Where resource actions are audited (the approval flow's audit log). */
+  actionAudit?: Pick<AuditLog, 'append'>;
   /**
    * Promotion pipelines (wavesync.yaml `promotion`, the stage records in Redis): `/sync promote`, `/sync pipeline`
    * and the pin in `/sync status`. Without it those commands say no pipeline is configured.

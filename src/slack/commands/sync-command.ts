@@ -1,6 +1,6 @@
 /**
  * `/sync` — the one slash command. Routes on the first word: `help`, `apps`, `status`, `cancel`, `history`, `rollback`, `audit`,
- * `confirm-prune`, `delete`, `diff`,
+ * `confirm-prune`, `delete`, `diff`, `promote`, `pipeline`, `resources`, `action`, `logs`, `events`,
  * otherwise it is an application name (`/sync <app> [flags]`), or an ApplicationSet's (`/sync <appset>`: its rollout). The subcommand words are reserved: an
  * Application named `status` (or `help`, `apps`, `cancel`, `history`) cannot be synced from Slack.
  */
@@ -16,9 +16,11 @@ import { deleteCommand } from './delete-command.js';
 import { diffCommand } from './diff-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history-command.js';
+import { eventsCommand, logsCommand } from './logs-events-command.js';
 import { tokenize } from './parse-sync-args.js';
 import { pipelineCommand } from './pipeline-command.js';
 import { promoteCommand } from './promote-command.js';
+import { actionCommand, resourcesCommand } from './resources-command.js';
 import { rollbackCommand } from './rollback-command.js';
 import { rolloutCommand } from './rollout-command.js';
 import { startSyncCommand } from './start-sync-command.js';
@@ -38,6 +40,10 @@ const SUBCOMMANDS: Readonly<Record<string, (ctx: CommandContext) => Promise<void
   'confirm-prune': confirmPruneCommand,
   promote: promoteCommand,
   pipeline: pipelineCommand,
+  resources: resourcesCommand,
+  action: actionCommand,
+  logs: logsCommand,
+  events: eventsCommand,
 };
 
 export async function handleSyncCommand(ctx: Omit<CommandContext, 'args'>): Promise<void> {

@@ -26,6 +26,7 @@ function auditLine(record: AuditRecord): string {
   const when = `${record.at.slice(0, 10)} ${record.at.slice(11, 19)} UTC`;
   const details = [
     record.operation === 'delete' ? '🗑 delete' : '',
+    record.resourceAction ? `⚙️ ${escapeMrkdwn(record.resourceAction)}` : '',
     record.trigger ? `via ${escapeMrkdwn(record.trigger)}` : '',
     record.revision ? `revision \`${escapeMrkdwn(displayRevision(record.revision))}\`` : '',
     record.phase ? escapeMrkdwn(record.phase) : '',

@@ -19,6 +19,10 @@ export const USAGE = {
   promote:
     '/sync promote <pipeline> [--from STAGE] [--to STAGE] [--revision REV] [--prune] [--break-glass "reason"]',
   pipeline: '/sync pipeline <pipeline>',
+  resources: '/sync resources <app>',
+  action: '/sync action <app> <action> <Kind/name> [--param name=value]',
+  logs: '/sync logs <app> [Kind/name] [-c container] [--tail N] [--previous]',
+  events: '/sync events <app> [Kind/name]',
 } as const;
 
 /** The flags `/sync <app>` accepts, for "Unknown flag" replies. */
@@ -45,6 +49,10 @@ export function helpBlocks(): SlackMessage {
     '`/sync audit <app>` — requests, approvals and outcomes of an application (approvers only)',
     `\`${USAGE.promote}\` — sync the next stage of a promotion pipeline to exactly the revision verified in the stage before it (through its usual approval)`,
     `\`${USAGE.pipeline}\` — each stage of a pipeline: revision, health, how long verified, what waits to be promoted (a stage's name finds its pipeline too)`,
+    `\`${USAGE.resources}\` — the live resources as a tree (owners first), health and messages, unhealthy first, with their actions`,
+    `\`${USAGE.logs}\` — the last lines of a Pod or of a workload's Pods (Secret values hidden; only you see it)`,
+    `\`${USAGE.events}\` — recent Kubernetes Events of the app's objects, warnings first`,
+    `\`${USAGE.action}\` — run an Argo CD resource action (restart, scale, …) on one of them; posted in the channel and audited`,
   ];
   const text = lines.join('\n');
   return {
