@@ -12,10 +12,10 @@ export {
   type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
+export { type RemovalDecision, removalDecision } from './applicationsets/removal-policy.js';
 export type { CommitSummary, GitRepositoryCache } from './git/git-repository-cache.js';
 export { resolveRef } from './git/resolve-revision.js';
 export type { ChartCache } from './helm/chart-cache.js';
-export { type RemovalDecision, removalDecision } from './applicationsets/removal-policy.js';
 export {
   contentRevisionOf,
   type LoadedManifests,

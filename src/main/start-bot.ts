@@ -36,9 +36,9 @@ import { createSlackApp } from '../slack/slack-app.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import { watchRemovedApplications } from './appset-removal-wiring.js';
-import { createRolloutWiring } from './rollout-wiring.js';
-import type { RunningRevisions } from './revision-wiring.js';
 import { stageObserver, startPromotionVerifier } from './promotion-wiring.js';
+import type { RunningRevisions } from './revision-wiring.js';
+import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface RunningBot {
   port: number;

@@ -134,7 +134,9 @@ async function emitWaveCompleted(
     const task = taskRefOf(t);
     judging.push(healthOf(ctx, t.liveObj).then((health) => ({ task, health })));
   }
-  const health = (await Promise.all(judging)).flatMap(({ task, health: h }) => (h ? [{ task, health: h }] : []));
+  const health = (await Promise.all(judging)).flatMap(({ task, health: h }) =>
+    h ? [{ task, health: h }] : [],
+  );
   await ctx.emit({
     type: 'WaveCompleted',
     at,

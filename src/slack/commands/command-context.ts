@@ -16,9 +16,9 @@ import type { Approvals, AuditLog } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
 import type { PromotionStore, StageObservation } from '../../promotion/index.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
+import type { ResourceViews } from '../../resource-actions/index.js';
 import type { RevisionNoticeRefs } from '../../revisions/index.js';
 import type { Settings } from '../../settings/index.js';
-import type { ResourceViews } from '../../resource-actions/index.js';
 import type { SlackMessage } from '../messages/block.js';
 import type {
   ApplicationCatalog,
