@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import { loadConfig } from '../../../src/config.js';
 import { FakeSlackApi } from '../../../src/demo/fake-slack/fake-slack-api.js';
@@ -18,6 +19,7 @@ import { createLogger } from '../../../src/logger.js';
 import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
 import { createSyncQueue, type HistoryEntry, type SyncQueue } from '../../../src/queue/index.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
+import { outboxesKey } from '../../../src/slack/reporters/thread-outbox.js';
 import { waitFor } from '../../integration/support/queue-test-env.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -36,7 +38,10 @@ export interface ServeStack {
   dir: string;
   /** `/sync <text>` signed as Slack sends it, by `userId` in `channel`; resolves with the ack's text. */
   command(text: string, channel: string, userId: string): Promise<string>;
-  /** Wait until `app` has `count` finished operations and nothing queued; resolves with its history, newest first. */
+  /**
+   * Wait until `app` has `count` finished operations, nothing queued, and every thread delivered (a job ends once its
+   * lines are in the outbox; the worker posts them after it); resolves with its history, newest first.
+   */
   finished(app: string, count: number): Promise<HistoryEntry[]>;
   /** A message's blocks as text. */
   text(channel: string, ts: string): string;
@@ -169,6 +174,7 @@ export async function startServeStack(options: ServeStackOptions): Promise<Serve
   const serve = await startWavesync('serve', { config, logger: createLogger({ level }), host: '127.0.0.1' });
   const client = new SignedSlackClient(`http://127.0.0.1:${serve.port}`, secret);
   const queue = createSyncQueue({ connection: { url: REDIS_URL }, prefix });
+  const outboxes = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigFile);
   return {
@@ -196,8 +202,12 @@ export async function startServeStack(options: ServeStackOptions): Promise<Serve
     finished(app, count) {
       return waitFor(
         async () => {
-          const [history, line] = await Promise.all([queue.history(app), queue.applicationStatus(app)]);
-          return history.length >= count && line.length === 0 && history;
+          const [history, line, undelivered] = await Promise.all([
+            queue.history(app),
+            queue.applicationStatus(app),
+            outboxes.zcard(outboxesKey(prefix)),
+          ]);
+          return history.length >= count && line.length === 0 && undelivered === 0 && history;
         },
         60_000,
         `${count} finished operations of ${app}`,
@@ -207,6 +217,7 @@ export async function startServeStack(options: ServeStackOptions): Promise<Serve
       return renderBlocksAsText((slack.message(channel, ts)?.blocks ?? []) as Blocks);
     },
     async close() {
+      outboxes.disconnect();
       await queue.close();
       await serve.close({ graceMs: 1000 });
       await slack.close();
