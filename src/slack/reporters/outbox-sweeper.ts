@@ -1,8 +1,10 @@
 /**
  * The outbox sweeper: finishes the thread outboxes (thread-outbox.ts) that no reporter will finish — a job that
  * ended while Slack was still down past the retention of its reporter's delivery, a job abandoned with lines
- * pending — and keeps their Redis memory bounded. Every `intervalMs` (default 30 s) each worker process looks at the
- * outboxes untouched for `idleMs` (default 60 s); for each whose job has ended (finished, abandoned, or no longer
+ * pending, a job whose worker died after it ended but before its lines were all posted (jobs end once their lines
+ * are in the outbox) — and keeps their Redis memory bounded. When a worker starts and then every `intervalMs`
+ * (default 10 s) each worker process looks at the outboxes untouched for `idleMs` (default: a deliverer's lease,
+ * 30 s — the lease, not the idle time, is what keeps two deliverers apart); for each whose job has ended (finished, abandoned, or no longer
  * known) and whose lease is free, it delivers the pending lines in order (skipping keys the thread already holds),
  * says the lines given up ("N progress lines could not be delivered"), applies the latest header state if Slack
  * does not show it, and closes the outbox (keys deleted). Outboxes it cannot finish (Slack still down) stay for the
@@ -14,7 +16,7 @@ import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { redisPostedLines } from './posted-lines.js';
 import type { DeliveryLogger } from './slack-delivery.js';
-import { broadcastRuns, outboxesKey, redisThreadOutbox } from './thread-outbox.js';
+import { broadcastRuns, DEFAULT_LEASE_MS, outboxesKey, redisThreadOutbox } from './thread-outbox.js';
 import { ThreadPoster } from './thread-poster.js';
 
 export interface OutboxSweeperOptions {
@@ -26,7 +28,7 @@ export interface OutboxSweeperOptions {
   pacer: ChannelPacer;
   /** Whether job `jobId` has ended (completed, failed, cancelled, or unknown): its reporter delivers no more. */
   jobEnded(jobId: string): Promise<boolean>;
-  /** Outboxes written less than this ago are left to their reporter (ms); default 60 000. */
+  /** Outboxes written less than this ago are left to their reporter (ms); default DEFAULT_LEASE_MS (30 000). */
   idleMs?: number;
   /** Outboxes looked at per round; default 50. */
   batch?: number;
@@ -38,7 +40,7 @@ export interface OutboxSweeperOptions {
 
 /** One round: resolves with the job ids whose outbox was delivered and closed. Throws when Redis is unreachable. */
 export async function sweepOutboxes(o: OutboxSweeperOptions): Promise<string[]> {
-  const idle = Date.now() - (o.idleMs ?? 60_000);
+  const idle = Date.now() - (o.idleMs ?? DEFAULT_LEASE_MS);
   const jobIds = await o.redis.zrangebyscore(outboxesKey(o.prefix), 0, idle, 'LIMIT', 0, o.batch ?? 50);
   const closed: string[] = [];
   for (const jobId of jobIds) {
@@ -85,10 +87,13 @@ async function sweepOne(o: OutboxSweeperOptions, jobId: string): Promise<boolean
   return closed;
 }
 
-/** Sweep every `intervalMs` (default 30 s) until stopped; errors are logged and the next round tries again. */
+/**
+ * Sweep at once (what a dead worker left), then every `intervalMs` (default 10 s) until stopped; errors are logged
+ * and the next round tries again.
+ */
 export function startOutboxSweeper(o: OutboxSweeperOptions & { intervalMs?: number }): { stop(): void } {
   let running = false;
-  const timer = setInterval(() => {
+  const round = () => {
     if (running) return; // a round still delivering (Slack slow): skip this tick
     running = true;
     void sweepOutboxes(o)
@@ -96,8 +101,10 @@ export function startOutboxSweeper(o: OutboxSweeperOptions & { intervalMs?: numb
       .finally(() => {
         running = false;
       });
-  }, o.intervalMs ?? 30_000);
+  };
+  const timer = setInterval(round, o.intervalMs ?? 10_000);
   timer.unref();
+  round();
   // A round cut short by the process ending leaves the outbox as it was: the next sweeper finishes it.
   return { stop: () => clearInterval(timer) };
 }
