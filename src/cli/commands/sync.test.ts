@@ -61,7 +61,9 @@ describe('wavesync sync against an unreachable cluster', () => {
   it('fails with one line naming the cluster address and the cause in words (connection refused), exit code 1, not a stack trace', async () => {
     const result = await syncToClosedPort('app.yaml');
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/^error: cannot reach the cluster: .*\(connection refused\).*127\.0\.0\.1:\d+/);
+    expect(result.stderr).toMatch(
+      /^error: cannot reach the cluster: .*\(connection refused\).*127\.0\.0\.1:\d+/,
+    );
     expect(result.stderr).toContain(`127.0.0.1:${port}`);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   }, 30_000);
