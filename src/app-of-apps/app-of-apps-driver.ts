@@ -60,6 +60,11 @@ import type { ApplicationResolver } from './resolve-application.js';
 
 export interface AppOfAppsDriverDeps {
   queue: Pick<SyncQueueClient, 'enqueueSync'>;
+  /**
+   * Resolves once the parent job's own thread is delivered (a job ends once its lines are in the outbox; the worker
+   * posts them after it): the children's lines follow the parent's summary in the thread. Absent: no wait.
+   */
+  threadDelivered?(jobId: string): Promise<void>;
   /** Chain state: each child's outcome and the once-per-chain milestones (redisAppOfAppsChainStore). */
   store: AppOfAppsChainStore;
   settings: Pick<Settings, 'defaults' | 'environments'>;
@@ -209,11 +214,13 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
       if (isTransientError(err)) throw err;
       const reason = reasonForPeople(err);
       deps.logger.warn({ parent: parent.name, err }, 'App of Apps children not synced');
+      await deps.threadDelivered?.(jobId);
       if (target && (await once(jobId, 'announced')))
         await deps.announcer?.childrenNotSynced(target, parent.name, reason);
       return;
     }
     if (children.length === 0) return;
+    await deps.threadDelivered?.(jobId);
     const environment = environmentNameOf(deps.settings, parent);
     const refusals = children.flatMap((c) => {
       const why = childRefusal(c.application, {

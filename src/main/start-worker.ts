@@ -160,10 +160,11 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     onError: (err: unknown) => logger.debug({ err }, 'shared channel pacing unavailable; paced per process'),
   });
   const lineStore = redisChildLineStore(redis, config.queue.prefix);
-  /** Threads of ended jobs still being delivered (SlackReporterOptions.detach). */
-  const threads = new Set<Promise<void>>();
+  /** Threads of ended jobs still being delivered (SlackReporterOptions.detach), by job id. */
+  const threads = new Map<string, Promise<void>>();
   const appOfApps = createAppOfAppsDriver({
     queue: producer,
+    threadDelivered: (jobId) => threads.get(jobId)?.catch(() => undefined) ?? Promise.resolve(),
     store: redisAppOfAppsChainStore(redis, config.queue.prefix),
     settings,
     applicationOf,
@@ -204,9 +205,11 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     reporterFactory: reporterFactory(deps, pacer, lineStore, {
       posted: (jobId) => redisPostedLines(redis, config.queue.prefix, jobId),
       outbox: (jobId) => redisThreadOutbox(redis, config.queue.prefix, jobId),
-      detach: (delivery) => {
-        threads.add(delivery);
-        void delivery.finally(() => threads.delete(delivery));
+      detach: (jobId, delivery) => {
+        threads.set(jobId, delivery);
+        void delivery.finally(() => {
+          if (threads.get(jobId) === delivery) threads.delete(jobId);
+        });
       },
     }),
     concurrency: config.worker.concurrency,
@@ -241,7 +244,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       // Threads still being delivered at Slack's pace: a bounded wait, then the outbox sweeper finishes them.
       const boundMs = Math.min(options?.graceMs ?? THREAD_DRAIN_MS, THREAD_DRAIN_MS);
       await Promise.race([
-        Promise.allSettled([...threads]),
+        Promise.allSettled([...threads.values()]),
         new Promise((r) => setTimeout(r, boundMs).unref()),
       ]);
       await producer.close();
@@ -261,7 +264,7 @@ function reporterFactory(
   stores: {
     posted: (jobId: string) => PostedLines;
     outbox: (jobId: string) => ThreadOutbox;
-    detach: (delivery: Promise<void>) => void;
+    detach: (jobId: string, delivery: Promise<void>) => void;
   },
 ): (job: {
   jobId: string;
@@ -282,7 +285,7 @@ function reporterFactory(
           logger,
           posted: stores.posted(jobId),
           outbox: stores.outbox(jobId),
-          detach: stores.detach,
+          detach: (delivery) => stores.detach(jobId, delivery),
           onDropped: (what, lines) => deps.metrics.slackDropped(what, lines),
           header: headerViewOf(deps.apps.registry, { ...request, jobId }),
           ...(job.retry ? { retry: job.retry } : {}),
