@@ -26,6 +26,22 @@ describe('applicationWarnings', () => {
     expect(applicationWarnings({ name: 'ok', origin: 'x.yaml:1' })).toEqual([]);
   });
 
+  it("a generated Application's warnings are at its ApplicationSet's file and line, and name the ApplicationSet", () => {
+    const app = {
+      name: 'dev-shop',
+      origin: 'appsets/shop.yaml:3 (ApplicationSet shop)',
+      syncPolicy: { syncOptions: ['CreateNamespce=true'] },
+    };
+    expect(applicationWarnings(app)).toEqual([
+      {
+        file: 'appsets/shop.yaml',
+        line: 3,
+        message:
+          'Application dev-shop (ApplicationSet shop): spec.syncPolicy.syncOptions: unknown sync option "CreateNamespce=true" (did you mean CreateNamespace=true?); Argo CD ignores it',
+      },
+    ]);
+  });
+
   it('names a malformed notifications.argoproj.io/subscriptions annotation at the Application file, without throwing', () => {
     const app = {
       name: 'shop',

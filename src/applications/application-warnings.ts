@@ -18,8 +18,10 @@ export function applicationWarnings(
   app: Pick<Application, 'name' | 'origin' | 'syncPolicy'> &
     Partial<Pick<Application, 'annotations' | 'sources' | 'manifest'>>,
 ): PlanWarning[] {
-  const match = /^(.*):(\d+)$/.exec(app.origin);
+  // A generated Application's origin is its ApplicationSet's: `appset.yaml:3 (ApplicationSet shop)`.
+  const match = /^(.*?):(\d+)(?: \(ApplicationSet (.+)\))?$/.exec(app.origin);
   const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
+  const generatedBy = match?.[3];
   const fields = checkApplicationFields(app.manifest).warnings.map(({ path, message }) => ({
     file,
     line,
@@ -41,13 +43,22 @@ export function applicationWarnings(
   const subscriptions = subscriptionWarnings({ name: app.name, annotations: app.annotations ?? {} }).map(
     (message) => ({ file, line, message }),
   );
-  return [
+  const all = [
     ...sourceWarnings(app).map((message) => ({ file, line, message })),
     ...fields,
     ...ignored,
     ...options,
     ...subscriptions,
   ];
+  if (generatedBy === undefined) return all;
+  // Say which ApplicationSet generated it: its warnings are fixed in that ApplicationSet's template.
+  const named = `Application ${app.name}`;
+  return all.map((w) => ({
+    ...w,
+    message: w.message.startsWith(`${named}:`)
+      ? `${named} (ApplicationSet ${generatedBy})${w.message.slice(named.length)}`
+      : `${w.message} (ApplicationSet ${generatedBy})`,
+  }));
 }
 
 /** Both `spec.source` and `spec.sources`: Argo CD uses `sources` and ignores `source`, and so does wavesync. */

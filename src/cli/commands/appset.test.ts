@@ -166,6 +166,77 @@ describe('wavesync appset', () => {
     expect(exitCode).toBe(2);
   });
 
+  it('warns, on stderr, of the fields of each generated Application as of a written one; stdout stays valid YAML and JSON', async () => {
+    const file = path.join(repo.root, 'warned.yaml');
+    await writeFile(
+      file,
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: ApplicationSet',
+        'metadata: { name: guestbook }',
+        'spec:',
+        '  generators: [{ list: { elements: [{ cluster: dev }, { cluster: qa }] } }]',
+        '  template:',
+        "    metadata: { name: '{{cluster}}-guestbook' }",
+        '    spec:',
+        '      project: default',
+        '      source: { repoURL: https://example.com/x.git, path: apps, targetRevison: main }',
+        "      destination: { server: https://kubernetes.default.svc, namespace: '{{cluster}}' }",
+        '      syncPolicy: { syncOptions: [CreateNamespce=true] }',
+        '',
+      ].join('\n'),
+    );
+    const expected = (app: string) => [
+      `warning: Application ${app} (ApplicationSet guestbook): spec.source.targetRevison: not a field of Argo CD's Application (did you mean spec.source.targetRevision?); ignored (${file}:1)`,
+      `warning: Application ${app} (ApplicationSet guestbook): spec.syncPolicy.syncOptions: unknown sync option "CreateNamespce=true" (did you mean CreateNamespace=true?); Argo CD ignores it (${file}:1)`,
+    ];
+
+    const yamlRun = await appset(file);
+    expect(yamlRun.exitCode).toBe(0);
+    expect(yamlRun.stderr.trimEnd().split('\n')).toEqual([
+      ...expected('dev-guestbook'),
+      ...expected('qa-guestbook'),
+    ]);
+    const docs = parseAllDocuments(yamlRun.stdout);
+    expect(docs.flatMap((d) => d.errors)).toEqual([]);
+    expect(docs.map((d) => d.toJS().metadata.name)).toEqual(['dev-guestbook', 'qa-guestbook']);
+
+    const jsonRun = await appset(file, '-o', 'json');
+    expect(jsonRun.exitCode).toBe(0);
+    expect(jsonRun.stderr).toBe(yamlRun.stderr);
+    expect(JSON.parse(jsonRun.stdout).map((a: { metadata: { name: string } }) => a.metadata.name)).toEqual([
+      'dev-guestbook',
+      'qa-guestbook',
+    ]);
+  });
+
+  it('a field wavesync refuses in the template refuses the generated Application by name: nothing printed, exit 2', async () => {
+    const file = path.join(repo.root, 'refused.yaml');
+    await writeFile(
+      file,
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: ApplicationSet',
+        'metadata: { name: guestbook }',
+        'spec:',
+        '  generators: [{ list: { elements: [{ cluster: dev }] } }]',
+        '  template:',
+        "    metadata: { name: '{{cluster}}-guestbook' }",
+        '    spec:',
+        '      project: default',
+        '      source: { repoURL: https://example.com/x.git, path: apps }',
+        '      sourceHydrator: { drySource: { repoURL: https://example.com/x.git, path: apps } }',
+        '      destination: { server: https://kubernetes.default.svc, namespace: dev }',
+        '',
+      ].join('\n'),
+    );
+    const { stdout, stderr, exitCode } = await appset(file);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('generated Application "dev-guestbook": spec.sourceHydrator: source hydration');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(exitCode).toBe(2);
+  });
+
   it('a generated Application is planned by `plan --app` as /sync renders it (registry, git checkout, namespace)', async () => {
     const { stdout, stderr, exitCode } = await runCommand(registerPlanCommand, [
       'plan',

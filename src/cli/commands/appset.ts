@@ -5,9 +5,11 @@
  * read the repositories through the git cache (`defaults.gitCacheDir`, `gitCredentials`). A generator wavesync
  * cannot run (pullRequest, scmProvider, clusterDecisionResource, plugin) is refused on stderr naming it and saying
  * its Applications are missing: the others are printed and the exit code is 2. Bad input → exit 2, one error line.
+ * Each generated Application gets the field warnings a written one gets (applicationWarnings), on stderr with its
+ * name and ApplicationSet, so stdout stays valid YAML/JSON; a refused field fails the generation (exit 2).
  */
 import { type Command, Option } from 'commander';
-import { type CommandIo, ExitCode, processIo, runAction } from '../command-io.js';
+import { type CommandIo, ExitCode, processIo, runAction, warningLine } from '../command-io.js';
 
 interface AppsetOptions {
   output: 'yaml' | 'json';
@@ -30,7 +32,7 @@ export function registerAppsetCommand(program: Command, io: CommandIo = processI
 
 async function printApplicationSet(file: string, options: AppsetOptions, io: CommandIo): Promise<void> {
   const [
-    { describeRollout, generateApplicationSetFile },
+    { applicationWarnings, describeRollout, generateApplicationSetFile },
     { loadConfig, processEnvironment },
     { loadSettings, parseSettings },
     yaml,
@@ -50,6 +52,10 @@ async function printApplicationSet(file: string, options: AppsetOptions, io: Com
   if (options.output === 'json') io.stdout(`${JSON.stringify(objects, null, 2)}\n`);
   else io.stdout(objects.map((o) => yaml.stringify(o)).join('---\n'));
   for (const g of generated) {
+    // Each generated Application is checked as a written one is (`wavesync plan --app`, the registry): a field
+    // wavesync treats differently, a key that is no field of Argo CD's Application, an unknown sync option…
+    // A refused field already failed the generation (one error line, exit 2).
+    for (const app of g.applications) for (const w of applicationWarnings(app)) io.stderr(warningLine(w));
     if (g.rollout) for (const line of describeRollout(g.applicationSet, g.rollout)) io.stderr(`${line}\n`);
     for (const note of g.notes) io.stderr(`warning: ${note} (ApplicationSet ${g.applicationSet})\n`);
     for (const refused of g.refused)
