@@ -4,7 +4,7 @@
  * composition root (src/main/start-worker.ts) chooses which.
  */
 import type { MessageRef } from '../environments/index.js';
-import type { ReportTarget, SyncRequest } from '../queue/index.js';
+import type { ReportTarget, RolloutChain, SyncRequest } from '../queue/index.js';
 import type { AppOfAppsSummary, ChildOutcome } from './app-of-apps.js';
 import type { RolloutSummary } from './rollout.js';
 
@@ -93,4 +93,9 @@ export interface RolloutApprovals {
     request: SyncRequest,
     header: MessageRef | undefined,
   ): Promise<{ kind: 'pending' } | { kind: 'proceed' } | { kind: 'refused'; reason: string }>;
+  /**
+   * The rollout stopped: close its approval requests still pending (invalidated, `note` shown on each) so that
+   * none is approved and synced afterwards. Resolves with how many were closed; idempotent.
+   */
+  release?(chain: RolloutChain, note: string): Promise<number>;
 }

@@ -108,6 +108,13 @@ export interface ChildOutcome extends ChildSyncStatus {
   durationMs?: number;
   /** Health message (e.g. the Degraded reason). */
   healthMessage?: string;
+  /**
+   * A rollout's Application never synced because its approval request closed without approval (rejected, expired,
+   * withdrawn, invalidated): why, and who closed it (a Slack user id, shown as a mention after `message`).
+   */
+  approvalClosed?: { message: string; by?: string };
+  /** A rollout's Application whose approval request is pending (nothing queued yet). */
+  awaitingApproval?: boolean;
 }
 
 /** The end of an App of Apps chain, for the parent's thread. */

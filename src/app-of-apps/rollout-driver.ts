@@ -10,8 +10,11 @@
  *
  * An Application whose environment requires approval is not queued directly: an approval request is posted in the
  * rollout's thread (the existing approval flow, RolloutApprovals), and once approved the approval flow queues it with
- * the rollout, so its end continues the rollout like any other. A rejected or expired request leaves the rollout
- * waiting at that Application (the approval message says so); `/sync <appset>` again starts a new rollout.
+ * the rollout, so its end continues the rollout like any other. A request that closes without approval (rejected,
+ * expired, withdrawn, invalidated: the approval flow calls `approvalClosed`) is that Application's end: the rollout
+ * stops there with the reason, like a failed sync. A stopped rollout releases what it holds: its requests still
+ * pending are invalidated (RolloutApprovals.release), so no later approval syncs anything; `/sync <appset>` again
+ * starts a new rollout.
  *
  * Idempotent as App of Apps chains are: an Application's job id and request key derive from the rollout id, so a
  * retried hook queues nothing twice and asks for no second approval.
@@ -34,7 +37,13 @@ import type {
   RolloutAnnouncer,
   RolloutApprovals,
 } from './app-of-apps-ports.js';
-import { nextRolloutAction, type RolloutSummary, summarizeRollout } from './rollout.js';
+import {
+  approvalClosedReason,
+  type ClosedApproval,
+  nextRolloutAction,
+  type RolloutSummary,
+  summarizeRollout,
+} from './rollout.js';
 
 export interface RolloutDriverDeps {
   queue: Pick<SyncQueueClient, 'enqueueSync'>;
@@ -52,6 +61,16 @@ export interface RolloutDriver {
   start(chain: RolloutChain, initiator: Initiator): Promise<void>;
   /** The worker's hooks: record each Application's outcome and continue the rollout. */
   lifecycle: JobLifecycle;
+  /**
+   * The approval request of `application` (an Application of `chain` waiting for approval) closed without approval:
+   * it ends there, not synced, and the rollout stops with the reason. Idempotent (one summary per rollout).
+   */
+  approvalClosed(
+    chain: RolloutChain,
+    application: string,
+    closed: ClosedApproval,
+    initiator: Initiator,
+  ): Promise<void>;
 }
 
 /** The BullMQ job id of a rollout's Application (derived: queued at most once per rollout). */
@@ -111,7 +130,12 @@ export function createRolloutDriver(deps: RolloutDriverDeps): RolloutDriver {
       return undefined;
     }
     if (!deps.approvals) return failed(`${name} needs approval, and no approval flow is configured`);
-    const waiting: ChildOutcome = { phase: 'Running', health: 'Unknown', message: 'waiting for approval' };
+    const waiting: ChildOutcome = {
+      phase: 'Running',
+      health: 'Unknown',
+      message: 'waiting for approval',
+      awaitingApproval: true,
+    };
     await record(chain, name, waiting, false);
     const header = chain.target
       ? await deps.announcer?.approvalPlaceholder(chain.target, name, step + 1)
@@ -123,7 +147,20 @@ export function createRolloutDriver(deps: RolloutDriverDeps): RolloutDriver {
   }
 
   async function end(chain: RolloutChain, summary: RolloutSummary): Promise<void> {
-    if (!(await deps.store.once(chain.rolloutId, 'summary'))) return;
+    const { stopped } = summary;
+    const first = await deps.store.once(chain.rolloutId, 'summary');
+    // Every end of a stopped rollout releases (idempotent), so a retried hook finishes what a dead process began;
+    // after the once, so the Applications it closes (each calls approvalClosed) find the summary taken.
+    if (stopped && deps.approvals?.release) {
+      const why = `the rollout of ${chain.applicationSet} stopped at step ${stopped.step} (${stopped.message})`;
+      const released = await deps.approvals.release(chain, why);
+      if (released > 0)
+        deps.logger.info(
+          { applicationSet: chain.applicationSet, released },
+          'pending approvals of the stopped rollout invalidated',
+        );
+    }
+    if (!first) return;
     deps.logger.info(
       {
         applicationSet: chain.applicationSet,
@@ -151,13 +188,14 @@ export function createRolloutDriver(deps: RolloutDriverDeps): RolloutDriver {
         return;
       }
       if (next.action === 'stopped') {
-        const { step, message, application } = next;
+        const { step, message, application, by } = next;
         return end(
           chain,
           summarizeRollout(chain, outcomes, {
             step: step + 1,
             message,
             ...(application ? { application } : {}),
+            ...(by ? { by } : {}),
           }),
         );
       }
@@ -204,12 +242,30 @@ export function createRolloutDriver(deps: RolloutDriverDeps): RolloutDriver {
     async start(chain, initiator) {
       await advance(chain, new Map(), initiator);
     },
+    async approvalClosed(chain, application, closed, initiator) {
+      const reason = approvalClosedReason(application, closed);
+      deps.logger.info(
+        { applicationSet: chain.applicationSet, application, status: closed.status },
+        'rollout Application not approved',
+      );
+      const outcome: ChildOutcome = {
+        phase: 'Failed',
+        health: 'Unknown',
+        message: reason.message,
+        durationMs: 0,
+        approvalClosed: reason,
+      };
+      await advance(chain, await record(chain, application, outcome, true), initiator);
+    },
     lifecycle: {
       async started({ request }) {
         const chain = request.rollout;
         if (!chain) return;
         const running: ChildOutcome = { phase: 'Running', health: 'Progressing', message: '' };
-        await record(chain, request.application, running, false);
+        const outcomes = await record(chain, request.application, running, false);
+        // Approved: its "waiting for approval" placeholder gives way (an ended outcome never does).
+        if (outcomes.get(request.application)?.awaitingApproval)
+          await record(chain, request.application, running, true);
       },
       async ended({ request, state, cancelled }) {
         const chain = request.rollout;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildOutcome } from './app-of-apps.js';
-import { nextRolloutAction } from './rollout.js';
+import { approvalClosedReason, nextRolloutAction, summarizeRollout } from './rollout.js';
 
 const ok: ChildOutcome = { phase: 'Succeeded', health: 'Healthy', message: '' };
 const running: ChildOutcome = { phase: 'Running', health: 'Progressing', message: '' };
@@ -127,6 +127,72 @@ describe('nextRolloutAction', () => {
     expect(nextRolloutAction({ steps: zero }, at([['a', ok]]))).toMatchObject({
       action: 'sync',
       applications: ['b'],
+    });
+  });
+});
+
+describe('a rollout Application whose approval closed without approval', () => {
+  const asked = {
+    requesterId: 'U0PAT',
+    createdAt: '2026-01-07T10:00:00.000Z',
+    expiresAt: '2026-01-07T10:30:00.000Z',
+  };
+
+  it('says why, naming who rejected or withdrew it, and how long an expired one waited', () => {
+    expect(approvalClosedReason('prod-eu', { ...asked, status: 'rejected', decidedBy: 'U0ALICE' })).toEqual({
+      message: 'prod-eu sync was rejected',
+      by: 'U0ALICE',
+    });
+    expect(approvalClosedReason('prod-eu', { ...asked, status: 'rejected', decidedBy: 'U0PAT' })).toEqual({
+      message: 'prod-eu sync was withdrawn',
+      by: 'U0PAT',
+    });
+    expect(approvalClosedReason('prod-eu', { ...asked, status: 'expired' })).toEqual({
+      message: 'prod-eu approval expired after 30 min',
+    });
+    expect(
+      approvalClosedReason('prod-eu', { ...asked, status: 'invalidated', note: 'the revision changed' }),
+    ).toEqual({ message: 'prod-eu approval was invalidated: the revision changed' });
+  });
+
+  it('stops the rollout there (not a wait, not the next step); the summary lists the others not synced', () => {
+    const chain = {
+      applicationSet: 'shop',
+      steps: [
+        { applications: ['dev'], atOnce: 1 },
+        { applications: ['eu', 'us'], atOnce: 2 },
+        { applications: ['late'], atOnce: 1 },
+      ],
+      unassigned: [],
+    };
+    const rejected: ChildOutcome = {
+      phase: 'Failed',
+      health: 'Unknown',
+      message: 'eu sync was rejected',
+      approvalClosed: { message: 'eu sync was rejected', by: 'U0ALICE' },
+    };
+    const waiting: ChildOutcome = { ...running, awaitingApproval: true };
+    const outcomes = at([
+      ['dev', ok],
+      ['eu', rejected],
+      ['us', waiting],
+    ]);
+    const next = nextRolloutAction(chain, outcomes);
+    expect(next).toEqual({
+      action: 'stopped',
+      step: 1,
+      application: 'eu',
+      message: 'eu sync was rejected',
+      by: 'U0ALICE',
+    });
+    const stopped = { step: 2, application: 'eu', message: 'eu sync was rejected', by: 'U0ALICE' };
+    expect(summarizeRollout(chain, outcomes, stopped)).toEqual({
+      applicationSet: 'shop',
+      total: 4,
+      healthy: ['dev'],
+      stopped,
+      notSynced: ['us', 'late'],
+      unassigned: [],
     });
   });
 });

@@ -17,8 +17,11 @@ export type RolloutAction =
   | { action: 'sync'; step: number; applications: string[]; stepStarts: boolean }
   /** Applications are running (or waiting for approval); their end decides. */
   | { action: 'wait' }
-  /** The rollout stops: `application` failed (or a step can update nothing), for `message`. */
-  | { action: 'stopped'; step: number; application?: string; message: string }
+  /**
+   * The rollout stops: `application` failed, or its approval was not given (`by`: who rejected or withdrew it), or
+   * a step can update nothing; for `message`.
+   */
+  | { action: 'stopped'; step: number; application?: string; message: string; by?: string }
   | { action: 'done' };
 
 const HEALTHY = (o: ChildOutcome | undefined) => o?.phase === 'Succeeded' && o.health === 'Healthy';
@@ -32,6 +35,16 @@ export function nextRolloutAction(
     for (const name of applications) {
       const outcome = outcomes.get(name);
       if (!outcome || !isCompleted(outcome.phase) || HEALTHY(outcome)) continue;
+      const closed = outcome.approvalClosed;
+      if (closed) {
+        return {
+          action: 'stopped',
+          step,
+          application: name,
+          message: closed.message,
+          ...(closed.by ? { by: closed.by } : {}),
+        };
+      }
       const why =
         outcome.phase !== 'Succeeded'
           ? `${name} sync ${outcome.phase}${outcome.message ? `: ${outcome.message}` : ''}`
@@ -72,9 +85,12 @@ export interface RolloutSummary {
   total: number;
   /** Those that Succeeded and are Healthy, in step order. */
   healthy: string[];
-  /** Why it stopped, when it did. */
-  stopped?: { step: number; application?: string; message: string };
-  /** Applications of the steps that were never started. */
+  /** Why it stopped, when it did; `by`: the Slack user who rejected or withdrew the approval that stopped it. */
+  stopped?: { step: number; application?: string; message: string; by?: string };
+  /**
+   * Applications of the steps never synced: not started, still waiting for approval, or whose approval was closed
+   * by the stop (the one that stopped the rollout is named in `stopped`).
+   */
   notSynced: string[];
   /** Applications no step selects (never synced by the rollout). */
   unassigned: string[];
@@ -91,7 +107,53 @@ export function summarizeRollout(
     total: all.length,
     healthy: all.filter((n) => HEALTHY(outcomes.get(n))),
     ...(stopped ? { stopped } : {}),
-    notSynced: all.filter((n) => !outcomes.has(n)),
+    notSynced: all.filter((n) => {
+      const o = outcomes.get(n);
+      return (
+        !o || o.awaitingApproval === true || (o.approvalClosed !== undefined && n !== stopped?.application)
+      );
+    }),
     unassigned: [...chain.unassigned],
   };
+}
+
+/** How an approval request of a rollout's Application closed without approval (the approval flow's record). */
+export interface ClosedApproval {
+  status: 'rejected' | 'expired' | 'withdrawn' | 'invalidated';
+  /** Who rejected or withdrew it (Slack user id). */
+  decidedBy?: string;
+  /** Who asked (the rollout's initiator): rejecting one's own request is withdrawing it. */
+  requesterId: string;
+  /** ISO-8601: when the request was made and when it expired. */
+  createdAt: string;
+  expiresAt: string;
+  /** Why it was invalidated (or withdrawn). */
+  note?: string;
+}
+
+/**
+ * Why the rollout stops at `application` whose approval closed: `shop-prod sync was rejected` (by), `shop-prod
+ * approval expired after 30 min`, `shop-prod sync was withdrawn` (by), `shop-prod approval was invalidated: …`.
+ */
+export function approvalClosedReason(
+  application: string,
+  closed: ClosedApproval,
+): { message: string; by?: string } {
+  const by = closed.decidedBy ? { by: closed.decidedBy } : {};
+  switch (closed.status) {
+    case 'rejected':
+      return closed.decidedBy !== undefined && closed.decidedBy === closed.requesterId
+        ? { message: `${application} sync was withdrawn`, ...by }
+        : { message: `${application} sync was rejected`, ...by };
+    case 'withdrawn':
+      return { message: `${application} sync was withdrawn`, ...by };
+    case 'expired': {
+      const minutes = Math.round((Date.parse(closed.expiresAt) - Date.parse(closed.createdAt)) / 60_000);
+      return { message: `${application} approval expired after ${minutes} min` };
+    }
+    case 'invalidated':
+      return {
+        message: `${application} approval was invalidated: ${closed.note ?? 'what would be synced changed'}`,
+      };
+  }
 }

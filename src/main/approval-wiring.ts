@@ -8,6 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Application } from '../domain/index.js';
 import {
+  type ApprovalRecord,
   type Approvals,
   type AuditLog,
   createFailureNotifier,
@@ -43,6 +44,11 @@ export interface ApprovalWiring {
   durable: DurableWrites;
   /** The audit log the approval flow writes (resource actions write theirs there too). */
   audit: AuditLog;
+  /**
+   * Who is told when a request closes without approval (rejected, expired, withdrawn, invalidated): the bot's
+   * rollout wiring, created after this one (an ApplicationSet's rollout stops there). One listener; the last set wins.
+   */
+  onRequestClosed(listener: (record: ApprovalRecord) => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
   const messenger = createSlackApprovalMessenger(deps.web, pacer);
   const findApplication = (name: string) => deps.apps.registry.find(name);
   const onError = (error: unknown) => deps.logger.warn({ err: error }, 'approval flow error');
+  let closedListener: ((record: ApprovalRecord) => Promise<void>) | undefined;
   const { approvals, store, audit, durable } = createApprovalServices({
     redis,
     prefix: deps.prefix,
@@ -95,6 +102,8 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     messenger,
     listGroupMembers: slackGroupMembers(deps.web),
     durability: replicaDurabilityFor(deps.redis, REPLICA_WAIT_MS),
+    onClosed: async (record) => closedListener?.(record),
+    onDeliveryError: onError,
   });
   const notifier = createFailureNotifier({
     marks: redisNotificationMarks(redis, deps.prefix),
@@ -112,6 +121,9 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     messenger,
     durable,
     audit,
+    onRequestClosed(listener) {
+      closedListener = listener;
+    },
     async close() {
       redis.disconnect();
     },

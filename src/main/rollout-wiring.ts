@@ -1,9 +1,10 @@
 /**
  * createRolloutWiring — an ApplicationSet's rollout (`/sync <appset>`) on Redis, the sync queue and Slack: the driver
  * (src/app-of-apps/rollout-driver.ts) with the App of Apps chain store, the Slack announcer, the approval flow's
- * gateRequest for Applications whose environment requires approval, and the bot's port (the steps of an
- * ApplicationSet from the registry, and the driver's start). The bot starts rollouts; the worker continues them
- * (its `lifecycle` hooks), both over the same keys.
+ * gateRequest for Applications whose environment requires approval (and its releaseRollout, when a rollout stops),
+ * and the bot's port (the steps of an ApplicationSet from the registry, and the driver's start). The bot starts
+ * rollouts and stops them when an approval closes without being given (`approvalClosed`); the worker continues them
+ * (its `lifecycle` hooks), all over the same keys.
  */
 import type { WebClient } from '@slack/web-api';
 import {
@@ -13,7 +14,7 @@ import {
   redisAppOfAppsChainStore,
 } from '../app-of-apps/index.js';
 import type { ApplicationRegistry } from '../applications/index.js';
-import type { Approvals } from '../environments/index.js';
+import type { ApprovalRecord, Approvals } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient, SyncQueueClient } from '../queue/index.js';
 import type { RolloutStarter } from '../slack/ports.js';
@@ -24,6 +25,11 @@ export interface RolloutWiring {
   driver: RolloutDriver;
   /** The bot's `/sync <appset>` port. */
   starter: RolloutStarter;
+  /**
+   * The approval flow's listener (ApprovalWiring.onRequestClosed): a request of a rollout's Application that closed
+   * without approval stops that rollout. Any other request is none of its business.
+   */
+  approvalClosed(record: ApprovalRecord): Promise<void>;
 }
 
 export function createRolloutWiring(deps: {
@@ -32,7 +38,7 @@ export function createRolloutWiring(deps: {
   prefix: string;
   registry: Pick<ApplicationRegistry, 'find' | 'applicationSet'>;
   /** The approval flow (createApprovalWiring); absent without Slack. */
-  approvals?: Pick<Approvals, 'gateRequest'>;
+  approvals?: Pick<Approvals, 'gateRequest' | 'releaseRollout'>;
   web?: WebClient;
   pacer: ChannelPacer;
   logger: Logger;
@@ -72,12 +78,31 @@ export function createRolloutWiring(deps: {
       },
       start: (chain, initiator) => driver.start(chain, initiator),
     },
+    async approvalClosed(record) {
+      const { request, status } = record;
+      const chain = request.rollout;
+      if (!chain || status === 'pending' || status === 'approved') return;
+      await driver.approvalClosed(
+        chain,
+        request.application,
+        {
+          status,
+          ...(record.decidedBy ? { decidedBy: record.decidedBy } : {}),
+          requesterId: request.requester.userId,
+          createdAt: request.createdAt,
+          expiresAt: request.expiresAt,
+          ...(record.note ? { note: record.note } : {}),
+        },
+        request.requester,
+      );
+    },
   };
 }
 
 /** gateRequest for a rollout's Application: the initiator's policy, then the approval request on `header`. */
-function approvalsPort(approvals: Pick<Approvals, 'gateRequest'>): RolloutApprovals {
+function approvalsPort(approvals: Pick<Approvals, 'gateRequest' | 'releaseRollout'>): RolloutApprovals {
   return {
+    release: (chain, note) => approvals.releaseRollout(chain.rolloutId, note),
     async request(request, header) {
       const channel = header?.channel ?? request.rollout?.target?.channel;
       if (!channel)

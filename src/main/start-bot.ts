@@ -121,6 +121,8 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     pacer: new ChannelPacer(),
     logger,
   });
+  // A rollout's Application whose approval is rejected, expires or is withdrawn: that rollout stops at once.
+  wiring.onRequestClosed((record) => rollout.approvalClosed(record));
   // A generated Application no longer generated: announced once, its resources deleted where Argo CD's policy would.
   if (deps.web && deps.settings) {
     watchRemovedApplications({

@@ -75,7 +75,7 @@ export interface WorkerDeps {
   /** Failure notifications (approvals), fanned out next to the thread. */
   notifier?: FailureNotifier;
   /** The approval flow: a rollout's Application whose environment requires approval asks for it here. */
-  approvals?: Pick<Approvals, 'gateRequest'>;
+  approvals?: Pick<Approvals, 'gateRequest' | 'releaseRollout'>;
   /** The thread-outbox sweeper's round interval and idle time (ms); defaults 30 s and 60 s. */
   outboxSweep?: { intervalMs?: number; idleMs?: number };
 }

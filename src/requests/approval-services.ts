@@ -9,7 +9,7 @@
 import type { ApplicationRenderer } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
-import type { ApprovalMessenger } from '../environments/index.js';
+import type { ApprovalMessenger, ApprovalRecord } from '../environments/index.js';
 import {
   type ApprovalStore,
   type Approvals,
@@ -52,6 +52,8 @@ export interface ApprovalServicesOptions {
   onDeliveryError?(error: unknown): void;
   /** Clock in epoch ms (default `Date.now`); tests pass a controllable one for expiry and freeze windows. */
   now?(): number;
+  /** A request closed without approval (ApprovalDeps.onClosed): an ApplicationSet's rollout stops there. */
+  onClosed?(record: ApprovalRecord): Promise<void>;
   /**
    * Replicas that must hold a decision (and the request, the job it queued) before the messenger shows it (Redis
    * WAIT on `redis`, and the queue's `durable`); default none. `replicaDurabilityFor` picks 1 on Sentinel.
@@ -96,6 +98,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
       messenger: options.messenger,
       durable,
       now: options.now ?? Date.now,
+      ...(options.onClosed ? { onClosed: options.onClosed } : {}),
     },
     options.onDeliveryError,
   );

@@ -28,6 +28,12 @@ export interface ApprovalDeps {
    */
   enqueueApproved(deps: ApprovalDeps, record: ApprovalRecord): Promise<{ jobId?: string }>;
   messenger: ApprovalMessenger;
+  /**
+   * A request closed without being approved — rejected, expired, withdrawn or invalidated — once its message shows
+   * it (called by whoever closed it: once per request). Whoever waits for it is told: an ApplicationSet's rollout
+   * (`request.rollout`) stops there. Its errors are the flow's delivery errors (the decision stands).
+   */
+  onClosed?(record: ApprovalRecord): Promise<void>;
   /** Clock in ms (tests move it to expire requests). */
   now(): number;
   /**

@@ -126,11 +126,16 @@ export function bindingOf(
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-/** The command that asks again for what `request` asked: `/sync delete <app>` for a deletion, else `/sync <app>`. */
+/**
+ * The command that asks again for what `request` asked: `/sync delete <app>` for a deletion, `/sync <appset>` for an
+ * Application of an ApplicationSet's rollout, else `/sync <app>`.
+ */
 export function rerunCommandOf(
   request: Pick<ApprovalRequest, 'application' | 'deletion'> &
-    Pick<Partial<ApprovalRequest>, 'rollback' | 'promotion'>,
+    Pick<Partial<ApprovalRequest>, 'rollback' | 'promotion' | 'rollout'>,
 ): string {
+  // A rollout's Application: the rollout stopped when its request closed; it is started over as a whole.
+  if (request.rollout) return `/sync ${request.rollout.applicationSet}`;
   if (request.promotion) return `/sync promote ${request.promotion.pipeline} --to ${request.application}`;
   if (request.rollback) return `/sync rollback ${request.application} ${request.rollback.id}`;
   return request.deletion ? `/sync delete ${request.application}` : `/sync ${request.application}`;

@@ -11,7 +11,7 @@ import { environmentFor } from '../environment-resolver.js';
 import { type ActionContext, type Authorization, authorizeAction } from '../permissions.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import type { ApprovalRecord, MessageRef } from './approval-request.js';
-import { expireDue, withdrawRecord } from './close-approval.js';
+import { expireDue, invalidateRecord, withdrawRecord } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
 import { enqueueStranded } from './enqueue-stranded.js';
 import {
@@ -91,6 +91,11 @@ export interface Approvals {
   /** Expire due requests now; resolves with how many were expired. */
   expireDue(): Promise<number>;
   /**
+   * An ApplicationSet's rollout stopped: invalidate its requests still pending (with `note`, shown on each), so
+   * none of its Applications is approved and synced after the stop. Resolves with how many this call closed.
+   */
+  releaseRollout(rolloutId: string, note: string): Promise<number>;
+  /**
    * Queue approved requests a stopped bot never queued (approved ≥ 10 s ago, no job recorded); resolves with how
    * many were queued. Idempotent: the job id is derived from the request.
    */
@@ -151,9 +156,12 @@ export function createApprovals(
 ): Approvals {
   // Durability is confirmed first and fails the click (not recorded); Slack errors after it are only reported.
   const messenger = resilientMessenger(given.messenger, onDeliveryError);
+  const onClosed = given.onClosed;
   const deps: ApprovalDeps = {
     ...given,
     messenger: given.durable ? confirmedBeforeShown(messenger, given.durable) : messenger,
+    // The request is closed and shown so: a listener's failure is reported, never the decision's.
+    ...(onClosed ? { onClosed: (record: ApprovalRecord) => onClosed(record).catch(onDeliveryError) } : {}),
   };
   return {
     gateRequest: (ctx) => gateRequest(deps, ctx),
@@ -181,6 +189,14 @@ export function createApprovals(
     requestDiff: (click) => requestDiff(deps, click),
     decide: (click) => decideApproval(deps, click),
     expireDue: () => expireDue(deps),
+    async releaseRollout(rolloutId, note) {
+      let closed = 0;
+      for (const record of await deps.store.pending()) {
+        if (record.request.rollout?.rolloutId !== rolloutId) continue;
+        if (await invalidateRecord(deps, record, note)) closed += 1;
+      }
+      return closed;
+    },
     enqueueStranded: () => enqueueStranded(deps),
     startExpirySweeper(intervalMs = 15_000, onError = () => undefined) {
       let running = false;

@@ -21,14 +21,15 @@ export async function expireRecord(
   if (won) await showClosed(deps, record, 'expired');
 }
 
-/** Invalidate `record` with `note` and show why. */
+/** Invalidate `record` with `note` and show why; true when this call invalidated it. */
 export async function invalidateRecord(
   deps: ApprovalDeps,
   record: ApprovalRecord,
   note: string,
-): Promise<void> {
-  if (await deps.store.invalidate(record.request.id, note, deps.now()))
-    await showClosed(deps, record, 'invalidated', note);
+): Promise<boolean> {
+  if (!(await deps.store.invalidate(record.request.id, note, deps.now()))) return false;
+  await showClosed(deps, record, 'invalidated', note);
+  return true;
 }
 
 /**
@@ -59,6 +60,7 @@ export async function withdrawRecord(
     messageTs: fresh.message?.ts,
     ...(by.reason ? { reason: by.reason } : {}),
   });
+  await deps.onClosed?.({ ...fresh, status: 'withdrawn', decidedBy: fresh.decidedBy ?? by.userId });
   return true;
 }
 
@@ -81,6 +83,7 @@ async function showClosed(
     messageTs: fresh.message?.ts,
     reason: note,
   });
+  await deps.onClosed?.({ ...fresh, status, ...(note && !fresh.note ? { note } : {}) });
 }
 
 /** Expire every pending request whose deadline passed; resolves with how many this call expired. */

@@ -130,6 +130,7 @@ async function applyDecision(
     case 'rejected':
       await deps.audit.append({ ...base, type: 'rejected' });
       await updateMessage(deps, fresh);
+      await deps.onClosed?.({ ...fresh, status: 'rejected', decidedBy: fresh.decidedBy ?? click.userId });
       return { kind: 'rejected' };
     case 'already-approved':
       return refuse(deps, click, 'You already approved this request; another approver is needed.', fresh);

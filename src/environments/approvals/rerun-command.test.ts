@@ -9,4 +9,11 @@ describe('rerunCommandOf: what an expired, invalidated or unqueued request tells
     >;
     expect(rerunCommandOf({ application: 'shop', deletion })).toBe('/sync delete shop');
   });
+
+  it("is /sync <appset> for an Application of an ApplicationSet's rollout (the rollout starts over)", () => {
+    const rollout = { applicationSet: 'shop' } as NonNullable<
+      Parameters<typeof rerunCommandOf>[0]['rollout']
+    >;
+    expect(rerunCommandOf({ application: 'shop-prod', rollout })).toBe('/sync shop');
+  });
 });

@@ -66,11 +66,16 @@ export function rolloutSummaryBlocks(summary: RolloutSummary): SlackMessage {
   const set = escapeMrkdwn(summary.applicationSet);
   const parts = stopped
     ? [
-        `❌ Rollout of ${set} stopped at step ${stopped.step}: ${escapeMrkdwn(truncate(stopped.message, 1000))}`,
+        `❌ Rollout of ${set} stopped at step ${stopped.step}: ${escapeMrkdwn(truncate(stopped.message, 1000))}${byOf(stopped.by)}`,
         `${healthy.length}/${total} synced and Healthy`,
       ]
     : [`✅ Rollout of ${set}: ${healthy.length}/${total} synced and Healthy`];
   if (summary.notSynced.length > 0) parts.push(`not synced: ${names(summary.notSynced)}`);
   if (summary.unassigned.length > 0) parts.push(`in no step: ${names(summary.unassigned)}`);
   return textMessage(parts.join(' · '));
+}
+
+/** ` by @user` (a mention) after the reason of a stop that someone decided (a rejected or withdrawn approval). */
+function byOf(userId: string | undefined): string {
+  return userId && /^[UW][A-Z0-9]+$/.test(userId) ? ` by <@${userId}>` : '';
 }

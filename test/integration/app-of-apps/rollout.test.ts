@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../../src/demo/demo-scenario.js';
 import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
-import { APPROVE_ACTION_ID } from '../../../src/environments/index.js';
+import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/environments/index.js';
 import { buttonsOf } from '../approvals/approval-flow-env.js';
 import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeTestSettings } from './app-of-apps-env.js';
 
@@ -185,5 +185,57 @@ describe('ApplicationSet rollout from /sync <appset>', () => {
         .channelMessages(CHANNEL)
         .some((m) => m.broadcast && m.text.includes('Rollout of shop stopped')),
     ).toBe(true);
+  }, 180_000);
+
+  it('a rejected production approval stops the rollout at once, with who rejected it, and syncs no later step', async () => {
+    const fixture = await writeShop(
+      [
+        { name: 'dev-a', stage: 'dev', environment: 'staging', manifest: deployment('nginx:1.25') },
+        { name: 'prod', stage: 'prod', environment: 'production', manifest: deployment('nginx:1.25') },
+        { name: 'late', stage: 'late', environment: 'staging', manifest: deployment('nginx:1.25') },
+      ],
+      `${STEPS}
+        - matchExpressions: [{ key: stage, operator: In, values: [late] }]`,
+    );
+    cleanups.push(fixture.remove);
+    h = await startAppOfAppsEnv({ configFile: fixture.configFile });
+    const env = h;
+
+    await h.sync('shop', CHANNEL);
+    await h.finished('shop-dev-a', 60_000);
+    const approval = await env.env.slack.waitFor(() => {
+      const root = env.env.slack.channelMessages(CHANNEL).find((m) => !m.threadTs);
+      for (const m of root ? env.env.slack.thread(CHANNEL, root.ts) : []) {
+        const reject = buttonsOf(env.env.slack, CHANNEL, m.ts)?.find((b) => b.action_id === REJECT_ACTION_ID);
+        if (reject?.value) return { ts: m.ts, value: reject.value };
+      }
+      return undefined;
+    }, 60_000);
+    const approver = new SignedSlackClient(`http://127.0.0.1:${h.serve.port}`, h.env.signingSecret);
+    const click = await approver.sendBlockAction({
+      actionId: REJECT_ACTION_ID,
+      userId: DEMO_USERS.approver.id,
+      userName: DEMO_USERS.approver.name,
+      messageTs: approval.ts,
+      value: approval.value,
+      channelId: CHANNEL,
+    });
+    expect(click.status).toBe(200);
+    const summary = await env.env.slack.waitFor(
+      () => env.replies(CHANNEL).find((r) => r.includes('Rollout of shop stopped')),
+      30_000,
+    );
+
+    expect(summary).toBe(
+      `❌ Rollout of shop stopped at step 2: shop-prod sync was rejected by @${DEMO_USERS.approver.id} · 1/3 synced and Healthy · not synced: shop-late`,
+    );
+    expect(
+      env.env.slack
+        .channelMessages(CHANNEL)
+        .some((m) => m.broadcast && m.text.includes('Rollout of shop stopped')),
+    ).toBe(true);
+    expect(await h.queue.history('shop-prod')).toEqual([]);
+    expect(await h.queue.history('shop-late')).toEqual([]);
+    expect(await h.queue.allStatus()).toEqual([]);
   }, 180_000);
 });
