@@ -5,6 +5,7 @@
  * Applications Healthy before the next, an approval in the thread for a production Application, one thread with a
  * line per step and per Application, and a stop at the first failure.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../../src/demo/demo-scenario.js';
 import { SignedSlackClient } from '../../../src/demo/fake-slack/slack-client.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from '../../../src/environments/index.js';
+import { syncKeys } from '../../../src/queue/store/redis-keys.js';
+import { type AcceptedRollout, isAcceptedRollout } from '../../../src/slack/commands/rollout-command.js';
+import { rolloutHeaderBlocks } from '../../../src/slack/messages/rollout-blocks.js';
+import { HEADER_EVENT_TYPE } from '../../../src/slack/reporters/header-delivery.js';
+import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
 import { buttonsOf } from '../approvals/approval-flow-env.js';
 import { type AppOfAppsEnv, deployment, startAppOfAppsEnv, writeTestSettings } from './app-of-apps-env.js';
 
@@ -146,6 +152,8 @@ describe('ApplicationSet rollout from /sync <appset>', () => {
     expect(at('↳ ✅ shop-dev-a Succeeded')).toBeGreaterThan(at('Step 1 of 2'));
     expect(at('↳ ✅ shop-prod Succeeded')).toBeGreaterThan(at('Step 2 of 2'));
     expect(await h.queue.allStatus()).toEqual([]);
+    // The accepted rollout went through the command journal and was forgotten once started.
+    expect(await h.redis.zcard(syncKeys(h.env.config.queue.prefix).commands)).toBe(0);
   }, 240_000);
 
   it('stops at the first Application that ends Degraded, with the reason, and syncs no later step', async () => {
@@ -238,4 +246,82 @@ describe('ApplicationSet rollout from /sync <appset>', () => {
     expect(await h.queue.history('shop-late')).toEqual([]);
     expect(await h.queue.allStatus()).toEqual([]);
   }, 180_000);
+
+  it('a rollout acknowledged by a bot that died before its first step is carried out by the next bot, once', async () => {
+    const fixture = await writeShop(
+      [
+        { name: 'dev-a', stage: 'dev', environment: 'staging', manifest: deployment('nginx:1.25') },
+        { name: 'prod', stage: 'prod', environment: 'staging', manifest: deployment('nginx:1.25') },
+      ],
+      STEPS,
+    );
+    cleanups.push(fixture.remove);
+    h = await startAppOfAppsEnv({ configFile: fixture.configFile });
+    const env = h;
+    const keys = syncKeys(h.env.config.queue.prefix);
+    // What the dead bot left: the journal entry it wrote before its "Got it" (its lease already lapsed), and the
+    // rollout's header it posted without recording it; nothing queued.
+    const id = randomUUID();
+    const accepted: AcceptedRollout = {
+      kind: 'rollout',
+      channel: CHANNEL,
+      userId: DEMO_USERS.requester.id,
+      initiator: { userId: DEMO_USERS.requester.id, userName: DEMO_USERS.requester.name },
+      chain: {
+        applicationSet: 'shop',
+        rolloutId: id,
+        steps: [
+          { applications: ['shop-dev-a'], atOnce: 1, maxUpdate: 1 },
+          { applications: ['shop-prod'], atOnce: 1 },
+        ],
+        approval: [],
+        unassigned: [],
+      },
+    };
+    expect(isAcceptedRollout(accepted)).toBe(true);
+    const web = createSlackWebClient({
+      botToken: h.env.slack.botToken,
+      apiUrl: h.env.slack.apiUrl,
+      retries: 0,
+    });
+    const header = rolloutHeaderBlocks({
+      applicationSet: 'shop',
+      userId: accepted.initiator.userId,
+      steps: accepted.chain.steps,
+      approval: [],
+      unassigned: [],
+    });
+    const posted = await web.chat.postMessage({
+      channel: CHANNEL,
+      text: header.text,
+      blocks: header.blocks,
+      metadata: { event_type: HEADER_EVENT_TYPE, event_payload: { command_id: id } },
+    });
+    await h.queue.commands.record(id, accepted, 1);
+
+    // The running bot's recovery sweep (at start and every 5 s) carries it out.
+    const devA = await h.finished('shop-dev-a', 90_000);
+    const prod = await h.finished('shop-prod', 90_000);
+    const summary = await env.env.slack.waitFor(
+      () => env.replies(CHANNEL).find((r) => r.includes('Rollout of shop:')),
+      60_000,
+    );
+    expect(summary).toBe('✅ Rollout of shop: 2/2 synced and Healthy');
+    expect([devA, prod].map((e) => [e.phase, e.health?.status, e.initiator.userId])).toEqual([
+      ['Succeeded', 'Healthy', DEMO_USERS.requester.id],
+      ['Succeeded', 'Healthy', DEMO_USERS.requester.id],
+    ]);
+    expect(await h.redis.zcard(keys.commands)).toBe(0);
+
+    // Once: the dead bot's header is the rollout's thread (no second header), and after more sweeps (and a bot
+    // started again) every Application has one sync and the summary is posted once.
+    await h.restartServe();
+    await new Promise((r) => setTimeout(r, 6000));
+    const roots = env.env.slack.channelMessages(CHANNEL).filter((m) => !m.threadTs);
+    expect(roots.map((m) => m.ts)).toEqual([posted.ts]);
+    expect(await h.queue.history('shop-dev-a')).toHaveLength(1);
+    expect(await h.queue.history('shop-prod')).toHaveLength(1);
+    expect(env.replies(CHANNEL).filter((r) => r.includes('Rollout of shop'))).toHaveLength(1);
+    expect(await h.queue.allStatus()).toEqual([]);
+  }, 240_000);
 });

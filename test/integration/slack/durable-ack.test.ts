@@ -182,4 +182,54 @@ describe('/sync is acknowledged only once it is durable', { timeout: 300_000 }, 
       await down.close();
     }
   });
+
+  it('a rollout (/sync <appset>) with Redis unreachable is not started: the ack says so and nothing is posted', async () => {
+    const down = createSyncQueue({ connection: { url: 'redis://127.0.0.1:1' }, prefix, timeoutMs: 1000 });
+    const started: string[] = [];
+    const app = createSlackApp({
+      botToken: fake.botToken,
+      signingSecret: SECRET,
+      apiUrl: fake.apiUrl,
+      port: 0,
+      host: '127.0.0.1',
+      clientRetries: 0,
+      deps: {
+        queue: down,
+        journal: down.commands,
+        catalog: {
+          names: () => ['shop-dev'],
+          describe: (name) =>
+            name === 'shop-dev' ? { name, destination: 'x', source: 'y', environment: 'staging' } : undefined,
+        },
+        rollouts: {
+          plan: (name) =>
+            name === 'shop'
+              ? { steps: [{ applications: ['shop-dev'], atOnce: 1 }], unassigned: [] }
+              : undefined,
+          start: async (chain) => {
+            started.push(chain.rolloutId);
+          },
+        },
+        logger: createLogger({ level: 'silent' }),
+      },
+    });
+    const { port } = await app.start();
+    try {
+      const before = fake.calls('chat.postMessage').length;
+      const delivery = await new SignedSlackClient(`http://127.0.0.1:${port}`, SECRET).sendCommand({
+        text: 'shop',
+      });
+      expect(delivery.ackMs).toBeLessThan(3000);
+      expect(JSON.stringify(delivery.json)).toContain(
+        'Rollout of shop not started: Redis unavailable, try again.',
+      );
+      expect(JSON.stringify(delivery.json)).not.toContain('Got it');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(fake.calls('chat.postMessage').length).toBe(before);
+      expect(started).toEqual([]);
+    } finally {
+      await app.stop();
+      await down.close();
+    }
+  });
 });
