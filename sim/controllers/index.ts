@@ -5,6 +5,7 @@
 import type { Controller } from './controller-context.js';
 import { crdController } from './crd-controller.js';
 import { daemonSetController } from './daemonset-controller.js';
+import { demoDatabaseController } from './demo-database-controller.js';
 import { deploymentController } from './deployment-controller.js';
 import { garbageCollector } from './garbage-collector.js';
 import { infrastructureControllers } from './infrastructure-controllers.js';
@@ -23,4 +24,5 @@ export const CONTROLLERS: readonly Controller[] = [
   daemonSetController,
   jobController,
   infrastructureControllers,
+  demoDatabaseController,
 ];

@@ -1,54 +1,62 @@
 /**
- * The health scripts a CLI command runs with: wavesync.yaml's `health:` (argocdCm overrides and builtInScripts)
- * from `--config`, and `--resource-customizations DIR` (a copy of Argo CD's resource_customizations folder), which
- * wins over the config's built-in folder. Shared by `wavesync health` and `wavesync sync <path>`.
+ * The health scripts a CLI command runs with: wavesync.yaml's `health:` (argocdCm overrides, builtInScripts and
+ * clusterArgocdCm) from `--config`, else the defaults, and `--resource-customizations DIR` (a copy of Argo CD's
+ * resource_customizations folder), which wins over the config's built-in folder. `wavesync health` is offline and
+ * judges with them alone; `wavesync sync <path>` adds the cluster's argocd-cm through the worker's source chain
+ * (scriptedHealthSource).
  */
 import type { ScriptedHealth } from '../engine/index.js';
 import {
+  type BuiltInScriptsGit,
   builtInScriptsDir,
-  createScriptedHealth,
-  type HealthOverride,
+  type ScriptedHealthSource,
   scriptedHealthFromSettings,
+  scriptedHealthSource,
 } from '../health-scripts/index.js';
-import { loadSettings, parseResourceCustomizations } from '../settings/index.js';
+import { defaultSettings, type HealthSettings, loadSettings } from '../settings/index.js';
 
 export interface ScriptedHealthCliOptions {
   config?: string;
   resourceCustomizations?: string;
 }
 
-/** Undefined when neither names any script. */
-export async function scriptedHealthOfOptions(
-  options: ScriptedHealthCliOptions,
-): Promise<ScriptedHealth | undefined> {
-  let overrides: HealthOverride[] = [];
-  let builtInDir: string | undefined;
-  if (options.config !== undefined) {
-    const settings = await loadSettings(options.config);
-    const source = settings.health.builtInScripts;
-    if (source?.repoURL !== undefined && options.resourceCustomizations === undefined) {
-      // A git source: fetched (only its folder) the first time a built-in script is needed.
-      const { gitRepositoryCacheFor } = await import('../applications/index.js');
-      const git = gitRepositoryCacheFor(settings, { env: process.env });
-      return scriptedHealthFromSettings(settings.health, settings.file, git);
-    }
-    overrides = parseResourceCustomizations(settings.health.argocdCm).overrides;
-    const directory = source?.directory;
-    if (directory !== undefined) {
-      builtInDir = builtInScriptsDir(
-        directory,
-        settings.baseDir,
-        `${settings.file}: health.builtInScripts.directory`,
-      );
-    }
-  }
+interface CliHealthSettings {
+  health: HealthSettings;
+  file: string;
+  git?: BuiltInScriptsGit;
+}
+
+async function healthSettingsOf(options: ScriptedHealthCliOptions): Promise<CliHealthSettings> {
+  const settings =
+    options.config === undefined ? defaultSettings(process.cwd()) : await loadSettings(options.config);
   if (options.resourceCustomizations !== undefined) {
-    builtInDir = builtInScriptsDir(
+    const directory = builtInScriptsDir(
       options.resourceCustomizations,
       process.cwd(),
       '--resource-customizations',
     );
+    return { health: { ...settings.health, builtInScripts: { directory } }, file: settings.file };
   }
-  if (overrides.length === 0 && builtInDir === undefined) return undefined;
-  return createScriptedHealth({ overrides, ...(builtInDir === undefined ? {} : { builtInDir }) });
+  if (settings.health.builtInScripts?.repoURL === undefined)
+    return { health: settings.health, file: settings.file };
+  // A git source: fetched (only its folder) the first time a built-in script is needed.
+  const { gitRepositoryCacheFor } = await import('../applications/index.js');
+  const git = gitRepositoryCacheFor(settings, { env: process.env });
+  return { health: settings.health, file: settings.file, git };
+}
+
+/** `wavesync health`: the scripts of the options alone (no cluster). Undefined when they name none. */
+export async function scriptedHealthOfOptions(
+  options: ScriptedHealthCliOptions,
+): Promise<ScriptedHealth | undefined> {
+  const { health, file, git } = await healthSettingsOf(options);
+  return scriptedHealthFromSettings(health, file, git);
+}
+
+/** `wavesync sync <path>`: the scripts of the options, and each cluster's argocd-cm below them. */
+export async function scriptedHealthSourceOfOptions(
+  options: ScriptedHealthCliOptions,
+): Promise<ScriptedHealthSource> {
+  const { health, file, git } = await healthSettingsOf(options);
+  return scriptedHealthSource(health, file, git ? { git } : {});
 }

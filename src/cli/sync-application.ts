@@ -48,7 +48,7 @@ export async function syncApplication(
     { createKubeCluster },
     { runOperation },
     { planLoaded },
-    { scriptedHealthFromSettings, scriptedHealthForCluster },
+    { scriptedHealthSource },
   ] = await Promise.all([
     import('../applications/index.js'),
     import('../config.js'),
@@ -74,7 +74,8 @@ export async function syncApplication(
   );
   for (const warning of [...applicationWarnings(app), ...planned.warnings]) onWarning(warning);
   const timings = syncTimings(options);
-  scriptedHealthFromSettings(settings.health, settings.file, git); // a bad folder fails before anything is applied
+  // wavesync.yaml's health: and the destination cluster's own argocd-cm, as the worker; a bad folder fails here.
+  const scripts = scriptedHealthSource(settings.health, settings.file, { git });
   const runner = createEngineSyncRunner<SourcedObject, Cluster>({
     application: (_name, request) =>
       createApplicationResolver({ registry: { get: () => app }, settings })(request),
@@ -85,10 +86,7 @@ export async function syncApplication(
       createCluster: createKubeCluster,
     }),
     runOperation: async (input) => {
-      // wavesync.yaml's health: and the destination cluster's own argocd-cm.
-      const scriptedHealth = await scriptedHealthForCluster(settings.health, settings.file, input.cluster, {
-        git,
-      });
+      const scriptedHealth = await scripts.forCluster(input.cluster);
       return runOperation({
         ...input,
         tracking: settings.resourceTracking,

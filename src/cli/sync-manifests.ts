@@ -15,7 +15,7 @@ import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { planLoaded } from './plan-application.js';
-import { scriptedHealthOfOptions } from './scripted-health-options.js';
+import { scriptedHealthSourceOfOptions } from './scripted-health-options.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -75,8 +75,9 @@ export async function syncManifests(
   }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
-  // Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG).
-  const scriptedHealth = await scriptedHealthOfOptions({
+  // Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG, else
+  // the defaults) and the cluster's own argocd-cm below them.
+  const scripts = await scriptedHealthSourceOfOptions({
     ...((options.config ?? process.env.WAVESYNC_CONFIG)
       ? { config: options.config ?? process.env.WAVESYNC_CONFIG }
       : {}),
@@ -84,6 +85,7 @@ export async function syncManifests(
       ? {}
       : { resourceCustomizations: options.resourceCustomizations }),
   });
+  const cluster = createRetryingKubeCluster(kc);
   const namespace = options.namespace ?? contextNamespaceOf(kc);
   // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
   for (const warning of planLoaded(loaded, namespace, options.syncOption).warnings) onWarning(warning);
@@ -92,6 +94,7 @@ export async function syncManifests(
     dryRun: options.dryRun,
     syncOptions: options.syncOption,
   };
+  const scriptedHealth = await scripts.forCluster(cluster);
   return runOperation({
     application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     tracking: {
@@ -102,7 +105,7 @@ export async function syncManifests(
     namespace,
     revision: contentRevisionOf(loaded.objects),
     operation,
-    cluster: createRetryingKubeCluster(kc),
+    cluster,
     reporter: { report: async (event) => onEvent(event) },
     signal,
     // Confirmed when the operation asks, so always at or after its start (Argo CD: deletion-approved).

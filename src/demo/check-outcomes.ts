@@ -6,17 +6,18 @@
 import { applicationFromObject, applicationsFromSettings } from '../applications/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import type { Application, OperationPhase } from '../domain/index.js';
-import { buildSyncTasks, type SourcedObject } from '../engine/index.js';
+import { buildSyncTasks, getResourceHealth, type SourcedObject } from '../engine/index.js';
+import { scriptedHealthForCluster } from '../health-scripts/index.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { loadKubeConfig } from '../kube/load-kube-config.js';
 import { createSyncQueue, type HistoryEntry } from '../queue/index.js';
-import { loadSettings } from '../settings/index.js';
+import { loadSettings, type Settings } from '../settings/index.js';
 import type { Block } from '../slack/messages/block.js';
 import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import { targetPresence } from './cluster-matches-manifests.js';
-import { ALERTS_CHANNEL, type DemoApp } from './demo-scenario.js';
-import type { FakeMessage, FakeSlackApi } from './fake-slack/fake-slack-api.js';
+import { ALERTS_CHANNEL, type DemoApp, type DemoObjectRef } from './demo-scenario.js';
+import type { FakeMessage, FakeSlackApi, RecordedCall } from './fake-slack/fake-slack-api.js';
 
 /** Where the outcomes are read: the fake Slack, the queue (config) and the cluster (kubeconfig). */
 export interface OutcomeSources {
@@ -84,6 +85,15 @@ export async function checkOutcomes(input: {
         }
         if (entry) problems.push(...(await threadProblems(env, app, entry.phase)));
         if (app.expectAlert) problems.push(...(await alertProblems(env, app)));
+        if (app.scriptGate && entry)
+          problems.push(
+            ...(await scriptGateProblems(
+              env,
+              app,
+              { settings, cluster },
+              application.destination.namespace ?? '',
+            )),
+          );
         const live = await targetPresence(cluster, rendered.targets, application.destination.namespace ?? '');
         if (app.expected === 'Succeeded') problems.push(...live.problems);
         else if (live.present.length > 0)
@@ -185,6 +195,76 @@ async function threadProblems(
     else from = at + expected.length;
   }
   return problems;
+}
+
+/**
+ * A wave held by a Lua health script (DemoApp.scriptGate): the header said the script's Progressing message
+ * before the next wave's reply was posted; the script (through the worker's own source chain: wavesync.yaml and the
+ * cluster's argocd-cm) calls the resource Healthy now; and the next wave's object was created no earlier than the
+ * resource's Ready condition turned True (timestamps in whole seconds, so the resource must have been Progressing
+ * for 2 s or more for the check to tell a held wave from one that did not wait).
+ */
+async function scriptGateProblems(
+  env: Pick<OutcomeSources, 'slack'>,
+  app: DemoApp,
+  deps: { settings: Settings; cluster: ReturnType<typeof createKubeCluster> },
+  namespace: string,
+): Promise<string[]> {
+  const gate = app.scriptGate!;
+  const problems: string[] = [];
+  const label = `${gate.resource.kind}/${gate.resource.name}`;
+  // Said by the header while the wave waited, or (when no header update could show it) by the wave's completed line.
+  /** Where `text` first says one of the script's messages, or -1. */
+  const saysWhy = (text: string) => {
+    const found = gate.waiting.map((w) => text.indexOf(w)).filter((at) => at >= 0);
+    return found.length > 0 ? Math.min(...found) : -1;
+  };
+  const root = env.slack.channelMessages(app.channel).find((m) => !m.threadTs);
+  const calls = env.slack.calls().filter((c) => c.status === 200 && c.args.channel === app.channel);
+  const inHeader = calls.findIndex(
+    (c) => c.method === 'chat.update' && c.args.ts === root?.ts && saysWhy(callText(c)) >= 0,
+  );
+  const nextPosted = calls.findIndex(
+    (c) =>
+      c.method === 'chat.postMessage' && c.args.thread_ts === root?.ts && callText(c).includes(gate.nextWave),
+  );
+  const replies = root ? threadText(env.slack, app.channel, root.ts) : '';
+  const inReplies = saysWhy(replies);
+  const headerSaid = inHeader >= 0 && (nextPosted < 0 || inHeader < nextPosted);
+  const repliesSaid = inReplies >= 0 && inReplies < replies.indexOf(gate.nextWave);
+  if (!headerSaid && !repliesSaid)
+    problems.push(`the thread did not say "${gate.waiting.join('" or "')}" before "${gate.nextWave}"`);
+  const ref = (r: DemoObjectRef) => ({ ...r, namespace });
+  const [resource, next] = await Promise.all([
+    deps.cluster.get(ref(gate.resource)),
+    deps.cluster.get(ref(gate.next)),
+  ]);
+  if (!resource) return [...problems, `${label} is not in the cluster`];
+  if (!next) return [...problems, `${gate.next.kind}/${gate.next.name} is not in the cluster`];
+  const scripted = await scriptedHealthForCluster(deps.settings.health, deps.settings.file, deps.cluster);
+  const health = await getResourceHealth(resource, scripted ? { scripted } : {});
+  if (health === undefined) problems.push(`${label} is judged by no health script`);
+  else if (health.status !== 'Healthy')
+    problems.push(`${label} is ${health.status} now${health.message ? `: ${health.message}` : ''}`);
+  const ready = (
+    (resource.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] })
+      ?.conditions ?? []
+  ).find((c) => c.type === 'Ready' && c.status === 'True');
+  const readyAt = Date.parse(ready?.lastTransitionTime ?? '');
+  const createdAt = (o: typeof resource) => Date.parse(o.metadata.creationTimestamp ?? '');
+  if (Number.isNaN(readyAt)) problems.push(`${label} has no Ready=True condition with a time`);
+  else if (readyAt - createdAt(resource) < 2000)
+    problems.push(`${label} was Progressing for less than 2 s: the order of the waves cannot be told`);
+  else if (createdAt(next) < readyAt)
+    problems.push(
+      `${gate.next.kind}/${gate.next.name} was created at ${next.metadata.creationTimestamp}, before ${label} was Ready (${ready?.lastTransitionTime})`,
+    );
+  return problems;
+}
+
+function callText(call: RecordedCall): string {
+  const blocks = Array.isArray(call.args.blocks) ? (call.args.blocks as Block[]) : [];
+  return blocks.length > 0 ? renderBlocksAsText(blocks) : String(call.args.text ?? '');
 }
 
 /** A failure notice naming the app must reach the alerts channel (within 10 s of the outcome). */

@@ -24,6 +24,30 @@ export interface DemoApp {
    * order, with their resources live; `expectReplies` then also covers their lines in the parent's thread.
    */
   children?: readonly string[];
+  /**
+   * A custom resource judged by a Lua health script (wavesync.yaml `health.argocdCm`) that holds its wave: the
+   * thread must say the script's Progressing message (`waiting`) before the next wave starts, the script must call
+   * the resource Healthy at the end, and `next` (an object of the next wave) must have been created only after the
+   * resource turned Ready.
+   */
+  scriptGate?: {
+    resource: DemoObjectRef;
+    /**
+     * Why the wave waits: the script's Progressing messages (any of them, as substrings), said by the header while
+     * it waits or by the wave's completed line (when no header update could show it) before the next wave starts.
+     * Which one the engine sees depends on when it reads the object: before its operator wrote a status, or after.
+     */
+    waiting: readonly string[];
+    /** The reply that starts the next wave, e.g. `▶ Sync · wave 1`. */
+    nextWave: string;
+    next: DemoObjectRef;
+  };
+}
+
+export interface DemoObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
 }
 
 /** Where failure notifications go (examples/wavesync.yaml `notifications.channel`). */
@@ -64,6 +88,24 @@ export const DEMO_APPS: readonly DemoApp[] = [
     story: 'argocd-example-apps pre-post-sync (Kustomize): PreSync Job, Service and Deployment, PostSync Job',
     expectReplies: ['▶ PreSync', '▶ Sync', '▶ PostSync', '🎉 Succeeded'],
     needsKustomize: true,
+  },
+  {
+    application: 'orders',
+    channel: 'C0ORDERS',
+    expected: 'Succeeded',
+    story:
+      'a custom resource gated by our own Lua health script: CRD (wave -1), Database orders-db (wave 0) ' +
+      'Progressing while its operator provisions it, then the web tier (wave 1) once the script says Healthy',
+    expectReplies: ['▶ Sync · wave -1', '▶ Sync · wave 0', '▶ Sync · wave 1', '🎉 Succeeded'],
+    scriptGate: {
+      resource: { apiVersion: 'demo.wavesync.dev/v1alpha1', kind: 'Database', name: 'orders-db' },
+      waiting: [
+        'Database/orders-db: Provisioning postgres 16',
+        'Database/orders-db: Waiting for the database controller',
+      ],
+      nextWave: '▶ Sync · wave 1',
+      next: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'orders-web' },
+    },
   },
   {
     application: 'rails',

@@ -28,8 +28,11 @@ export interface DegradedHealthNoticeDeps {
   settings: Pick<Settings, 'environments'>;
   queue: Pick<SyncQueueClient, 'history' | 'jobStatus'>;
   poster: NotificationPoster;
-  /** Lua health scripts, as the worker judges health (wavesync.yaml `health:`); default none. */
-  scriptedHealth?: ScriptedHealth;
+  /**
+   * Lua health scripts for the Application's destination, as the worker judges health (wavesync.yaml `health:` and
+   * the cluster's argocd-cm: scriptedHealthSource); default none.
+   */
+  scriptedHealthFor?(app: Application): Promise<ScriptedHealth | undefined>;
   onError?(error: unknown): void;
 }
 
@@ -43,7 +46,8 @@ export async function noticeDegradedHealth(
   app: Application,
   live: readonly KubeObject[],
 ): Promise<void> {
-  const options = deps.scriptedHealth ? { scripted: deps.scriptedHealth } : {};
+  const scripted = await deps.scriptedHealthFor?.(app);
+  const options = scripted ? { scripted } : {};
   const judged = await Promise.all(
     live.map(async (o) => ({ o, health: await getResourceHealth(o, options) })),
   );

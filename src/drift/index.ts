@@ -6,7 +6,7 @@
 
 export { createDriftAutomationPolicy } from './automation-policy.js';
 export { compareApplication, type ResourceDifference } from './compare-application.js';
-export { noticeDegradedHealth } from './degraded-health-notices.js';
+export { type DegradedHealthNoticeDeps, noticeDegradedHealth } from './degraded-health-notices.js';
 export {
   type DriftMetrics,
   type DriftNoticePort,

@@ -5,7 +5,8 @@
  * `resource.customizations` health overrides below wavesync.yaml's `argocdCm` (a key written in both: wavesync.yaml's
  * wins; within each, Argo CD's own precedence: split keys over the block). The ConfigMap's other keys are Argo CD's
  * settings, not wavesync's, and are left alone. No ConfigMap, or no right to read it: wavesync.yaml's alone, with
- * a note for the log.
+ * a note for the log. scriptedHealthSource is that chain as every part of wavesync uses it: the worker (syncs and
+ * deletions), `wavesync sync` (a path or --app) and drift detection's degraded-health notices.
  */
 import type { KubeObject } from '../domain/index.js';
 import type { ObjectRef, ScriptedHealth } from '../engine/index.js';
@@ -56,4 +57,54 @@ export async function scriptedHealthForCluster(
       : await clusterHealthOverrides(cluster, health.clusterArgocdCm.namespace);
   if (fromCluster.note !== undefined) options.onNote?.(fromCluster.note);
   return scriptedHealthFromSettings(health, settingsFile, options.git, fromCluster.overrides);
+}
+
+export interface ScriptedHealthSourceOptions {
+  git?: BuiltInScriptsGit;
+  onNote?: (note: string) => void;
+  /**
+   * Reuse a cluster's scripts (its argocd-cm read) for this long, ms (default 0: read at every forCluster). For
+   * callers that ask often, such as drift detection (every Application at every check).
+   */
+  reuseMs?: number;
+  now?: () => number;
+}
+
+/** The health scripts of one wavesync.yaml `health:`, per destination cluster. */
+export interface ScriptedHealthSource {
+  /** wavesync.yaml's scripts and `cluster`'s argocd-cm below them; undefined when neither has any. */
+  forCluster(cluster: ConfigMapReader): Promise<ScriptedHealth | undefined>;
+}
+
+/**
+ * The one script source chain (wavesync.yaml's `health:`, then the destination cluster's argocd-cm). Throws at once
+ * (BotError invalid_config) when the built-in scripts folder is no folder, before anything is applied.
+ */
+export function scriptedHealthSource(
+  health: HealthSettings,
+  settingsFile: string,
+  options: ScriptedHealthSourceOptions = {},
+): ScriptedHealthSource {
+  scriptedHealthFromSettings(health, settingsFile, options.git);
+  const { reuseMs = 0, now = Date.now } = options;
+  const read = (cluster: ConfigMapReader) =>
+    scriptedHealthForCluster(health, settingsFile, cluster, {
+      ...(options.git ? { git: options.git } : {}),
+      ...(options.onNote ? { onNote: options.onNote } : {}),
+    });
+  const reused = new WeakMap<
+    ConfigMapReader,
+    { at: number; scripted: Promise<ScriptedHealth | undefined> }
+  >();
+  return {
+    forCluster(cluster) {
+      if (reuseMs <= 0) return read(cluster);
+      const hit = reused.get(cluster);
+      if (hit && now() - hit.at < reuseMs) return hit.scripted;
+      const scripted = read(cluster);
+      reused.set(cluster, { at: now(), scripted });
+      scripted.catch(() => reused.delete(cluster));
+      return scripted;
+    },
+  };
 }

@@ -4,7 +4,10 @@ export { HEALTH_SCRIPT_BYTE_BUDGET } from './byte-budget.js';
 export {
   type ConfigMapReader,
   clusterHealthOverrides,
+  type ScriptedHealthSource,
+  type ScriptedHealthSourceOptions,
   scriptedHealthForCluster,
+  scriptedHealthSource,
 } from './cluster-argocd-cm.js';
 // The Lua pieces resource actions (src/resource-actions) run on.
 export { fengari, type LuaState } from './fengari.js';
@@ -30,4 +33,8 @@ export {
 } from './run-health-script.js';
 export { pushSafeOs } from './safe-os.js';
 export { createScriptedHealth, type ScriptedHealthOptions } from './scripted-health.js';
-export { builtInScriptsDir, scriptedHealthFromSettings } from './scripted-health-from-settings.js';
+export {
+  type BuiltInScriptsGit,
+  builtInScriptsDir,
+  scriptedHealthFromSettings,
+} from './scripted-health-from-settings.js';

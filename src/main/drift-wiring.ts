@@ -9,7 +9,8 @@
  * - the notices of an episode (notify, resolved) and a self-heal sync's header: the Slack drift notices
  *   (src/slack/reporters/drift-notices.ts createDriftNotices, createSelfHealAnnouncer); the self-heal sync itself
  *   is src/drift's to request, on the queue's producer, audited in the Application's audit log;
- * - `on-health-degraded`: noticeDegradedHealth, posted through the Slack approval messenger, paced per channel
+ * - `on-health-degraded`: noticeDegradedHealth, judged with the worker's health scripts (scriptedHealthSource:
+ *   wavesync.yaml's and the destination's argocd-cm), posted through the Slack approval messenger, paced per channel
  *   across processes;
  * - metrics: the Prometheus `driftChecked`.
  */
@@ -35,7 +36,7 @@ import {
   driftChannelOf,
   redisNotificationMarks,
 } from '../environments/index.js';
-import { scriptedHealthFromSettings } from '../health-scripts/index.js';
+import { scriptedHealthSource } from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -58,6 +59,9 @@ export interface DriftDetectionWiringDeps {
   now?: () => Date;
 }
 
+/** How long drift detection reuses a cluster's argocd-cm health scripts (ms). */
+const ARGOCD_CM_REUSE_MS = 60_000;
+
 /**
  * Start drift detection (the interval unless `defaults.driftDetection.enabled: false`). close() stops the interval,
  * waits for a tick in progress and closes the Redis connection.
@@ -71,9 +75,20 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const audit = createAuditLog(redis, prefix);
   const promotionStore = redisPromotionStore(redis, prefix);
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, apps.git);
+  const clusterFor = createClusterProvider({
+    settings,
+    kubeconfig: config.kubeconfig,
+    createCluster: createRetryingKubeCluster,
+  });
+  // The worker's script source chain (wavesync.yaml's health: and the destination's argocd-cm); a cluster's
+  // argocd-cm is read at most once a minute, not once per Application per check.
+  const scripts = scriptedHealthSource(settings.health, settings.file, {
+    git: apps.git,
+    reuseMs: ARGOCD_CM_REUSE_MS,
+    onNote: (note) => logger.debug({ note }, 'health scripts'),
+  });
   const degradedDeps = {
-    ...(scriptedHealth ? { scriptedHealth } : {}),
+    scriptedHealthFor: (app: Application) => scripts.forCluster(clusterFor(app)),
     marks: redisNotificationMarks(redis, prefix),
     settings,
     queue: deps.queue,
@@ -96,11 +111,7 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   };
   // Comparisons read one list+watch cache per cluster; a change to a tracked object asks for a check at once.
   const caches = createLiveStateCaches({
-    clusterFor: createClusterProvider({
-      settings,
-      kubeconfig: config.kubeconfig,
-      createCluster: createRetryingKubeCluster,
-    }),
+    clusterFor,
     ...(settings.resourceTracking ? { tracking: settings.resourceTracking } : {}),
     check: () => running.tick(),
     cache: { logger },

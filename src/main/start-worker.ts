@@ -16,11 +16,7 @@ import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { Approvals, FailureNotifier } from '../environments/index.js';
-import {
-  type ConfigMapReader,
-  scriptedHealthForCluster,
-  scriptedHealthFromSettings,
-} from '../health-scripts/index.js';
+import { type ConfigMapReader, scriptedHealthSource } from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -88,12 +84,12 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const { config, settings, apps } = deps;
   const logger = deps.logger.child({ component: 'worker' });
   // Checked at start (a bad builtInScripts folder fails here); each operation adds its cluster's argocd-cm.
-  scriptedHealthFromSettings(settings.health, settings.file, apps.git);
+  const scripts = scriptedHealthSource(settings.health, settings.file, {
+    git: apps.git,
+    onNote: (note) => logger.debug({ note }, 'health scripts'),
+  });
   const scriptedHealthFor = async (cluster: ConfigMapReader) => {
-    const scripted = await scriptedHealthForCluster(settings.health, settings.file, cluster, {
-      git: apps.git,
-      onNote: (note) => logger.debug({ note }, 'health scripts'),
-    });
+    const scripted = await scripts.forCluster(cluster);
     return scripted ? { scriptedHealth: scripted } : {};
   };
   const engineOptions: Partial<EngineOptions> = {

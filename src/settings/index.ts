@@ -11,7 +11,7 @@ export {
   isRegexRule,
   type Principals,
 } from './environments-schema.js';
-export { loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
+export { defaultSettings, loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
 export type { PipelineSettings, PromotionSettings, VerifySettings } from './promotion-schema.js';
 export { resolveCluster } from './resolve-cluster.js';
 export { type HealthOverrideSetting, parseResourceCustomizations } from './resource-customizations.js';

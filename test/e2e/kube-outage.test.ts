@@ -172,7 +172,13 @@ function isFinal(text: string): boolean {
   return /Succeeded|Failed|Error|Terminated|Cancelled/i.test(text) && !/Running/.test(text);
 }
 
-/** A thread line with its timings ("after 3 s", "in 9.8 s", "1:02") blanked. */
+/**
+ * A thread line with its timings ("after 3 s", "in 9.8 s", "1:02") blanked, and without what a wave waited for
+ * (` · waited for …`, said only when no header update showed it: it depends on the header's throttling).
+ */
 function withoutDurations(line: string): string {
-  return line.replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#').replace(/\b\d+:\d\d\b/g, '#');
+  return line
+    .replace(/ · waited for .*$/, '')
+    .replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#')
+    .replace(/\b\d+:\d\d\b/g, '#');
 }

@@ -83,5 +83,9 @@ function isApply(r: { method: string; path: string; code: number }): boolean {
 
 /** A thread line with its timings ("after 3 s", "in 9.8 s", "1:02") blanked, to compare lines across workers. */
 function withoutDurations(line: string): string {
-  return line.replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#').replace(/\b\d+:\d\d\b/g, '#');
+  // What a wave waited for is said only when no header update showed it, which depends on the header's throttling.
+  return line
+    .replace(/ · waited for .*$/, '')
+    .replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#')
+    .replace(/\b\d+:\d\d\b/g, '#');
 }

@@ -187,5 +187,9 @@ function isFinal(text: string): boolean {
 
 /** A thread line with its timings ("after 3 s", "in 9.8 s", "1:02") blanked, to compare lines across runs. */
 function withoutDurations(line: string): string {
-  return line.replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#').replace(/\b\d+:\d\d\b/g, '#');
+  // What a wave waited for is said only when no header update showed it, which depends on the header's throttling.
+  return line
+    .replace(/ · waited for .*$/, '')
+    .replace(/\b\d+(\.\d+)? ?(ms|s|min)\b/g, '#')
+    .replace(/\b\d+:\d\d\b/g, '#');
 }

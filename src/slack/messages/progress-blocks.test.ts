@@ -99,6 +99,26 @@ describe('src/slack/messages (thread replies)', () => {
     expect(text(bad.blocks)).toBe('✗ Sync · wave 1 — failed after 4 s: one or more objects failed to apply');
   });
 
+  it('wave completed says what it waited for when asked to (the header never showed it), never on a failure', () => {
+    const event = {
+      type: 'WaveCompleted' as const,
+      at,
+      wave: wave('Sync', 0),
+      durationMs: 3_000,
+      failed: false,
+      message: '',
+      health: [{ task: task('Database', 'orders-db'), health: { status: 'Healthy' as const } }],
+    };
+    const reason = 'Database/orders-db: Provisioning postgres 16';
+
+    expect(text(waveCompletedBlocks(event, [reason]).blocks)).toBe(
+      `✓ Sync · wave 0 — Database/orders-db Healthy after 3 s · waited for ${reason}`,
+    );
+    expect(text(waveCompletedBlocks({ ...event, failed: true, message: 'boom' }, [reason]).blocks)).toBe(
+      '✓ Sync · wave 0 — failed after 3 s: boom'.replace('✓', '✗'),
+    );
+  });
+
   it('hook succeeded is one line; hook failed carries the log tail in a code block', () => {
     const base = {
       type: 'HookFinished' as const,

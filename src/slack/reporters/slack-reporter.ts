@@ -146,6 +146,13 @@ class ThreadReporter implements SlackReporter {
   private wave: WaveRef | undefined;
   /** Why the current wave waits (WaveWaiting), shown in the header until the wave ends. */
   private waiting: string[] = [];
+  /**
+   * Why the current wave's resources (not hooks: they have outcome lines) last waited, and whether a header update
+   * showed a waiting reason in this wave: if none did (header updates are throttled and spend the call budget
+   * only while it lasts), the wave's completed line says what it waited for, so the thread always says it once.
+   */
+  private waitedFor: string[] = [];
+  private waitingShown = false;
   private headerDirtyAt: number | undefined;
   private lastHeaderAt = 0;
   private summary: SyncSummary | undefined;
@@ -295,6 +302,8 @@ class ThreadReporter implements SlackReporter {
       case 'WaveStarted':
         this.wave = event.wave;
         this.waiting = [];
+        this.waitedFor = [];
+        this.waitingShown = false;
         this.markHeader(now);
         this.queue(waveStartedBlocks(event), false, `started:${waveKey(event.wave)}`);
         return;
@@ -309,7 +318,7 @@ class ThreadReporter implements SlackReporter {
         if (this.waiting.length > 0) this.markHeader(now);
         this.waiting = [];
         this.queue(
-          waveCompletedBlocks(event),
+          waveCompletedBlocks(event, this.waitingShown ? [] : this.waitedFor),
           false,
           `done:${waveKey(event.wave)}:${event.failed ? 'failed' : 'ok'}`,
         );
@@ -317,6 +326,8 @@ class ThreadReporter implements SlackReporter {
       case 'WaveWaiting':
         // The header only (edited in place, throttled by headerIntervalMs): no reply per change.
         this.waiting = event.waiting.map((w) => w.reason);
+        if (event.waiting.some((w) => !w.task.isHook))
+          this.waitedFor = event.waiting.filter((w) => !w.task.isHook).map((w) => w.reason);
         this.markHeader(now);
         return;
       case 'PruneConfirmationRequired':
@@ -447,10 +458,9 @@ class ThreadReporter implements SlackReporter {
   private async updateHeader(): Promise<void> {
     this.headerDirtyAt = undefined;
     this.lastHeaderAt = Date.now();
-    await this.poster.updateHeader(
-      syncHeaderBlocks({ ...this.header, state: this.headerState() }),
-      this.summaryPosted,
-    );
+    const state = this.headerState();
+    if (state.kind === 'running' && (state.waiting?.length ?? 0) > 0) this.waitingShown = true;
+    await this.poster.updateHeader(syncHeaderBlocks({ ...this.header, state }), this.summaryPosted);
   }
 
   private headerState(): SyncHeaderState {

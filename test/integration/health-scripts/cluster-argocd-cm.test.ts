@@ -3,11 +3,16 @@
  * resource.customizations health keys judge objects, below wavesync.yaml's argocdCm; its other keys are left
  * alone; no ConfigMap (or clusterArgocdCm: false) means wavesync.yaml's scripts alone.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
-import type { KubeObject } from '../../../src/domain/index.js';
-import { scriptedHealthForCluster } from '../../../src/health-scripts/index.js';
+import { syncManifests } from '../../../src/cli/sync-manifests.js';
+import type { Application, KubeObject } from '../../../src/domain/index.js';
+import { type DegradedHealthNoticeDeps, noticeDegradedHealth } from '../../../src/drift/index.js';
+import { scriptedHealthForCluster, scriptedHealthSource } from '../../../src/health-scripts/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { HealthSettingsSchema } from '../../../src/settings/settings-schema.js';
 
@@ -72,5 +77,146 @@ describe("the cluster's argocd-cm", () => {
     expect(await judge(ours, widget)).toEqual({ status: 'Degraded', message: 'judged by the cluster' });
     expect(await judge({ clusterArgocdCm: false }, widget)).toBeUndefined();
     expect(await judge({ clusterArgocdCm: { namespace: 'elsewhere' } }, widget)).toBeUndefined();
+  });
+});
+
+/**
+ * scriptedHealthSource, the one chain the worker, `wavesync sync` (a path or --app) and drift detection use: the
+ * cluster's argocd-cm below wavesync.yaml's scripts, read per cluster (or reused for `reuseMs`).
+ */
+describe('scriptedHealthSource: the same scripts for the worker, sync <path> and drift', () => {
+  const HELD = [
+    'ConfigMap:',
+    '  health.lua: |',
+    '    if obj.metadata.name == "held" then',
+    '      return { status = "Degraded", message = "held by the cluster\'s argocd-cm" }',
+    '    end',
+    '    return { status = "Healthy" }',
+  ].join('\n');
+  const argocdCm = (data: Record<string, string>) =>
+    cluster.apply(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argocd-cm', namespace: 'argocd' }, data },
+      { dryRun: false, force: true },
+    );
+  const reads = () =>
+    sim.requests.filter((r) => r.method === 'GET' && r.path.includes('/configmaps/argocd-cm')).length;
+
+  beforeAll(async () => {
+    await cluster.apply(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'argocd' } },
+      { dryRun: false, force: true },
+    );
+  });
+
+  it('reads the cluster argocd-cm at every forCluster, or once per reuseMs', async () => {
+    await argocdCm({
+      'resource.customizations.health.example.com_Widget': 'return { status = "Degraded", message = "one" }',
+    });
+    let now = 0;
+    const health = HealthSettingsSchema.parse({});
+    const each = scriptedHealthSource(health, '/c/wavesync.yaml');
+    const reused = scriptedHealthSource(health, '/c/wavesync.yaml', { reuseMs: 60_000, now: () => now });
+    const judge = async (source: ReturnType<typeof scriptedHealthSource>) =>
+      (await source.forCluster(cluster))?.(widget, { hasOwnCheck: false });
+
+    const before = reads();
+    expect(await judge(each)).toEqual({ status: 'Degraded', message: 'one' });
+    expect(await judge(reused)).toEqual({ status: 'Degraded', message: 'one' });
+    await argocdCm({
+      'resource.customizations.health.example.com_Widget': 'return { status = "Degraded", message = "two" }',
+    });
+    expect(await judge(each)).toEqual({ status: 'Degraded', message: 'two' });
+    expect(await judge(reused)).toEqual({ status: 'Degraded', message: 'one' });
+    expect(reads() - before).toBe(3);
+    now = 60_000;
+    expect(await judge(reused)).toEqual({ status: 'Degraded', message: 'two' });
+  });
+
+  it("wavesync sync <path> judges with the cluster's argocd-cm: a ConfigMap it calls Degraded fails its wave", async () => {
+    await argocdCm({ 'resource.customizations': HELD });
+    const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-argocd-cm-'));
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    await sim.writeKubeconfig(kubeconfig, { namespace: 'default' });
+    writeFileSync(
+      path.join(dir, 'app.yaml'),
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: held }',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: after, annotations: { argocd.argoproj.io/sync-wave: "1" } }',
+      ].join('\n'),
+    );
+    vi.stubEnv('WAVESYNC_CONFIG', undefined);
+    try {
+      const state = await syncManifests(
+        path.join(dir, 'app.yaml'),
+        {
+          kubeconfig,
+          prune: false,
+          dryRun: false,
+          output: 'json',
+          syncOption: [],
+          waitHealth: true,
+          healthTimeout: '5',
+        },
+        () => {},
+      );
+      expect(state.phase).toBe('Failed');
+      expect(state.message).toContain("held by the cluster's argocd-cm");
+      expect(state.syncResult.resources.map((r) => r.name)).not.toContain('after');
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("drift's on-health-degraded notice judges with the cluster's argocd-cm", async () => {
+    await argocdCm({ 'resource.customizations': HELD });
+    const scripts = scriptedHealthSource(HealthSettingsSchema.parse({}), '/c/wavesync.yaml', {
+      reuseMs: 60_000,
+    });
+    const notices: string[] = [];
+    const app = {
+      name: 'shop',
+      destination: { namespace: 'default' },
+      source: { repoURL: '', path: 'shop' },
+      annotations: { 'notifications.argoproj.io/subscribe.on-health-degraded.slack': 'C0SHOP' },
+      labels: {},
+    } as unknown as Application;
+    const deps: DegradedHealthNoticeDeps = {
+      scriptedHealthFor: () => scripts.forCluster(cluster),
+      marks: {
+        claimSubscriptionNotice: async () => true,
+        releaseSubscriptionNotice: async () => {},
+      } as never,
+      settings: { environments: {} } as never,
+      queue: {
+        history: async () =>
+          [{ jobId: 'j1', phase: 'Succeeded', revision: 'abc', initiator: { userId: 'U0PAT' } }] as never,
+        jobStatus: async () => undefined,
+      },
+      poster: {
+        permalink: async () => undefined,
+        postFailure: async () => {},
+        postRecovery: async () => {},
+        postNotice: async (_channel, notice) => {
+          notices.push(notice.detail ?? '');
+        },
+      },
+    };
+    const held: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'held', namespace: 'default' },
+    };
+
+    await noticeDegradedHealth(deps, app, [held]);
+
+    expect(notices).toEqual([
+      "ConfigMap/held Degraded: held by the cluster's argocd-cm (seen by drift detection)",
+    ]);
   });
 });

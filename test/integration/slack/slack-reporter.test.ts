@@ -186,6 +186,51 @@ describe('src/slack/reporters/slack-reporter against the fake Slack API', () => 
     expect(text(fake.message(CHANNEL, target.threadTs)!)).not.toContain('waiting for');
   });
 
+  describe('when a wave of resources waits', () => {
+    const reason = 'Database/orders-db: Provisioning postgres 16 with 10Gi of storage';
+    /** pre-post-sync's events with a WaveWaiting on its Deployment just before the Sync wave completes. */
+    const withWaiting = () => {
+      const events = prePostSyncEvents();
+      const completed = events.findIndex((e) => e.type === 'WaveCompleted' && e.wave.phase === 'Sync');
+      const done = events[completed] as Extract<SyncEvent, { type: 'WaveCompleted' }>;
+      const waiting: SyncEvent = {
+        type: 'WaveWaiting',
+        at: done.at,
+        wave: done.wave,
+        waiting: [{ task: done.health[1]!.task, reason }],
+      };
+      return { events, completed, waiting };
+    };
+    const syncLine = (lines: string) => lines.split('\n').find((l) => l.startsWith('✓ Sync · wave 0'));
+
+    it('and the header could not show why (updates throttled), then the wave completed line says what it waited for', async () => {
+      const { target, make } = await setup({}, { headerIntervalMs: 1000 });
+      const { events, completed, waiting } = withWaiting();
+
+      await feed(make(), [...events.slice(0, completed), waiting, ...events.slice(completed)], 5);
+
+      const thread = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+      expect(syncLine(thread)).toBe(
+        `✓ Sync · wave 0 — 2 resources Healthy after 18 s · waited for ${reason}`,
+      );
+    });
+
+    it('and the header showed why, then the wave completed line does not say it again', async () => {
+      const { target, make } = await setup();
+      const reporter = make();
+      const { events, completed, waiting } = withWaiting();
+
+      for (const e of [...events.slice(0, completed), waiting]) await reporter.report(e);
+      await expect
+        .poll(() => text(fake.message(CHANNEL, target.threadTs)!), { timeout: 5_000 })
+        .toContain(`waiting for ${reason}`);
+      await feed(reporter, events.slice(completed), 5);
+
+      const thread = fake.thread(CHANNEL, target.threadTs).map(text).join('\n');
+      expect(syncLine(thread)).toBe('✓ Sync · wave 0 — 2 resources Healthy after 18 s');
+    });
+  });
+
   it("when the manifests hit Argo CD's silent fallbacks, then the thread says each with its place, as wavesync plan does", async () => {
     const { target, make } = await setup();
     const reporter = make();

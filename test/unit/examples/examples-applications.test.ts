@@ -8,6 +8,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApplicationRegistry } from '../../../src/applications/application-registry.js';
 import { parseApplicationFile } from '../../../src/applications/parse-applications.js';
+import type { KubeObject } from '../../../src/domain/index.js';
+import { getResourceHealth } from '../../../src/engine/index.js';
+import { createHealthScriptVm, createScriptedHealth } from '../../../src/health-scripts/index.js';
+import { parseResourceCustomizations } from '../../../src/settings/index.js';
 import { loadSettings, resolveSettingsPath } from '../../../src/settings/load-settings.js';
 import { sharedFixturesDir } from '../../support/shared-fixtures.js';
 
@@ -22,6 +26,7 @@ describe('examples/wavesync.yaml', () => {
       'app-of-apps',
       'broken-migration',
       'guestbook',
+      'orders',
       'payments',
       'pre-post-sync',
       'rails',
@@ -70,6 +75,46 @@ describe('examples/wavesync.yaml', () => {
     expect(migrate).toContain('argocd.argoproj.io/hook: PreSync');
     expect(migrate).toContain('command: ["sh", "-c", "echo rake aborted; exit 1"]');
     expect(syncFail).toContain('argocd.argoproj.io/hook: SyncFail');
+  });
+});
+
+describe("examples/wavesync.yaml's health script for the demo's Database", () => {
+  const judge = async (status?: Record<string, unknown>, generation = 1) => {
+    const settings = await loadSettings(path.join(EXAMPLES, 'wavesync.yaml'));
+    const { overrides } = parseResourceCustomizations(settings.health.argocdCm);
+    const scripted = createScriptedHealth({ overrides, vm: createHealthScriptVm() });
+    const db: KubeObject = {
+      apiVersion: 'demo.wavesync.dev/v1alpha1',
+      kind: 'Database',
+      metadata: { name: 'orders-db', namespace: 'orders', generation },
+      spec: { engine: 'postgres', version: '16' },
+      ...(status ? { status } : {}),
+    };
+    return getResourceHealth(db, { scripted });
+  };
+  const ready = (status: string, reason: string, message: string) => ({
+    observedGeneration: 1,
+    conditions: [{ type: 'Ready', status, reason, message }],
+  });
+
+  it('is Progressing until the controller reports Ready=True for the current generation, then Healthy', async () => {
+    expect(await judge()).toEqual({ status: 'Progressing', message: 'Waiting for the database controller' });
+    expect(await judge(ready('True', 'Available', 'up'), 2)).toEqual({
+      status: 'Progressing',
+      message: 'Waiting for the database controller to see the new spec',
+    });
+    expect(await judge(ready('False', 'Provisioning', 'Provisioning postgres 16'))).toEqual({
+      status: 'Progressing',
+      message: 'Provisioning postgres 16',
+    });
+    expect(await judge(ready('True', 'Available', 'postgres 16 is ready'))).toEqual({
+      status: 'Healthy',
+      message: 'postgres 16 is ready',
+    });
+    expect(await judge(ready('False', 'Failed', 'disk quota exceeded'))).toEqual({
+      status: 'Degraded',
+      message: 'disk quota exceeded',
+    });
   });
 });
 
