@@ -3,7 +3,8 @@
  * load the manifests, build the Cluster adapter from the kubeconfig, run the operation.
  */
 import path from 'node:path';
-import { contentRevisionOf, loadManifests } from '../applications/index.js';
+// The manifest loader itself, not the applications barrel (git, Helm, ApplicationSets, settings schemas).
+import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
 import {
   BotError,
   DEFAULT_RESOURCE_TRACKING,
@@ -14,8 +15,7 @@ import {
 import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
-import { planLoaded } from './plan-application.js';
-import { scriptedHealthOfOptions } from './scripted-health-options.js';
+import { planLoaded } from './plan-loaded.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -76,14 +76,17 @@ export async function syncManifests(
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
   // Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG).
-  const scriptedHealth = await scriptedHealthOfOptions({
-    ...((options.config ?? process.env.WAVESYNC_CONFIG)
-      ? { config: options.config ?? process.env.WAVESYNC_CONFIG }
-      : {}),
-    ...(options.resourceCustomizations === undefined
-      ? {}
-      : { resourceCustomizations: options.resourceCustomizations }),
-  });
+  // Loaded only when named: the settings schemas and the Lua interpreter cost ~0.1 s of start-up otherwise.
+  const config = options.config ?? process.env.WAVESYNC_CONFIG;
+  const scriptedHealth =
+    config || options.resourceCustomizations !== undefined
+      ? await (await import('./scripted-health-options.js')).scriptedHealthOfOptions({
+          ...(config ? { config } : {}),
+          ...(options.resourceCustomizations === undefined
+            ? {}
+            : { resourceCustomizations: options.resourceCustomizations }),
+        })
+      : undefined;
   const namespace = options.namespace ?? contextNamespaceOf(kc);
   // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
   for (const warning of planLoaded(loaded, namespace, options.syncOption).warnings) onWarning(warning);
