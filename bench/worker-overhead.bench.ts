@@ -4,7 +4,7 @@
  * 10) small Applications (one ConfigMap each, a local source), one `/sync <app>` each, OVERHEAD_SPACING_MS (default
  * 5 000) apart so that one sync never waits for another or for the channel's pace. Per sync:
  *   - dequeue → first apply: the worker takes the job (job.processedOn) → the simulator receives its first
- *     server-side apply (not a dry run) of the app's objects;
+ *     server-side apply (not a dry run) of the app's objects (its Namespace, created by CreateNamespace=true);
  *   - last apply → job finished: that last apply → job.finishedOn (health assessed, the summary in the thread's
  *     outbox);
  *   - last apply → summary posted: → the fake Slack received the summary line (`Succeeded in …`) of its thread.
@@ -38,8 +38,10 @@ try {
   const applyToSummary: number[] = [];
   for (const job of jobs) {
     const app = (job.data as { request?: { application?: string } }).request?.application ?? '';
+    // Its objects' applies: the Namespace (CreateNamespace=true) and the ConfigMap in it, not the dry runs.
+    const inApp = new RegExp(`/namespaces/${app}[/?]`);
     const applies = stack.sim.requests.filter(
-      (r) => r.method === 'PATCH' && r.path.includes(`/namespaces/${app}/`) && !r.path.includes('dryRun=All'),
+      (r) => r.method === 'PATCH' && inApp.test(r.path) && !r.path.includes('dryRun=All'),
     );
     const first = applies[0]?.at;
     const last = applies.at(-1)?.at;
