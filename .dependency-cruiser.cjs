@@ -99,12 +99,19 @@ module.exports = {
         'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, resource-actions, ' +
         'promotion, requests, revisions, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
-        "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner).",
+        "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner). " +
+        'src/applications/manifests/index.ts is a second, narrow face of applications/: the manifest loader alone, for ' +
+        'commands that must start without git, Helm, ApplicationSets and the settings schemas (`wavesync sync <path>`).',
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
         path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|queue|settings)/',
-        pathNot: ['^$1', '^src/[^/]+/index\\.ts$', '^src/requests/for-[^/]+\\.ts$'],
+        pathNot: [
+          '^$1',
+          '^src/[^/]+/index\\.ts$',
+          '^src/requests/for-[^/]+\\.ts$',
+          '^src/applications/manifests/index\\.ts$',
+        ],
       },
     },
     {

@@ -9,7 +9,7 @@ import type {
   GitRepositoryCache,
   RenderedApplication,
 } from '../applications/index.js';
-import { contentRevisionOf, type LoadedManifests, loadManifests } from '../applications/index.js';
+import { loadManifests } from '../applications/index.js';
 import {
   type Application,
   BotError,
@@ -20,12 +20,13 @@ import {
   splitRevisions,
 } from '../domain/index.js';
 import type { BuildSyncTasksResult } from '../engine/index.js';
-import { buildSyncTasks, closestNames, syncOptionProblem } from '../engine/index.js';
+import { buildSyncTasks, closestNames } from '../engine/index.js';
 import type { Settings } from '../settings/index.js';
 import { checkBeforeRender, renderForCommand } from './application-render.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
 import { formatPlanText } from './format-plan-text.js';
+import { planLoaded } from './plan-loaded.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
 export interface PlanOptions {
@@ -243,31 +244,4 @@ export async function planManifests(
   options: Pick<PlanOptions, 'namespace'>,
 ): Promise<BuildSyncTasksResult> {
   return planLoaded(await loadManifests(target), options.namespace, [], { lintReferences: true });
-}
-
-/**
- * The plan of loaded manifests with nothing live, and every warning: the loader's (YAML), the planner's (hook
- * types, delete policies, waves, sync-options annotations) and the app-level `syncOptions` Argo CD does not know
- * (at `--sync-option`, line 0).
- */
-export function planLoaded(
-  loaded: LoadedManifests,
-  namespace: string,
-  syncOptions: readonly string[],
-  lint: { lintReferences?: boolean } = {},
-): BuildSyncTasksResult {
-  const plan = buildSyncTasks({
-    targets: loaded.objects,
-    live: [],
-    namespace,
-    revision: contentRevisionOf(loaded.objects),
-    startedAt: new Date().toISOString(),
-    operation: { prune: false, dryRun: true, syncOptions: [...syncOptions] },
-    ...lint,
-  });
-  const optionWarnings = syncOptions.flatMap((option) => {
-    const problem = syncOptionProblem(option);
-    return problem === undefined ? [] : [{ file: '--sync-option', line: 0, message: problem }];
-  });
-  return { tasks: plan.tasks, warnings: [...optionWarnings, ...loaded.warnings, ...plan.warnings] };
 }

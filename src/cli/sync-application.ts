@@ -57,7 +57,7 @@ export async function syncApplication(
     import('../main/engine-sync-runner.js'),
     import('../kube/kube-cluster.js'),
     import('../engine/index.js'),
-    import('./plan-application.js'),
+    import('./plan-loaded.js'),
     import('../health-scripts/index.js'),
   ]);
   const revision = options.revision;

@@ -3,7 +3,8 @@
  * load the manifests, build the Cluster adapter from the kubeconfig, run the operation.
  */
 import path from 'node:path';
-import { contentRevisionOf, loadManifests } from '../applications/index.js';
+// The manifest loader itself, not the applications barrel (git, Helm, ApplicationSets, settings schemas).
+import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
 import {
   BotError,
   DEFAULT_RESOURCE_TRACKING,
@@ -14,8 +15,7 @@ import {
 import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
-import { planLoaded } from './plan-application.js';
-import { scriptedHealthSourceOfOptions } from './scripted-health-options.js';
+import { planLoaded } from './plan-loaded.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -76,11 +76,12 @@ export async function syncManifests(
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const loaded = await loadManifests(target);
   // Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG, else
-  // the defaults) and the cluster's own argocd-cm below them.
+  // the defaults) and the cluster's own argocd-cm below them. Imported here rather than at the top, so the settings
+  // schemas load only once the manifests have been read.
+  const config = options.config ?? process.env.WAVESYNC_CONFIG;
+  const { scriptedHealthSourceOfOptions } = await import('./scripted-health-options.js');
   const scripts = await scriptedHealthSourceOfOptions({
-    ...((options.config ?? process.env.WAVESYNC_CONFIG)
-      ? { config: options.config ?? process.env.WAVESYNC_CONFIG }
-      : {}),
+    ...(config ? { config } : {}),
     ...(options.resourceCustomizations === undefined
       ? {}
       : { resourceCustomizations: options.resourceCustomizations }),

@@ -3,9 +3,10 @@
  * JSON string holding a Kubernetes Status) keeps the API server's message and reason; network failures
  * (connection reset/refused, timeouts, aborted requests) are transient.
  */
-import { ApiException } from '@kubernetes/client-node';
+
 import { withoutAddresses } from '../domain/index.js';
 import { ClusterError } from '../engine/index.js';
+import { ApiException } from './client-node.js';
 
 const TRANSIENT_NETWORK_CODES = new Set([
   'ECONNRESET',
@@ -88,7 +89,7 @@ export function toClusterError(error: unknown, action: string): ClusterError {
   }
   const name = (error as { name?: unknown } | undefined)?.name;
   if (name === 'AbortError') {
-    // The adapter's per-request timeout (raw-object-api.ts apiClient) is the only thing that aborts a request.
+    // The adapter's per-request timeout (KubeHttp requestTimeoutMs) is the only thing that aborts a request.
     return new ClusterError(
       `${action}: the API server did not answer within the request timeout`,
       { transient: true },

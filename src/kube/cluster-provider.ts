@@ -3,10 +3,11 @@
  * `spec.destination` is mapped to a context through `clusters:` in wavesync.yaml (resolveCluster); with no
  * `clusters:` every Application syncs to the current context of KUBECONFIG / ~/.kube/config / in-cluster.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+
 import type { Application } from '../domain/index.js';
 import type { Settings } from '../settings/index.js';
 import { resolveCluster } from '../settings/index.js';
+import type { KubeConfig } from './client-node.js';
 import { loadKubeConfig } from './load-kube-config.js';
 
 export interface ClusterProviderDeps<ClusterT> {

@@ -1,12 +1,12 @@
 /**
- * createKubeCluster — the Cluster port over @kubernetes/client-node 1.4.0: its KubeConfig for server, TLS and
- * credentials, its discovery (KubernetesObjectApi) for every kind incl. CRDs; reads, lists and writes through
- * KubeHttp (kube-http.ts: a lean keep-alive request path under the same credentials) — server-side apply with
- * field manager `wavesync` and `force=true`, server-side dry run (`dryRun=All`), JSON-patch finalizer removal;
- * Watch with bounded `timeoutSeconds` and restart (see kube-watch.ts), and CoreV1Api for Pod logs. Every failure
- * becomes a ClusterError.
+ * createKubeCluster — the Cluster port over @kubernetes/client-node 1.4.0's KubeConfig (server, TLS and
+ * credentials) and Watch: discovery (kube-discovery.ts) for every kind incl. CRDs, reads, lists, writes and Pod
+ * logs through KubeHttp (kube-http.ts: a lean keep-alive request path under the same credentials) — server-side
+ * apply with field manager `wavesync` and `force=true`, server-side dry run (`dryRun=All`), JSON-patch finalizer
+ * removal; Watch with bounded `timeoutSeconds` and restart (see kube-watch.ts). Every failure becomes a
+ * ClusterError.
  */
-import { ApisApi, CoreV1Api, type KubeConfig, PatchStrategy } from '@kubernetes/client-node';
+
 import type { KubeObject } from '../domain/index.js';
 import {
   type ApplyOptions,
@@ -22,10 +22,15 @@ import {
   type WatchTarget,
   type WriteOptions,
 } from '../engine/index.js';
+import type { KubeConfig } from './client-node.js';
 import { toClusterError } from './cluster-errors.js';
+import { type ApiResourceEntry, KubeDiscovery } from './kube-discovery.js';
 import { KubeHttp, type KubeRequest } from './kube-http.js';
 import { type WatchList, watchCollections } from './kube-watch.js';
-import { apiClient, RawObjectApi, toPlainJson } from './raw-object-api.js';
+
+/** Content types of the patches the adapter sends (client-node's PatchStrategy). */
+const SERVER_SIDE_APPLY = 'application/apply-patch+yaml';
+const JSON_PATCH = 'application/json-patch+json';
 
 export interface KubeClusterOptions {
   /** Server-side `timeoutSeconds` of each watch request (the watch is then restarted); default 30. */
@@ -75,13 +80,6 @@ class InFlightLimit {
 /** Default per-request timeout in ms (KubeClusterOptions.requestTimeoutMs). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
-interface ApiResourceEntry {
-  name: string;
-  kind: string;
-  namespaced: boolean;
-  verbs: string[];
-}
-
 function refOfObject(obj: KubeObject): ObjectRef {
   const { namespace = '', name = '' } = obj.metadata;
   return { apiVersion: obj.apiVersion, kind: obj.kind, namespace, name };
@@ -121,20 +119,16 @@ async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
 
 class KubeCluster implements Cluster {
   private readonly kc: KubeConfig;
-  private readonly api: RawObjectApi;
+  private readonly api: KubeDiscovery;
   private readonly http: KubeHttp;
-  private readonly core: CoreV1Api;
-  private readonly apis: ApisApi;
   private readonly watchTimeoutSeconds: number;
   private readonly inFlight: InFlightLimit;
 
   constructor(kc: KubeConfig, options: KubeClusterOptions) {
     this.kc = kc;
     const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.api = RawObjectApi.forConfig(kc, timeoutMs);
     this.http = new KubeHttp(kc, { requestTimeoutMs: timeoutMs });
-    this.core = apiClient(kc, CoreV1Api, timeoutMs);
-    this.apis = apiClient(kc, ApisApi, timeoutMs);
+    this.api = new KubeDiscovery(this.http, contextNamespace(kc));
     this.watchTimeoutSeconds = options.watchTimeoutSeconds ?? 30;
     this.inFlight = new InFlightLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   }
@@ -156,15 +150,10 @@ class KubeCluster implements Cluster {
     );
   }
 
-  /** A typed client-node request (ApisApi): its models turned back into plain JSON. */
-  private callTyped<T>(action: string, run: () => Promise<unknown>): Promise<T> {
-    return this.call(action, async () => toPlainJson<T>(await run()));
-  }
-
   async discover(apiVersion: string, kind: string) {
     const resource = await orUndefined(
       this.call<ApiResourceEntry | undefined>(`discover ${apiVersion} ${kind}`, () =>
-        this.api.discover(apiVersion, kind),
+        this.api.resource(apiVersion, kind),
       ),
     );
     return resource === undefined ? undefined : { name: resource.name, namespaced: resource.namespaced };
@@ -172,7 +161,9 @@ class KubeCluster implements Cluster {
 
   async listKinds() {
     type Groups = { groups?: { preferredVersion?: { groupVersion?: string } }[] };
-    const groups = await this.callTyped<Groups>('discover API groups', () => this.apis.getAPIVersions());
+    const groups = await this.call<Groups>('discover API groups', () =>
+      this.http.request({ method: 'GET', path: '/apis' }),
+    );
     const versions = ['v1', ...(groups.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? [])];
     const lists = await Promise.all(
       versions.map(async (apiVersion) => {
@@ -238,7 +229,7 @@ class KubeCluster implements Cluster {
         force: options.force === undefined ? undefined : String(options.force),
       },
       body: obj,
-      contentType: PatchStrategy.ServerSideApply,
+      contentType: SERVER_SIDE_APPLY,
     });
   }
 
@@ -304,8 +295,20 @@ class KubeCluster implements Cluster {
     options: { tailLines: number; container?: string; previous?: boolean },
   ) {
     try {
-      const text = await this.core.readNamespacedPodLog({ name, namespace, ...options });
-      const lines = String(text).split('\n');
+      const { tailLines, container, previous } = options;
+      const text = await this.inFlight.run(() =>
+        this.http.text({
+          method: 'GET',
+          path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/log`,
+          query: {
+            tailLines: String(tailLines),
+            container,
+            previous: previous === undefined ? undefined : String(previous),
+          },
+          accept: '*/*',
+        }),
+      );
+      const lines = text.split('\n');
       if (lines.at(-1) === '') lines.pop();
       return lines.slice(-options.tailLines);
     } catch (error) {
@@ -326,9 +329,15 @@ class KubeCluster implements Cluster {
       method: 'PATCH',
       query: { fieldManager: FIELD_MANAGER },
       body,
-      contentType: PatchStrategy.JsonPatch,
+      contentType: JSON_PATCH,
     });
   }
+}
+
+/** The namespace of the current context of `kc`, 'default' when it names none (as client-node and kubectl). */
+function contextNamespace(kc: KubeConfig): string {
+  const context = kc.getContextObject(kc.getCurrentContext());
+  return context?.namespace || 'default';
 }
 
 /** Builds the Cluster adapter for the current context of `kc`. */

@@ -21,7 +21,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { ApiException, type KubeConfig } from '@kubernetes/client-node';
+import { ApiException, type KubeConfig } from './client-node.js';
 import { type HttpRetryPolicy, withHttpRetries } from './retrying-http.js';
 
 export type KubeMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -36,6 +36,8 @@ export interface KubeRequest {
   body?: unknown;
   /** Content-Type of the body; default `application/json`. */
   contentType?: string;
+  /** Accept header; default `application/json`. */
+  accept?: string;
 }
 
 export interface KubeHttpOptions {
@@ -100,6 +102,15 @@ export class KubeHttp {
    *   them; Error named `AbortError` after `requestTimeoutMs`.
    */
   async request<T>(request: KubeRequest): Promise<T> {
+    const text = await this.text(request);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  /**
+   * Sends `request`; a 2xx answer comes back as its body text (e.g. a Pod's log).
+   * @throws as `request` does.
+   */
+  async text(request: KubeRequest): Promise<string> {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const path = this.pathOf(request);
     const safe = request.method === 'GET';
@@ -111,7 +122,7 @@ export class KubeHttp {
       );
       throw new ApiException(answer.status, `HTTP-Code: ${answer.status}`, answer.text, headers);
     }
-    return (answer.text === '' ? undefined : JSON.parse(answer.text)) as T;
+    return answer.text;
   }
 
   /** The request's path from the host on: the server URL's own path (if any), `request.path`, the query. */
@@ -164,7 +175,7 @@ export class KubeHttp {
     const auth = credentials.headers;
     const headers: Record<string, string | number> = {
       ...auth,
-      Accept: 'application/json',
+      Accept: request.accept ?? 'application/json',
       'User-Agent': 'wavesync',
     };
     if (body !== undefined) {

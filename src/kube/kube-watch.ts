@@ -5,10 +5,11 @@
  * (200 ms doubling to 5 s) and relists. After a relist every listed object is reported as MODIFIED, so a
  * consumer never misses a change that happened while the watch was down.
  */
-import { type KubeConfig, Watch } from '@kubernetes/client-node';
+
 import type { KubeObject } from '../domain/index.js';
 import type { ClusterWatch, ObjectChange, WatchOptions, WatchTarget } from '../engine/index.js';
-import type { RawObjectApi } from './raw-object-api.js';
+import { type KubeConfig, Watch } from './client-node.js';
+import type { KubeDiscovery } from './kube-discovery.js';
 
 const MAX_BACKOFF_MS = 5_000;
 
@@ -96,7 +97,7 @@ function jitter(ms: number): number {
 
 async function runCollection(
   kc: KubeConfig,
-  api: RawObjectApi,
+  api: KubeDiscovery,
   list: ListCollection,
   target: WatchTarget,
   onChange: (change: ObjectChange) => void,
@@ -109,7 +110,7 @@ async function runCollection(
   let resourceVersion: string | undefined;
   while (!session.stopped) {
     try {
-      const resource = await api.discover(target.apiVersion, target.kind);
+      const resource = await api.resource(target.apiVersion, target.kind);
       if (resource === undefined) throw new Error(`${target.apiVersion} ${target.kind} is not served`);
       const path = await api.pathOf({ ...target, name: '' }, 'list');
       resourceVersion ??= await listFrom(list, target, onChange, options);
@@ -134,7 +135,7 @@ async function runCollection(
 /** Starts one restarting watch per target; `stop()` aborts them all. */
 export function watchCollections(
   kc: KubeConfig,
-  api: RawObjectApi,
+  api: KubeDiscovery,
   list: ListCollection,
   targets: readonly WatchTarget[],
   onChange: (change: ObjectChange) => void,

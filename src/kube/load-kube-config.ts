@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { KubeConfig, type User } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { BotError } from '../domain/index.js';
+import { KubeConfig, type User } from './client-node.js';
 
 export interface KubeConfigSource {
   /** Path of a kubeconfig file. */

@@ -6,9 +6,10 @@
  * replace re-reads the live object and tries again a bounded number of times (client-go's RetryOnConflict).
  * Non-transient errors pass through at once. Watches are the adapter's (it re-lists and re-opens them itself).
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+
 import type { KubeObject } from '../domain/index.js';
 import { type Cluster, ClusterError, isConflict, refOf } from '../engine/index.js';
+import type { KubeConfig } from './client-node.js';
 import { createKubeCluster, type KubeClusterOptions } from './kube-cluster.js';
 
 export interface RetryPolicy {

@@ -1,17 +1,11 @@
 /**
- * A client-node HttpLibrary that retries each GET (discovery, reads, lists — safe to repeat) on transient trouble:
- * HTTP 429 (after its Retry-After), 500/502/503/504, connection resets/refusals and per-request timeouts, with
- * exponential backoff and full jitter, each try with a fresh timeout. Discovery runs many GETs per call (one per API
- * group), so retrying per request is what keeps a 5% error rate from failing it; writes are retried one level up
- * (withRetries in ./retrying-cluster.ts), where a lost answer can be checked. Watches are not retried here (their
- * GETs stream; kube-watch.ts restarts them).
+ * Retries of each GET (discovery, reads, lists — safe to repeat) on transient trouble: HTTP 429 (after its
+ * Retry-After), 500/502/503/504, connection resets/refusals and per-request timeouts, with exponential backoff and
+ * full jitter, each try with a fresh timeout (KubeHttp). Discovery runs many GETs per call (one per API group), so
+ * retrying per request is what keeps a 5% error rate from failing it; writes are retried one level up (withRetries
+ * in ./retrying-cluster.ts), where a lost answer can be checked. Watches are not retried here (kube-watch.ts
+ * restarts them).
  */
-import {
-  IsomorphicFetchHttpLibrary,
-  type RequestContext,
-  type ResponseContext,
-  wrapHttpLibrary,
-} from '@kubernetes/client-node';
 import { isTransientStatus } from './cluster-errors.js';
 
 export interface HttpRetryPolicy {
@@ -33,21 +27,6 @@ const TRANSIENT_CODES = new Set([
   'EAI_AGAIN',
   'UND_ERR_SOCKET',
 ]);
-
-/** The HttpLibrary for `createConfiguration({ httpApi })`. */
-export function retryingHttpLibrary(policy: HttpRetryPolicy) {
-  const inner = new IsomorphicFetchHttpLibrary();
-  return wrapHttpLibrary({
-    send(request: RequestContext): Promise<ResponseContext> {
-      const safe = request.getHttpMethod() === 'GET' && !request.getUrl().includes('watch=true');
-      return withHttpRetries(safe, policy, async () => {
-        request.setSignal(AbortSignal.timeout(policy.requestTimeoutMs));
-        const response = await inner.send(request).toPromise();
-        return { status: response.httpStatusCode, retryAfter: response.headers['retry-after'], response };
-      }).then((tried) => tried.response);
-    },
-  });
-}
 
 /**
  * Runs `attempt` (one try of one request, with its own timeout) and, when `safe`, tries again after a transient

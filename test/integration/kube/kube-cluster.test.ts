@@ -4,6 +4,7 @@ import { type Simulator, startSimulator } from '../../../sim/index.js';
 import type { KubeObject } from '../../../src/domain/index.js';
 import { type Cluster, ClusterError, type ObjectChange } from '../../../src/engine/cluster.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { servedCrd } from '../../builders/manifest-builders.js';
 import { failure } from '../../support/failure.js';
 
 let sim: Simulator;
@@ -41,6 +42,37 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     expect(await cluster.discover('example.com/v1', 'Widget')).toBeUndefined();
     const kinds = await cluster.listKinds();
     expect(kinds).toContainEqual({ apiVersion: 'batch/v1', kind: 'Job', namespaced: true });
+  });
+
+  it('asks discovery once for concurrent misses, and again for a kind its cached list lacks (a CRD created since)', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+    const fresh = createKubeCluster(kc);
+    const asked = (path: string) => sim.requests.filter((r) => r.method === 'GET' && r.path === path).length;
+    const before = asked('/apis/apps/v1');
+    const found = await Promise.all(
+      Array.from({ length: 10 }, () => fresh.discover('apps/v1', 'Deployment')),
+    );
+    expect(found.every((f) => f?.name === 'deployments')).toBe(true);
+    expect(asked('/apis/apps/v1') - before).toBe(1);
+
+    const group = 'discovery.example.com';
+    await fresh.apply(servedCrd(group, 'Gadget', 'gadgets'), { dryRun: false, force: true });
+    const served = async (kind: string) => {
+      for (let i = 0; i < 100; i++) {
+        const info = await fresh.discover(`${group}/v1`, kind);
+        if (info) return info;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return undefined;
+    };
+    expect(await served('Gadget')).toEqual({ name: 'gadgets', namespaced: true });
+    // The group's list is now cached without Gizmo: a miss must ask the server again.
+    await fresh.apply(servedCrd(group, 'Gizmo', 'gizmos'), { dryRun: false, force: true });
+    expect(await served('Gizmo')).toEqual({ name: 'gizmos', namespaced: true });
+    expect(
+      await fresh.get({ apiVersion: `${group}/v1`, kind: 'Gizmo', namespace: 'default', name: 'none' }),
+    ).toBe(undefined);
   });
 
   it('server-side dry run persists nothing; apply does, with plain JSON timestamps', async () => {
