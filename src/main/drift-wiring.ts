@@ -3,7 +3,8 @@
  * Applications and their renderer, Slack, and the queue's producer; a worker-only process does not post). The
  * runtime is src/drift runDriftDetection; here each of its ports gets its adapter:
  *
- * - the cluster: the retrying Kubernetes cluster through the same `clusters:` mapping as the worker;
+ * - the cluster: the process's live-state cache of each cluster (src/kube createClusterCaches: one list+watch per
+ *   kind, shared with `/sync diff` and resource health), through the same `clusters:` mapping as the worker;
  * - episode state, the interval lease, the notices' refs and pending approvals: Redis under the queue prefix
  *   (one connection, closed by close());
  * - the notices of an episode (notify, resolved) and a self-heal sync's header: the Slack drift notices
@@ -36,8 +37,7 @@ import {
   redisNotificationMarks,
 } from '../environments/index.js';
 import { scriptedHealthFromSettings } from '../health-scripts/index.js';
-import { createClusterProvider } from '../kube/cluster-provider.js';
-import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
+import type { ClusterCaches } from '../kube/cluster-caches.js';
 import type { Logger } from '../logger.js';
 import { pinnedRevision, redisPromotionStore } from '../promotion/index.js';
 import type { SyncQueueClient } from '../queue/index.js';
@@ -54,6 +54,8 @@ export interface DriftDetectionWiringDeps {
   web: WebClient;
   queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history' | 'jobStatus'>;
   metrics?: DriftMetrics;
+  /** The process's live-state caches (createClusterCaches), shared with the diff and resource health. */
+  clusters: ClusterCaches;
   logger: Logger;
   now?: () => Date;
 }
@@ -96,14 +98,9 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   };
   // Comparisons read one list+watch cache per cluster; a change to a tracked object asks for a check at once.
   const caches = createLiveStateCaches({
-    clusterFor: createClusterProvider({
-      settings,
-      kubeconfig: config.kubeconfig,
-      createCluster: createRetryingKubeCluster,
-    }),
+    clusterFor: (app) => deps.clusters.cacheFor(app),
     ...(settings.resourceTracking ? { tracking: settings.resourceTracking } : {}),
     check: () => running.tick(),
-    cache: { logger },
   });
   const running = runDriftDetection({
     settings,
@@ -111,7 +108,12 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     render: (app, revision) =>
       apps.renderer.renderApplication(app, revision === undefined ? {} : { revision }),
     pinnedRevision: (app) => pinnedRevision(promotionStore, app.name),
-    clusterFor: (app) => caches.clusterFor(app),
+    // Subscribed for the watch-driven check; read through clusterFor (the cache, or the API server for an
+    // Application whose ignoreDifferences read managedFields).
+    clusterFor: (app) => {
+      caches.clusterFor(app);
+      return deps.clusters.clusterFor(app);
+    },
     queue: deps.queue,
     approvals: createApprovalStore(redis, { prefix }),
     policy,

@@ -21,7 +21,18 @@ function scriptedCluster(initial: KubeObject[]) {
     listed?.(target!, objects);
     for (const object of objects) onChange?.({ type: 'MODIFIED', object });
   };
-  const cluster: Pick<Cluster, 'listKinds' | 'list' | 'watch'> = {
+  const unused = () => {
+    throw new Error('not used by this test');
+  };
+  const cluster: Cluster = {
+    discover: unused,
+    get: unused,
+    apply: unused,
+    create: unused,
+    replace: unused,
+    delete: unused,
+    removeFinalizer: unused,
+    podLogs: unused,
     listKinds: async () => [{ apiVersion: 'v1', kind: 'ConfigMap', namespaced: true }],
     list: async () => {
       calls.list++;
@@ -41,27 +52,28 @@ function scriptedCluster(initial: KubeObject[]) {
 
 const query = { apiVersion: 'v1', kind: 'ConfigMap', namespace: '' };
 
-describe('src/drift/live-state-cache', () => {
+describe('src/kube/live-state-cache', () => {
   it('lists and watches a kind once, then answers from memory, without managedFields, filtered by namespace', async () => {
     const c = scriptedCluster([cm('a', 'one'), cm('b', 'two')]);
     const cache = createLiveStateCache({ cluster: c.cluster });
 
+    // The first read answers from the API server while the kind's list+watch starts; the next ones read memory.
+    const first = await cache.list(query);
     const all = await cache.list(query);
     const inA = await cache.list({ ...query, namespace: 'a' });
 
+    expect(first.map((o) => o.metadata.name)).toEqual(['one', 'two']);
     expect(all.map((o) => o.metadata.name)).toEqual(['one', 'two']);
     expect(inA.map((o) => o.metadata.name)).toEqual(['one']);
     expect(all[0]!.metadata.managedFields).toBeUndefined();
-    expect(c.calls).toEqual({ list: 0, watch: 1, stopped: 0 });
+    expect(c.calls).toEqual({ list: 1, watch: 1, stopped: 0 });
   });
 
   it('follows watch events, tells onChange only of changes after the list, and a relist drops what was deleted meanwhile', async () => {
     const changes: string[] = [];
     const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')]);
-    const cache = createLiveStateCache({
-      cluster: c.cluster,
-      onChange: (ch) => changes.push(`${ch.type} ${ch.object.metadata.name}`),
-    });
+    const cache = createLiveStateCache({ cluster: c.cluster });
+    cache.onChange((ch) => changes.push(`${ch.type} ${ch.object.metadata.name}`));
     await cache.list(query);
     await Promise.resolve();
 
@@ -88,6 +100,7 @@ describe('src/drift/live-state-cache', () => {
     });
 
     const first = await cache.list(query);
+    await Promise.resolve();
     await cache.list(query);
     await cache.list({ ...query, labelSelector: 'app=x' });
 
@@ -95,22 +108,6 @@ describe('src/drift/live-state-cache', () => {
     expect(c.calls).toEqual({ list: 3, watch: 1, stopped: 1 });
     expect(cache.stats()).toEqual({ kinds: 0, objects: 0, readThrough: 1 });
     expect(warnings).toEqual([{ kind: 'v1/ConfigMap', objects: 3, maxObjects: 2 }]);
-  });
-
-  it('reads through while the first list has not come within readyTimeoutMs, waiting only once', async () => {
-    const c = scriptedCluster([cm('a', 'one')]);
-    const silent = { ...c.cluster, watch: () => ({ stop() {} }) };
-    const cache = createLiveStateCache({ cluster: silent, readyTimeoutMs: 1500 });
-
-    const started = Date.now();
-    await cache.list(query);
-    const firstMs = Date.now() - started;
-    const again = Date.now();
-    await cache.list(query);
-
-    expect(firstMs).toBeGreaterThanOrEqual(1400);
-    expect(Date.now() - again).toBeLessThan(1000);
-    expect(c.calls.list).toBe(2);
   });
 
   it('reuses discovery for kindsTtlMs', async () => {
@@ -136,5 +133,90 @@ describe('src/drift/live-state-cache', () => {
     await cache.listKinds();
 
     expect(asked).toBe(2);
+  });
+
+  it('after our own apply, reads return the apply answer until the watch has seen that resourceVersion (never an older copy)', async () => {
+    const at = (rv: string, data: Record<string, string>) =>
+      ({
+        ...cm('a', 'one', data),
+        metadata: { ...cm('a', 'one').metadata, resourceVersion: rv },
+      }) as KubeObject;
+    const c = scriptedCluster([at('3', { v: 'old' })]);
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        apply: async (obj, options) => (options.dryRun ? at('99', { v: 'dry' }) : at('5', obj.data as never)),
+      },
+    });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' };
+    await cache.list(query);
+    await Promise.resolve();
+
+    await cache.apply(at('', { v: 'dry' }), { dryRun: true, force: true });
+    const afterDryRun = await cache.get(ref);
+    await cache.apply(at('', { v: 'new' }), { dryRun: false, force: true });
+    const afterApply = await cache.get(ref);
+    c.change({ type: 'MODIFIED', object: at('4', { v: 'in flight' }) }); // an older event still on its way
+    const afterOlderEvent = await cache.get(ref);
+    const listed = await cache.list({ ...query, namespace: 'a' });
+    c.change({ type: 'MODIFIED', object: at('6', { v: 'newer' }) });
+    const afterNewer = await cache.get(ref);
+
+    expect(afterDryRun?.data).toEqual({ v: 'old' });
+    expect(afterApply?.metadata.resourceVersion).toBe('5');
+    expect(afterOlderEvent?.metadata.resourceVersion).toBe('5');
+    expect(listed.map((o) => o.metadata.resourceVersion)).toEqual(['5']);
+    expect(afterNewer?.data).toEqual({ v: 'newer' });
+  });
+
+  it('after our own delete the object is read from the API server until the watch reports it', async () => {
+    let gets = 0;
+    const c = scriptedCluster([cm('a', 'one')]);
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        delete: async () => true,
+        get: async () => {
+          gets++;
+          return undefined;
+        },
+      },
+    });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' };
+    await cache.list(query);
+    await Promise.resolve();
+
+    const before = await cache.get(ref);
+    await cache.delete(ref, { propagationPolicy: 'Foreground' });
+    const afterDelete = await cache.get(ref);
+    c.change({ type: 'DELETED', object: cm('a', 'one') });
+    const afterEvent = await cache.get(ref);
+
+    expect(before?.metadata.name).toBe('one');
+    expect(afterDelete).toBeUndefined();
+    expect(afterEvent).toBeUndefined();
+    expect(gets).toBe(1);
+  });
+
+  it("watch() subscribes to the kind's one watch, filtered by namespace, and stop() unsubscribes", async () => {
+    const c = scriptedCluster([cm('a', 'one')]);
+    const cache = createLiveStateCache({ cluster: c.cluster });
+    const inA: string[] = [];
+    const all: string[] = [];
+    const first = cache.watch([{ ...query, namespace: 'a' }], (ch) => inA.push(ch.object.metadata.name!));
+    const second = cache.watch([query], (ch) => all.push(ch.object.metadata.name!));
+    await Promise.resolve();
+    await Promise.resolve();
+
+    c.change({ type: 'ADDED', object: cm('a', 'two') });
+    c.change({ type: 'ADDED', object: cm('b', 'three') });
+    first.stop();
+    c.change({ type: 'ADDED', object: cm('a', 'four') });
+    second.stop();
+
+    expect(c.calls.watch).toBe(1);
+    expect(inA).toEqual(['one', 'two']);
+    expect(all).toEqual(['one', 'two', 'three', 'four']);
+    expect(c.calls.stopped).toBe(0);
   });
 });
