@@ -79,6 +79,12 @@ export interface Cluster {
     kind: string;
     namespace: string;
     labelSelector?: string;
+    /**
+     * A hint: only the objects whose tracking marker (annotation or label) may name this Application are wanted.
+     * An implementation may return more (the API server returns all; a cache with an index returns that
+     * Application's); callers filter.
+     */
+    trackedBy?: string;
   }): Promise<KubeObject[]>;
   /** Server-side apply with field manager `wavesync`; returns the object as the server persisted it. */
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;

@@ -16,7 +16,7 @@ import { createClusterProvider } from './cluster-provider.js';
 import { createLiveStateCache, type LiveStateCache, type LiveStateCacheOptions } from './live-state-cache.js';
 
 export interface ClusterCachesDeps {
-  settings: Pick<Settings, 'clusters' | 'baseDir'>;
+  settings: Pick<Settings, 'clusters' | 'baseDir'> & Partial<Pick<Settings, 'resourceTracking'>>;
   kubeconfig: string | undefined;
   /** The adapter the cache reads and writes through (createRetryingKubeCluster). */
   createCluster(kc: KubeConfig): Cluster;
@@ -44,7 +44,12 @@ export function createClusterCaches(deps: ClusterCachesDeps): ClusterCaches {
     kubeconfig: deps.kubeconfig,
     createCluster: (kc) => {
       const direct = deps.createCluster(kc);
-      const cache = createLiveStateCache({ ...deps.cache, cluster: direct });
+      const labelKey = deps.settings.resourceTracking?.labelKey;
+      const cache = createLiveStateCache({
+        ...deps.cache,
+        ...(labelKey ? { trackingLabelKey: labelKey } : {}),
+        cluster: direct,
+      });
       caches.push(cache);
       return { direct, cache };
     },

@@ -219,4 +219,34 @@ describe('src/kube/live-state-cache', () => {
     expect(all).toEqual(['one', 'two', 'three', 'four']);
     expect(c.calls.stopped).toBe(0);
   });
+
+  it('a trackedBy list reads the index of the objects whose tracking annotation or label names the Application, kept up to date by the watch', async () => {
+    const tracked = (name: string, annotationApp?: string, labelApp?: string) => {
+      const obj = cm('a', name);
+      if (annotationApp)
+        obj.metadata.annotations = {
+          'argocd.argoproj.io/tracking-id': `${annotationApp}:/ConfigMap:a/${name}`,
+        };
+      if (labelApp) obj.metadata.labels = { 'app.kubernetes.io/instance': labelApp };
+      return obj;
+    };
+    const c = scriptedCluster([
+      tracked('one', 'web'),
+      tracked('two', undefined, 'web'),
+      tracked('three', 'db'),
+    ]);
+    const cache = createLiveStateCache({ cluster: c.cluster });
+    await cache.list(query);
+    await Promise.resolve();
+    const names = async (app: string) =>
+      (await cache.list({ ...query, trackedBy: app })).map((o) => o.metadata.name).sort();
+
+    const before = await names('web');
+    c.change({ type: 'MODIFIED', object: tracked('one', 'db') });
+    c.change({ type: 'DELETED', object: tracked('two', undefined, 'web') });
+    const after = [await names('web'), await names('db')];
+
+    expect(before).toEqual(['one', 'two']);
+    expect(after).toEqual([[], ['one', 'three']]);
+  });
 });

@@ -24,7 +24,7 @@
  * Discovery (listKinds) is kept for `kindsTtlMs`. `onChange` listeners hear every change after a kind's first list
  * (watch-driven drift).
  */
-import type { KubeObject } from '../domain/index.js';
+import { Annotations, DEFAULT_RESOURCE_TRACKING, type KubeObject } from '../domain/index.js';
 import {
   type Cluster,
   ClusterError,
@@ -38,6 +38,12 @@ import {
 
 export interface LiveStateCacheOptions {
   cluster: Cluster;
+  /**
+   * The tracking label key (wavesync.yaml `resourceTracking.labelKey`); default Argo CD's. Objects are indexed by
+   * the Application their tracking annotation or this label names, so a `trackedBy` list reads only that
+   * Application's objects (drift compares 1,000 Applications without scanning every object 1,000 times).
+   */
+  trackingLabelKey?: string;
   /** Most objects kept, all kinds together; default 200 000. */
   maxObjects?: number;
   /** How long discovery is reused (ms); default 5 min. */
@@ -68,6 +74,8 @@ interface Subscriber {
 interface KindState {
   /** namespace ('' for cluster-scoped) → name → object. */
   objects: Map<string, Map<string, KubeObject>>;
+  /** Application named by an object's tracking annotation or label → `namespace|name` → object. */
+  byOwner: Map<string, Map<string, KubeObject>>;
   size: number;
   watch: ClusterWatch | undefined;
   /** The first list arrived and a microtask passed: from now on every change is news (onChange). */
@@ -93,6 +101,29 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   const maxObjects = options.maxObjects ?? 200_000;
   const kindsTtlMs = options.kindsTtlMs ?? 5 * 60_000;
   const now = options.now ?? Date.now;
+  const labelKey = options.trackingLabelKey ?? DEFAULT_RESOURCE_TRACKING.labelKey;
+  /** The Applications an object's markers name (either marker: callers decide which one counts). */
+  const ownersOf = (obj: KubeObject): string[] => {
+    const owners: string[] = [];
+    const id = obj.metadata.annotations?.[Annotations.trackingId];
+    if (typeof id === 'string') {
+      const colon = id.indexOf(':');
+      if (colon > 0) owners.push(id.slice(0, colon));
+    }
+    const label = obj.metadata.labels?.[labelKey];
+    if (typeof label === 'string' && label !== '' && label !== owners[0]) owners.push(label);
+    return owners;
+  };
+  const index = (state: KindState, obj: KubeObject, add: boolean) => {
+    const key = `${obj.metadata.namespace ?? ''}|${obj.metadata.name ?? ''}`;
+    for (const owner of ownersOf(obj)) {
+      let objects = state.byOwner.get(owner);
+      if (add) {
+        if (!objects) state.byOwner.set(owner, (objects = new Map()));
+        objects.set(key, obj);
+      } else if (objects?.delete(key) && objects.size === 0) state.byOwner.delete(owner);
+    }
+  };
   const kinds = new Map<string, KindState>();
   const readThrough = new Set<string>();
   const listeners = new Set<(change: ObjectChange) => void>();
@@ -131,16 +162,23 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       state.objects.set(namespace, names);
     }
     const name = obj.metadata.name ?? '';
-    if (!names.has(name)) {
+    const previous = names.get(name);
+    if (previous) index(state, previous, false);
+    else {
       state.size++;
       total++;
     }
-    names.set(name, slim(obj));
+    const kept = slim(obj);
+    names.set(name, kept);
+    index(state, kept, true);
   }
 
   function deleteObject(state: KindState, obj: KubeObject): void {
     const names = state.objects.get(obj.metadata.namespace ?? '');
-    if (names?.delete(obj.metadata.name ?? '')) {
+    const previous = names?.get(obj.metadata.name ?? '');
+    if (previous) {
+      names!.delete(obj.metadata.name ?? '');
+      index(state, previous, false);
       state.size--;
       total--;
     }
@@ -158,6 +196,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   function start(kind: string, apiVersion: string, kindName: string): KindState {
     const state: KindState = {
       objects: new Map(),
+      byOwner: new Map(),
       size: 0,
       watch: undefined,
       listed: false,
@@ -183,6 +222,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           if (kinds.get(kind) !== state || overBound(kind, state, objects.length)) return;
           total -= state.size;
           state.objects = new Map();
+          state.byOwner = new Map();
           state.size = 0;
           for (const o of objects) setObject(state, o);
           state.complete = true;
@@ -264,11 +304,17 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       const state = warm(query.apiVersion, query.kind);
       // Not listed yet (the API server refuses the list, or is slow): read through, the watch keeps trying.
       if (!state) return cluster.list(query).catch((error: unknown) => refused(query, error));
-      const namespaces = query.namespace ? [query.namespace] : [...state.objects.keys()];
       const found: KubeObject[] = [];
-      for (const namespace of namespaces)
-        for (const name of state.objects.get(namespace)?.keys() ?? [])
-          found.push(current(state, { ...query, namespace, name })!);
+      if (query.trackedBy !== undefined) {
+        for (const obj of state.byOwner.get(query.trackedBy)?.values() ?? [])
+          if (!query.namespace || (obj.metadata.namespace ?? '') === query.namespace)
+            found.push(current(state, refOf(obj))!);
+      } else {
+        const namespaces = query.namespace ? [query.namespace] : [...state.objects.keys()];
+        for (const namespace of namespaces)
+          for (const name of state.objects.get(namespace)?.keys() ?? [])
+            found.push(current(state, { ...query, namespace, name })!);
+      }
       // Objects we created that the watch has not reported yet.
       for (const mine of written.values()) {
         const ref = refOf(mine);
