@@ -117,10 +117,10 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   const index = (state: KindState, obj: KubeObject, add: boolean) => {
     const key = `${obj.metadata.namespace ?? ''}|${obj.metadata.name ?? ''}`;
     for (const owner of ownersOf(obj)) {
-      let objects = state.byOwner.get(owner);
+      const objects = state.byOwner.get(owner);
       if (add) {
-        if (!objects) state.byOwner.set(owner, (objects = new Map()));
-        objects.set(key, obj);
+        if (objects) objects.set(key, obj);
+        else state.byOwner.set(owner, new Map([[key, obj]]));
       } else if (objects?.delete(key) && objects.size === 0) state.byOwner.delete(owner);
     }
   };
