@@ -59,6 +59,11 @@ export interface WatchOptions {
    * so a consumer keeping a copy can drop what was deleted while the watch was down (410 Gone, errors).
    */
   onListed?(target: WatchTarget, objects: readonly KubeObject[]): void;
+  /**
+   * A list or watch request of a collection failed (the API server unreachable, refusing, …); the watch backs off
+   * and lists again. A consumer keeping a copy must not trust it until the next `onListed`.
+   */
+  onError?(target: WatchTarget, error: unknown): void;
 }
 
 /** A running watch; `stop()` ends it and releases its connections. */

@@ -15,6 +15,7 @@ const cm = (namespace: string, name: string, data: Record<string, string> = {}):
 function scriptedCluster(initial: KubeObject[]) {
   const calls = { list: 0, watch: 0, stopped: 0 };
   let listed: WatchOptions['onListed'];
+  let failed: WatchOptions['onError'];
   let onChange: ((change: ObjectChange) => void) | undefined;
   let target: WatchTarget | undefined;
   const relist = (objects: KubeObject[]) => {
@@ -43,11 +44,18 @@ function scriptedCluster(initial: KubeObject[]) {
       target = targets[0];
       onChange = change;
       listed = options?.onListed;
+      failed = options?.onError;
       queueMicrotask(() => relist(initial));
       return { stop: () => void calls.stopped++ };
     },
   };
-  return { cluster, calls, relist, change: (c: ObjectChange) => onChange?.(c) };
+  return {
+    cluster,
+    calls,
+    relist,
+    change: (c: ObjectChange) => onChange?.(c),
+    fail: (error: unknown) => failed?.(target!, error),
+  };
 }
 
 const query = { apiVersion: 'v1', kind: 'ConfigMap', namespace: '' };
@@ -248,5 +256,33 @@ describe('src/kube/live-state-cache', () => {
 
     expect(before).toEqual(['one', 'two']);
     expect(after).toEqual([[], ['one', 'three']]);
+  });
+
+  it('does not trust a kind whose watch is down: reads go to the API server (and fail there) until the next list', async () => {
+    const c = scriptedCluster([cm('a', 'one')]);
+    let down = false;
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        list: async (q) => {
+          if (down) throw new Error('connect ECONNREFUSED');
+          return c.cluster.list(q);
+        },
+      },
+    });
+    await cache.list(query);
+    await Promise.resolve();
+
+    down = true;
+    const fromMemory = await cache.list(query);
+    c.fail(new Error('connect ECONNREFUSED'));
+    const whileDown = await cache.list(query).catch((error: Error) => error.message);
+    down = false;
+    c.relist([cm('a', 'two')]);
+    const afterRelist = await cache.list(query);
+
+    expect(fromMemory.map((o) => o.metadata.name)).toEqual(['one']);
+    expect(whileDown).toBe('connect ECONNREFUSED');
+    expect(afterRelist.map((o) => o.metadata.name)).toEqual(['two']);
   });
 });

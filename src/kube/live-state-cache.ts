@@ -10,7 +10,9 @@
  *   does not hold falls back to a watch of its own.
  * - **Resync**: a watch that breaks is re-listed by the Cluster's watch (410 Gone, errors: with backoff, see
  *   src/kube/kube-watch.ts); each list replaces the kind's copy, so an object deleted while the watch was down is
- *   dropped too, and subscribers hear the relist (`onListed`, then every object as MODIFIED).
+ *   dropped too, and subscribers hear the relist (`onListed`, then every object as MODIFIED). While a kind's
+ *   watch is down (a list or watch request failed), its copy is not trusted: reads go to the API server, so an
+ *   outage surfaces as the API server's error, as it would without a cache, until the next list.
  * - **Our own writes**: the answer of a (non dry-run) apply, create or replace is kept until the watch has
  *   delivered that resourceVersion or a newer one, and reads return it instead of an older cached copy; after a
  *   delete or a finalizer removal the object is read from the API server until the watch reports it again. So a
@@ -66,6 +68,7 @@ interface Subscriber {
   namespace: string;
   onChange(change: ObjectChange): void;
   onListed?: WatchOptions['onListed'];
+  onError?: WatchOptions['onError'];
   target: WatchTarget;
   /** The subscriber's own watch, when the kind went out of the cache. */
   fallback?: ClusterWatch;
@@ -136,7 +139,10 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   let discovery: { at: number; kinds: Promise<Awaited<ReturnType<Cluster['listKinds']>>> } | undefined;
 
   function fallBack(sub: Subscriber): void {
-    sub.fallback = cluster.watch([sub.target], sub.onChange, sub.onListed ? { onListed: sub.onListed } : {});
+    sub.fallback = cluster.watch([sub.target], sub.onChange, {
+      ...(sub.onListed ? { onListed: sub.onListed } : {}),
+      ...(sub.onError ? { onError: sub.onError } : {}),
+    });
   }
 
   function drop(kind: string, state: KindState, why: object, msg: string): void {
@@ -236,6 +242,13 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           queueMicrotask(() => {
             state.listed = true;
           });
+        },
+        // The watch is down (the API server unreachable or refusing): the copy may be stale, so reads go to the
+        // API server (and fail there, with its error, as without a cache) until the next list.
+        onError: (_target, error) => {
+          if (kinds.get(kind) !== state) return;
+          state.complete = false;
+          for (const sub of state.subscribers) sub.onError?.(sub.target, error);
         },
       },
     );
@@ -357,6 +370,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           onChange,
           target,
           ...(watchOptions?.onListed ? { onListed: watchOptions.onListed } : {}),
+          ...(watchOptions?.onError ? { onError: watchOptions.onError } : {}),
         };
         subs.push(sub);
         const kind = kindOf(target.apiVersion, target.kind);
