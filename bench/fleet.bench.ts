@@ -176,7 +176,8 @@ try {
       `peak RSS ${workers.map((w) => `${memoryMb(w.child.pid!, 'VmHWM')} MB`).join(', ')}`,
   );
 
-  const bot = await startWavesyncProcess('bot', env);
+  // BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot.
+  const bot = await startWavesyncProcess('bot', env, process.env.BOT_NODE_ARGS?.split(' ') ?? []);
   processes.push(bot);
   const botStarted = Date.now();
   log(`bot started; two warm-up drift cycles (${2 * INTERVAL} s)`);
@@ -213,6 +214,19 @@ try {
       .map(([k, v]) => `${k} ${perCycle(v)}`)
       .join(', ')}; WATCH re-opens per minute ${((kinds.WATCH ?? 0) / minutes).toFixed(1)}`,
   );
+  const lists = new Map<string, number>();
+  for (const r of window) {
+    if (r.method !== 'GET' || r.path.includes('watch=true')) continue;
+    const p = r.path.split('?')[0]!;
+    if (requestKinds([r]).LIST) lists.set(p, (lists.get(p) ?? 0) + 1);
+  }
+  console.log(
+    `LIST requests in the window by path: ${[...lists]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ')}`,
+  );
   all.forEach((p, i) => {
     console.log(
       `${p.role} ${i === 0 ? '' : i}: CPU per cycle ${(cpu[i]! / CYCLES).toFixed(2)} s · peak RSS in the window ` +
@@ -225,7 +239,12 @@ try {
     const app = names[Math.floor(((e + 1) * APPS) / (EDITS + 1))]!;
     const roots = () => slack.channelMessages(CHANNEL).filter((m) => !m.threadTs).length;
     const rootsBefore = roots();
-    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: app, name: `cm-${String(Math.min(7, OBJECTS - 1)).padStart(2, '0')}` };
+    const ref = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: app,
+      name: `cm-${String(Math.min(7, OBJECTS - 1)).padStart(2, '0')}`,
+    };
     const live = sim.get(ref)!;
     const editedAt = Date.now();
     sim.put({ ...live, data: { ...(live.data as object), mode: 'edited out of band' } });
