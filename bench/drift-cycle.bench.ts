@@ -3,7 +3,7 @@
  * Applications (default 5) of OBJECTS ConfigMaps each (default 5), synced and unchanged. A cycle reads each
  * Application's tracked live objects (listTrackedLiveObjects, what src/drift compares) — before: straight from the
  * cluster adapter (discovery + one list of every kind per Application); after: from the live-state cache
- * (src/drift/live-state-cache.ts: one list+watch per kind, shared). The first cycle warms up (the cache lists and
+ * (src/kube/live-state-cache.ts: one list+watch per kind, shared). The first cycle warms up (the cache lists and
  * opens its watches); cycles 2–4 are counted. Then an object is edited out of band, and the time until the
  * watch-driven check (src/drift/live-state-caches.ts) sees the difference is measured, 5 times.
  * Results go to "Drift cycle" in BENCHMARKS.md. Run: `npx tsx bench/drift-cycle.bench.ts`.
@@ -13,6 +13,7 @@ import { startSimulator } from '../sim/index.js';
 import { Annotations, type Application, TRACKING_LABEL } from '../src/domain/index.js';
 import { createLiveStateCaches } from '../src/drift/index.js';
 import { listTrackedLiveObjects } from '../src/engine/index.js';
+import { createLiveStateCache } from '../src/kube/live-state-cache.js';
 import { createRetryingKubeCluster } from '../src/kube/retrying-cluster.js';
 
 const APPS = Number(process.env.APPS ?? 5);
@@ -60,16 +61,16 @@ try {
   await counted('before (adapter)', async (app) => (await listTrackedLiveObjects(direct, app)).length);
 
   let lastCheck: ((at: number) => void) | undefined;
-  const cluster = createRetryingKubeCluster(kc);
+  const cache = createLiveStateCache({ cluster: createRetryingKubeCluster(kc) });
   const caches = createLiveStateCaches({
-    clusterFor: () => cluster,
+    clusterFor: () => cache,
     check: async () => {
       const live = await listTrackedLiveObjects(caches.clusterFor(application('app-0')), 'app-0');
       if (live.some((o) => (o.data as { mode?: string } | undefined)?.mode === 'edited'))
         lastCheck?.(Date.now());
     },
   });
-  const cache = caches.clusterFor(application('app-0'));
+  caches.clusterFor(application('app-0'));
   await counted('after (live-state cache)', async (app) => (await listTrackedLiveObjects(cache, app)).length);
   console.log(`cache holds ${JSON.stringify(cache.stats())}`);
 
@@ -87,6 +88,7 @@ try {
   }
   console.log(`out-of-band edit → check sees it: ${latencies.map((ms) => `${ms} ms`).join(', ')}`);
   caches.stop();
+  cache.stop();
 } finally {
   await sim.stop();
 }

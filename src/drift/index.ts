@@ -13,8 +13,7 @@ export {
   type RunningDriftDetection,
   runDriftDetection,
 } from './drift-runtime.js';
-export { createLiveStateCache, type LiveStateCache } from './live-state-cache.js';
-export { createLiveStateCaches, type LiveStateCaches } from './live-state-caches.js';
+export { createLiveStateCaches, type LiveStateCaches, type WatchedCluster } from './live-state-caches.js';
 export {
   type DriftNoticeClaims,
   type DriftNoticeClicker,

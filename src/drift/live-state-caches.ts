@@ -1,32 +1,35 @@
 /**
- * One live-state cache per cluster for drift detection (./live-state-cache.ts), and the watch-driven check: a
- * change to an object some Application tracks (Argo CD's tracking label or annotation) asks for a comparison
- * `changeDelayMs` later (changes in that window are gathered into one), so an out-of-band edit is noticed within
- * seconds instead of at the next interval. Comparisons read the caches, so a change-driven check costs no API
- * request.
+ * The watch-driven drift check over the live-state cache of each cluster (src/kube/live-state-cache.ts, one per
+ * cluster, shared with the diff and resource health; the wiring passes it in): a change to an object some
+ * Application tracks (Argo CD's tracking label or annotation) asks for a comparison `changeDelayMs` later (changes
+ * in that window are gathered into one), so an out-of-band edit is noticed within seconds instead of at the next
+ * interval. Comparisons read the caches, so a change-driven check costs no API request.
  */
 import type { Application, ResourceTracking } from '../domain/index.js';
-import { type Cluster, trackingOwnerOf } from '../engine/index.js';
-import { createLiveStateCache, type LiveStateCache, type LiveStateCacheOptions } from './live-state-cache.js';
+import { type Cluster, type ObjectChange, trackingOwnerOf } from '../engine/index.js';
+
+/** A cluster read through a list+watch cache that tells each change it sees after a kind's first list. */
+export interface WatchedCluster extends Pick<Cluster, 'listKinds' | 'list'> {
+  onChange(listener: (change: ObjectChange) => void): () => void;
+}
 
 export interface LiveStateCachesOptions {
-  /** The cluster of an Application's destination (createClusterProvider: one per cluster). */
-  clusterFor(app: Application): Pick<Cluster, 'listKinds' | 'list' | 'watch'>;
+  /** The cached cluster of an Application's destination (one per cluster). */
+  clusterFor(app: Application): WatchedCluster;
   tracking?: ResourceTracking;
   /** Compare now (the drift runtime's tick). */
   check(): Promise<void>;
   /** ms from a change to its check; default 1000. */
   changeDelayMs?: number;
-  cache?: Omit<LiveStateCacheOptions, 'cluster' | 'onChange'>;
 }
 
 export interface LiveStateCaches {
-  clusterFor(app: Application): LiveStateCache;
+  clusterFor(app: Application): WatchedCluster;
   stop(): void;
 }
 
 export function createLiveStateCaches(options: LiveStateCachesOptions): LiveStateCaches {
-  const caches = new Map<object, LiveStateCache>();
+  const caches = new Map<WatchedCluster, () => void>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let checking = false;
@@ -54,23 +57,20 @@ export function createLiveStateCaches(options: LiveStateCachesOptions): LiveStat
   return {
     clusterFor(app) {
       const cluster = options.clusterFor(app);
-      let cache = caches.get(cluster);
-      if (!cache) {
-        cache = createLiveStateCache({
-          ...options.cache,
+      if (!caches.has(cluster))
+        caches.set(
           cluster,
-          onChange: (change) => {
+          cluster.onChange((change) => {
             if (trackingOwnerOf(change.object, options.tracking)) changed();
-          },
-        });
-        caches.set(cluster, cache);
-      }
-      return cache;
+          }),
+        );
+      return cluster;
     },
+    /** Stops listening (the caches belong to the wiring, which stops them). */
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      for (const cache of caches.values()) cache.stop();
+      for (const unsubscribe of caches.values()) unsubscribe();
       caches.clear();
     },
   };

@@ -59,6 +59,11 @@ export interface WatchOptions {
    * so a consumer keeping a copy can drop what was deleted while the watch was down (410 Gone, errors).
    */
   onListed?(target: WatchTarget, objects: readonly KubeObject[]): void;
+  /**
+   * A list or watch request of a collection failed (the API server unreachable, refusing, …); the watch backs off
+   * and lists again. A consumer keeping a copy must not trust it until the next `onListed`.
+   */
+  onError?(target: WatchTarget, error: unknown): void;
 }
 
 /** A running watch; `stop()` ends it and releases its connections. */
@@ -79,6 +84,12 @@ export interface Cluster {
     kind: string;
     namespace: string;
     labelSelector?: string;
+    /**
+     * A hint: only the objects whose tracking marker (annotation or label) may name this Application are wanted.
+     * An implementation may return more (the API server returns all; a cache with an index returns that
+     * Application's); callers filter.
+     */
+    trackedBy?: string;
   }): Promise<KubeObject[]>;
   /** Server-side apply with field manager `wavesync`; returns the object as the server persisted it. */
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;

@@ -248,7 +248,12 @@ export async function listTrackedLiveObjects(
   const slice = new TimeSlice();
   const lists = await Promise.all(
     kinds.map(async (k) => {
-      const objects = await cluster.list({ apiVersion: k.apiVersion, kind: k.kind, namespace: '' });
+      const objects = await cluster.list({
+        apiVersion: k.apiVersion,
+        kind: k.kind,
+        namespace: '',
+        trackedBy: application,
+      });
       const tracked: KubeObject[] = [];
       for (const obj of objects) {
         if (slice.due()) await slice.pause();

@@ -124,8 +124,9 @@ async function runCollection(
         if (!session.stopped) await sleep(jitter(backoffMs), session);
         backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
       }
-    } catch {
+    } catch (error) {
       resourceVersion = undefined;
+      if (!session.stopped) options.onError?.(target, error);
       if (!session.stopped) await sleep(jitter(backoffMs), session);
       backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
     }

@@ -7,6 +7,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Application } from '../domain/index.js';
+import type { Cluster } from '../engine/index.js';
 import {
   type ApprovalRecord,
   type Approvals,
@@ -67,6 +68,8 @@ export interface ApprovalWiringDeps {
    * `clusters:` mapping as the worker) for the live diff on the approval message, View diff and `/sync diff`.
    */
   kubeconfig: string | undefined;
+  /** The cluster of an Application (the process's live-state caches); default the cluster from `kubeconfig`. */
+  clusterFor?(app: Application): Cluster;
   /** Resolves App of Apps children (not in the registry) for failure notices; optional. */
   applicationOfRequest?(request: SyncRequest): Application | undefined;
 }
@@ -91,11 +94,13 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     settings: deps.settings,
     findApplication,
     renderer: deps.apps.renderer,
-    cluster: createClusterProvider({
-      settings: deps.settings,
-      kubeconfig: deps.kubeconfig,
-      createCluster: createKubeCluster,
-    }),
+    cluster:
+      deps.clusterFor ??
+      createClusterProvider({
+        settings: deps.settings,
+        kubeconfig: deps.kubeconfig,
+        createCluster: createKubeCluster,
+      }),
     queue: deps.queue ?? {
       enqueueSync: () => Promise.reject(new Error('this process does not enqueue (worker)')),
     },

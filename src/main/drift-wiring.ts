@@ -3,7 +3,8 @@
  * Applications and their renderer, Slack, and the queue's producer; a worker-only process does not post). The
  * runtime is src/drift runDriftDetection; here each of its ports gets its adapter:
  *
- * - the cluster: the retrying Kubernetes cluster through the same `clusters:` mapping as the worker;
+ * - the cluster: the process's live-state cache of each cluster (src/kube createClusterCaches: one list+watch per
+ *   kind, shared with `/sync diff` and resource health), through the same `clusters:` mapping as the worker;
  * - episode state, the interval lease, the notices' refs and pending approvals: Redis under the queue prefix
  *   (one connection, closed by close());
  * - the notices of an episode (notify, resolved) and a self-heal sync's header: the Slack drift notices
@@ -37,8 +38,7 @@ import {
   redisNotificationMarks,
 } from '../environments/index.js';
 import { scriptedHealthSource } from '../health-scripts/index.js';
-import { createClusterProvider } from '../kube/cluster-provider.js';
-import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
+import type { ClusterCaches } from '../kube/cluster-caches.js';
 import type { Logger } from '../logger.js';
 import { pinnedRevision, redisPromotionStore } from '../promotion/index.js';
 import type { SyncQueueClient } from '../queue/index.js';
@@ -55,6 +55,8 @@ export interface DriftDetectionWiringDeps {
   web: WebClient;
   queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history' | 'jobStatus'>;
   metrics?: DriftMetrics;
+  /** The process's live-state caches (createClusterCaches), shared with the diff and resource health. */
+  clusters: ClusterCaches;
   logger: Logger;
   now?: () => Date;
 }
@@ -75,11 +77,6 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'drift redis error'));
   const audit = createAuditLog(redis, prefix);
   const promotionStore = redisPromotionStore(redis, prefix);
-  const clusterFor = createClusterProvider({
-    settings,
-    kubeconfig: config.kubeconfig,
-    createCluster: createRetryingKubeCluster,
-  });
   // The worker's script source chain (wavesync.yaml's health: and the destination's argocd-cm); a cluster's
   // argocd-cm is read at most once a minute, not once per Application per check.
   const scripts = scriptedHealthSource(settings.health, settings.file, {
@@ -88,7 +85,7 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     onNote: (note) => logger.debug({ note }, 'health scripts'),
   });
   const degradedDeps = {
-    scriptedHealthFor: (app: Application) => scripts.forCluster(clusterFor(app)),
+    scriptedHealthFor: (app: Application) => scripts.forCluster(deps.clusters.clusterFor(app)),
     marks: redisNotificationMarks(redis, prefix),
     settings,
     queue: deps.queue,
@@ -111,10 +108,9 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
   };
   // Comparisons read one list+watch cache per cluster; a change to a tracked object asks for a check at once.
   const caches = createLiveStateCaches({
-    clusterFor,
+    clusterFor: (app) => deps.clusters.cacheFor(app),
     ...(settings.resourceTracking ? { tracking: settings.resourceTracking } : {}),
     check: () => running.tick(),
-    cache: { logger },
   });
   const running = runDriftDetection({
     settings,
@@ -122,7 +118,12 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     render: (app, revision) =>
       apps.renderer.renderApplication(app, revision === undefined ? {} : { revision }),
     pinnedRevision: (app) => pinnedRevision(promotionStore, app.name),
-    clusterFor: (app) => caches.clusterFor(app),
+    // Subscribed for the watch-driven check; read through clusterFor (the cache, or the API server for an
+    // Application whose ignoreDifferences read managedFields).
+    clusterFor: (app) => {
+      caches.clusterFor(app);
+      return deps.clusters.clusterFor(app);
+    },
     queue: deps.queue,
     approvals: createApprovalStore(redis, { prefix }),
     policy,

@@ -15,13 +15,13 @@ import {
 } from '../applications/index.js';
 import { type Config, processEnvironment } from '../config.js';
 import { createDeletionPlanner } from '../deletion/index.js';
-import { BotError } from '../domain/index.js';
+import { type Application, BotError } from '../domain/index.js';
 import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { assertKnownEnvironments } from '../environments/index.js';
 import { scriptedHealthFromSettings } from '../health-scripts/index.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
-import { createClusterProvider } from '../kube/cluster-provider.js';
+import { type ClusterCaches, createClusterCaches } from '../kube/cluster-caches.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import { countingFetch } from '../ops/counting-fetch.js';
@@ -98,6 +98,14 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
   const web = slackWebClient(config, metrics);
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
+  // One live-state cache per cluster for the process (built on first use): drift, the diff, resource health and
+  // the engine's reads and waits share one list+watch per kind.
+  const clusters = createClusterCaches({
+    settings,
+    kubeconfig: config.kubeconfig,
+    createCluster: createRetryingKubeCluster,
+    cache: { logger: logger.child({ component: 'live-state-cache' }) },
+  });
   const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
@@ -108,6 +116,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       web,
       logger,
       kubeconfig: config.kubeconfig,
+      clusterFor: (app: Application) => clusters.clusterFor(app),
       ...(queue ? { queue } : {}),
       applicationOfRequest: (request: SyncRequest) => {
         try {
@@ -118,7 +127,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       },
     });
   // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
-  const stops: Stop[] = [async () => ops.close()];
+  const stops: Stop[] = [async () => clusters.stop(), async () => ops.close()];
   refresher.start(settings.defaults.registryRefreshSeconds * 1000);
   stops.push(() => refresher.stop());
   const stopAll = async (graceMs: number | undefined) => {
@@ -138,6 +147,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
         apps,
         metrics,
         logger,
+        clusters,
         ...(web ? { web, threadWeb: slackWebClient(config, metrics, 0)! } : {}),
         ...(wiring ? { notifier: wiring.notifier, approvals: wiring.approvals } : {}),
         ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
@@ -152,9 +162,10 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       logger,
       wiringFor,
       refresher,
+      clusters,
       ...(web ? { web } : {}),
       driftFor: (queue) =>
-        web && startDriftDetection({ config, settings, apps, web, queue, metrics, logger }),
+        web && startDriftDetection({ config, settings, apps, web, queue, metrics, clusters, logger }),
       revisionsFor: (queue, wiring) =>
         web &&
         startRevisionWatcher({
@@ -198,6 +209,7 @@ async function listen(
     driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
     revisionsFor: (queue: SyncQueue, wiring: ApprovalWiring) => RunningRevisions | undefined;
     refresher: RegistryRefresher;
+    clusters: ClusterCaches;
     web?: WebClient;
     stops: Stop[];
     host?: string;
@@ -208,11 +220,7 @@ async function listen(
     input.stops.push(() => server.close());
     return { port: server.port };
   }
-  const clusterProvider = createClusterProvider({
-    settings: input.settings,
-    kubeconfig: input.config.kubeconfig,
-    createCluster: createRetryingKubeCluster,
-  });
+  const clusterProvider = (app: Application) => input.clusters.clusterFor(app);
   const scripted = scriptedHealthFromSettings(input.settings.health, input.settings.file);
   const bot = await startBot({
     config: input.config,

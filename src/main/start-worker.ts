@@ -17,7 +17,7 @@ import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { Approvals, FailureNotifier } from '../environments/index.js';
 import { type ConfigMapReader, scriptedHealthSource } from '../health-scripts/index.js';
-import { createClusterProvider } from '../kube/cluster-provider.js';
+import { type ClusterCaches, createClusterCaches } from '../kube/cluster-caches.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -61,6 +61,8 @@ export interface WorkerDeps {
   logger: Logger;
   /** Engine knobs; `healthTimeoutMs` defaults to wavesync.yaml `defaults.healthTimeoutSeconds`. */
   engineOptions?: Partial<EngineOptions>;
+  /** The process's live-state caches (serve: shared with the bot); default the worker's own, stopped on close. */
+  clusters?: ClusterCaches;
   /** The Slack Web API client for threads; undefined when no bot token is configured (metrics only). */
   web?: WebClient;
   /**
@@ -103,14 +105,21 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     app: Application,
     { revision, signal }: { revision: string | undefined; signal: AbortSignal },
   ) => apps.renderer.renderApplication(app, { signal, ...(revision === undefined ? {} : { revision }) });
-  const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createRetryingKubeCluster>>({
-    application: (_name, request) => applicationOf(request),
-    render,
-    clusterFor: createClusterProvider({
+  // One list+watch cache per cluster for every operation of this worker: the engine's reads and health waits
+  // read it and are woken by its watch events (src/kube/live-state-cache.ts).
+  const ownCaches = deps.clusters === undefined;
+  const clusters =
+    deps.clusters ??
+    createClusterCaches({
       settings,
       kubeconfig: config.kubeconfig,
       createCluster: createRetryingKubeCluster,
-    }),
+      cache: { logger },
+    });
+  const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createRetryingKubeCluster>>({
+    application: (_name, request) => applicationOf(request),
+    render,
+    clusterFor: (app) => clusters.clusterFor(app),
     runOperation: async (input) =>
       runOperation({
         ...input,
@@ -245,6 +254,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       ]);
       await producer.close();
       redis.disconnect();
+      if (ownCaches) clusters.stop();
     },
   };
 }

@@ -23,8 +23,10 @@ const root = path.resolve(import.meta.dirname, '../../..');
 export async function startWavesyncProcess(
   role: string,
   env: Record<string, string>,
+  /** Options for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs: readonly string[] = [],
 ): Promise<WavesyncProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/wavesync.js'), role], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin/wavesync.js'), role], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,106 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../sim/index.js';
+import type { KubeObject } from '../../../src/domain/index.js';
+import type { ObjectChange } from '../../../src/engine/index.js';
+import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { createLiveStateCache, type LiveStateCache } from '../../../src/kube/live-state-cache.js';
+
+let sim: Simulator;
+let kc: KubeConfig;
+let cache: LiveStateCache | undefined;
+
+beforeAll(async () => {
+  // A short watch history, as a busy etcd compacts: a watch that resumes after more changes than that gets 410.
+  sim = await startSimulator({ speed: 1, watchHistory: 5 });
+  kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+});
+
+afterEach(() => cache?.stop());
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+const configMap = (namespace: string, name: string, data: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace, name },
+  data,
+});
+const cmQuery = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'lsc' };
+const requestsTo = (pattern: RegExp, from: number) =>
+  sim.requests.slice(from).filter((r) => pattern.test(r.path) && r.method === 'GET');
+
+describe('src/kube/live-state-cache against the simulator', () => {
+  it('reads memory once a kind is listed (no request per read), watch() shares the one watch, and a 410 Gone on a resumed watch relists', async () => {
+    sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lsc' } });
+    sim.put(configMap('lsc', 'keep', { v: '1' }));
+    sim.put(configMap('lsc', 'gone', { v: '1' }));
+    cache = createLiveStateCache({ cluster: createKubeCluster(kc, { watchTimeoutSeconds: 1 }) });
+    const heard: ObjectChange[] = [];
+    cache.onChange((change) => heard.push(change));
+    const subscribed: string[] = [];
+    const sub = cache.watch([cmQuery], (c) => subscribed.push(`${c.type} ${c.object.metadata.name}`));
+
+    await expect.poll(async () => cache!.stats().objects, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    const before = sim.requests.length;
+    for (let i = 0; i < 20; i++) await cache.list(cmQuery);
+    const keep = await cache.get({ ...cmQuery, name: 'keep' });
+    expect(sim.requests.length - before).toBe(0);
+    expect(keep?.data).toEqual({ v: '1' });
+    expect(keep?.metadata.managedFields).toBeUndefined();
+
+    // More changes to another kind than the history keeps: the ConfigMap watch resumes from a resourceVersion the
+    // simulator no longer has (410 Gone, as kube-apiserver answers), and the cache lists the kind again.
+    const mark = sim.requests.length;
+    sim.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'lsc', name: 'gone' });
+    for (let i = 0; i < 8; i++)
+      sim.put({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'lsc', name: `s${i}` }, data: {} });
+    // A list (not a watch) of the kind: only a 410 or an error relists; a watch's normal timeout resumes.
+    await expect
+      .poll(() => requestsTo(/^\/api\/v1\/configmaps$/, mark), { timeout: 8000 })
+      .not.toHaveLength(0);
+    sim.put(configMap('lsc', 'after', { v: '2' }));
+    await expect
+      .poll(async () => (await cache!.list(cmQuery)).map((o) => o.metadata.name).sort(), { timeout: 8000 })
+      .toEqual(['after', 'keep']);
+    expect(heard.some((c) => c.object.metadata.name === 'after')).toBe(true);
+    expect(subscribed).toContain('ADDED after');
+    // The relist came after the watch that got the 410, not at once: restarts back off (200 ms doubling, jittered).
+    const after = sim.requests.slice(mark).filter((r) => r.path.startsWith('/api/v1/configmaps'));
+    const relist = after.findIndex((r) => r.path === '/api/v1/configmaps');
+    const gone = after[relist - 1]!;
+    expect(gone.path).toContain('watch=true');
+    expect(after[relist]!.at - gone.at).toBeGreaterThanOrEqual(100);
+    sub.stop();
+  });
+
+  it('a read right after our own apply is never older than the apply answer', async () => {
+    sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'raw' } });
+    sim.put(configMap('raw', 'cm', { v: '0' }));
+    cache = createLiveStateCache({ cluster: createKubeCluster(kc) });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'raw', name: 'cm' };
+    await cache.list({ ...ref, namespace: 'raw' });
+    await expect.poll(() => cache!.stats().objects, { timeout: 5000 }).toBeGreaterThan(0);
+
+    for (let i = 1; i <= 20; i++) {
+      const answer = await cache.apply(configMap('raw', 'cm', { v: String(i) }), {
+        dryRun: false,
+        force: true,
+      });
+      const read = await cache.get(ref);
+      expect(Number(read?.metadata.resourceVersion)).toBeGreaterThanOrEqual(
+        Number(answer.metadata.resourceVersion),
+      );
+      expect(read?.data).toEqual({ v: String(i) });
+    }
+    const created = await cache.apply(configMap('raw', `new-${Date.now()}`, { v: 'x' }), {
+      dryRun: false,
+      force: true,
+    });
+    const listed = await cache.list({ ...ref, namespace: 'raw' });
+    expect(listed.map((o) => o.metadata.name)).toContain(created.metadata.name);
+  });
+});
