@@ -24,7 +24,9 @@ export async function startWavesyncProcess(
   role: string,
   env: Record<string, string>,
 ): Promise<WavesyncProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/wavesync.js'), role], {
+  // Profiling a child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): WAVESYNC_E2E_NODE_ARGS, split at spaces.
+  const nodeArgs = process.env.WAVESYNC_E2E_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin/wavesync.js'), role], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
