@@ -100,8 +100,8 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     const changes: string[] = [];
     const watch = cluster.watch(
       [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'paged' }],
-      (c) => changes.push(c.object.metadata.name),
-      { onListed: (_target, objects) => listed.push(objects.map((o) => o.metadata.name)) },
+      (c) => changes.push(c.object.metadata.name ?? ''),
+      { onListed: (_target, objects) => listed.push(objects.map((o) => o.metadata.name ?? '')) },
     );
     try {
       await expect.poll(() => listed.length, { timeout: 8000 }).toBe(1);
