@@ -15,10 +15,8 @@ import {
   closeConnection,
   producerConnection,
   type QueueLogger,
-  type RedisClient,
   type RedisConnectionOptions,
   silentLogger,
-  workerConnection,
 } from './store/redis-connections.js';
 import { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME, syncKeys } from './store/redis-keys.js';
 import type { EnqueueResult, JobStatus, SyncQueueClient } from './sync-queue-client.js';
