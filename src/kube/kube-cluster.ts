@@ -282,10 +282,44 @@ class KubeCluster implements Cluster {
     onChange: (change: ObjectChange) => void,
     options: WatchOptions = {},
   ): ClusterWatch {
-    const list = (target: WatchTarget) =>
-      this.call<WatchList>(`list ${target.apiVersion} ${target.kind}`, async () =>
-        this.http.request({ method: 'GET', path: await this.api.pathOf({ ...target, name: '' }, 'list') }),
-      );
+    // In pages, as `list` reads (one answer of 20,000 ConfigMaps was parsed in one piece: 0.1 s of CPU at 20,000,
+    // 0.3 s at 50,000, when drift detection's live-state cache listed them). The watch starts at the first page's
+    // resourceVersion: every page of one paged list is read at that version (a 410 Expired `continue` starts over,
+    // unpaged, as `list` does).
+    const list = async (target: WatchTarget): Promise<WatchList> => {
+      const path = await this.api.pathOf({ ...target, name: '' }, 'list');
+      const page = (next: string | undefined, limit: number | undefined) =>
+        this.call<WatchList & { metadata?: { continue?: string } }>(
+          `list ${target.apiVersion} ${target.kind}`,
+          () =>
+            this.http.request({
+              method: 'GET',
+              path,
+              query: { limit: limit === undefined ? undefined : String(limit), continue: next },
+            }),
+        );
+      const items: KubeObject[] = [];
+      let resourceVersion: string | undefined;
+      let next: string | undefined;
+      let limit: number | undefined = LIST_PAGE_SIZE;
+      do {
+        let answer: Awaited<ReturnType<typeof page>>;
+        try {
+          answer = await page(next, limit);
+        } catch (error) {
+          if (next === undefined || !(error instanceof ClusterError) || error.statusCode !== 410) throw error;
+          items.length = 0;
+          next = undefined;
+          limit = undefined;
+          resourceVersion = undefined;
+          continue;
+        }
+        for (const item of answer.items ?? []) items.push(item);
+        resourceVersion ??= answer.metadata?.resourceVersion;
+        next = answer.metadata?.continue || undefined;
+      } while (next !== undefined);
+      return { items, metadata: resourceVersion === undefined ? {} : { resourceVersion } };
+    };
     return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds, options);
   }
 

@@ -7,7 +7,13 @@
  */
 
 import type { KubeObject } from '../domain/index.js';
-import type { ClusterWatch, ObjectChange, WatchOptions, WatchTarget } from '../engine/index.js';
+import {
+  type ClusterWatch,
+  type ObjectChange,
+  TimeSlice,
+  type WatchOptions,
+  type WatchTarget,
+} from '../engine/index.js';
 import { type KubeConfig, Watch } from './client-node.js';
 import type { KubeDiscovery } from './kube-discovery.js';
 
@@ -41,12 +47,17 @@ async function listFrom(
   options: WatchOptions,
 ): Promise<string> {
   const answer = await list(target);
-  options.onListed?.(
-    target,
-    (answer.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind })),
-  );
+  // The objects are made in time slices; handing them on is not sliced: a consumer sees the list and its MODIFIED
+  // replay in one piece (WatchOptions.onListed: the live-state cache takes what follows the replay as news).
+  const slice = new TimeSlice();
+  const objects: KubeObject[] = [];
   for (const item of answer.items ?? []) {
-    onChange({ type: 'MODIFIED', object: { ...item, apiVersion: target.apiVersion, kind: target.kind } });
+    if (slice.due()) await slice.pause();
+    objects.push({ ...item, apiVersion: target.apiVersion, kind: target.kind });
+  }
+  options.onListed?.(target, objects);
+  for (const object of objects) {
+    onChange({ type: 'MODIFIED', object: { ...object } });
   }
   return answer.metadata?.resourceVersion ?? '';
 }

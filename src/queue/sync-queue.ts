@@ -9,17 +9,14 @@ import { createAppLine } from './line/app-line.js';
 import { promoteHead } from './line/promote-head.js';
 import { type CommandJournal, createCommandJournal } from './store/command-journal.js';
 import { type DurableWrites, replicaDurabilityFor, replicatedWrites } from './store/durable-writes.js';
-import { type JobStreamEntry, readJobEvents } from './store/job-events.js';
 import { aheadOf, toJobStatus } from './store/job-status.js';
 import { confirmPrune, pruneConfirmedAt } from './store/prune-confirmation.js';
 import {
   closeConnection,
   producerConnection,
   type QueueLogger,
-  type RedisClient,
   type RedisConnectionOptions,
   silentLogger,
-  workerConnection,
 } from './store/redis-connections.js';
 import { DEFAULT_PREFIX, SYNC_JOB_NAME, SYNC_QUEUE_NAME, syncKeys } from './store/redis-keys.js';
 import type { EnqueueResult, JobStatus, SyncQueueClient } from './sync-queue-client.js';
@@ -54,10 +51,8 @@ export interface SyncJobData {
   enqueuedAt: string;
 }
 
-/** The producer, plus the job event stream that `followJob` reads. */
+/** The producer. */
 export interface SyncQueue extends SyncQueueClient {
-  /** Entries of the job's event stream after `afterId` ('0' = all), waiting up to `blockMs` for new ones. */
-  readJobEvents(jobId: string, afterId: string, blockMs: number): Promise<JobStreamEntry[]>;
   /** Accepted commands not yet queued (written before the bot acknowledges them; docs/queue.md). */
   readonly commands: CommandJournal;
   /**
@@ -78,7 +73,6 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   const line = createAppLine(redis, keys, options.historyLimit ?? 50);
   const queue = new Queue<SyncJobData>(queueName, { connection: redis, prefix });
   queue.on('error', (err) => logger.debug({ err: err.message }, 'queue error'));
-  let reader: RedisClient | undefined;
 
   /**
    * Wait (≤ timeoutMs) until the producer connection is ready. It does not queue commands while connecting
@@ -136,10 +130,6 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
   return {
     commands: createCommandJournal(redis, keys, ready, durability),
     durable: replicatedWrites([redis], durability),
-    readJobEvents(jobId, afterId, blockMs) {
-      reader ??= workerConnection(options.connection, logger, 'event-reader');
-      return readJobEvents(reader, keys, jobId, afterId, blockMs);
-    },
     async enqueueSync(req, enqueueOptions) {
       const request = parseSyncRequest(req);
       const jobId = enqueueOptions?.jobId ?? randomUUID();
@@ -209,7 +199,6 @@ export function createSyncQueue(options: SyncQueueOptions): SyncQueue {
     },
     async close() {
       await queue.close().catch(() => undefined);
-      if (reader) await closeConnection(reader);
       await closeConnection(redis);
     },
   };

@@ -11,6 +11,7 @@ import { SYNC_PHASE_ORDINAL } from '../../domain/index.js';
 import { type PodReference, podReferencesOf } from '../health/pod-references.js';
 import type { PlanWarning } from '../plan-warning.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
+import { ITEMS_PER_YIELD, runAtOnce, type SlicedWork } from '../time-slice.js';
 
 /** A task whose Pods read an object this sync creates only in a later step. */
 export interface LateReference {
@@ -35,8 +36,15 @@ export function compareSteps(a: SyncTask, b: SyncTask): number {
 
 /** The earliest creating task of every ConfigMap/Secret/ServiceAccount/PVC target, by `Kind/namespace/name`. */
 export function creatorsOf(tasks: readonly SyncTask[]): Map<string, SyncTask> {
+  return runAtOnce(creatorsWork(tasks));
+}
+
+/** `creatorsOf` as SlicedWork (20,000 tasks: tens of ms in one piece, on every pass). */
+export function* creatorsWork(tasks: readonly SyncTask[]): SlicedWork<Map<string, SyncTask>> {
   const creators = new Map<string, SyncTask>();
+  let count = 0;
   for (const task of tasks) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (task.group !== '' || !REFERENCED_KINDS.has(task.kind) || isPruneTask(task)) continue;
     const key = keyOf(task.kind, task.namespace, task.name);
     const known = creators.get(key);
@@ -77,10 +85,24 @@ export function lateReferenceMessage(task: SyncTask, ref: PodReference, creator:
  * The late (non-optional) references of `tasks` (sorted or not), one per task and referenced object. A creator
  * whose object is already live does not count: the Pod reads the live one.
  */
-export function lateReferencesOf(tasks: readonly SyncTask[], creators = creatorsOf(tasks)): LateReference[] {
+export function lateReferencesOf(
+  tasks: readonly SyncTask[],
+  creators?: Map<string, SyncTask>,
+): LateReference[] {
+  return runAtOnce(lateReferencesWork(tasks, creators));
+}
+
+/** `lateReferencesOf` as SlicedWork (it reads every task's pod spec: ~0.1 s in one piece at 20,000 tasks). */
+export function* lateReferencesWork(
+  tasks: readonly SyncTask[],
+  given?: Map<string, SyncTask>,
+): SlicedWork<LateReference[]> {
+  const creators = given ?? (yield* creatorsWork(tasks));
   const late: LateReference[] = [];
   if (creators.size === 0) return late;
+  let count = 0;
   for (const task of tasks) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (task.targetObj === undefined) continue;
     const seen = new Set<string>();
     for (const ref of podReferencesOf(task.targetObj)) {

@@ -22,10 +22,11 @@ import {
   waitReasonOf,
 } from '../health/stuck-pods.js';
 import { cannotStartReason, hookLogTail, hookPodsOf } from '../hooks/hook-pods.js';
-import { compareSteps, creatorsOf, lateReferencesOf, reorderAdvice } from '../plan/reference-lint.js';
+import { compareSteps, creatorsWork, lateReferencesOf, reorderAdvice } from '../plan/reference-lint.js';
 import { nowIso, objectRefOf, type SyncContext, taskRefOf, waveRefOf } from '../sync-context.js';
 import { resultKeyOf, type SyncTask } from '../sync-task.js';
 import { recordResult, resultOf, taskStateOf } from '../task-results.js';
+import { TimeSlice } from '../time-slice.js';
 import { isMultiStep } from './waiting-rules.js';
 
 /** A workload with a late reference and no Pod at all after this long fails (e.g. its ServiceAccount is missing). */
@@ -255,7 +256,11 @@ export async function refreshRunningTasks(
   ctx.memory.waitReasons.clear();
   const running = tasks.filter((t) => taskStateOf(state, t) === 'running' && t.liveObj !== undefined);
   if (running.length === 0) return;
-  const scope: RefreshScope = { tasks, creators: creatorsOf(tasks), pods: new Map() };
+  const scope: RefreshScope = {
+    tasks,
+    creators: await new TimeSlice().run(creatorsWork(tasks)),
+    pods: new Map(),
+  };
   const multiStep = isMultiStep(tasks);
   await Promise.all(
     running.map((task) =>

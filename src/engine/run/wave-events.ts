@@ -5,7 +5,7 @@
  */
 import type { HealthStatus, OperationState, SyncPhase, SyncWave, TaskRef } from '../../domain/index.js';
 import { healthOf } from '../health/health-of.js';
-import { lateReferencesOf } from '../plan/reference-lint.js';
+import { lateReferencesWork } from '../plan/reference-lint.js';
 import { nowIso, type SyncContext, taskRefOf, waveKey, waveRefOf } from '../sync-context.js';
 import { isPruneTask, type SyncTask } from '../sync-task.js';
 import { isFailedTask, resultOf, taskStateOf } from '../task-results.js';
@@ -22,11 +22,13 @@ function stepsOf(tasks: readonly SyncTask[]): { phase: SyncPhase; wave: SyncWave
   return steps;
 }
 
-function planWarnings(
+async function planWarnings(
   ctx: SyncContext,
   tasks: readonly SyncTask[],
-): { warnings?: string[]; fallbacks?: string[] } {
-  const warnings = [...ctx.memory.sharedResources, ...lateReferencesOf(tasks).map((late) => late.message)];
+  slice: TimeSlice,
+): Promise<{ warnings?: string[]; fallbacks?: string[] }> {
+  const late = await slice.run(lateReferencesWork(tasks));
+  const warnings = [...ctx.memory.sharedResources, ...late.map((l) => l.message)];
   const fallbacks = [...ctx.warnings, ...ctx.memory.planWarnings].map(
     (w) => `${w.message} (${w.line > 0 ? `${w.file}:${w.line}` : w.file})`,
   );
@@ -56,6 +58,7 @@ export async function announceOperation(
     if (resultOf(state, task)) ctx.memory.startedWaves.add(key);
     byWave.get(key)?.push(taskRefOf(task));
   }
+  const warnings = await planWarnings(ctx, tasks, slice);
   await ctx.emit({
     type: 'OperationStarted',
     at: nowIso(ctx),
@@ -67,7 +70,7 @@ export async function announceOperation(
       tasks: byWave.get(waveKey(s.phase, s.wave)) ?? [],
     })),
     resumed: state.syncResult.resources.length > 0,
-    ...planWarnings(ctx, tasks),
+    ...warnings,
   });
 }
 

@@ -33,8 +33,8 @@ redis.call('HSETNX', KEYS[2], 'startedAt', ARGV[3])
 return {'acquired', previous}`);
 
 /**
- * KEYS line, job, history, cancel, events, history sequence; ARGV jobId, status, finishedAt, message, history JSON
- * or '', history limit, owner ('' = unchecked), retain seconds, end-of-events JSON → {1|0|-1, new head or ''}
+ * KEYS line, job, history, cancel, history sequence; ARGV jobId, status, finishedAt, message, history JSON or '',
+ * history limit, owner ('' = unchecked), retain seconds → {1|0|-1, new head or ''}
  * (1 finished now, 0 was already finished, -1 owned by another worker). The history entry gets the application's
  * next history id (INCR of the sequence, `"id":N` written first into the JSON object), once: a job finished again
  * (0) records nothing.
@@ -48,11 +48,9 @@ if status and terminal(status) then return {0, head} end
 redis.call('HSET', KEYS[2], 'status', ARGV[2], 'finishedAt', ARGV[3], 'message', ARGV[4])
 redis.call('HDEL', KEYS[2], 'owner')
 redis.call('EXPIRE', KEYS[2], ARGV[8])
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', 5000, '*', 'end', ARGV[9])
-redis.call('EXPIRE', KEYS[5], ARGV[8])
 redis.call('DEL', KEYS[4])
 if ARGV[5] ~= '' then
-  local id = redis.call('INCR', KEYS[6])
+  local id = redis.call('INCR', KEYS[5])
   redis.call('LPUSH', KEYS[3], '{"id":' .. id .. ',' .. string.sub(ARGV[5], 2))
   redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
 end
@@ -65,8 +63,7 @@ for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1`);
 
 /**
- * KEYS line, job, cancel, events; ARGV jobId, application, by JSON, now, channel, retain seconds, message,
- * end-of-events JSON
+ * KEYS line, job, cancel; ARGV jobId, application, by JSON, now, channel, retain seconds, message
  * → {'none'} | {'running'} | {'waiting', new head or ''}. A waiting job leaves the line at once; a running one
  * gets a flag and a pub/sub message that its worker turns into an AbortSignal.
  */
@@ -83,6 +80,4 @@ redis.call('LREM', KEYS[1], 1, ARGV[1])
 redis.call('HSET', KEYS[2], 'status', 'cancelled', 'finishedAt', ARGV[4], 'cancelledBy', ARGV[3], 'message', ARGV[7])
 redis.call('HDEL', KEYS[2], 'owner')
 redis.call('EXPIRE', KEYS[2], ARGV[6])
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', 5000, '*', 'end', ARGV[8])
-redis.call('EXPIRE', KEYS[4], ARGV[6])
 return {'waiting', redis.call('LINDEX', KEYS[1], 0) or ''}`);

@@ -12,7 +12,7 @@ import type { Initiator } from '../sync-reporter.js';
 import { parseSyncRequest, type SyncRequest } from '../sync-request.js';
 import { ACQUIRE, CANCEL, FINISH, REGISTER, UPDATE } from './app-line-scripts.js';
 
-/** How long a finished job's record (status, state, events) is kept: 7 days, in seconds. */
+/** How long a finished job's record (status, state) is kept: 7 days, in seconds. */
 export const RETAIN_FINISHED_SECONDS = 7 * 24 * 3600;
 
 /** A job's record as stored in its Redis hash. */
@@ -111,11 +111,9 @@ export function createAppLine(
         keys.job(jobId),
         keys.history(application),
         keys.cancel(jobId),
-        keys.events(jobId),
         keys.historySeq(application),
       ];
       const history = input.history ? JSON.stringify(input.history) : '';
-      const end = JSON.stringify({ status: input.status, message: input.message });
       const args = [
         jobId,
         input.status,
@@ -125,7 +123,6 @@ export function createAppLine(
         limitOf(application),
         input.owner ?? '',
         RETAIN_FINISHED_SECONDS,
-        end,
       ];
       const [code, head] = (await runScript(redis, FINISH, keyList, args)) as [number, string];
       return code === -1 ? undefined : { finishedNow: code === 1, head };
@@ -135,9 +132,8 @@ export function createAppLine(
       return (await runScript(redis, UPDATE, [keys.job(jobId)], args)) === 1;
     },
     async cancel(jobId, application, by) {
-      const keyList = [keys.line(application), keys.job(jobId), keys.cancel(jobId), keys.events(jobId)];
+      const keyList = [keys.line(application), keys.job(jobId), keys.cancel(jobId)];
       const message = `cancelled by ${by.userName || by.userId} before it started`;
-      const end = JSON.stringify({ status: 'cancelled', message });
       const args = [
         jobId,
         application,
@@ -146,7 +142,6 @@ export function createAppLine(
         keys.cancelChannel,
         RETAIN_FINISHED_SECONDS,
         message,
-        end,
       ];
       const [outcome, head] = (await runScript(redis, CANCEL, keyList, args)) as [
         'none' | 'running' | 'waiting',

@@ -24,8 +24,6 @@ export interface SyncKeys {
   history(application: string): string;
   /** STRING counter: the last history id given to an entry of the application (`/sync rollback <app> ID`). */
   historySeq(application: string): string;
-  /** STREAM mirroring the job's SyncEvents in order, ending with an `end` entry. */
-  events(jobId: string): string;
   /** Pub/sub channel on which cancel requests for running jobs are announced (message: job id). */
   cancelChannel: string;
   /**
@@ -49,7 +47,6 @@ export function syncKeys(prefix: string = DEFAULT_PREFIX, queueName: string = SY
     cancel: (jobId) => `${base}:cancel:${jobId}`,
     history: (application) => `${base}:history:${application}`,
     historySeq: (application) => `${base}:history-seq:${application}`,
-    events: (jobId) => `${base}:events:${jobId}`,
     cancelChannel: `${base}:cancel`,
     pruneConfirmed: (application) => `${base}:prune-confirmed:${application}`,
     commands: `${base}:commands`,

@@ -50,14 +50,34 @@ export const MODAL_LIMITS = { maxBlocks: 100, maxTitle: 24 } as const;
 
 /** The unified diff of every changed resource as lines, each resource under a `===== Kind ns/name (action) =====` line. */
 export function diffTextLines(diff: ApplicationDiff): string[] {
-  const lines: string[] = [];
+  return [...diffTextLineIterator(diff)];
+}
+
+/** diffTextLines one at a time, made as they are read. */
+function* diffTextLineIterator(diff: ApplicationDiff): Generator<string> {
   for (const r of diff.resources) {
     if (r.action === 'unchanged') continue;
-    lines.push(`===== ${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name} (${r.action}) =====`);
-    if (r.note) lines.push(`note: ${r.note}`);
-    lines.push(...r.diff.split('\n').filter((l) => l !== ''));
+    yield `===== ${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name} (${r.action}) =====`;
+    if (r.note) yield `note: ${r.note}`;
+    for (const line of r.diff.split('\n')) if (line !== '') yield line;
   }
-  return lines;
+}
+
+/** How many lines diffTextLines has, without making them (a scan for line ends). */
+function diffTextLineCount(diff: ApplicationDiff): number {
+  let count = 0;
+  for (const r of diff.resources) {
+    if (r.action === 'unchanged') continue;
+    count += r.note ? 2 : 1;
+    let start = 0;
+    for (;;) {
+      const end = r.diff.indexOf('\n', start);
+      if ((end < 0 ? r.diff.length : end) > start) count++;
+      if (end < 0) break;
+      start = end + 1;
+    }
+  }
+  return count;
 }
 
 /** The full diff's blocks and how many of its lines did not fit. */
@@ -77,17 +97,19 @@ export function fullDiffLayout(
 ): FullDiffLayout {
   const blocks: Block[] = [diffSummaryBlock(summarizeDiff(diff))];
   if (options.note) blocks.push(context(escapeMrkdwn(options.note)));
-  const lines = diffTextLines(diff);
   // ``` fences take 8 characters; a line longer than a section is cut.
   const room = SLACK_LIMITS.maxSectionText - 8;
-  const fitted = lines.map((l) =>
-    l.length > room ? `${l.slice(0, room - 1)}…` : l.replaceAll('```', "'''"),
-  );
   const slots = options.maxBlocks - blocks.length - 1;
+  // Only the lines that fit are made (a diff of 20,000 new objects has ~200,000 lines, of which ~400 fit): the
+  // rest are counted.
+  const fitted = (function* () {
+    for (const l of diffTextLineIterator(diff))
+      yield l.length > room ? `${l.slice(0, room - 1)}…` : l.replaceAll('```', "'''");
+  })();
   const chunks = packLines(fitted, room, slots);
   for (const chunk of chunks) blocks.push(section(`\`\`\`${chunk}\`\`\``));
   const shown = chunks.reduce((n, c) => n + c.split('\n').length, 0);
-  const hiddenLines = fitted.length - shown;
+  const hiddenLines = diffTextLineCount(diff) - shown;
   if (hiddenLines > 0) {
     const rest = options.fullDiffLink
       ? `the whole diff is the file ${options.fullDiffLink} in the approval thread.`

@@ -66,7 +66,7 @@ export function mention(userId: string): string {
 }
 
 /** Join lines into chunks of at most `maxChars`, at most `maxChunks` chunks (the rest is dropped). */
-export function packLines(lines: readonly string[], maxChars: number, maxChunks: number): string[] {
+export function packLines(lines: Iterable<string>, maxChars: number, maxChunks: number): string[] {
   const chunks: string[] = [];
   let current = '';
   for (const line of lines) {

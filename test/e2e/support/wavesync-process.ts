@@ -26,7 +26,10 @@ export async function startWavesyncProcess(
   /** Options for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs: readonly string[] = [],
 ): Promise<WavesyncProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin/wavesync.js'), role], {
+  // Profiling a child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): WAVESYNC_E2E_NODE_ARGS, split at spaces, after
+  // the caller's own node arguments.
+  const args = [...nodeArgs, ...(process.env.WAVESYNC_E2E_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+  const child = spawn(process.execPath, [...args, path.join(root, 'bin/wavesync.js'), role], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -126,6 +126,36 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     expect(lists.every((r) => r.path.includes('limit=500'))).toBe(true);
   });
 
+  it('lists a watched kind in pages of 500 too, and hands the whole list on once before watching', async () => {
+    const before = sim.requests.length;
+    const listed: string[][] = [];
+    const changes: string[] = [];
+    const watch = cluster.watch(
+      [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'paged' }],
+      (c) => changes.push(c.object.metadata.name ?? ''),
+      { onListed: (_target, objects) => listed.push(objects.map((o) => o.metadata.name ?? '')) },
+    );
+    try {
+      await expect.poll(() => listed.length, { timeout: 8000 }).toBe(1);
+      const names = Array.from({ length: 1201 }, (_, i) => `paged-${String(i).padStart(4, '0')}`);
+      expect([...(listed[0] ?? [])].sort()).toEqual(names);
+      expect([...changes].sort()).toEqual(names);
+      const lists = sim.requests
+        .slice(before)
+        .filter(
+          (r) => r.method === 'GET' && r.path.includes('/configmaps') && !r.path.includes('watch=true'),
+        );
+      expect(lists.map((r) => new URL(r.path, 'http://sim').searchParams.get('continue'))).toEqual([
+        null,
+        '500',
+        '1000',
+      ]);
+      expect(lists.every((r) => r.path.includes('limit=500'))).toBe(true);
+    } finally {
+      watch.stop();
+    }
+  });
+
   it('maps a rejected write to a permanent ClusterError with the API server message', async () => {
     const error = await failure<ClusterError>(
       cluster.apply(

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplicationDiff } from '../../engine/index.js';
+import { diffTextLines, fullDiffLayout } from './diff-blocks.js';
+
+/** A diff that creates `count` ConfigMaps (each diff 4 lines, an empty line between two), one with a note. */
+function createDiff(count: number): ApplicationDiff {
+  const resources = Array.from({ length: count }, (_, i) => ({
+    group: '',
+    kind: 'ConfigMap',
+    namespace: 'big',
+    name: `cm-${i}`,
+    action: i === 1 ? ('unchanged' as const) : ('create' as const),
+    fields: [],
+    secretKeysChanged: [],
+    diff: i === 1 ? '' : `--- live\n+++ desired\n+data:\n\n+  index: "${i}" \`\`\`\n`,
+    ...(i === 2 ? { note: 'the dry run failed: the manifest is compared' } : {}),
+  }));
+  return {
+    application: 'big',
+    revision: 'f00dfeed',
+    resources,
+    hooks: [],
+    counts: { create: count - 1, change: 0, prune: 0, unchanged: 1, pruneSkipped: 0, hooks: 0 },
+    warnings: [],
+    fingerprint: 'f00dfeed',
+  } as unknown as ApplicationDiff;
+}
+
+const codeLines = (blocks: { text?: { text: string } }[]) =>
+  blocks.flatMap((b) => (b.text?.text.startsWith('```') ? b.text.text.slice(3, -3).split('\n') : []));
+
+describe('src/slack/messages/diff-blocks', () => {
+  it('shows the first lines of a big diff in the blocks and counts the rest as diffTextLines has them', () => {
+    const diff = createDiff(20_000);
+    const all = diffTextLines(diff);
+    const { blocks, hiddenLines } = fullDiffLayout(diff, { maxBlocks: 50 });
+
+    const shown = codeLines(blocks as { text?: { text: string } }[]);
+    expect(shown).toEqual(all.slice(0, shown.length).map((l) => l.replaceAll('```', "'''")));
+    expect(shown.length).toBeGreaterThan(100);
+    expect(hiddenLines).toBe(all.length - shown.length);
+    expect(all.length).toBe(19_999 * 5 + 1);
+    expect(blocks.length).toBeLessThanOrEqual(50);
+    expect(JSON.stringify(blocks.at(-1))).toContain(`${hiddenLines} more diff lines do not fit in Slack`);
+  });
+
+  it('shows a small diff whole, with no line hidden', () => {
+    const diff = createDiff(3);
+    const { blocks, hiddenLines } = fullDiffLayout(diff, { maxBlocks: 50 });
+
+    expect(hiddenLines).toBe(0);
+    expect(codeLines(blocks as { text?: { text: string } }[])).toEqual(
+      diffTextLines(diff).map((l) => l.replaceAll('```', "'''")),
+    );
+  });
+});
