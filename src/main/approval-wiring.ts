@@ -27,6 +27,7 @@ import {
   type SyncRequest,
 } from '../queue/index.js';
 import { createApprovalServices } from '../requests/index.js';
+import type { ResourceViews } from '../resource-actions/index.js';
 import type { Settings } from '../settings/index.js';
 import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import {
@@ -61,6 +62,8 @@ export interface ApprovalWiringDeps {
    * `clusters:` mapping as the worker) for the live diff on the approval message, View diff and `/sync diff`.
    */
   kubeconfig: string | undefined;
+  /** Runs approved resource actions (the bot's ResourceViews); the worker passes none. */
+  resourceViews?: Pick<ResourceViews, 'run'>;
   /** Resolves App of Apps children (not in the registry) for failure notices; optional. */
   applicationOfRequest?(request: SyncRequest): Application | undefined;
 }
@@ -94,6 +97,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     },
     messenger,
     listGroupMembers: slackGroupMembers(deps.web),
+    ...(deps.resourceViews ? { runResourceAction: deps.resourceViews.run } : {}),
     durability: replicaDurabilityFor(deps.redis, REPLICA_WAIT_MS),
   });
   const notifier = createFailureNotifier({

@@ -31,7 +31,11 @@ import { startOpsServer } from '../ops/ops-server.js';
 import { packageVersion } from '../package-info.js';
 import { assertPromotionPipelines } from '../promotion/index.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
-import { createResourceViews, resourceActionsFromSettings } from '../resource-actions/index.js';
+import {
+  createResourceViews,
+  type ResourceViews,
+  resourceActionsFromSettings,
+} from '../resource-actions/index.js';
 import type { RevisionWatcher } from '../revisions/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
@@ -98,6 +102,20 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
   const web = slackWebClient(config, metrics);
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
+  // `/sync resources` and resource actions (and approved ones, wherever the approval sweeper finds them) read and
+  // write through the same `clusters:` mapping as the worker.
+  const resourceClusters = createClusterProvider({
+    settings,
+    kubeconfig: config.kubeconfig,
+    createCluster: createRetryingKubeCluster,
+  });
+  const scripted = scriptedHealthFromSettings(settings.health, settings.file);
+  const resourceViews = createResourceViews({
+    clusterFor: (application) => resourceClusters(apps.registry.get(application)),
+    actions: resourceActionsFromSettings(settings.health, settings.file),
+    tracking: settings.resourceTracking,
+    ...(scripted ? { scripted } : {}),
+  });
   const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
@@ -108,6 +126,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       web,
       logger,
       kubeconfig: config.kubeconfig,
+      resourceViews,
       ...(queue ? { queue } : {}),
       applicationOfRequest: (request: SyncRequest) => {
         try {
@@ -151,6 +170,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       ops,
       logger,
       wiringFor,
+      resourceViews,
       refresher,
       ...(web ? { web } : {}),
       driftFor: (queue) =>
@@ -195,6 +215,7 @@ async function listen(
     ops: OpsEndpoints;
     logger: Logger;
     wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
+    resourceViews: ResourceViews;
     driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
     revisionsFor: (queue: SyncQueue, wiring: ApprovalWiring) => RunningRevisions | undefined;
     refresher: RegistryRefresher;
@@ -213,7 +234,6 @@ async function listen(
     kubeconfig: input.config.kubeconfig,
     createCluster: createRetryingKubeCluster,
   });
-  const scripted = scriptedHealthFromSettings(input.settings.health, input.settings.file);
   const bot = await startBot({
     config: input.config,
     apps: input.apps,
@@ -234,12 +254,7 @@ async function listen(
       clusterFor: clusterProvider,
     }),
     // `/sync resources` and resource actions read and write through the same mapping.
-    resourceViews: createResourceViews({
-      clusterFor: (application) => clusterProvider(input.apps.registry.get(application)),
-      actions: resourceActionsFromSettings(input.settings.health, input.settings.file),
-      tracking: input.settings.resourceTracking,
-      ...(scripted ? { scripted } : {}),
-    }),
+    resourceViews: input.resourceViews,
     refreshApplications: () => input.refresher.refreshIfStale(),
     ...(input.web ? { web: input.web } : {}),
     settings: input.settings,

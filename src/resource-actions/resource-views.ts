@@ -63,6 +63,11 @@ export interface ResourceViews {
   tree(application: string): Promise<ResourceViewLine[]>;
   /** Throws ResourceActionError for a request that cannot run (nothing written), ActionScriptError for a script error. */
   run(request: ActionRequest): Promise<ActionOutcome>;
+  /**
+   * What `run` would write now, nothing written (`would patch Deployment/web`): the same checks (offered, enabled,
+   * declared parameters, the script's result allowed), so an approval is asked only for an action that can run.
+   */
+  plan(request: ActionRequest): Promise<ActionOutcome>;
   /** Logs of a Pod, or of the Pods of a workload, or (no target) of every Pod of the Application; Secrets redacted. */
   logs(application: string, target: string | undefined, options: LogOptions): Promise<LogsResult>;
   /** Recent Events of the Application's objects (or of the one named). */
@@ -123,6 +128,12 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
     const judged = new Map(await Promise.all(objects.map(async (o) => [o, await healthOf(o)] as const)));
     return buildResourceTree({ tracked, candidates: candidates.flat(), health: (o) => judged.get(o) });
   };
+  const planned = async (request: ActionRequest) => {
+    const target = findLine(await lines(request.application), request.application, request.target).object;
+    const live = target as unknown as JsonObject;
+    const impacted = deps.actions.runOffered(live, request.action, request.params ?? {});
+    return { target, writes: impacted.map((item) => planWrite(item, target, live)) };
+  };
   return {
     async tree(application) {
       return (await lines(application)).map((line) => ({ ...line, actions: discover(line.object) }));
@@ -146,11 +157,17 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
       );
       return eventsOf(events.flat(), objects);
     },
+    async plan(request) {
+      const { target, writes } = await planned(request);
+      const changes = writes.map((write) =>
+        write.kind === 'none'
+          ? `nothing to change in ${kindSlashName(target)}`
+          : `would ${write.kind === 'apply' ? 'patch' : 'create'} ${kindSlashName(write.object)}`,
+      );
+      return { target: kindSlashName(target), namespace: target.metadata.namespace ?? '', changes };
+    },
     async run(request) {
-      const target = findLine(await lines(request.application), request.application, request.target).object;
-      const live = target as unknown as JsonObject;
-      const impacted = deps.actions.runOffered(live, request.action, request.params ?? {});
-      const writes = impacted.map((item) => planWrite(item, target, live));
+      const { target, writes } = await planned(request);
       const cluster = deps.clusterFor(request.application);
       const changes: string[] = [];
       for (const write of writes) {
