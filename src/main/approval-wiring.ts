@@ -62,8 +62,11 @@ export interface ApprovalWiringDeps {
    * `clusters:` mapping as the worker) for the live diff on the approval message, View diff and `/sync diff`.
    */
   kubeconfig: string | undefined;
-  /** Runs approved resource actions (the bot's ResourceViews); the worker passes none. */
-  resourceViews?: Pick<ResourceViews, 'run'>;
+  /**
+   * Runs approved resource actions, and reads a Degraded workload's failing Pod's log for its notice (ResourceViews
+   * over the `clusters:` mapping); without it neither happens.
+   */
+  resourceViews?: Pick<ResourceViews, 'run' | 'failingPodLog'>;
   /** Resolves App of Apps children (not in the registry) for failure notices; optional. */
   applicationOfRequest?(request: SyncRequest): Application | undefined;
 }
@@ -109,6 +112,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     audit,
     poster: messenger,
     onError,
+    ...(deps.resourceViews ? { degradedLogTail: degradedLogTailOf(deps.resourceViews) } : {}),
   });
   return {
     approvals,
@@ -119,5 +123,23 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     async close() {
       redis.disconnect();
     },
+  };
+}
+
+/** How many of the failing Pod's last lines a Degraded notice shows (as a failed hook's: EngineOptions.logTailLines). */
+export const DEGRADED_LOG_TAIL_LINES = 50;
+
+/** FailureNotifierDeps.degradedLogTail over ResourceViews.failingPodLog. */
+export function degradedLogTailOf(
+  views: Pick<ResourceViews, 'failingPodLog'>,
+): (application: string, workload: string) => Promise<{ source: string; lines: string[] } | undefined> {
+  return async (application, workload) => {
+    const log = await views.failingPodLog(application, workload, DEGRADED_LOG_TAIL_LINES);
+    if (!log) return undefined;
+    const instance = log.previous ? ', previous instance' : '';
+    return {
+      source: `${log.pod} (container ${log.container}${instance}${log.why ? `; ${log.why}` : ''})`,
+      lines: log.lines,
+    };
   };
 }

@@ -25,6 +25,7 @@ import {
   type JsonObject,
   type ResourceAction,
 } from './action-results.js';
+import { currentPods, pickFailingPod } from './failing-pod.js';
 import {
   type EventLine,
   eventsOf,
@@ -72,6 +73,24 @@ export interface ResourceViews {
   logs(application: string, target: string | undefined, options: LogOptions): Promise<LogsResult>;
   /** Recent Events of the Application's objects (or of the one named). */
   events(application: string, target?: string): Promise<EventLine[]>;
+  /**
+   * The failing Pod of workload `target` (`namespace/Kind/name`; a Deployment's current ReplicaSet's Pods) and the
+   * last `tail` lines of its failing container (the crashed instance's when it restarted), Secrets redacted, at most
+   * MAX_LOG_BYTES; undefined when no Pod of it fails.
+   */
+  failingPodLog(application: string, target: string, tail: number): Promise<FailingPodLog | undefined>;
+}
+
+export interface FailingPodLog {
+  /** `Pod/web-7d9c-abcde`. */
+  pod: string;
+  container: string;
+  previous: boolean;
+  /** Why this Pod: `CrashLoopBackOff, 4 restarts`. */
+  why: string;
+  lines: string[];
+  /** Why there are no lines, when there are none. */
+  problem?: string;
 }
 
 export interface ResourceViewsDeps {
@@ -165,6 +184,34 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
           : `would ${write.kind === 'apply' ? 'patch' : 'create'} ${kindSlashName(write.object)}`,
       );
       return { target: kindSlashName(target), namespace: target.metadata.namespace ?? '', changes };
+    },
+    async failingPodLog(application, target, tail) {
+      const all = await lines(application);
+      const failing = pickFailingPod(currentPods(all, findLine(all, application, target)));
+      if (!failing) return undefined;
+      const secrets = secretValues(all.map((l) => l.object).filter((o) => o.kind === 'Secret'));
+      const cluster = deps.clusterFor(application);
+      const read = (previous: boolean) =>
+        readLogs(cluster, [failing.pod], secrets, {
+          tail,
+          container: failing.container,
+          ...(previous ? { previous: true } : {}),
+        });
+      let log = (await read(failing.previous)).logs[0];
+      let previous = failing.previous;
+      // No previous instance after all (it was replaced meanwhile): the current one's log.
+      if (previous && (log === undefined || (log.lines.length === 0 && log.problem))) {
+        log = (await read(false)).logs[0];
+        previous = false;
+      }
+      return {
+        pod: kindSlashName(failing.pod),
+        container: failing.container,
+        previous,
+        why: failing.why,
+        lines: log?.lines ?? [],
+        ...(log?.problem ? { problem: log.problem } : {}),
+      };
     },
     async run(request) {
       const { target, writes } = await planned(request);
