@@ -10,7 +10,7 @@
 import type { Simulator } from '../../sim/index.js';
 import type { Config } from '../config.js';
 import { createSyncQueue } from '../queue/index.js';
-import { RESTARTED_AT_ANNOTATION } from '../resource-actions/built-in-actions.js';
+import { RESTARTED_AT_ANNOTATION } from '../resource-actions/index.js';
 import type { Block } from '../slack/messages/block.js';
 import { renderBlocksAsText } from '../slack/messages/render-blocks-as-text.js';
 import { RESOURCE_ACTION_ID } from '../slack/messages/resource-tree-blocks.js';
