@@ -112,10 +112,10 @@ export async function lookAndAct(input: LookAndActInput): Promise<DemoOutcome> {
     if (!file) problems.push('/sync logs shared no snippet');
     else {
       say(
-        `\n📎 ${file.filename} in the thread of the ${application} sync (everyone in #${application} sees it):\n${file.content
+        `\n📎 ${file.filename}, in the sync's thread (all of #${application} sees it):\n${file.content
           .trimEnd()
           .split('\n')
-          .map((l) => `  │ ${l}`)
+          .map((l) => wrapText(`  │ ${l}`, TERMINAL_COLUMNS, '  │   '))
           .join('\n')}\n`,
       );
       problems.push(...redactionProblems('the logs snippet', file.content));
