@@ -66,7 +66,7 @@ export class ObjectApi {
   /** Like `list`, the stored objects themselves (read-only), for an answer serialised at once. */
   scan(type: CustomResourceType, namespace: string | undefined, query: ListQuery): readonly KubeObject[] {
     const labels = labelMatcher(query.labelSelector);
-    const fields = fieldMatcher(query.fieldSelector);
+    const fields = fieldMatcher(query.fieldSelector, type);
     return this.store.scan(typeKey(type), namespace).filter((o) => labels(o) && fields(o));
   }
 

@@ -1,7 +1,10 @@
 /**
  * Label selectors (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`) and field selectors
  * (`path=value`, `path==value`, `path!=value` on dotted paths such as metadata.name or status.phase), as LIST
- * and WATCH accept them in query strings.
+ * and WATCH accept them in query strings. Core Events accept only the fields the API server's Event strategy makes
+ * selectable (pkg/registry/core/event ToSelectableFields: involvedObject.*, reason, reportingComponent, source,
+ * type, metadata.name, metadata.namespace); any other field is a 400 "field label not supported: <field>", as
+ * kube-apiserver answers.
  */
 
 import { isJsonObject, type KubeObject } from '../store/kube-object.js';
@@ -75,14 +78,54 @@ function fieldValue(obj: KubeObject, path: string): string {
   return node === undefined || node === null ? '' : String(node);
 }
 
-export function fieldMatcher(selector: string | null | undefined): (obj: KubeObject) => boolean {
+/**
+ * The selectable fields of a core Event and how each is read (kube-apiserver pkg/registry/core/event/strategy.go
+ * ToSelectableFields): `source` is `source.component`, else `reportingComponent` (Go's ReportingController), and
+ * `reportingComponent` is that field itself.
+ */
+const EVENT_FIELDS: Record<string, (event: KubeObject) => string> = {
+  'metadata.name': (e) => fieldValue(e, 'metadata.name'),
+  'metadata.namespace': (e) => fieldValue(e, 'metadata.namespace'),
+  ...Object.fromEntries(
+    ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [
+      `involvedObject.${f}`,
+      (e: KubeObject) => fieldValue(e, `involvedObject.${f}`),
+    ]),
+  ),
+  reason: (e) => fieldValue(e, 'reason'),
+  reportingComponent: (e) => fieldValue(e, 'reportingComponent'),
+  source: (e) => fieldValue(e, 'source.component') || fieldValue(e, 'reportingComponent'),
+  type: (e) => fieldValue(e, 'type'),
+};
+
+/** How a field of `kind`'s objects is read for a field selector; throws the API server's 400 for one it refuses. */
+function fieldReader(
+  kind: { group: string; kind: string } | undefined,
+  path: string,
+): (obj: KubeObject) => string {
+  if (kind?.group === '' && kind.kind === 'Event') {
+    const reader = EVENT_FIELDS[path];
+    if (!reader) throw badRequest(`field label not supported: ${path}`);
+    return reader;
+  }
+  return (obj) => fieldValue(obj, path);
+}
+
+/**
+ * A field selector's test. `type` (group and kind of the listed resource) makes it as strict as the API server
+ * where the simulator knows the type's selectable fields (core Events).
+ */
+export function fieldMatcher(
+  selector: string | null | undefined,
+  type?: { group: string; kind: string },
+): (obj: KubeObject) => boolean {
   if (!selector) return () => true;
   const tests = splitTopLevel(selector).map((text) => {
     const m = /^([^\s!=]+)\s*(==|=|!=)\s*(.*)$/.exec(text);
     if (!m) throw badRequest(`invalid selector: '${selector}'; can't understand '${text}'`);
     const [, path = '', op, value = ''] = m;
-    return (obj: KubeObject) =>
-      op === '!=' ? fieldValue(obj, path) !== value : fieldValue(obj, path) === value;
+    const read = fieldReader(type, path);
+    return (obj: KubeObject) => (op === '!=' ? read(obj) !== value : read(obj) === value);
   });
   return (obj) => tests.every((t) => t(obj));
 }

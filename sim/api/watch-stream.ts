@@ -42,7 +42,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, watch: Wat
   const { store, type, namespace, query } = watch;
   const key = typeKey(type);
   const labels = labelMatcher(query.get('labelSelector'));
-  const fields = fieldMatcher(query.get('fieldSelector'));
+  const fields = fieldMatcher(query.get('fieldSelector'), type);
   const matches = (o: KubeObject) =>
     (namespace === undefined || o.metadata.namespace === namespace) && labels(o) && fields(o);
   res.writeHead(200, {

@@ -56,6 +56,7 @@ export class WritePipeline {
     const obj = clone(candidate);
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;
+    mergeStringData(type, obj);
     const meta = obj.metadata;
     meta.uid = randomUUID();
     meta.creationTimestamp = timestamp();
@@ -83,6 +84,7 @@ export class WritePipeline {
       throw conflict(type, live.metadata.name ?? '');
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;
+    mergeStringData(type, obj);
     this.keepSystemMetadata(live, obj);
     this.keepOtherScope(type, live, obj, options.subresource);
     if (obj.kind === 'Service') keepClusterIp(live, obj);
@@ -154,6 +156,30 @@ export class WritePipeline {
     this.nextIp += 1;
     return `10.96.${Math.floor(this.nextIp / 250)}.${this.nextIp % 250}`;
   }
+}
+
+/**
+ * A Secret's `stringData` is write-only (core/v1 Convert_v1_Secret_To_core_Secret): each value is merged into `data`
+ * as base64 (over a `data` key of the same name) and `stringData` itself is never stored nor returned. A `data` value
+ * that is not base64 is refused first (rejectUndecodableSecret), as the decoding comes before the conversion.
+ */
+function mergeStringData(type: CustomResourceType, obj: KubeObject): void {
+  if (type.group !== '' || type.kind !== 'Secret' || !('stringData' in obj)) return;
+  rejectUndecodableSecret(obj);
+  const stringData = obj.stringData;
+  delete obj.stringData;
+  if (!isJsonObject(stringData)) return;
+  const data = isJsonObject(obj.data) ? obj.data : {};
+  for (const [key, value] of Object.entries(stringData)) {
+    if (typeof value !== 'string') {
+      const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+      throw badRequest(
+        `Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal ${got === 'boolean' ? 'bool' : got} into Go struct field Secret.stringData of type string`,
+      );
+    }
+    data[key] = Buffer.from(value, 'utf8').toString('base64');
+  }
+  obj.data = data;
 }
 
 /**

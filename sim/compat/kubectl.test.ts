@@ -112,6 +112,48 @@ describe.skipIf(!available)('kubectl against the simulator', () => {
     ).toBeUndefined();
   });
 
+  it('apply --server-side of a Secret with stringData stores it as base64 data, never stringData', async () => {
+    const secret = path.join(dir, 'secret.yaml');
+    await writeFile(
+      secret,
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: compat-secret\nstringData:\n  password: hunter2\n',
+    );
+    await kubectl('apply', '--server-side', '-f', secret);
+    const { stdout } = await kubectl('get', 'secret', 'compat-secret', '-o', 'json');
+    const obj = JSON.parse(stdout);
+    expect(obj.data).toEqual({ password: Buffer.from('hunter2').toString('base64') });
+    expect(obj.stringData).toBeUndefined();
+    const { stdout: decoded } = await kubectl(
+      'get',
+      'secret',
+      'compat-secret',
+      '-o',
+      'jsonpath={.data.password}',
+    );
+    expect(Buffer.from(decoded, 'base64').toString()).toBe('hunter2');
+  });
+
+  it('get events --field-selector: involvedObject.kind and type select; an unknown field is refused as the API server does', async () => {
+    const { stdout } = await kubectl(
+      'get',
+      'events',
+      '--field-selector',
+      'involvedObject.kind=Pod,type=Normal',
+      '-o',
+      'jsonpath={range .items[*]}{.involvedObject.kind}{"\\n"}{end}',
+    );
+    const kinds = stdout.trim().split('\n');
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(new Set(kinds)).toEqual(new Set(['Pod']));
+    const error = await kubectl('get', 'events', '--field-selector', 'message=x').catch(
+      (e: { stderr: string }) => e,
+    );
+    // kubectl puts its own words ("Unable to find … that match …") before the server's message.
+    expect((error as { stderr: string }).stderr).toMatch(
+      /^Error from server \(BadRequest\): .*field selector "message=x": field label not supported: message$/m,
+    );
+  });
+
   it('delete -f removes the objects', async () => {
     const { stdout } = await kubectl('delete', '-f', manifest);
     expect(stdout).toContain('configmap "compat-settings" deleted');

@@ -19,6 +19,8 @@ interface DeploymentSpec {
   replicas?: number;
   paused?: boolean;
   progressDeadlineSeconds?: number;
+  /** A Pod counts as available once Ready this long (copied to the ReplicaSets it creates). */
+  minReadySeconds?: number;
   strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string } };
   selector: { matchLabels?: Record<string, string> };
   template: { metadata?: { labels?: Record<string, string> } } & JsonObject;
@@ -99,6 +101,7 @@ export function deploymentController(ctx: ControllerContext): void {
         replicas: recreate ? 0 : desired,
         selector: { matchLabels: { ...spec.selector.matchLabels, 'pod-template-hash': hash } },
         template,
+        ...(spec.minReadySeconds ? { minReadySeconds: spec.minReadySeconds } : {}),
       },
     });
     ctx.events.normal(

@@ -13,7 +13,14 @@ import { splitKey } from './work-queue.js';
 const COMPONENT = 'replicaset-controller';
 
 export function replicaSetController(ctx: ControllerContext): void {
-  startReconciler(ctx, { typeKey: 'apps/replicasets', kind: 'ReplicaSet', childTypeKey: '/pods' }, reconcile);
+  const queue = startReconciler(
+    ctx,
+    { typeKey: 'apps/replicasets', kind: 'ReplicaSet', childTypeKey: '/pods' },
+    reconcile,
+  );
+
+  /** When each Pod (uid) was first seen Ready, in simulated seconds: `minReadySeconds` counts from there. */
+  const readySince = new Map<string, number>();
 
   function reconcile(key: string): void {
     const { namespace, name } = splitKey(key);
@@ -44,14 +51,40 @@ export function replicaSetController(ctx: ControllerContext): void {
     );
   }
 
+  /**
+   * Pods Ready for at least `minReadySeconds` (the ReplicaSet controller's availability): a Pod that is Ready for
+   * less is not available yet, and the ReplicaSet is looked at again when it would be.
+   */
+  function availableOf(rs: KubeObject, ready: KubeObject[]): number {
+    const minReady = (rs.spec as { minReadySeconds?: number }).minReadySeconds ?? 0;
+    const now = ctx.scheduler.now();
+    let available = 0;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const pod of ready) {
+      const uid = pod.metadata.uid ?? '';
+      const since = readySince.get(uid) ?? now;
+      readySince.set(uid, since);
+      const left = since + minReady - now;
+      if (left <= 0) available += 1;
+      else soonest = Math.min(soonest, left);
+    }
+    if (Number.isFinite(soonest)) {
+      const key = `${rs.metadata.namespace ?? ''}/${rs.metadata.name ?? ''}`;
+      ctx.scheduler.after(soonest + 0.01, () => queue.add(key));
+    }
+    return available;
+  }
+
   function writeStatus(rs: KubeObject, pods: KubeObject[]): void {
-    const ready = pods.filter(isPodReady).length;
+    const readyPods = pods.filter(isPodReady);
+    for (const pod of pods) if (!isPodReady(pod)) readySince.delete(pod.metadata.uid ?? '');
+    const ready = readyPods.length;
     const status = withoutZeros(
       {
         replicas: pods.length,
         fullyLabeledReplicas: pods.length,
         readyReplicas: ready,
-        availableReplicas: ready,
+        availableReplicas: availableOf(rs, readyPods),
         observedGeneration: rs.metadata.generation,
       },
       ['replicas'],

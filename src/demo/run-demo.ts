@@ -22,6 +22,7 @@ import { ALERTS_CHANNEL, DEMO_APPS, DEMO_USERS, type DemoApp } from './demo-scen
 import type { FakeSlackApi } from './fake-slack/fake-slack-api.js';
 import { SignedSlackClient, type SlackSender } from './fake-slack/slack-client.js';
 import { hasKustomizeRenderer } from './has-kustomize-renderer.js';
+import { LOOK_AND_ACT, lookAndAct } from './look-and-act.js';
 import { outcomeTable } from './outcome-table.js';
 import { removeRedisPrefix } from './remove-redis-prefix.js';
 import { TERMINAL_COLUMNS, wrapText } from './terminal-text.js';
@@ -64,6 +65,20 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     const acks = await sendSyncCommands(client, apps, env.slack.responseUrl.bind(env.slack), demo.say);
     await grantApprovals(client, env.slack, apps, demo.say, options.ansi);
     outcomes = await checkOutcomes({ apps, env, acks, timeoutMs: options.timeoutMs ?? 50_000 });
+    // After the syncs: a Degraded app looked at and restarted from Slack (its own step, look-and-act.ts).
+    if (options.app === undefined || options.app === LOOK_AND_ACT.application) {
+      outcomes.push(
+        await lookAndAct({
+          client,
+          slack: env.slack,
+          sim: env.sim,
+          config: env.config,
+          say: demo.say,
+          ansi: options.ansi,
+          timeoutMs: options.timeoutMs ?? 50_000,
+        }),
+      );
+    }
   } finally {
     process.off('SIGINT', onInterrupt);
     await demo.cleanUp();
@@ -78,9 +93,11 @@ export async function runDemo(options: DemoOptions): Promise<number> {
  */
 export function selectScenario(name: string | undefined): readonly DemoApp[] {
   if (name === undefined) return DEMO_APPS;
+  // The look-and-act step alone (it syncs its own app).
+  if (name === LOOK_AND_ACT.application) return [];
   const app = DEMO_APPS.find((a) => a.application === name);
   if (app) return [app];
-  const names = DEMO_APPS.map((a) => a.application);
+  const names = [...DEMO_APPS.map((a) => a.application), LOOK_AND_ACT.application];
   throw new BotError('application_not_found', `no demo scenario named "${name}"${didYouMean(name, names)}`, {
     fix: `use one of ${names.join(', ')}`,
   });
@@ -99,6 +116,7 @@ async function startDemo(options: DemoOptions, scenarios: readonly DemoApp[]) {
   const printer = new ThreadPrinter(env.slack, {
     labels: {
       ...Object.fromEntries(DEMO_APPS.map((a) => [a.channel, a.application])),
+      [LOOK_AND_ACT.channel]: LOOK_AND_ACT.application,
       [ALERTS_CHANNEL]: '#alerts',
     },
     users: Object.fromEntries(Object.values(DEMO_USERS).map((u) => [u.id, u.name])),

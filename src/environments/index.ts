@@ -13,6 +13,7 @@ export type { ApprovalMessenger } from './approvals/approval-messenger.js';
 export {
   type ApprovalRecord,
   type DeletionApproval,
+  describeResourceAction,
   type MessageRef,
   rerunCommandOf,
 } from './approvals/approval-request.js';
@@ -29,6 +30,7 @@ export { type DiffSummary, summarizeDiff } from './approvals/diff-summary.js';
 export { STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
 export type { RequestDiffResult } from './approvals/live-diff.js';
 export type { PlanSummary } from './approvals/plan-summary.js';
+export type { ResourceActionAsk, ResourceActionGate } from './approvals/resource-action-approval.js';
 export { createSyncPreviewer } from './approvals/sync-preview.js';
 export { type AuditEntry, type AuditLog, type AuditRecord, createAuditLog } from './audit-log.js';
 export {

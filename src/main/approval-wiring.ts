@@ -29,6 +29,7 @@ import {
   type SyncRequest,
 } from '../queue/index.js';
 import { createApprovalServices } from '../requests/index.js';
+import type { ResourceViews } from '../resource-actions/index.js';
 import type { Settings } from '../settings/index.js';
 import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import {
@@ -70,6 +71,11 @@ export interface ApprovalWiringDeps {
   kubeconfig: string | undefined;
   /** The cluster of an Application (the process's live-state caches); default the cluster from `kubeconfig`. */
   clusterFor?(app: Application): Cluster;
+  /**
+   * Runs approved resource actions, and reads a Degraded workload's failing Pod's log for its notice (ResourceViews
+   * over the `clusters:` mapping); without it neither happens.
+   */
+  resourceViews?: Pick<ResourceViews, 'run' | 'failingPodLog'>;
   /** Resolves App of Apps children (not in the registry) for failure notices; optional. */
   applicationOfRequest?(request: SyncRequest): Application | undefined;
 }
@@ -106,6 +112,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     },
     messenger,
     listGroupMembers: slackGroupMembers(deps.web),
+    ...(deps.resourceViews ? { runResourceAction: deps.resourceViews.run } : {}),
     durability: replicaDurabilityFor(deps.redis, REPLICA_WAIT_MS),
     onClosed: async (record) => closedListener?.(record),
     onDeliveryError: onError,
@@ -119,6 +126,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     audit,
     poster: messenger,
     onError,
+    ...(deps.resourceViews ? { degradedLogTail: degradedLogTailOf(deps.resourceViews) } : {}),
   });
   return {
     approvals,
@@ -132,5 +140,23 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     async close() {
       redis.disconnect();
     },
+  };
+}
+
+/** How many of the failing Pod's last lines a Degraded notice shows (as a failed hook's: EngineOptions.logTailLines). */
+export const DEGRADED_LOG_TAIL_LINES = 50;
+
+/** FailureNotifierDeps.degradedLogTail over ResourceViews.failingPodLog. */
+export function degradedLogTailOf(
+  views: Pick<ResourceViews, 'failingPodLog'>,
+): (application: string, workload: string) => Promise<{ source: string; lines: string[] } | undefined> {
+  return async (application, workload) => {
+    const log = await views.failingPodLog(application, workload, DEGRADED_LOG_TAIL_LINES);
+    if (!log) return undefined;
+    const instance = log.previous ? ', previous instance' : '';
+    return {
+      source: `${log.pod} (container ${log.container}${instance}${log.why ? `; ${log.why}` : ''})`,
+      lines: log.lines,
+    };
   };
 }

@@ -31,7 +31,11 @@ import { startOpsServer } from '../ops/ops-server.js';
 import { packageVersion } from '../package-info.js';
 import { assertPromotionPipelines } from '../promotion/index.js';
 import type { SyncQueue, SyncRequest } from '../queue/index.js';
-import { createResourceViews, resourceActionsFromSettings } from '../resource-actions/index.js';
+import {
+  createResourceViews,
+  type ResourceViews,
+  resourceActionsFromSettings,
+} from '../resource-actions/index.js';
 import type { RevisionWatcher } from '../revisions/index.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
@@ -106,6 +110,15 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
     createCluster: createRetryingKubeCluster,
     cache: { logger: logger.child({ component: 'live-state-cache' }) },
   });
+  // `/sync resources` and resource actions (and approved ones, wherever the approval sweeper finds them) read and
+  // write through the same caches and `clusters:` mapping as the worker.
+  const scripted = scriptedHealthFromSettings(settings.health, settings.file);
+  const resourceViews = createResourceViews({
+    clusterFor: (application) => clusters.clusterFor(apps.registry.get(application)),
+    actions: resourceActionsFromSettings(settings.health, settings.file),
+    tracking: settings.resourceTracking,
+    ...(scripted ? { scripted } : {}),
+  });
   const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
@@ -117,6 +130,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       logger,
       kubeconfig: config.kubeconfig,
       clusterFor: (app: Application) => clusters.clusterFor(app),
+      resourceViews,
       ...(queue ? { queue } : {}),
       applicationOfRequest: (request: SyncRequest) => {
         try {
@@ -161,6 +175,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       ops,
       logger,
       wiringFor,
+      resourceViews,
       refresher,
       clusters,
       ...(web ? { web } : {}),
@@ -206,6 +221,7 @@ async function listen(
     ops: OpsEndpoints;
     logger: Logger;
     wiringFor: (queue: SyncQueue) => ApprovalWiring | undefined;
+    resourceViews: ResourceViews;
     driftFor: (queue: SyncQueue) => RunningDriftDetection | undefined;
     revisionsFor: (queue: SyncQueue, wiring: ApprovalWiring) => RunningRevisions | undefined;
     refresher: RegistryRefresher;
@@ -221,7 +237,6 @@ async function listen(
     return { port: server.port };
   }
   const clusterProvider = (app: Application) => input.clusters.clusterFor(app);
-  const scripted = scriptedHealthFromSettings(input.settings.health, input.settings.file);
   const bot = await startBot({
     config: input.config,
     apps: input.apps,
@@ -242,12 +257,7 @@ async function listen(
       clusterFor: clusterProvider,
     }),
     // `/sync resources` and resource actions read and write through the same mapping.
-    resourceViews: createResourceViews({
-      clusterFor: (application) => clusterProvider(input.apps.registry.get(application)),
-      actions: resourceActionsFromSettings(input.settings.health, input.settings.file),
-      tracking: input.settings.resourceTracking,
-      ...(scripted ? { scripted } : {}),
-    }),
+    resourceViews: input.resourceViews,
     refreshApplications: () => input.refresher.refreshIfStale(),
     ...(input.web ? { web: input.web } : {}),
     settings: input.settings,

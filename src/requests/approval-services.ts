@@ -9,7 +9,7 @@
 import type { ApplicationRenderer } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
-import type { ApprovalMessenger, ApprovalRecord } from '../environments/index.js';
+import type { ApprovalDeps, ApprovalMessenger, ApprovalRecord } from '../environments/index.js';
 import {
   type ApprovalStore,
   type Approvals,
@@ -50,6 +50,8 @@ export interface ApprovalServicesOptions {
   groupCacheTtlMs?: number;
   /** Slack delivery errors after a stored decision. */
   onDeliveryError?(error: unknown): void;
+  /** Runs an approved resource action (ResourceViews.run); omit without cluster access (approved actions are not run). */
+  runResourceAction?: ApprovalDeps['runResourceAction'];
   /** Clock in epoch ms (default `Date.now`); tests pass a controllable one for expiry and freeze windows. */
   now?(): number;
   /** A request closed without approval (ApprovalDeps.onClosed): an ApplicationSet's rollout stops there. */
@@ -96,6 +98,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
       enqueueApproved: (flow, record) =>
         requestSyncAnyOrigin({ ...flow, queue: options.queue }, { origin: 'approved', record }),
       messenger: options.messenger,
+      ...(options.runResourceAction ? { runResourceAction: options.runResourceAction } : {}),
       durable,
       now: options.now ?? Date.now,
       ...(options.onClosed ? { onClosed: options.onClosed } : {}),

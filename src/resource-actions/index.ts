@@ -36,6 +36,7 @@ export {
   type ActionRequest,
   changedFields,
   createResourceViews,
+  type FailingPodLog,
   type ResourceViewLine,
   type ResourceViews,
   type ResourceViewsDeps,

@@ -25,6 +25,7 @@ import {
   type JsonObject,
   type ResourceAction,
 } from './action-results.js';
+import { currentPods, pickFailingPod } from './failing-pod.js';
 import {
   type EventLine,
   eventsOf,
@@ -63,10 +64,33 @@ export interface ResourceViews {
   tree(application: string): Promise<ResourceViewLine[]>;
   /** Throws ResourceActionError for a request that cannot run (nothing written), ActionScriptError for a script error. */
   run(request: ActionRequest): Promise<ActionOutcome>;
+  /**
+   * What `run` would write now, nothing written (`would patch Deployment/web`): the same checks (offered, enabled,
+   * declared parameters, the script's result allowed), so an approval is asked only for an action that can run.
+   */
+  plan(request: ActionRequest): Promise<ActionOutcome>;
   /** Logs of a Pod, or of the Pods of a workload, or (no target) of every Pod of the Application; Secrets redacted. */
   logs(application: string, target: string | undefined, options: LogOptions): Promise<LogsResult>;
   /** Recent Events of the Application's objects (or of the one named). */
   events(application: string, target?: string): Promise<EventLine[]>;
+  /**
+   * The failing Pod of workload `target` (`namespace/Kind/name`; a Deployment's current ReplicaSet's Pods) and the
+   * last `tail` lines of its failing container (the crashed instance's when it restarted), Secrets redacted, at most
+   * MAX_LOG_BYTES; undefined when no Pod of it fails.
+   */
+  failingPodLog(application: string, target: string, tail: number): Promise<FailingPodLog | undefined>;
+}
+
+export interface FailingPodLog {
+  /** `Pod/web-7d9c-abcde`. */
+  pod: string;
+  container: string;
+  previous: boolean;
+  /** Why this Pod: `CrashLoopBackOff, 4 restarts`. */
+  why: string;
+  lines: string[];
+  /** Why there are no lines, when there are none. */
+  problem?: string;
 }
 
 export interface ResourceViewsDeps {
@@ -123,6 +147,12 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
     const judged = new Map(await Promise.all(objects.map(async (o) => [o, await healthOf(o)] as const)));
     return buildResourceTree({ tracked, candidates: candidates.flat(), health: (o) => judged.get(o) });
   };
+  const planned = async (request: ActionRequest) => {
+    const target = findLine(await lines(request.application), request.application, request.target).object;
+    const live = target as unknown as JsonObject;
+    const impacted = deps.actions.runOffered(live, request.action, request.params ?? {});
+    return { target, writes: impacted.map((item) => planWrite(item, target, live)) };
+  };
   return {
     async tree(application) {
       return (await lines(application)).map((line) => ({ ...line, actions: discover(line.object) }));
@@ -146,11 +176,45 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
       );
       return eventsOf(events.flat(), objects);
     },
+    async plan(request) {
+      const { target, writes } = await planned(request);
+      const changes = writes.map((write) =>
+        write.kind === 'none'
+          ? `nothing to change in ${kindSlashName(target)}`
+          : `would ${write.kind === 'apply' ? 'patch' : 'create'} ${kindSlashName(write.object)}`,
+      );
+      return { target: kindSlashName(target), namespace: target.metadata.namespace ?? '', changes };
+    },
+    async failingPodLog(application, target, tail) {
+      const all = await lines(application);
+      const failing = pickFailingPod(currentPods(all, findLine(all, application, target)));
+      if (!failing) return undefined;
+      const secrets = secretValues(all.map((l) => l.object).filter((o) => o.kind === 'Secret'));
+      const cluster = deps.clusterFor(application);
+      const read = (previous: boolean) =>
+        readLogs(cluster, [failing.pod], secrets, {
+          tail,
+          container: failing.container,
+          ...(previous ? { previous: true } : {}),
+        });
+      let log = (await read(failing.previous)).logs[0];
+      let previous = failing.previous;
+      // No previous instance after all (it was replaced meanwhile): the current one's log.
+      if (previous && (log === undefined || (log.lines.length === 0 && log.problem))) {
+        log = (await read(false)).logs[0];
+        previous = false;
+      }
+      return {
+        pod: kindSlashName(failing.pod),
+        container: failing.container,
+        previous,
+        why: failing.why,
+        lines: log?.lines ?? [],
+        ...(log?.problem ? { problem: log.problem } : {}),
+      };
+    },
     async run(request) {
-      const target = findLine(await lines(request.application), request.application, request.target).object;
-      const live = target as unknown as JsonObject;
-      const impacted = deps.actions.runOffered(live, request.action, request.params ?? {});
-      const writes = impacted.map((item) => planWrite(item, target, live));
+      const { target, writes } = await planned(request);
       const cluster = deps.clusterFor(request.application);
       const changes: string[] = [];
       for (const write of writes) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BotError } from '../domain/index.js';
+import { resourceActionNeedsApproval } from './environments-schema.js';
 import { parseSettings } from './load-settings.js';
 
 const FILE = '/etc/wavesync/wavesync.yaml';
@@ -31,7 +32,46 @@ describe('src/settings/environments-schema', () => {
       permissions: {},
       subscriptions: {},
       applications: {},
+      resourceActions: {},
     });
+  });
+
+  it('resourceActions: an action listed decides for itself, others follow requireApproval', () => {
+    const settings = parseSettings(
+      [
+        'environments:',
+        '  production:',
+        '    requireApproval: true',
+        '    approvers: { users: [U0SAM] }',
+        '    resourceActions: { restart: { requireApproval: false } }',
+        '  staging:',
+        '    approvers: { groups: [S0SRE] }',
+        '    resourceActions: { suspend: { requireApproval: true } }',
+      ].join('\n'),
+      FILE,
+    );
+    const { production, staging } = settings.environments;
+    expect(resourceActionNeedsApproval(production!, 'restart')).toBe(false);
+    expect(resourceActionNeedsApproval(production!, 'resume')).toBe(true);
+    expect(resourceActionNeedsApproval(staging!, 'suspend')).toBe(true);
+    expect(resourceActionNeedsApproval(staging!, 'restart')).toBe(false);
+  });
+
+  it('resourceActions: approval without approvers, or an unknown key, is refused with its path', () => {
+    expect(() =>
+      parseSettings(
+        'environments:\n  staging:\n    resourceActions: { restart: { requireApproval: true } }\n',
+        FILE,
+      ),
+    ).toThrow(
+      'environments.staging.resourceActions.restart.requireApproval: needs approvers (at least one user or group) to approve the action',
+    );
+    expect(() =>
+      parseSettings(
+        'environments:\n  staging:\n    resourceActions: { restart: { approval: false } }\n',
+        FILE,
+      ),
+    ).toThrow(/environments\.staging\.resourceActions\.restart.*approval/);
   });
 
   it('reads a full production environment', () => {

@@ -24,6 +24,8 @@
  *       cancel: { groups: [S0SRE] }             # a grant, or a list of grants (Argo CD AppProject roles)
  *     applications:                             # per-Application overrides of `permissions`
  *       payments: { permissions: { sync: { groups: [S0PAYMENTS] } } }
+ *     resourceActions:                          # per resource action (Argo CD's name): approval or not
+ *       restart: { requireApproval: false }     # default: the environment's requireApproval
  * ```
  */
 import cronParser from 'cron-parser';
@@ -124,6 +126,15 @@ const ApplicationOverridesSchema = z.record(
   z.strictObject({ permissions: PermissionsSchema.default({}) }),
 );
 
+/**
+ * `resourceActions:` of an environment: resource action name (Argo CD's: `restart`, `resume`, `suspend`, …) → whether
+ * running it needs an approval like a sync. An action not listed follows the environment's `requireApproval`.
+ */
+const ResourceActionsSchema = z.record(
+  z.string().regex(/^[A-Za-z0-9][-A-Za-z0-9_.]*$/, 'must be a resource action name (e.g. restart)'),
+  z.strictObject({ requireApproval: z.boolean() }),
+);
+
 /** A change freeze: starts at every time `cron` matches (in `timezone`) and lasts `durationMinutes`. */
 export const FreezeWindowSchema = z.strictObject({
   name: nonEmpty,
@@ -176,6 +187,8 @@ export const EnvironmentSchema = z
     permissions: PermissionsSchema.default({}),
     /** Per-Application overrides of `permissions`, by Application name. */
     applications: ApplicationOverridesSchema.default({}),
+    /** Per resource action: `requireApproval` (default: the environment's), see resourceActionNeedsApproval. */
+    resourceActions: ResourceActionsSchema.default({}),
   })
   .superRefine((env, ctx) => {
     if (env.requireApproval && env.autoSync === true) {
@@ -193,6 +206,16 @@ export const EnvironmentSchema = z
         message: 'needs at least one user or group when requireApproval is true',
       });
     }
+    if (!env.requireApproval && users.length === 0 && groups.length === 0) {
+      for (const [name, action] of Object.entries(env.resourceActions)) {
+        if (!action.requireApproval) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['resourceActions', name, 'requireApproval'],
+          message: 'needs approvers (at least one user or group) to approve the action',
+        });
+      }
+    }
     if (groups.length === 0 && users.length > 0 && env.requiredApprovals > users.length) {
       ctx.addIssue({
         code: 'custom',
@@ -209,6 +232,19 @@ export const EnvironmentsSchema = z.record(
 );
 
 export type EnvironmentSettings = z.infer<typeof EnvironmentSchema>;
+
+/**
+ * Does running resource action `action` in an environment with `env` need an approval? Its `resourceActions` entry
+ * when there is one, else the environment's `requireApproval`.
+ */
+export function resourceActionNeedsApproval(
+  env: Pick<EnvironmentSettings, 'requireApproval' | 'resourceActions'>,
+  action: string,
+): boolean {
+  return Object.hasOwn(env.resourceActions, action)
+    ? (env.resourceActions[action]?.requireApproval ?? env.requireApproval)
+    : env.requireApproval;
+}
 export type Action = (typeof ACTIONS)[number];
 export type Grant = z.infer<typeof GrantSchema>;
 export type Permissions = z.infer<typeof PermissionsSchema>;

@@ -10,6 +10,7 @@ export {
   type Grant,
   isRegexRule,
   type Principals,
+  resourceActionNeedsApproval,
 } from './environments-schema.js';
 export { defaultSettings, loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
 export type { PipelineSettings, PromotionSettings, VerifySettings } from './promotion-schema.js';

@@ -40,6 +40,12 @@ describe('test/e2e/demo-command', () => {
     expect(out).toMatch(/\n {2}\s+APP\s+OUTCOME\s+WAVES\s+HOOKS\s+DURATION\s+SLACK CALLS\s+ACK\n/);
     expect(out).toMatch(/\n {2}✓ {2}payments +Succeeded +5 +3 +[\d.]+ s +\d+ +\d+ ms\n/);
     expect(out).toMatch(/\n {2}✓ {2}broken-migration +Failed +\d+ +\d+ /);
+    // Look and act: a Degraded app, its resources, its crash's logs (redacted) and a restart, from Slack.
+    expect(out).toMatch(/\n {2}✓ {2}checkout \(look & act\) +Succeeded /);
+    expect(out).toContain('@pat in #checkout: /sync resources checkout');
+    expect(out).toContain('connecting to postgres://checkout:***@db:5432');
+    expect(out).not.toContain('demo-db-pa55word');
+    expect(out).toContain('@pat clicks restart on Deployment/checkout');
     expect(code).toBe(0);
     // The demo's own clock (from its start to the outcomes); process start-up (tsx compiling the sources) is
     // measured separately and depends on the machine.
@@ -66,7 +72,7 @@ describe('test/e2e/demo-command', () => {
     expect(one.code).toBe(0);
     expect(unknown.out).toBe(
       'error: no demo scenario named "gestbook" (did you mean guestbook?): use one of guestbook, sync-waves, ' +
-        'pre-post-sync, orders, rails, payments, app-of-apps, broken-migration\n',
+        'pre-post-sync, orders, rails, payments, app-of-apps, broken-migration, checkout\n',
     );
     expect(unknown.code).toBe(2);
   }, 300_000);

@@ -27,6 +27,17 @@ export interface ApprovalDeps {
    * noted on the request and audited); rejects when the store does not hold the request as approved.
    */
   enqueueApproved(deps: ApprovalDeps, record: ApprovalRecord): Promise<{ jobId?: string }>;
+  /**
+   * Runs an approved resource action (src/resource-actions ResourceViews.run: offered, enabled, server-side apply)
+   * and resolves with what it wrote; rejects with why it could not. Absent where this process has no cluster access:
+   * an approved action is then noted as not run.
+   */
+  runResourceAction?(request: {
+    application: string;
+    action: string;
+    target: string;
+    params: Readonly<Record<string, string>>;
+  }): Promise<{ target: string; changes: string[] }>;
   messenger: ApprovalMessenger;
   /**
    * A request closed without being approved — rejected, expired, withdrawn or invalidated — once its message shows

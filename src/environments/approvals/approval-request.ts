@@ -72,6 +72,21 @@ export interface ApprovalRequest {
   syncTrigger?: string;
   /** Present when the request is a promotion (`/sync promote`): what it moves and how it was verified. */
   promotion?: PromotionRef;
+  /**
+   * Present when the request runs a resource action (`/sync action`, a resource's action button) instead of a sync:
+   * approved, the flow runs it once (ApprovalDeps.runResourceAction) and posts the result in the message's thread.
+   */
+  resourceAction?: ResourceActionRef;
+}
+
+/** A resource action under approval: what runs, on what, and what it would write when asked. */
+export interface ResourceActionRef {
+  action: string;
+  /** As asked: `Kind/name` or `namespace/Kind/name`. */
+  target: string;
+  params: Record<string, string>;
+  /** What it would write when the request was made (`would patch Deployment/web`). */
+  plan: string[];
 }
 
 /** A deletion under approval: the queue's DeletionRequest and the plan the approvers see. */
@@ -132,11 +147,27 @@ export function bindingOf(
  */
 export function rerunCommandOf(
   request: Pick<ApprovalRequest, 'application' | 'deletion'> &
-    Pick<Partial<ApprovalRequest>, 'rollback' | 'promotion' | 'rollout'>,
+    Pick<Partial<ApprovalRequest>, 'rollback' | 'promotion' | 'rollout' | 'resourceAction'>,
 ): string {
+  if (request.resourceAction)
+    return `/sync action ${request.application} ${describeResourceAction(request.resourceAction)}`;
   // A rollout's Application: the rollout stopped when its request closed; it is started over as a whole.
   if (request.rollout) return `/sync ${request.rollout.applicationSet}`;
   if (request.promotion) return `/sync promote ${request.promotion.pipeline} --to ${request.application}`;
   if (request.rollback) return `/sync rollback ${request.application} ${request.rollback.id}`;
   return request.deletion ? `/sync delete ${request.application}` : `/sync ${request.application}`;
+}
+
+/** `restart Deployment/web` (parameters as `k=v`): the action as typed after the application. */
+export function describeResourceAction(ref: Pick<ResourceActionRef, 'action' | 'target' | 'params'>): string {
+  const params = Object.entries(ref.params).map(([k, v]) => `${k}=${v}`);
+  return [ref.action, ref.target.replace(/^\//, ''), ...params].join(' ');
+}
+
+/** The binding of a resource action request: what runs on what, with which parameters. */
+export function resourceActionBindingOf(application: string, ref: ResourceActionRef): string {
+  const params = Object.entries(ref.params).sort(([a], [b]) => a.localeCompare(b));
+  return createHash('sha256')
+    .update(JSON.stringify(['resource-action', application, ref.action, ref.target, params]))
+    .digest('hex');
 }

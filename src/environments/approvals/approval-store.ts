@@ -54,12 +54,18 @@ export interface ApprovalStore {
   /** Ids of pending requests whose expiry is at or before `now`. */
   dueForExpiry(now: number): Promise<string[]>;
   /**
-   * Whether `application` has an approval request still pending (not yet approved, rejected, expired or
-   * invalidated; a request past its expiry counts until the sweeper expires it). Reads the pending set.
+   * Whether `application` has a sync's approval request still pending (not yet approved, rejected, expired or
+   * invalidated; a request past its expiry counts until the sweeper expires it; a resource action's does not count).
+   * Reads the pending set.
    */
   hasPending(application: string): Promise<boolean>;
   /** Remember the job an approved request queued (also for job → request look-ups); it leaves the to-enqueue set. */
   recordJob(id: string, jobId: string): Promise<void>;
+  /**
+   * An approved resource action's one run: true for the one caller that claims it (the click, or the sweeper for a
+   * stranded one), false for every later one; the request leaves the to-enqueue set either way.
+   */
+  claimRun(id: string, now: number): Promise<boolean>;
   /** Remember why an approved request was not queued; it leaves the to-enqueue set. */
   recordNote(id: string, note: string): Promise<void>;
   /** Ids of approved requests approved at or before `before` (ms) whose job is not recorded yet. */
@@ -173,7 +179,15 @@ export function createApprovalStore(redis: RedisClient, options: ApprovalStoreOp
     pending,
     dueForExpiry: (now) => redis.zrangebyscore(expiries, '-inf', now),
     async hasPending(application) {
-      return (await pending(application)).length > 0;
+      return (await pending(application)).some((r) => r.request.resourceAction === undefined);
+    },
+    async claimRun(id, now) {
+      const replies = await redis
+        .multi()
+        .hsetnx(requestKey(id), 'ranAt', String(now))
+        .zrem(toEnqueue, id)
+        .exec();
+      return replies?.[0]?.[1] === 1;
     },
     async recordJob(id, jobId) {
       const ttl = await redis.pttl(requestKey(id));

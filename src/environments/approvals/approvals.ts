@@ -10,7 +10,7 @@ import { checkRequest, type RequestAsk } from '../check-request.js';
 import { environmentFor } from '../environment-resolver.js';
 import { type ActionContext, type Authorization, authorizeAction } from '../permissions.js';
 import type { ApprovalDeps } from './approval-deps.js';
-import type { ApprovalRecord, MessageRef } from './approval-request.js';
+import { type ApprovalRecord, describeResourceAction, type MessageRef } from './approval-request.js';
 import { expireDue, invalidateRecord, withdrawRecord } from './close-approval.js';
 import { type DecisionClick, type DecisionResult, decideApproval } from './decide-approval.js';
 import { enqueueStranded } from './enqueue-stranded.js';
@@ -28,6 +28,12 @@ import {
   requestDiff,
 } from './live-diff.js';
 import { confirmedBeforeShown, resilientMessenger } from './resilient-messenger.js';
+import {
+  gateResourceAction,
+  type ResourceActionAsk,
+  type ResourceActionGate,
+  resourceActionRequiresApproval,
+} from './resource-action-approval.js';
 
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
 
@@ -41,6 +47,8 @@ export interface PendingApproval {
   requester: Initiator;
   /** `/sync delete` rather than a sync. */
   deletion: boolean;
+  /** A resource action rather than a sync (`restart Deployment/web`). */
+  resourceAction?: string;
   /** ISO-8601. */
   createdAt: string;
   /** ISO-8601. */
@@ -112,6 +120,17 @@ export interface Approvals {
   audit(application: string, userId: string, limit?: number, channel?: string): Promise<AuditView>;
   /** True when a request for `application` (allowed by the policy) waits for approval before it is queued. */
   needsApproval(application: string): boolean;
+  /**
+   * True when running resource action `action` on `application` waits for an approval (the environment's
+   * `resourceActions.<action>.requireApproval`, else its `requireApproval`).
+   */
+  resourceActionNeedsApproval(application: string, action: string): boolean;
+  /**
+   * A resource action someone may run (the caller checked the `action` permission): `proceed` where it needs no
+   * approval; else an approval request is posted in `ask.channel` (Approve/Reject; approved, the flow runs it once
+   * through ApprovalDeps.runResourceAction and posts the result in the message's thread).
+   */
+  gateResourceAction(ask: ResourceActionAsk): Promise<ResourceActionGate>;
   /** The requests waiting for approval, of `application` or all, oldest first (`/sync status`). */
   pendingApprovals(application?: string): Promise<PendingApproval[]>;
   /**
@@ -233,6 +252,9 @@ export function createApprovals(
       });
       return { allowed: true };
     },
+    resourceActionNeedsApproval: (application, action) =>
+      resourceActionRequiresApproval(deps, application, action),
+    gateResourceAction: (ask) => gateResourceAction(deps, ask),
     needsApproval(application) {
       const app = deps.findApplication(application);
       const env = app && environmentFor(deps.settings, app);
@@ -283,6 +305,7 @@ function pendingOf(record: ApprovalRecord): PendingApproval {
     environment: request.environment,
     requester: request.requester,
     deletion: request.deletion !== undefined,
+    ...(request.resourceAction ? { resourceAction: describeResourceAction(request.resourceAction) } : {}),
     createdAt: request.createdAt,
     expiresAt: request.expiresAt,
     approvals: record.approvals.length,

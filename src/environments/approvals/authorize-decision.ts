@@ -20,6 +20,8 @@ export interface DecisionContext {
   environment: string;
   /** Channel of the clicked message (for `approve` grants limited to channels). */
   channel?: string;
+  /** What was requested, for the self-approval refusal (default `sync`). */
+  what?: string;
 }
 
 export type DecisionAuthorization = { allowed: true } | { allowed: false; reason: string };
@@ -42,7 +44,10 @@ export async function authorizeDecision(
       users: approvers.flatMap((g) => g.users),
       groups: approvers.flatMap((g) => g.groups),
     });
-    return { allowed: false, reason: `You requested this sync; someone else from ${who} must approve it.` };
+    return {
+      allowed: false,
+      reason: `You requested this ${ctx.what ?? 'sync'}; someone else from ${who} must approve it.`,
+    };
   }
   if (permitted.allowed) return { allowed: true };
   const reason =

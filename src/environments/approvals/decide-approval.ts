@@ -13,6 +13,7 @@ import type { ApprovalDeps } from './approval-deps.js';
 import { type ApprovalRecord, bindingOf, type MessageRef, rerunCommandOf } from './approval-request.js';
 import { authorizeDecision, type Decision } from './authorize-decision.js';
 import { describeStatus, expireRecord, invalidateRecord } from './close-approval.js';
+import { runApprovedResourceAction } from './resource-action-approval.js';
 
 export interface DecisionClick {
   decision: Decision;
@@ -49,6 +50,7 @@ export async function decideApproval(deps: ApprovalDeps, click: DecisionClick): 
       requesterId: request.requester.userId,
       application: request.application,
       environment: request.environment,
+      ...(request.resourceAction ? { what: 'resource action' } : {}),
     },
     // Membership is asked of Slack now (a removed approver is refused at once; Slack down: refused, try again).
     deps.groups.isMemberOfAnyNow,
@@ -88,7 +90,8 @@ async function changedSinceRequest(deps: ApprovalDeps, record: ApprovalRecord): 
   const app = deps.findApplication(request.application);
   if (!app) return `Application ${request.application} no longer exists.`;
   // A deletion binds no revision; the worker re-checks the Delete=confirm objects against the confirmed plan.
-  if (request.deletion) return undefined;
+  // A resource action renders nothing: it runs on the live object as it is when approved (as Argo CD's would).
+  if (request.deletion || request.resourceAction) return undefined;
   const preview = await deps.preview(app, request.operation);
   if (bindingOf(app.name, preview.revision, request.operation) !== request.binding) {
     return `What would be synced changed since the request (revision ${displayRevision(request.revision)} → ${displayRevision(preview.revision)}); the request is invalidated.`;
@@ -122,6 +125,10 @@ async function applyDecision(
     case 'approved':
       await deps.audit.append({ ...base, type: 'approved', revision: request.revision });
       await updateMessage(deps, fresh);
+      if (request.resourceAction) {
+        await runApprovedResourceAction(deps, fresh);
+        return { kind: 'approved' };
+      }
       return { kind: 'approved', ...(await deps.enqueueApproved(deps, fresh)) };
     case 'recorded':
       await deps.audit.append({ ...base, type: 'approval-recorded' });

@@ -5,6 +5,7 @@
  * request, so a late retry never queues twice.
  */
 import type { ApprovalDeps } from './approval-deps.js';
+import { runApprovedResourceAction } from './resource-action-approval.js';
 
 /** An approved request counts as stranded this long after its approval without a recorded job (ms). */
 export const STRANDED_AFTER_MS = 10_000;
@@ -19,6 +20,11 @@ export async function enqueueStranded(deps: ApprovalDeps): Promise<number> {
     const record = await deps.store.get(id);
     if (record?.status !== 'approved' || record.jobId || record.note) {
       await deps.store.doneEnqueueing(id);
+      continue;
+    }
+    // An approved resource action is run (once: claimRun) instead of queued.
+    if (record.request.resourceAction) {
+      if ((await runApprovedResourceAction(deps, record)).ran) queued += 1;
       continue;
     }
     const { jobId } = await deps.enqueueApproved(deps, record);

@@ -27,8 +27,13 @@ export interface FailureNotice {
   jobId: string;
   /** The Application can be rolled back (no automated sync, a source with revisions): the notice gets a Roll back button. */
   rollbackable?: boolean;
-  /** The failing hook's last log lines (`failed` only), so the channel has the evidence, not only the thread. */
+  /**
+   * The failing hook's last log lines (`failed`), or the failing Pod's of the Degraded workload (`degraded`), so the
+   * channel has the evidence, not only the thread.
+   */
   logTail?: string[];
+  /** Whose log `logTail` is when it is not the hook's: `Pod/web-7d9c-x (container main, previous instance; CrashLoopBackOff, 4 restarts)`. */
+  logSource?: string;
 }
 
 /**
@@ -49,8 +54,10 @@ export interface SubscriptionNotice {
   phase: string;
   /** What failed, or what is not Healthy (`on-sync-failed`, `on-health-degraded`). */
   detail?: string;
-  /** The failing hook's last log lines (`on-sync-failed`). */
+  /** The failing hook's last log lines (`on-sync-failed`), the failing Pod's (`on-health-degraded`). */
   logTail?: string[];
+  /** Whose log `logTail` is when it is a Pod's (see FailureNotice.logSource). */
+  logSource?: string;
   /** Set when a person cancelled the operation: announced as cancelled, not as a failure (`on-sync-failed`). */
   cancelledBy?: CancelledBy;
   /** The operation was a rollback (`on-rollback`, and the other triggers of a rollback). */
@@ -109,4 +116,22 @@ export function describeDegraded(
   const more = unhealthy.length > 1 ? ` (and ${unhealthy.length - 1} more)` : '';
   const message = first.health.message ? `: ${first.health.message}` : '';
   return `${first.task.kind}/${first.task.name} ${first.health.status}${message}${more}`;
+}
+
+/** A Degraded workload's failing Pod's log tail (FailureNotifierDeps.degradedLogTail). */
+export interface DegradedLogTail {
+  /** `Pod/web-7d9c-x (container main, previous instance; CrashLoopBackOff, 4 restarts)`. */
+  source: string;
+  lines: string[];
+}
+
+/** Workload kinds whose failing Pod's log a Degraded notice shows. */
+export const POD_WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
+
+/** The first Degraded workload of `unhealthy` (a Deployment, StatefulSet or DaemonSet), as `namespace/Kind/name`. */
+export function degradedWorkload(
+  unhealthy: readonly { task: TaskRef; health: HealthStatus }[],
+): string | undefined {
+  const found = unhealthy.find((u) => u.health.status === 'Degraded' && POD_WORKLOADS.has(u.task.kind));
+  return found ? `${found.task.namespace}/${found.task.kind}/${found.task.name}` : undefined;
 }

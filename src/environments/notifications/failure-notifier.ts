@@ -36,6 +36,8 @@ import type { AuditLog } from '../audit-log.js';
 import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
 import { rollbackButtonUsable } from '../permissions.js';
 import {
+  type DegradedLogTail,
+  degradedWorkload,
   describeDegraded,
   describeFailure,
   type FailureNotice,
@@ -57,6 +59,12 @@ export interface FailureNotifierDeps {
   poster: NotificationPoster;
   /** Called with delivery errors (default: ignored). */
   onError?(error: unknown): void;
+  /**
+   * The failing Pod's last lines of a Degraded workload (`namespace/Kind/name`) of `application`, Secrets redacted
+   * and bounded (src/resource-actions ResourceViews.failingPodLog); undefined when none fails. Without it (no
+   * cluster access) a Degraded notice has no log tail. Errors only leave the log tail out.
+   */
+  degradedLogTail?(application: string, workload: string): Promise<DegradedLogTail | undefined>;
 }
 
 export interface FailureNotifier {
@@ -218,11 +226,13 @@ class NotifyingReporter {
       if (event.health.status === 'Degraded') {
         this.degraded = true;
         const detail = describeDegraded(event.health, event.unhealthy);
-        await this.notifyFailure('degraded', detail, 'Succeeded');
+        const evidence = await this.degradedEvidence(event.unhealthy);
+        await this.notifyFailure('degraded', detail, 'Succeeded', evidence);
         await this.notifySubscribers('on-health-degraded', {
           phase: 'Succeeded',
           detail,
           rollbackable: this.rollbackable,
+          ...(evidence ? { logTail: evidence.lines, logSource: evidence.source } : {}),
         });
       }
       if (event.health.status === 'Healthy')
@@ -236,7 +246,10 @@ class NotifyingReporter {
    */
   private async notifySubscribers(
     trigger: NotificationTrigger,
-    outcome: Pick<SubscriptionNotice, 'phase' | 'detail' | 'logTail' | 'cancelledBy' | 'rollbackable'>,
+    outcome: Pick<
+      SubscriptionNotice,
+      'phase' | 'detail' | 'logTail' | 'logSource' | 'cancelledBy' | 'rollbackable'
+    >,
   ): Promise<void> {
     if (trigger === 'on-rollback' && !this.request.rollback) return;
     const alerts = this.env?.settings.notifications?.channel;
@@ -281,7 +294,33 @@ class NotifyingReporter {
     });
   }
 
-  private async notifyFailure(kind: FailureNotice['kind'], failure: string, phase: string): Promise<void> {
+  /**
+   * The failing Pod's log tail of the first Degraded workload, read only when someone will be told (the alerts
+   * channel, or an `on-health-degraded` subscription); undefined when there is none or it cannot be read.
+   */
+  private async degradedEvidence(
+    unhealthy: Parameters<typeof degradedWorkload>[0],
+  ): Promise<DegradedLogTail | undefined> {
+    const workload = degradedWorkload(unhealthy);
+    const told =
+      this.env?.settings.notifications !== undefined ||
+      subscribedChannels('on-health-degraded', ...this.subscriptions).length > 0;
+    if (!workload || !told || !this.deps.degradedLogTail) return undefined;
+    try {
+      const tail = await this.deps.degradedLogTail(this.request.application, workload);
+      return tail && tail.lines.length > 0 ? tail : undefined;
+    } catch (error) {
+      this.deps.onError?.(error);
+      return undefined;
+    }
+  }
+
+  private async notifyFailure(
+    kind: FailureNotice['kind'],
+    failure: string,
+    phase: string,
+    evidence?: DegradedLogTail,
+  ): Promise<void> {
     const notifications = this.env?.settings.notifications;
     if (!this.env || !notifications) return;
     if (!(await this.deps.marks.claimFailureNotice(this.jobId))) return;
@@ -301,6 +340,7 @@ class NotifyingReporter {
           this.rollbackable &&
           rollbackButtonUsable(this.env, this.request.application, notifications.channel),
         ...(kind === 'failed' && this.state ? { logTail: failureLogTail(this.state) } : {}),
+        ...(kind === 'degraded' && evidence ? { logTail: evidence.lines, logSource: evidence.source } : {}),
         ...(await this.context()),
       });
       await this.deps.marks.markFailing(this.request.application, this.jobId);

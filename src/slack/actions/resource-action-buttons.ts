@@ -46,7 +46,9 @@ export async function resourceActionButton({ body, action, respond, deps }: Clic
     ...value,
     params: {},
     userId: body.user.id,
+    userName: body.user.username ?? body.user.name ?? body.user.id,
     channel: clickedMessage(body).channel,
+    requestKey: `action:${body.trigger_id}`,
     fromBotMessage: true,
   });
 }

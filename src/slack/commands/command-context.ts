@@ -45,7 +45,17 @@ export interface SlackAppDeps {
     Approvals,
     'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'
   > &
-    Partial<Pick<Approvals, 'liveDiff' | 'requestDiff' | 'pendingApprovals' | 'withdraw'>>;
+    Partial<
+      Pick<
+        Approvals,
+        | 'liveDiff'
+        | 'requestDiff'
+        | 'pendingApprovals'
+        | 'withdraw'
+        | 'gateResourceAction'
+        | 'resourceActionNeedsApproval'
+      >
+    >;
   /** `/sync <appset>`: an ApplicationSet's rollout; without it only Applications are synced. */
   rollouts?: RolloutStarter;
   /** Plans `/sync delete` (reads the cluster); without it `/sync delete` says deleting is not available. */

@@ -1,6 +1,8 @@
 /**
  * `/sync logs <app> [Kind/name] [-c container] [--tail N] [--previous]` and `/sync events <app> [Kind/name]` — for
- * whoever the `view` permission allows from this channel; only the user sees the reply.
+ * whoever the `view` permission allows from this channel (a refusal only the user sees). The logs are shared as a
+ * snippet in a thread of the channel (logs-snippet.ts: the Application's latest sync thread here, else a new one),
+ * redacted and bounded; the events are shown to the user only.
  */
 import { MAX_TAIL } from '../../resource-actions/index.js';
 import { textMessage } from '../messages/block.js';
@@ -10,6 +12,7 @@ import { USAGE } from '../messages/help-blocks.js';
 import { eventsBlocks, logsBlocks } from '../messages/logs-events-blocks.js';
 import { authorizationOf } from './authorize.js';
 import { type CommandContext, ephemeral } from './command-context.js';
+import { shareLogs } from './logs-snippet.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
 interface LogsArgs {
@@ -93,7 +96,51 @@ export async function logsCommand(ctx: CommandContext): Promise<void> {
   try {
     const { target, ...options } = parsed;
     const result = await ctx.deps.resourceViews!.logs(application, target, options);
-    await ctx.respond(ephemeral(logsBlocks(application, target, result)));
+    // No Pods: nothing to share; only the user is told.
+    if (result.logs.length === 0)
+      return void (await ctx.respond(ephemeral(logsBlocks(application, target, result))));
+    try {
+      const shared = await shareLogs(
+        ctx.client,
+        ctx.deps.queue,
+        {
+          application,
+          target,
+          channel: ctx.command.channel_id,
+          userId: ctx.command.user_id,
+          ...(options.previous ? { previous: true } : {}),
+        },
+        result,
+      );
+      if (shared.as === 'blocks')
+        ctx.deps.logger?.warn(
+          { err: shared.reason, application },
+          'logs not shared as a file; posted as text',
+        );
+      const where = shared.thread.syncThread ? 'the thread of its latest sync' : 'a new thread';
+      await ctx.respond(
+        ephemeral(
+          textMessage(
+            `📜 The logs of ${escapeMrkdwn(target ?? application)} are posted in ${where} in this channel.`,
+          ),
+        ),
+      );
+    } catch (err) {
+      // Not postable in the channel (the bot is not in it, Slack refuses): the user still gets them, alone.
+      ctx.deps.logger?.warn({ err, application }, 'logs not posted in the channel');
+      const message = err instanceof Error ? err.message : String(err);
+      const reply = logsBlocks(application, target, result);
+      await ctx.respond(
+        ephemeral({
+          ...reply,
+          blocks: [
+            ...reply.blocks,
+            ...textMessage(`⚠️ Not posted in the channel (${escapeMrkdwn(message)}): only you see them.`)
+              .blocks,
+          ],
+        }),
+      );
+    }
   } catch (err) {
     await failed(ctx, `the logs of ${application}`, err);
   }

@@ -92,7 +92,9 @@ export async function actionCommand(ctx: CommandContext): Promise<void> {
       target,
       params: parsed.params,
       userId: ctx.command.user_id,
+      userName: ctx.command.user_name,
       channel: ctx.command.channel_id,
+      requestKey: `action:${ctx.command.trigger_id}`,
     });
   } catch (err) {
     if (!(err instanceof ResourceActionError))

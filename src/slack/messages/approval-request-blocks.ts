@@ -36,6 +36,7 @@ const PHASES: SyncPhase[] = ['PreSync', 'Sync', 'PostSync', 'SyncFail'];
 
 /** The approval message for the record's current status. */
 export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
+  if (record.request.resourceAction) return resourceActionApprovalBlocks(record);
   const { request } = record;
   const what = request.deletion
     ? '🗑 Delete '
@@ -83,6 +84,41 @@ export function approvalRequestBlocks(record: ApprovalRecord): SlackMessage {
     );
   }
   return { text: plainFallback(`${title} ${revision}`), blocks };
+}
+
+/**
+ * A resource action's approval message: which action, on which object of which Application, what it would write.
+ *
+ * 🛡 ⚙️ *restart* Deployment/web of *guestbook* → production  ·  needs approval
+ *    requested by @pat · `/sync action guestbook restart Deployment/web`
+ *    Would: patch Deployment/web
+ *    Approvers: @sre-leads (0 of 1 approval) · expires at 14:30 UTC
+ *    [Approve] [Reject]
+ */
+function resourceActionApprovalBlocks(record: ApprovalRecord): SlackMessage {
+  const { request } = record;
+  const ref = request.resourceAction!;
+  const params = Object.entries(ref.params).map(([k, v]) => `${k}=${v}`);
+  const title =
+    `${statusIcon(record)} ⚙️ *${escapeMrkdwn(ref.action)}*${params.length > 0 ? ` (${escapeMrkdwn(params.join(', '))})` : ''} ` +
+    `${escapeMrkdwn(ref.target.replace(/^\//, ''))} of *${escapeMrkdwn(request.application)}* → ${escapeMrkdwn(request.environment)}  ·  ${statusText(record)}`;
+  const requested = `requested by ${mention(request.requester.userId)} · \`${escapeMrkdwn(rerunCommandOf(request))}\``;
+  const would = ref.plan.map((line) => line.replace(/^would /, ''));
+  const plan = `Would: ${would.length > 0 ? escapeMrkdwn(would.join(', ')) : 'nothing'}`;
+  const blocks: Block[] = [
+    section(truncate([title, requested, plan].join('\n'), 3000)),
+    context(truncate(footer(record), 3000)),
+  ];
+  if (record.status === 'pending') {
+    const value = encodeApprovalButtonValue({ requestId: request.id, application: request.application });
+    blocks.push(
+      actions(
+        button(APPROVE_ACTION_ID, 'Approve', value, 'primary'),
+        button(REJECT_ACTION_ID, 'Reject', value, 'danger'),
+      ),
+    );
+  }
+  return { text: plainFallback(`${title} ${requested}`), blocks };
 }
 
 /**

@@ -35,7 +35,7 @@ export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
     text: plainFallback(`${title}: ${notice.failure} ${mentions}`),
     blocks: [
       section(truncate(`${title}\n${failure}`, 3000)),
-      ...logTailBlocks(notice.logTail),
+      ...logTailBlocks(notice.logTail, notice.logSource),
       context(footer),
       ...(notice.rollbackable
         ? [rollbackButtonBlock({ application: notice.application, jobId: notice.jobId })]
@@ -44,9 +44,14 @@ export function failureNoticeBlocks(notice: FailureNotice): SlackMessage {
   };
 }
 
-/** The failing hook's log tail as a code block of its own (the newest lines that fit), or nothing. */
-function logTailBlocks(lines: readonly string[] | undefined): Block[] {
-  return lines && lines.length > 0 ? [section(logTailText(lines))] : [];
+/**
+ * The failing hook's (or Degraded workload's failing Pod's) log tail as a code block of its own (the newest lines
+ * that fit), under a line naming the Pod when it is a Pod's; or nothing.
+ */
+function logTailBlocks(lines: readonly string[] | undefined, source?: string): Block[] {
+  if (!lines || lines.length === 0) return [];
+  const whose = source ? [context(`📜 last lines of ${escapeMrkdwn(truncate(source, 300))}`)] : [];
+  return [...whose, section(logTailText(lines))];
 }
 
 /**
@@ -70,7 +75,7 @@ export function subscriptionNoticeBlocks(notice: SubscriptionNotice): SlackMessa
     text: plainFallback(`${title}${detail}`),
     blocks: [
       section(truncate(`${title}${detail}`, 3000)),
-      ...logTailBlocks(notice.logTail),
+      ...logTailBlocks(notice.logTail, notice.logSource),
       context(`${link} · \`${notice.trigger}\``),
       ...button,
     ],

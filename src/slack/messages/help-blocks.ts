@@ -50,7 +50,7 @@ export function helpBlocks(): SlackMessage {
     `\`${USAGE.promote}\` — sync the next stage of a promotion pipeline to exactly the revision verified in the stage before it (through its usual approval)`,
     `\`${USAGE.pipeline}\` — each stage of a pipeline: revision, health, how long verified, what waits to be promoted (a stage's name finds its pipeline too)`,
     `\`${USAGE.resources}\` — the live resources as a tree (owners first), health and messages, unhealthy first, with their actions`,
-    `\`${USAGE.logs}\` — the last lines of a Pod or of a workload's Pods (Secret values hidden; only you see it)`,
+    `\`${USAGE.logs}\` — the last lines of a Pod or of a workload's Pods (Secret values hidden; posted as a snippet in its thread)`,
     `\`${USAGE.events}\` — recent Kubernetes Events of the app's objects, warnings first`,
     `\`${USAGE.action}\` — run an Argo CD resource action (restart, scale, …) on one of them; posted in the channel and audited`,
   ];

@@ -57,7 +57,11 @@ function jobLine(job: JobStatus, now: number): string {
 /** `🛡 *guestbook* · waiting for approval (0 of 1) · requested by @pat · expires 10:30 UTC · /sync cancel guestbook withdraws it` */
 function pendingLine(request: PendingApproval): string {
   const app = escapeMrkdwn(request.application);
-  const what = request.deletion ? 'deletion waiting for approval' : 'waiting for approval';
+  const what = request.resourceAction
+    ? `⚙️ ${escapeMrkdwn(request.resourceAction)} waiting for approval`
+    : request.deletion
+      ? 'deletion waiting for approval'
+      : 'waiting for approval';
   return [
     `🛡 *${app}*`,
     `${what} (${request.approvals} of ${request.requiredApprovals})`,

@@ -35,6 +35,7 @@ import {
 } from '../../../src/queue/index.js';
 import { fanOutReporter } from '../../../src/queue/sync-reporter.js';
 import { createApprovalServices } from '../../../src/requests/index.js';
+import type { ResourceViews } from '../../../src/resource-actions/index.js';
 import type { Settings } from '../../../src/settings/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
 import { createApprovalGate } from '../../../src/slack/approval-gate.js';
@@ -203,6 +204,8 @@ export interface FlowEnvOptions {
   connection?: RedisConnectionOptions;
   /** Where the flow's fake clock starts (ms; default WEDNESDAY, in the real week). */
   startAt?: number;
+  /** `/sync resources`, `/sync action` and approved resource actions run on these (src/resource-actions). */
+  resourceViews?: ResourceViews;
 }
 
 export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): Promise<FlowEnv> {
@@ -239,6 +242,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
     listGroupMembers: slackGroupMembers(web),
     now: () => clock.now,
     durability: replicaDurabilityFor(connection, REPLICA_WAIT_MS),
+    ...(options.resourceViews ? { runResourceAction: options.resourceViews.run } : {}),
   });
   const notifier = createFailureNotifier({
     marks: redisNotificationMarks(redis, prefix),
@@ -302,6 +306,7 @@ export async function startFlowEnv(redis: Redis, options: FlowEnvOptions = {}): 
       driftNotices: redisDriftNoticeRefs(redis, prefix),
       durable: allDurable([queue.durable, durable]),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.resourceViews ? { resourceViews: options.resourceViews, actionAudit: audit } : {}),
     },
   });
   const { port } = await bot.start();

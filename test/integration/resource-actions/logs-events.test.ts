@@ -11,7 +11,7 @@ import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { createResourceActionCatalog, createResourceViews } from '../../../src/resource-actions/index.js';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
-import { type Harness, startHarness } from '../../fakes/slack-app-harness.js';
+import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
 
 let sim: Simulator;
 let cluster: ReturnType<typeof createKubeCluster>;
@@ -105,17 +105,89 @@ describe('logs and events', () => {
     await expect(views().logs('guestbook', 'Secret/db', {})).rejects.toThrow('Secret/db has no logs');
   });
 
-  it('answers /sync logs and /sync events in Slack, warnings first', async () => {
+  it('shares /sync logs as a snippet in a new thread of the channel when the app has no sync thread there, redacted', async () => {
     const id = `r${Math.random()}`;
+    const before = h.fake.files().length;
     await h.slack.sendCommand({
       text: 'logs guestbook Deployment/worker --previous --tail 5',
       responseUrl: h.fake.responseUrl(id),
     });
-    const logs = renderBlocksAsText(
-      ((await h.fake.waitFor(() => h.fake.responseUrlPosts(id)[0])).body.blocks ?? []) as Block[],
+    const told = await h.fake.waitFor(() => h.fake.responseUrlPosts(id)[0]);
+    expect(told.body.response_type).toBe('ephemeral');
+    expect(renderBlocksAsText((told.body.blocks ?? []) as Block[])).toContain(
+      'The logs of Deployment/worker are posted in a new thread in this channel.',
     );
-    expect(logs).toContain('connecting with ***');
-    expect(logs).not.toContain('s3cr3t');
+    const file = h.fake.files()[before];
+    expect(file).toMatchObject({ channel: CHANNEL, filename: 'guestbook-Deployment-worker-previous.log' });
+    expect(file?.content).toMatch(
+      /^==> Pod guestbook\/worker-[\w-]+ <==\nline one\nconnecting with \*\*\*\ngiving up\n$/,
+    );
+    expect(file?.content).not.toContain('s3cr3t');
+    const parent = h.fake.message(CHANNEL, file?.threadTs ?? '');
+    expect(parent?.text).toBe('📜 logs of guestbook Deployment/worker');
+    const comment = h.fake
+      .thread(CHANNEL, file?.threadTs ?? '')
+      .find((m) => m.text.startsWith('📜 Previous logs'));
+    expect(comment?.text).toContain('(1 Pod) for <@');
+  });
+
+  it("puts the snippet in the app's latest sync thread in the channel", async () => {
+    await h.slack.sendCommand({ text: 'guestbook' });
+    let header: { channel: string; threadTs: string } | undefined;
+    for (let i = 0; i < 200 && !header; i++) {
+      header = (await h.queue.applicationStatus('guestbook'))[0]?.target;
+      if (!header) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(header?.channel).toBe(CHANNEL);
+    const before = h.fake.files().length;
+    const id = `r${Math.random()}`;
+    await h.slack.sendCommand({
+      text: 'logs guestbook Deployment/worker --tail 2',
+      responseUrl: h.fake.responseUrl(id),
+    });
+    const told = await h.fake.waitFor(() => h.fake.responseUrlPosts(id)[0]);
+    expect(JSON.stringify(told.body)).toContain('posted in the thread of its latest sync in this channel');
+    const file = h.fake.files()[before];
+    expect(file).toMatchObject({
+      channel: CHANNEL,
+      threadTs: header?.threadTs,
+      filename: 'guestbook-Deployment-worker.log',
+    });
+    expect(file?.content.split('\n').filter((l) => l && !l.startsWith('==>')).length).toBeLessThanOrEqual(2);
+  });
+
+  it('a refusal of /sync logs stays with the user; nothing is posted', async () => {
+    const before = h.fake.channelMessages(CHANNEL).length;
+    const refused = await startHarness(
+      {},
+      undefined,
+      {},
+      {
+        resourceViews: views(),
+        approvalFlow: {
+          authorize: async () => ({
+            allowed: false,
+            code: 'not_permitted',
+            reason: 'Only @sre may view guestbook.',
+          }),
+        } as never,
+      },
+    );
+    try {
+      const res = await refused.slack.sendCommand({ text: 'logs guestbook Deployment/worker' });
+      expect(res.json?.response_type).toBe('ephemeral');
+      expect(renderBlocksAsText((res.json?.blocks ?? []) as Block[])).toContain(
+        'Only @sre may view guestbook.',
+      );
+      expect(refused.fake.files()).toHaveLength(0);
+      expect(refused.fake.channelMessages(CHANNEL)).toHaveLength(0);
+    } finally {
+      await refused.close();
+    }
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(before);
+  });
+
+  it('answers /sync events in Slack, warnings first', async () => {
     const events = await views().events('guestbook');
     expect(events[0]).toMatchObject({ type: 'Warning', reason: 'BackOff' });
     expect(events.some((e) => e.type === 'Normal' && e.object.startsWith('Pod/worker-'))).toBe(true);
