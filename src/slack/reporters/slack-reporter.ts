@@ -204,10 +204,23 @@ class ThreadReporter implements SlackReporter {
     await this.enqueue();
     this.loop ??= this.run();
     this.signal.notify();
-    const rest = this.drain(this.loop);
-    // Every line is in the outbox (durable): Slack's pace delays the thread, not the end of the job.
-    if (this.outbox && this.o.detach) this.o.detach(rest);
-    else await rest;
+    if (this.outbox && this.o.detach) {
+      // The job ends now: its header's final state must be in the outbox too (not only the lines), or a worker
+      // dying before its run loop stores it leaves the sweeper a non-final header to apply (thread-faults' kill trial).
+      await this.storeFinalHeader();
+      // Every line is in the outbox (durable): Slack's pace delays the thread, not the end of the job.
+      this.o.detach(this.drain(this.loop));
+    } else await this.drain(this.loop);
+  }
+
+  /** Store the operation's final header state in the outbox (nothing is sent: the run loop or the sweeper sends it). */
+  private async storeFinalHeader(): Promise<void> {
+    if (!this.summary || !this.outbox) return;
+    try {
+      await this.outbox.storeHeader(syncHeaderBlocks({ ...this.header, state: this.finalState() }), true);
+    } catch (err) {
+      this.o.logger?.warn({ err: (err as Error).message }, 'final header state not stored');
+    }
   }
 
   private async drain(loop: Promise<void>): Promise<void> {
@@ -464,15 +477,7 @@ class ThreadReporter implements SlackReporter {
   }
 
   private headerState(): SyncHeaderState {
-    if (this.summaryPosted && this.summary) {
-      const health: HealthStatus | undefined = this.health?.health;
-      const { phase, durationMs, message, cancelledBy } = this.summary;
-      if (cancelledBy) {
-        const reason = cancelledBy.reason ? { reason: cancelledBy.reason } : {};
-        return { kind: 'cancelled', by: cancelledBy.userId, ...reason, durationMs, message };
-      }
-      return { kind: 'completed', phase, durationMs, message, ...(health ? { health } : {}) };
-    }
+    if (this.summaryPosted && this.summary) return this.finalState();
     const elapsedMs = this.startedAt === undefined ? 0 : Date.now() - this.startedAt;
     return {
       kind: 'running',
@@ -480,6 +485,17 @@ class ThreadReporter implements SlackReporter {
       ...(this.wave ? { wave: this.wave } : {}),
       ...(this.waiting.length > 0 ? { waiting: this.waiting } : {}),
     };
+  }
+
+  /** The header of the ended operation (its summary is known). */
+  private finalState(): SyncHeaderState {
+    const health: HealthStatus | undefined = this.health?.health;
+    const { phase, durationMs, message, cancelledBy } = this.summary!;
+    if (cancelledBy) {
+      const reason = cancelledBy.reason ? { reason: cancelledBy.reason } : {};
+      return { kind: 'cancelled', by: cancelledBy.userId, ...reason, durationMs, message };
+    }
+    return { kind: 'completed', phase, durationMs, message, ...(health ? { health } : {}) };
   }
 }
 

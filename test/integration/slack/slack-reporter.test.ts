@@ -1,3 +1,5 @@
+import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:net';
 import type { WebClient } from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -607,6 +609,66 @@ describe('src/slack/reporters/slack-reporter against the fake Slack API', () => 
         `⚠️ ${missing === 1 ? '1 progress line' : `${missing} progress lines`} could not be delivered (Slack was unavailable); the job's events have the full story.`,
       ]);
       expect(await redis.zcard(outboxesKey(prefix))).toBe(0);
+    });
+
+    /** A Slack that takes every request and never answers: a worker frozen in its call, then killed. */
+    async function silentSlack(): Promise<{ client: WebClient; close(): Promise<void> }> {
+      const sockets = new Set<Socket>();
+      const server = createServer((socket) => {
+        sockets.add(socket);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const client = createSlackWebClient({
+        botToken: 'xoxb-test-token',
+        apiUrl: `http://127.0.0.1:${port}/api/`,
+        retries: 0,
+        timeoutMs: 600_000,
+      });
+      return {
+        client,
+        close: async () => {
+          for (const socket of sockets) socket.destroy();
+          await new Promise((resolve) => server.close(resolve));
+        },
+      };
+    }
+
+    it('when the worker dies after its job ended but before its thread was posted, then the sweeper leaves the header final', async () => {
+      const { target, lines, make } = await durable();
+      const silent = await silentSlack();
+      try {
+        // The job's reporter hands its delivery to the worker at close(); the worker is killed before Slack answered
+        // any of it (its calls never return, its lease lapses).
+        const outbox = redisThreadOutbox(redis, prefix, 'job-1', { leaseMs: 300 });
+        const detached: Promise<void>[] = [];
+        const reporter = make({
+          client: silent.client,
+          posted: redisPostedLines(redis, prefix, 'job-1'),
+          outbox,
+          detach: (delivery) => detached.push(delivery),
+        });
+        await feed(reporter, prePostSyncEvents(), 0);
+        expect(detached).toHaveLength(1);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+
+        const closed = await sweepOutboxes({
+          redis,
+          prefix,
+          client: createSlackWebClient({ botToken: fake.botToken, apiUrl: fake.apiUrl, retries: 0 }),
+          pacer: new ChannelPacer(20),
+          jobEnded: async () => true,
+          idleMs: 0,
+        });
+
+        expect(closed).toEqual(['job-1']);
+        expect(lines()).toEqual(PRE_POST_SYNC_THREAD);
+        expect(text(fake.message(CHANNEL, target.threadTs)!).split('\n')[0]).toBe(
+          '✅ guestbook → staging  ·  Succeeded  ·  Healthy  ·  0:32',
+        );
+      } finally {
+        await silent.close();
+      }
     });
 
     it('when a job ended with lines left in its outbox, then the sweeper delivers them, applies the last header and closes it', async () => {
