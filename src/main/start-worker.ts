@@ -183,6 +183,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     requestRetry: (ask) => requestRetrySync({ queue: producer }, ask),
     retryStrategyOf: (name) => apps.registry.find(name)?.syncPolicy?.retry,
     ...(deps.web ? { announce: threadNotePoster({ client: deps.web, pacer, logger }) } : {}),
+    threadDelivered: (jobId) => threads.get(jobId)?.catch(() => undefined) ?? Promise.resolve(),
     logger,
   });
   // An ApplicationSet's rollout (`/sync <appset>`, started by the bot): each ended Application continues it.

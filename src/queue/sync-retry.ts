@@ -93,6 +93,11 @@ export interface SyncRetryDeps {
   retryStrategyOf(application: string): RetryStrategy | undefined;
   /** Say the scheduled retry in the job's thread (not called for a duplicate enqueue). */
   announce?(target: ReportTarget, text: string): Promise<void>;
+  /**
+   * Resolves once the ended job's own thread is delivered (a job ends once its lines are in the outbox, and they
+   * are posted after it): the note waits for it, so it lands below the failed attempt's summary, never above.
+   */
+  threadDelivered?(jobId: string): Promise<void>;
   logger?: QueueLogger;
 }
 
@@ -126,7 +131,9 @@ export function syncRetryLifecycle(deps: SyncRetryDeps): Required<Pick<JobLifecy
         delayMs: next.delayMs,
       });
       deps.logger?.info?.({ jobId, retryJobId: retry.jobId, attempt: next.attempt }, 'sync retry queued');
-      if (!retry.duplicate && request.target) await deps.announce?.(request.target, retryLine(next, reason));
+      if (retry.duplicate || !request.target || !deps.announce) return;
+      await deps.threadDelivered?.(jobId);
+      await deps.announce(request.target, retryLine(next, reason));
     },
   };
 }

@@ -126,4 +126,32 @@ describe('sync queue: spec.syncPolicy.retry', () => {
       await bull.close();
     }
   });
+  it('waits for the failed attempt’s own thread to be delivered before it says the retry (never above its summary)', async () => {
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const delivered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const lifecycle = syncRetryLifecycle({
+      requestRetry: (ask) => requestRetrySync({ queue: t.queue }, ask),
+      retryStrategyOf: () => ({ limit: 1, backoff: { duration: '1m' } }),
+      threadDelivered: async (jobId) => {
+        events.push(`waiting for ${jobId}`);
+        await delivered;
+        events.push('delivered');
+      },
+      announce: async (_target, text) => {
+        events.push(text.split(':')[0]!);
+      },
+    });
+    t.startWorker({ steps: 1, stepMs: 1 }, { lifecycle });
+    const { jobId } = await t.queue.enqueueSync(syncRequest('web', { syncOptions: ['test.fail'] }));
+
+    await waitFor(async () => events.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events).toEqual([`waiting for ${jobId}`]);
+    release();
+    await waitFor(async () => events.length === 3);
+    expect(events).toEqual([`waiting for ${jobId}`, 'delivered', '🔁 syncPolicy.retry']);
+  });
 });
