@@ -199,8 +199,9 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
         });
       let log = (await read(failing.previous)).logs[0];
       let previous = failing.previous;
-      // No previous instance after all (it was replaced meanwhile): the current one's log.
-      if (previous && (log === undefined || (log.lines.length === 0 && log.problem))) {
+      // No lines from a previous instance (none yet: a container waiting in its first back-off has a terminated
+      // instance, the one that crashed, and no earlier one; or it was replaced meanwhile): the current one's log.
+      if (previous && (log === undefined || log.lines.length === 0)) {
         log = (await read(false)).logs[0];
         previous = false;
       }

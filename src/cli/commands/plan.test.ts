@@ -315,7 +315,7 @@ describe('wavesync plan --app (an Application of wavesync.yaml, rendered as /syn
 
   it('names an unknown Application with "Did you mean", refuses --revision for a local folder and a path together with --app', async () => {
     const known =
-      'app-of-apps, broken-migration, guestbook, orders, payments, pre-post-sync, rails, sync-waves';
+      'app-of-apps, broken-migration, checkout, guestbook, orders, payments, pre-post-sync, rails, sync-waves';
     const unknown = await plan('--app', 'raills', '--config', config);
     expect(unknown).toMatchObject({ stdout: '', exitCode: 2 });
     expect(unknown.stderr).toBe(

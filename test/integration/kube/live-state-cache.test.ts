@@ -30,6 +30,8 @@ const configMap = (namespace: string, name: string, data: Record<string, string>
   data,
 });
 const cmQuery = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'lsc' };
+/** A list of every ConfigMap (read in pages: `?limit=500`, then `&continue=…`), not a watch. */
+const CONFIGMAP_LIST = /^\/api\/v1\/configmaps(\?limit=\d+(&continue=[^&]+)?)?$/;
 const requestsTo = (pattern: RegExp, from: number) =>
   sim.requests.slice(from).filter((r) => pattern.test(r.path) && r.method === 'GET');
 
@@ -59,9 +61,7 @@ describe('src/kube/live-state-cache against the simulator', () => {
     for (let i = 0; i < 8; i++)
       sim.put({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'lsc', name: `s${i}` }, data: {} });
     // A list (not a watch) of the kind: only a 410 or an error relists; a watch's normal timeout resumes.
-    await expect
-      .poll(() => requestsTo(/^\/api\/v1\/configmaps$/, mark), { timeout: 8000 })
-      .not.toHaveLength(0);
+    await expect.poll(() => requestsTo(CONFIGMAP_LIST, mark), { timeout: 8000 }).not.toHaveLength(0);
     sim.put(configMap('lsc', 'after', { v: '2' }));
     await expect
       .poll(async () => (await cache!.list(cmQuery)).map((o) => o.metadata.name).sort(), { timeout: 8000 })
@@ -70,7 +70,7 @@ describe('src/kube/live-state-cache against the simulator', () => {
     expect(subscribed).toContain('ADDED after');
     // The relist came after the watch that got the 410, not at once: restarts back off (200 ms doubling, jittered).
     const after = sim.requests.slice(mark).filter((r) => r.path.startsWith('/api/v1/configmaps'));
-    const relist = after.findIndex((r) => r.path === '/api/v1/configmaps');
+    const relist = after.findIndex((r) => CONFIGMAP_LIST.test(r.path));
     const gone = after[relist - 1]!;
     expect(gone.path).toContain('watch=true');
     expect(after[relist]!.at - gone.at).toBeGreaterThanOrEqual(100);

@@ -190,7 +190,9 @@ describe('a Degraded Deployment notice', () => {
     expect(failing?.pod.metadata.labels?.['pod-template-hash']).toBeDefined();
     // The Pod of the current (crash-looping) revision, not the old one's.
     expect(text).toMatch(
-      /📜 last lines of Pod\/worker-[\w-]+ \(container main, previous instance; CrashLoopBackOff, \d+ restarts?\)/,
+      // The crashed instance's lines: read as the previous instance once restarted, else (waiting in its back-off)
+      // as the container's current log.
+      /📜 last lines of Pod\/worker-[\w-]+ \(container main(, previous instance)?; CrashLoopBackOff, \d+ restarts?\)/,
     );
     expect(text).toContain('connecting with ***');
     expect(text).toContain('fatal: cannot connect');

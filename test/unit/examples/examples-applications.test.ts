@@ -25,6 +25,7 @@ describe('examples/wavesync.yaml', () => {
     expect(registry.names()).toEqual([
       'app-of-apps',
       'broken-migration',
+      'checkout',
       'guestbook',
       'orders',
       'payments',
