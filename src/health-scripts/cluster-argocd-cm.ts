@@ -70,6 +70,12 @@ export interface ScriptedHealthSourceOptions {
   now?: () => number;
 }
 
+/**
+ * How long a long-running caller reuses a cluster's argocd-cm scripts (ms): drift detection, the resource tree and
+ * the promotion verifier ask for every Application again and again; a sync reads them afresh.
+ */
+export const ARGOCD_CM_REUSE_MS = 60_000;
+
 /** The health scripts of one wavesync.yaml `health:`, per destination cluster. */
 export interface ScriptedHealthSource {
   /** wavesync.yaml's scripts and `cluster`'s argocd-cm below them; undefined when neither has any. */

@@ -2,6 +2,7 @@
 
 export { HEALTH_SCRIPT_BYTE_BUDGET } from './byte-budget.js';
 export {
+  ARGOCD_CM_REUSE_MS,
   type ConfigMapReader,
   clusterHealthOverrides,
   type ScriptedHealthSource,

@@ -37,7 +37,7 @@ import {
   driftChannelOf,
   redisNotificationMarks,
 } from '../environments/index.js';
-import { scriptedHealthSource } from '../health-scripts/index.js';
+import { ARGOCD_CM_REUSE_MS, scriptedHealthSource } from '../health-scripts/index.js';
 import type { ClusterCaches } from '../kube/cluster-caches.js';
 import type { Logger } from '../logger.js';
 import { pinnedRevision, redisPromotionStore } from '../promotion/index.js';
@@ -60,9 +60,6 @@ export interface DriftDetectionWiringDeps {
   logger: Logger;
   now?: () => Date;
 }
-
-/** How long drift detection reuses a cluster's argocd-cm health scripts (ms). */
-const ARGOCD_CM_REUSE_MS = 60_000;
 
 /**
  * Start drift detection (the interval unless `defaults.driftDetection.enabled: false`). close() stops the interval,

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { BotError, worstHealth } from '../domain/index.js';
 import { compareApplication } from '../drift/index.js';
 import { getResourceHealth, ignoreDifferencesOf, isHook, listTrackedLiveObjects } from '../engine/index.js';
-import { scriptedHealthFromSettings } from '../health-scripts/index.js';
+import { ARGOCD_CM_REUSE_MS, scriptedHealthSource } from '../health-scripts/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import type { Logger } from '../logger.js';
@@ -50,7 +50,11 @@ export function stageObserver(
   deps: Pick<PromotionWiringDeps, 'config' | 'settings' | 'apps'>,
 ): (application: string, revision: string) => Promise<StageObservation> {
   const { settings, apps } = deps;
-  const scriptedHealth = scriptedHealthFromSettings(settings.health, settings.file, apps.git);
+  // Health as the worker judges it: wavesync.yaml's health: and the stage's cluster's argocd-cm below them.
+  const scripts = scriptedHealthSource(settings.health, settings.file, {
+    git: apps.git,
+    reuseMs: ARGOCD_CM_REUSE_MS,
+  });
   const clusterFor = createClusterProvider({
     settings,
     kubeconfig: deps.config.kubeconfig,
@@ -60,7 +64,9 @@ export function stageObserver(
     const app = apps.registry.find(application);
     if (!app) throw new BotError('application_not_found', `no Application named ${application}`);
     const rendered = await apps.renderer.renderApplication(app, { revision });
-    const live = await listTrackedLiveObjects(clusterFor(app), app.name, settings.resourceTracking);
+    const cluster = clusterFor(app);
+    const live = await listTrackedLiveObjects(cluster, app.name, settings.resourceTracking);
+    const scriptedHealth = await scripts.forCluster(cluster);
     const { differences } = compareApplication(
       rendered.targets,
       live,

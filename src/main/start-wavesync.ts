@@ -19,7 +19,7 @@ import { type Application, BotError } from '../domain/index.js';
 import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
 import { assertKnownEnvironments } from '../environments/index.js';
-import { scriptedHealthFromSettings } from '../health-scripts/index.js';
+import { ARGOCD_CM_REUSE_MS, scriptedHealthSource } from '../health-scripts/index.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { type ClusterCaches, createClusterCaches } from '../kube/cluster-caches.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
@@ -112,12 +112,18 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
   });
   // `/sync resources` and resource actions (and approved ones, wherever the approval sweeper finds them) read and
   // write through the same caches and `clusters:` mapping as the worker.
-  const scripted = scriptedHealthFromSettings(settings.health, settings.file);
+  // Health as the worker judges it: the one script source chain (wavesync.yaml's health:, then the destination's
+  // argocd-cm, read at most once a minute per cluster).
+  const scripts = scriptedHealthSource(settings.health, settings.file, {
+    git: apps.git,
+    reuseMs: ARGOCD_CM_REUSE_MS,
+    onNote: (note) => logger.debug({ note }, 'health scripts'),
+  });
   const resourceViews = createResourceViews({
     clusterFor: (application) => clusters.clusterFor(apps.registry.get(application)),
     actions: resourceActionsFromSettings(settings.health, settings.file),
     tracking: settings.resourceTracking,
-    ...(scripted ? { scripted } : {}),
+    scriptedFor: (application) => scripts.forCluster(clusters.clusterFor(apps.registry.get(application))),
   });
   const wiringFor = (queue?: SyncQueue) =>
     web &&

@@ -97,7 +97,11 @@ export interface ResourceViewsDeps {
   clusterFor(application: string): Pick<Cluster, 'listKinds' | 'list' | 'apply' | 'create' | 'podLogs'>;
   actions: ResourceActionCatalog;
   tracking?: ResourceTracking;
-  scripted?: ScriptedHealth;
+  /**
+   * The health scripts for an Application's objects: the worker's source chain (wavesync.yaml's `health:`, then its
+   * destination cluster's argocd-cm); undefined, or omitted, for none.
+   */
+  scriptedFor?(application: string): Promise<ScriptedHealth | undefined>;
 }
 
 /** The fields of `after` that differ from `before` (lists whole), for an apply that claims only those. */
@@ -124,8 +128,10 @@ function sameObject(a: JsonObject, b: KubeObject): boolean {
 }
 
 export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
-  const healthOf = (obj: KubeObject): Promise<HealthStatus | undefined> =>
-    getResourceHealth(obj, deps.scripted ? { scripted: deps.scripted } : {});
+  const healthOf = (
+    obj: KubeObject,
+    scripted: ScriptedHealth | undefined,
+  ): Promise<HealthStatus | undefined> => getResourceHealth(obj, scripted ? { scripted } : {});
   const discover = (obj: KubeObject): ResourceAction[] => {
     try {
       return deps.actions.discover(obj as unknown as JsonObject);
@@ -144,7 +150,10 @@ export function createResourceViews(deps: ResourceViewsDeps): ResourceViews {
     );
     const objects = [...tracked, ...candidates.flat()];
     // Health is judged for all at once (scripted health runs in batches off the main thread), then looked up.
-    const judged = new Map(await Promise.all(objects.map(async (o) => [o, await healthOf(o)] as const)));
+    const scripted = await deps.scriptedFor?.(application);
+    const judged = new Map(
+      await Promise.all(objects.map(async (o) => [o, await healthOf(o, scripted)] as const)),
+    );
     return buildResourceTree({ tracked, candidates: candidates.flat(), health: (o) => judged.get(o) });
   };
   const planned = async (request: ActionRequest) => {

@@ -14,6 +14,7 @@ import type { Application, KubeObject } from '../../../src/domain/index.js';
 import { type DegradedHealthNoticeDeps, noticeDegradedHealth } from '../../../src/drift/index.js';
 import { scriptedHealthForCluster, scriptedHealthSource } from '../../../src/health-scripts/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
+import { createResourceActionCatalog, createResourceViews } from '../../../src/resource-actions/index.js';
 import { HealthSettingsSchema } from '../../../src/settings/settings-schema.js';
 
 let sim: Simulator;
@@ -217,6 +218,36 @@ describe('scriptedHealthSource: the same scripts for the worker, sync <path> and
 
     expect(notices).toEqual([
       "ConfigMap/held Degraded: held by the cluster's argocd-cm (seen by drift detection)",
+    ]);
+  });
+  it("/sync resources judges with the cluster's argocd-cm: the tree shows the script's message", async () => {
+    await argocdCm({ 'resource.customizations': HELD });
+    const scripts = scriptedHealthSource(HealthSettingsSchema.parse({}), '/c/wavesync.yaml', {
+      reuseMs: 60_000,
+    });
+    await cluster.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'held',
+          namespace: 'default',
+          annotations: { 'argocd.argoproj.io/tracking-id': 'tree:/ConfigMap:default/held' },
+        },
+        data: { a: '1' },
+      },
+      { dryRun: false, force: true },
+    );
+    const views = createResourceViews({
+      clusterFor: () => cluster,
+      actions: createResourceActionCatalog({}),
+      scriptedFor: () => scripts.forCluster(cluster),
+    });
+
+    const tree = await views.tree('tree');
+
+    expect(tree.map((line) => [line.object.metadata.name, line.health])).toEqual([
+      ['held', { status: 'Degraded', message: "held by the cluster's argocd-cm" }],
     ]);
   });
 });
