@@ -76,8 +76,13 @@ function requestKinds(requests: readonly RequestRecord[]): Record<string, number
 async function driftChecks(bot: WavesyncProcess): Promise<Record<string, number>> {
   const text = await (await fetch(`http://127.0.0.1:${bot.port}/metrics`)).text();
   const counts: Record<string, number> = {};
-  for (const m of text.matchAll(/^wavesync_drift_checks_total\{[^}]*result="(\w+)"[^}]*\} (\d+)/gm))
-    counts[m[1]!] = (counts[m[1]!] ?? 0) + Number(m[2]);
+  // Keyed `trigger:result` (interval: the cycle's comparisons; change: change-driven ones).
+  for (const m of text.matchAll(/^wavesync_drift_checks_total\{([^}]*)\} (\d+)/gm)) {
+    const result = /result="(\w+)"/.exec(m[1]!)?.[1] ?? '?';
+    const trigger = /trigger="(\w+)"/.exec(m[1]!)?.[1] ?? 'interval';
+    const key = `${trigger}:${result}`;
+    counts[key] = (counts[key] ?? 0) + Number(m[2]);
+  }
   return counts;
 }
 

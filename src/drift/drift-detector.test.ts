@@ -156,4 +156,71 @@ describe('src/drift/self-heal', () => {
     expect(reason).toContain('Deployment/d9 (changed), …');
     expect(reason).not.toContain('d10');
   });
+
+  it('checkApps compares only the named automated apps, never two comparisons of one app at once, and joins a queued one', async () => {
+    const apps = [app('a', {}), app('b', {}), app('manual')];
+    const started: string[] = [];
+    let active = 0;
+    let overlapped = false;
+    const gates: (() => void)[] = [];
+    const detector = createDriftDetector({
+      applications: () => apps,
+      compare: async (a) => {
+        started.push(a.name);
+        if (++active > 1) overlapped = true;
+        await new Promise<void>((resolve) => gates.push(resolve));
+        active--;
+        return [];
+      },
+      onAction: async () => undefined,
+    });
+
+    const first = detector.checkApps(['a', 'manual', 'nobody']);
+    await vi.waitFor(() => expect(started).toEqual(['a']));
+    // While a's comparison runs: two more changes of a queue one comparison after it, not two and not at once.
+    const second = detector.checkApps(['a']);
+    const third = detector.checkApps(['a']);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toEqual(['a']);
+    gates.shift()!();
+    await first;
+    await vi.waitFor(() => expect(started).toEqual(['a', 'a']));
+    gates.shift()!();
+    await Promise.all([second, third]);
+
+    expect(started).toEqual(['a', 'a']);
+    expect(overlapped).toBe(false);
+  });
+
+  it('a tick waits for a change-driven comparison of the same app and then compares it itself; the claim gates change-driven checks only', async () => {
+    const apps = [app('a', {}), app('b', {})];
+    const checked: string[] = [];
+    let release: (() => void) | undefined;
+    const claims: string[] = [];
+    const detector = createDriftDetector({
+      applications: () => apps,
+      compare: async () => {
+        if (!release && checked.length === 0) await new Promise<void>((resolve) => (release = resolve));
+        return [];
+      },
+      onAction: async () => undefined,
+      onChecked: (a, _result, trigger) => void checked.push(`${a.name}:${trigger}`),
+      claim: async (name) => {
+        claims.push(name);
+        return name === 'a';
+      },
+    });
+
+    const change = detector.checkApps(['a', 'b']);
+    await vi.waitFor(() => expect(release).toBeDefined());
+    const tick = detector.tick();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(checked).toEqual([]);
+    release!();
+    await Promise.all([change, tick]);
+
+    // b's change belongs to another replica's claim: not compared for the change, but by the tick.
+    expect(claims.sort()).toEqual(['a', 'b']);
+    expect(checked).toEqual(['a:change', 'a:interval', 'b:interval']);
+  });
 });

@@ -4,7 +4,10 @@
  * resolved). Comparing needs the cluster, and acting needs Slack and the queue, so both come in as functions; the
  * episode state goes through `store` (in memory by default; Redis for several bot replicas, where the store's
  * atomic transition makes exactly one replica see each episode start). Ticks never overlap: a tick() while one
- * runs joins it. Argo CD's equivalent is the application controller's periodic reconciliation
+ * runs joins it. checkApps(names) compares only the named Applications (the change-driven check: the objects they
+ * track changed); comparisons of one Application never overlap, whichever asked for them: a comparison waits for
+ * the one of the same Application in progress, and a change-driven request for an Application that already has
+ * one waiting joins it. Argo CD's equivalent is the application controller's periodic reconciliation
  * (`timeout.reconciliation`, 180 s) with `syncPolicy.automated` (controller/appcontroller.go autoSync).
  */
 import type { Application } from '../domain/index.js';
@@ -33,6 +36,9 @@ export interface DriftStateStore {
 /** What one comparison found, for metrics. */
 export type DriftCheckResult = 'Synced' | 'OutOfSync' | 'Error' | 'Skipped';
 
+/** What asked for a comparison: a tick (every automated Application) or a change to the Application's objects. */
+export type DriftCheckTrigger = 'interval' | 'change';
+
 export interface DriftDetectorDeps {
   applications(): readonly Application[];
   /** The differences between the Application's manifests and the cluster (compareApplication). */
@@ -47,14 +53,21 @@ export interface DriftDetectorDeps {
    */
   skipComparison?(app: Application): Promise<boolean>;
   onAction(app: Application, action: Exclude<DriftAction, { action: 'none' }>): Promise<void>;
-  /** Called once per Application per tick with what the check found. */
-  onChecked?(app: Application, result: DriftCheckResult): void;
+  /** Called once per comparison with what it found and what asked for it. */
+  onChecked?(app: Application, result: DriftCheckResult, trigger: DriftCheckTrigger): void;
   store?: DriftStateStore;
   /**
    * Interval ticks only: take the lease for this interval (true) or leave it to another replica (false), so one
    * of several bot replicas compares per interval. tick() called directly always compares.
    */
   lease?(ttlMs: number): Promise<boolean>;
+  /**
+   * Change-driven checks only: whether this replica compares the Application for the change it saw (true) or
+   * leaves it to the replica that holds the Application's change claim (false). Default: always compares. A
+   * rejection (Redis down) compares anyway: a duplicate comparison is harmless (episodes are deduplicated), a
+   * missed one is not.
+   */
+  claim?(application: string): Promise<boolean>;
   now?: () => Date;
   logger?: Pick<Logger, 'warn'>;
 }
@@ -62,6 +75,12 @@ export interface DriftDetectorDeps {
 export interface DriftDetector {
   /** Check every automated Application once; resolves when done (joins a tick already running). */
   tick(): Promise<void>;
+  /**
+   * Compare the named automated Applications once each (others, and names no Application has, are ignored);
+   * resolves when done. An Application compared right now (by a tick or an earlier change) is compared again
+   * after that comparison, which may have read the cluster before the change.
+   */
+  checkApps(names: Iterable<string>): Promise<void>;
   /** What each interval does: tick() if the lease (when configured) is ours for `intervalMs`; resolves with whether it ticked. */
   tickIfLeader(intervalMs: number): Promise<boolean>;
   /** Tick every `intervalMs` until stop(). */
@@ -116,18 +135,61 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
     return differences.length === 0 ? 'Synced' : 'OutOfSync';
   };
 
+  const checkAndReport = async (app: Application, trigger: DriftCheckTrigger) => {
+    if (trigger === 'change' && deps.claim) {
+      const mine = await deps.claim(app.name).catch((error: unknown) => {
+        deps.logger?.warn({ application: app.name, err: error }, 'drift change claim failed; comparing');
+        return true;
+      });
+      if (!mine) return;
+    }
+    let result: DriftCheckResult;
+    try {
+      result = await checkOne(app);
+    } catch (error) {
+      result = 'Error';
+      deps.logger?.warn({ application: app.name, err: error }, 'drift check failed');
+    }
+    deps.onChecked?.(app, result, trigger);
+  };
+
+  /** The last comparison of each Application queued or running: the next one of that Application waits for it. */
+  const lanes = new Map<string, Promise<void>>();
+  /** A change-driven comparison queued behind another and not started yet: later changes join it. */
+  const queuedChange = new Map<string, Promise<void>>();
+  const inLane = (name: string, compare: () => Promise<void>): Promise<void> => {
+    const next = (lanes.get(name) ?? Promise.resolve()).catch(() => undefined).then(compare);
+    lanes.set(name, next);
+    next
+      .finally(() => {
+        if (lanes.get(name) === next) lanes.delete(name);
+      })
+      .catch(() => undefined);
+    return next;
+  };
+  const checkOnChange = (app: Application): Promise<void> => {
+    const queued = queuedChange.get(app.name);
+    if (queued) return queued;
+    const next = inLane(app.name, () => {
+      if (queuedChange.get(app.name) === next) queuedChange.delete(app.name);
+      return checkAndReport(app, 'change');
+    });
+    queuedChange.set(app.name, next);
+    return next;
+  };
+
   const tickOnce = async () => {
     for (const app of deps.applications()) {
       if (!app.syncPolicy?.automated) continue;
-      let result: DriftCheckResult;
-      try {
-        result = await checkOne(app);
-      } catch (error) {
-        result = 'Error';
-        deps.logger?.warn({ application: app.name, err: error }, 'drift check failed');
-      }
-      deps.onChecked?.(app, result);
+      await inLane(app.name, () => checkAndReport(app, 'interval'));
     }
+  };
+
+  const checkApps = async (names: Iterable<string>) => {
+    const wanted = new Set(names);
+    if (wanted.size === 0) return;
+    const apps = deps.applications().filter((app) => wanted.has(app.name) && app.syncPolicy?.automated);
+    await Promise.all(apps.map(checkOnChange));
   };
 
   const tick = () => {
@@ -147,6 +209,7 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
 
   return {
     tick,
+    checkApps,
     tickIfLeader,
     start(intervalMs) {
       timer = setInterval(() => {
@@ -160,6 +223,7 @@ export function createDriftDetector(deps: DriftDetectorDeps): DriftDetector {
       clearInterval(timer);
       timer = undefined;
       await running;
+      await Promise.allSettled(lanes.values());
     },
   };
 }

@@ -6,7 +6,8 @@
  * acted on here: `notify` and `resolved` go to the `notices` port (the Slack drift notices); `sync` — selfHeal,
  * decided by the detector — is requested by this folder (./self-heal-sync.ts: the `selfHeal.announce` port shows
  * it, then src/requests queues it with origin `self-heal`). The episode state goes through `store` with an atomic
- * transition, so several bot replicas act once per episode, and a `lease` lets one replica compare per interval.
+ * transition, so several bot replicas act once per episode, a `lease` lets one replica compare per interval, and a
+ * per-Application `claim` lets one replica compare an Application after a change to its objects (checkApps).
  *
  * It codes against ports only (this folder's DriftStateStore, DriftNoticePort, SelfHealAnnouncer, DriftMetrics;
  * the engine's Cluster; the queue's and the approval store's read methods; the request path's producer port):
@@ -25,7 +26,12 @@ import type { SyncQueueClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import type { DriftAutomationPolicy } from './automation-policy.js';
 import { compareApplicationSliced } from './compare-application.js';
-import { createDriftDetector, type DriftCheckResult, type DriftStateStore } from './drift-detector.js';
+import {
+  createDriftDetector,
+  type DriftCheckResult,
+  type DriftCheckTrigger,
+  type DriftStateStore,
+} from './drift-detector.js';
 import type { DriftAction } from './drift-episodes.js';
 import { requestSelfHeal, type SelfHealSyncDeps } from './self-heal-sync.js';
 
@@ -40,7 +46,7 @@ export type DriftNoticePort = (
 
 /** What each comparison found, counted per Application (the Prometheus metrics implement it). */
 export interface DriftMetrics {
-  driftChecked(application: string, result: DriftCheckResult): void;
+  driftChecked(application: string, result: DriftCheckResult, trigger: DriftCheckTrigger): void;
 }
 
 export interface DriftDetectionDeps {
@@ -78,6 +84,8 @@ export interface DriftDetectionDeps {
   store: DriftStateStore;
   /** Interval ticks only: take the interval's lease for `ttlMs` (true) or leave it to another replica. */
   lease?(ttlMs: number): Promise<boolean>;
+  /** Change-driven checks only: whether this replica compares the Application for this change burst. */
+  claim?(application: string): Promise<boolean>;
   metrics?: DriftMetrics;
   now?: () => Date;
   logger: Pick<Logger, 'info' | 'warn'>;
@@ -86,6 +94,8 @@ export interface DriftDetectionDeps {
 export interface RunningDriftDetection {
   /** Compare every automated Application now; joins a tick in progress. */
   tick(): Promise<void>;
+  /** Compare only the named automated Applications (the change-driven check); see DriftDetector.checkApps. */
+  checkApps(names: Iterable<string>): Promise<void>;
   /** What each interval does: tick() only if this replica takes the interval's lease. */
   tickIfLeader(): Promise<boolean>;
   /** Stop the interval and wait for a tick in progress. */
@@ -126,9 +136,10 @@ export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetecti
             await deps.pinnedRevision?.(app),
           )
         : deps.notices(app, action),
-    onChecked: (app, result) => deps.metrics?.driftChecked(app.name, result),
+    onChecked: (app, result, trigger) => deps.metrics?.driftChecked(app.name, result, trigger),
     store: deps.store,
     ...(deps.lease ? { lease: deps.lease } : {}),
+    ...(deps.claim ? { claim: deps.claim } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     logger,
   });
@@ -137,6 +148,7 @@ export function runDriftDetection(deps: DriftDetectionDeps): RunningDriftDetecti
   logger.info({ intervalSeconds, enabled }, 'drift detection ready');
   return {
     tick: () => detector.tick(),
+    checkApps: (names) => detector.checkApps(names),
     tickIfLeader: () => detector.tickIfLeader(intervalSeconds * 1000),
     close: () => detector.stop(),
   };

@@ -19,6 +19,7 @@ export {
   type DriftNoticeClicker,
   type DriftNoticeRefs,
   memoryDriftNoticeClaims,
+  redisDriftChangeClaim,
   redisDriftLease,
   redisDriftNoticeClaims,
   redisDriftNoticeRefs,

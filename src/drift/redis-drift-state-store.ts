@@ -137,3 +137,33 @@ export function redisDriftNoticeClaims(
 
 /** DriftNoticeClaims in this process only (a single bot process without Redis, and unit tests). */
 export const memoryDriftNoticeClaims = memoryClickClaims;
+
+/**
+ * Take or renew KEYS[1] for holder ARGV[1] for ARGV[2] ms: 1 when it is (now) ours, 0 when another holder has it.
+ * PX is a duration, never a calendar time.
+ */
+const CLAIM = luaScript(`
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`);
+
+/** How long a replica keeps an Application's change-driven checks after its last one (ms). */
+export const DRIFT_CHANGE_CLAIM_TTL_MS = 5_000;
+
+/**
+ * The change-driven checks' claim: `<prefix>:drift:change:<application>` (SET PX when absent or already ours),
+ * so of several bot replicas, which all see the same watch events, one compares an Application per change burst.
+ * The replica holding the claim renews it with each check, so a burst's later changes stay with it; another
+ * replica takes over `ttlMs` after its last check. Resolves true when this replica compares.
+ */
+export function redisDriftChangeClaim(
+  redis: RedisClient,
+  prefix: string,
+  holder: string,
+  ttlMs = DRIFT_CHANGE_CLAIM_TTL_MS,
+): (application: string) => Promise<boolean> {
+  return async (application) =>
+    (await runScript(redis, CLAIM, [`${prefix}:drift:change:${application}`], [holder, String(ttlMs)])) === 1;
+}

@@ -57,8 +57,11 @@ export interface LiveStateCacheOptions {
 type ListQuery = Parameters<Cluster['list']>[0];
 
 export interface LiveStateCache extends Cluster {
-  /** Hear every change a watch sees after its kind was listed; returns the unsubscribe. */
-  onChange(listener: (change: ObjectChange) => void): () => void;
+  /**
+   * Hear every change a watch sees after its kind was listed, with the copy it replaced or deleted (`previous`,
+   * when the cache held one); returns the unsubscribe.
+   */
+  onChange(listener: (change: ObjectChange & { previous?: KubeObject }) => void): () => void;
   /** What is held: kinds watched, objects kept, kinds read through (over the bound or refused). */
   stats(): { kinds: number; objects: number; readThrough: number };
   stop(): void;
@@ -129,7 +132,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   };
   const kinds = new Map<string, KindState>();
   const readThrough = new Set<string>();
-  const listeners = new Set<(change: ObjectChange) => void>();
+  const listeners = new Set<(change: ObjectChange & { previous?: KubeObject }) => void>();
   /** Our own writes' answers not yet seen by the watch (key → object). */
   const written = new Map<string, KubeObject>();
   /** Objects we deleted (or changed by patch) not yet reported by the watch: read from the API server. */
@@ -215,13 +218,19 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       [target],
       (change) => {
         if (kinds.get(kind) !== state) return;
+        const previous = listeners.size
+          ? state.objects.get(change.object.metadata.namespace ?? '')?.get(change.object.metadata.name ?? '')
+          : undefined;
         if (change.type === 'DELETED') deleteObject(state, change.object);
         else setObject(state, change.object);
         seen(change.object);
         for (const sub of state.subscribers)
           if (sub.namespace === '' || sub.namespace === (change.object.metadata.namespace ?? ''))
             sub.onChange(change);
-        if (state.listed) for (const listener of listeners) listener(change);
+        if (state.listed) {
+          const told = previous ? { ...change, previous } : change;
+          for (const listener of listeners) listener(told);
+        }
       },
       {
         onListed: (_target, objects) => {

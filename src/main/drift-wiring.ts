@@ -5,7 +5,8 @@
  *
  * - the cluster: the process's live-state cache of each cluster (src/kube createClusterCaches: one list+watch per
  *   kind, shared with `/sync diff` and resource health), through the same `clusters:` mapping as the worker;
- * - episode state, the interval lease, the notices' refs and pending approvals: Redis under the queue prefix
+ * - episode state, the interval lease, the change-driven checks' claims, the notices' refs and pending approvals:
+ *   Redis under the queue prefix
  *   (one connection, closed by close());
  * - the notices of an episode (notify, resolved) and a self-heal sync's header: the Slack drift notices
  *   (src/slack/reporters/drift-notices.ts createDriftNotices, createSelfHealAnnouncer); the self-heal sync itself
@@ -26,6 +27,7 @@ import {
   type DriftMetrics,
   noticeDegradedHealth,
   type RunningDriftDetection,
+  redisDriftChangeClaim,
   redisDriftLease,
   redisDriftNoticeRefs,
   redisDriftStateStore,
@@ -103,12 +105,14 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     catalog: apps.registry,
     channelOf: (app: Application) => driftChannelOf(settings, app),
   };
-  // Comparisons read one list+watch cache per cluster; a change to a tracked object asks for a check at once.
+  // Comparisons read one list+watch cache per cluster; a change to a tracked object asks for a comparison of the
+  // Application tracking it (only that one), by the replica holding its change claim.
   const caches = createLiveStateCaches({
     clusterFor: (app) => deps.clusters.cacheFor(app),
     ...(settings.resourceTracking ? { tracking: settings.resourceTracking } : {}),
-    check: () => running.tick(),
+    check: (applications) => running.checkApps(applications),
   });
+  const replicaId = randomUUID();
   const running = runDriftDetection({
     settings,
     applications: () => apps.registry.list(),
@@ -137,13 +141,15 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     },
     liveObjectsRead: (app, live) => noticeDegradedHealth(degradedDeps, app, live),
     store: redisDriftStateStore(redis, prefix),
-    lease: redisDriftLease(redis, prefix, randomUUID()),
+    lease: redisDriftLease(redis, prefix, replicaId),
+    claim: redisDriftChangeClaim(redis, prefix, replicaId),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     now,
     logger,
   });
   return {
     tick: () => running.tick(),
+    checkApps: (names) => running.checkApps(names),
     tickIfLeader: () => running.tickIfLeader(),
     async close() {
       caches.stop();

@@ -10,8 +10,10 @@
  * - `wavesync_slack_api_calls_total{method}` and `wavesync_slack_rate_limited_total{method}` counters;
  * - `wavesync_slack_messages_dropped_total{what}` and `wavesync_slack_thread_lines_dropped_total` counters: thread
  *   messages (and the lines they held) given up after a Slack outage past the retention or a permanent error;
- * - `wavesync_drift_checks_total{result}` counter: drift comparisons of Applications with syncPolicy.automated, by
- *   result (Synced, OutOfSync, Error, Skipped while a sync of the app is queued or running);
+ * - `wavesync_drift_checks_total{result,trigger}` counter: drift comparisons of Applications with
+ *   syncPolicy.automated, by result (Synced, OutOfSync, Error, Skipped while a sync of the app is queued or running)
+ *   and by what asked for them (`interval`: the periodic check of every automated Application; `change`: a watched
+ *   change to objects the Application tracks);
  * - `wavesync_drift_out_of_sync_applications` gauge: Applications whose last comparison was OutOfSync;
  * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`).
  */
@@ -38,8 +40,12 @@ export interface Metrics {
    * says it once Slack answers again ("N progress lines could not be delivered").
    */
   slackDropped(what: string, lines?: number): void;
-  /** Record one drift comparison of `application` (src/drift). */
-  driftChecked(application: string, result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped'): void;
+  /** Record one drift comparison of `application` (src/drift), and what asked for it. */
+  driftChecked(
+    application: string,
+    result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped',
+    trigger: 'interval' | 'change',
+  ): void;
   /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
   setJobCountsReader(reader: JobCountsReader): void;
 }
@@ -108,8 +114,8 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
   });
   const driftChecks = new Counter({
     name: 'wavesync_drift_checks_total',
-    help: 'Drift comparisons of Applications with syncPolicy.automated, by result',
-    labelNames: ['result'],
+    help: 'Drift comparisons of Applications with syncPolicy.automated, by result and trigger (interval, change)',
+    labelNames: ['result', 'trigger'],
     registers: [registry],
   });
   const outOfSync = new Set<string>();
@@ -145,8 +151,8 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       slackDropped.inc({ what });
       if (lines > 0) linesDropped.inc(lines);
     },
-    driftChecked(application, result) {
-      driftChecks.inc({ result });
+    driftChecked(application, result, trigger) {
+      driftChecks.inc({ result, trigger });
       if (result === 'OutOfSync') outOfSync.add(application);
       else if (result === 'Synced') outOfSync.delete(application);
       outOfSyncApps.set(outOfSync.size);

@@ -264,8 +264,8 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(roots('heal')).toEqual([]);
     expect(roots('prod')).toEqual([]);
     const metrics = (await serve.metrics.render()).body;
-    expect(metrics).toMatch(/wavesync_drift_checks_total\{result="Error"\} [1-9]/);
-    expect(metrics).toMatch(/wavesync_drift_checks_total\{result="Synced"\} [1-9]/);
+    expect(metrics).toMatch(/wavesync_drift_checks_total\{result="Error",trigger="interval"\} [1-9]/);
+    expect(metrics).toMatch(/wavesync_drift_checks_total\{result="Synced",trigger="interval"\} [1-9]/);
     expect(metrics).toMatch(/wavesync_drift_out_of_sync_applications 0/);
   });
 
@@ -406,7 +406,7 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(roots('fresh')).toEqual([]);
     expect(await queue.history('fresh')).toEqual([]);
     expect((await serve.metrics.render()).body).toMatch(
-      /wavesync_drift_checks_total\{result="Skipped"\} [1-9]/,
+      /wavesync_drift_checks_total\{result="Skipped",trigger="interval"\} [1-9]/,
     );
 
     // Its first sync waits for approval: still nothing but the approval request.
@@ -438,12 +438,12 @@ describe('test/e2e/drift/drift-detection', () => {
   });
 
   it('when both replicas reach an interval, then only the one holding the lease compares', async () => {
+    // Interval checks only: change-driven checks (watch events of the previous tests' syncs) may land meanwhile.
     const checks = async () => {
       const body = (await serve.metrics.render()).body + (await replica.metrics.render()).body;
-      return [...body.matchAll(/wavesync_drift_checks_total\{result="\w+"\} (\d+)/g)].reduce(
-        (n, m) => n + Number(m[1]),
-        0,
-      );
+      return [
+        ...body.matchAll(/wavesync_drift_checks_total\{result="\w+",trigger="interval"\} (\d+)/g),
+      ].reduce((n, m) => n + Number(m[1]), 0);
     };
     const before = await checks();
 
@@ -472,5 +472,33 @@ describe('test/e2e/drift/drift-detection', () => {
     expect(messageText('empty', notice!.ts)).toContain('selfHeal refused: the manifests are empty');
     expect(messageText('empty', notice!.ts)).toContain('ConfigMap/kept');
     await expect(core.readNamespacedConfigMap({ name: 'kept', namespace: 'empty' })).resolves.toBeDefined();
+  });
+
+  it('when a tracked object is edited out of band and no interval comes, then a change-driven check posts one notice within seconds, and the edit undone turns it "back in sync"', async () => {
+    const changeChecks = async () => {
+      const body = (await serve.metrics.render()).body + (await replica.metrics.render()).body;
+      return [...body.matchAll(/wavesync_drift_checks_total\{result="\w+",trigger="change"\} (\d+)/g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    };
+    const before = new Set(roots('shop').map((m) => m.ts));
+    const replicas = (await liveReplicas('shop')) ?? 1;
+    const checksBefore = await changeChecks();
+    const started = Date.now();
+
+    await scale('shop', replicas + 3);
+    const notice = await slack.waitFor(
+      () => roots('shop').find((m) => !before.has(m.ts) && messageText('shop', m.ts).includes('OutOfSync')),
+      10_000,
+    );
+
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(messageText('shop', notice.ts)).toContain('spec.replicas changed');
+    expect(await changeChecks()).toBeGreaterThan(checksBefore);
+
+    await scale('shop', replicas);
+    await slack.waitFor(() => messageText('shop', notice.ts).includes('back in sync'), 10_000);
+    expect(roots('shop').filter((m) => !before.has(m.ts))).toHaveLength(1);
   });
 });
