@@ -238,6 +238,7 @@ export function kubelet(ctx: ControllerContext): KubeletHandle {
       const delay = Math.min(BACKOFF_BASE_SECONDS * 2 ** container.restartCount, 300);
       container.lastState = container.state;
       container.restartCount += 1;
+      ctx.logs.terminated(pod, container.name);
       container.state = {
         waiting: {
           reason: 'CrashLoopBackOff',

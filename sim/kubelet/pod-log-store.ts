@@ -17,6 +17,16 @@ export class PodLogStore {
   private readonly lines = new Map<string, string[]>();
   private readonly previousLines = new Map<string, string[]>();
 
+  /**
+   * The container ended and waits in its back-off: it is the pod's last terminated instance now (lastState), which
+   * is what `previous` reads from this moment, as kubelet does (a container in CrashLoopBackOff answers `--previous`
+   * with the crashed instance; without it, with the same instance until the next one starts).
+   */
+  terminated(pod: KubeObject, container: string): void {
+    const key = `${pod.metadata.uid}/${container}`;
+    this.previousLines.set(key, [...(this.lines.get(key) ?? [])]);
+  }
+
   /** The container is started again: its log so far becomes the previous instance's. */
   restarted(pod: KubeObject, container: string): void {
     const key = `${pod.metadata.uid}/${container}`;
