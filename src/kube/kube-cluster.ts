@@ -200,24 +200,8 @@ class KubeCluster implements Cluster {
           query: { labelSelector, limit: limit === undefined ? undefined : String(limit), continue: next },
         },
       );
-    const items: KubeObject[] = [];
-    let next: string | undefined;
-    let limit: number | undefined = LIST_PAGE_SIZE;
-    do {
-      let answer: Awaited<ReturnType<typeof page>>;
-      try {
-        answer = await page(next, limit);
-      } catch (error) {
-        if (next === undefined || !(error instanceof ClusterError) || error.statusCode !== 410) throw error;
-        items.length = 0;
-        next = undefined;
-        limit = undefined;
-        continue;
-      }
-      for (const item of answer.items ?? []) items.push({ ...item, apiVersion, kind });
-      next = answer.metadata?.continue || undefined;
-    } while (next !== undefined);
-    return items;
+    const { items } = await readPages(page);
+    return items.map((item) => ({ ...item, apiVersion, kind }));
   }
 
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject> {
@@ -298,26 +282,7 @@ class KubeCluster implements Cluster {
               query: { limit: limit === undefined ? undefined : String(limit), continue: next },
             }),
         );
-      const items: KubeObject[] = [];
-      let resourceVersion: string | undefined;
-      let next: string | undefined;
-      let limit: number | undefined = LIST_PAGE_SIZE;
-      do {
-        let answer: Awaited<ReturnType<typeof page>>;
-        try {
-          answer = await page(next, limit);
-        } catch (error) {
-          if (next === undefined || !(error instanceof ClusterError) || error.statusCode !== 410) throw error;
-          items.length = 0;
-          next = undefined;
-          limit = undefined;
-          resourceVersion = undefined;
-          continue;
-        }
-        for (const item of answer.items ?? []) items.push(item);
-        resourceVersion ??= answer.metadata?.resourceVersion;
-        next = answer.metadata?.continue || undefined;
-      } while (next !== undefined);
+      const { items, resourceVersion } = await readPages(page);
       return { items, metadata: resourceVersion === undefined ? {} : { resourceVersion } };
     };
     return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds, options);
@@ -377,4 +342,42 @@ function contextNamespace(kc: KubeConfig): string {
 /** Builds the Cluster adapter for the current context of `kc`. */
 export function createKubeCluster(kc: KubeConfig, options: KubeClusterOptions = {}): Cluster {
   return new KubeCluster(kc, options);
+}
+
+/** One page of a list: its items, and the `continue` token and resourceVersion of the list it belongs to. */
+interface ListPage {
+  items?: KubeObject[];
+  metadata?: { continue?: string; resourceVersion?: string };
+}
+
+/**
+ * Every page of one list, LIST_PAGE_SIZE at a time (`limit` and `continue`, as kubectl and client-go's pager do),
+ * with the first page's resourceVersion (every page of a paged list is read at that version). A `continue` token the
+ * server no longer holds (410 Expired, after etcd compaction) starts over with one full list, as client-go's pager
+ * does.
+ */
+async function readPages(
+  page: (next: string | undefined, limit: number | undefined) => Promise<ListPage>,
+): Promise<{ items: KubeObject[]; resourceVersion: string | undefined }> {
+  const items: KubeObject[] = [];
+  let resourceVersion: string | undefined;
+  let next: string | undefined;
+  let limit: number | undefined = LIST_PAGE_SIZE;
+  do {
+    let answer: ListPage;
+    try {
+      answer = await page(next, limit);
+    } catch (error) {
+      if (next === undefined || !(error instanceof ClusterError) || error.statusCode !== 410) throw error;
+      items.length = 0;
+      next = undefined;
+      limit = undefined;
+      resourceVersion = undefined;
+      continue;
+    }
+    for (const item of answer.items ?? []) items.push(item);
+    resourceVersion ??= answer.metadata?.resourceVersion;
+    next = answer.metadata?.continue || undefined;
+  } while (next !== undefined);
+  return { items, resourceVersion };
 }
