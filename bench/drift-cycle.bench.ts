@@ -65,12 +65,12 @@ try {
   const caches = createLiveStateCaches({
     clusterFor: () => cache,
     check: async () => {
-      const live = await listTrackedLiveObjects(caches.clusterFor(application('app-0')), 'app-0');
+      const live = await listTrackedLiveObjects(cache, 'app-0');
       if (live.some((o) => (o.data as { mode?: string } | undefined)?.mode === 'edited'))
         lastCheck?.(Date.now());
     },
   });
-  caches.clusterFor(application('app-0'));
+  caches.watchChangesOf(application('app-0'));
   await counted('after (live-state cache)', async (app) => (await listTrackedLiveObjects(cache, app)).length);
   console.log(`cache holds ${JSON.stringify(cache.stats())}`);
 

@@ -70,7 +70,7 @@ function setup() {
     check: (names) => detector.checkApps(names),
     changeDelayMs: 5,
   });
-  for (const a of apps) caches.clusterFor(a);
+  for (const a of apps) caches.watchChangesOf(a);
   return { compared, triggers, emit, caches, detector };
 }
 

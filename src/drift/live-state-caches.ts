@@ -28,7 +28,8 @@ export interface LiveStateCachesOptions {
 }
 
 export interface LiveStateCaches {
-  clusterFor(app: Application): WatchedCluster;
+  /** Listen to the changes of `app`'s cluster (once per cluster), so they ask for checks. */
+  watchChangesOf(app: Application): void;
   stop(): void;
 }
 
@@ -54,7 +55,7 @@ export function createLiveStateCaches(options: LiveStateCachesOptions): LiveStat
   };
   const ownerOf = (obj: KubeObject | undefined) => obj && trackingOwnerOf(obj, options.tracking)?.application;
   return {
-    clusterFor(app) {
+    watchChangesOf(app) {
       const cluster = options.clusterFor(app);
       if (!caches.has(cluster))
         caches.set(
@@ -66,7 +67,6 @@ export function createLiveStateCaches(options: LiveStateCachesOptions): LiveStat
             if (before && before !== now) changed(before);
           }),
         );
-      return cluster;
     },
     /** Stops listening (the caches belong to the wiring, which stops them). */
     stop() {

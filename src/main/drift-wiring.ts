@@ -119,10 +119,10 @@ export function startDriftDetection(deps: DriftDetectionWiringDeps): RunningDrif
     render: (app, revision) =>
       apps.renderer.renderApplication(app, revision === undefined ? {} : { revision }),
     pinnedRevision: (app) => pinnedRevision(promotionStore, app.name),
-    // Subscribed for the watch-driven check; read through clusterFor (the cache, or the API server for an
+    // Its changes ask for watch-driven checks; read through clusterFor (the cache, or the API server for an
     // Application whose ignoreDifferences read managedFields).
     clusterFor: (app) => {
-      caches.clusterFor(app);
+      caches.watchChangesOf(app);
       return deps.clusters.clusterFor(app);
     },
     queue: deps.queue,
