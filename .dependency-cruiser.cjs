@@ -101,7 +101,9 @@ module.exports = {
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
         "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner). " +
         'src/applications/manifests/index.ts is a second, narrow face of applications/: the manifest loader alone, for ' +
-        'commands that must start without git, Helm, ApplicationSets and the settings schemas (`wavesync sync <path>`).',
+        'commands that must start without git, Helm, ApplicationSets and the settings schemas (`wavesync sync <path>`); ' +
+        "likewise src/health-scripts/argocd-cm-health-keys.ts for health-scripts/: the health keys of a cluster's argocd-cm, " +
+        'read without the Lua VM and the settings schemas.',
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
@@ -111,6 +113,7 @@ module.exports = {
           '^src/[^/]+/index\\.ts$',
           '^src/requests/for-[^/]+\\.ts$',
           '^src/applications/manifests/index\\.ts$',
+          '^src/health-scripts/argocd-cm-health-keys\\.ts$',
         ],
       },
     },

@@ -8,7 +8,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY sim ./sim
-COPY scripts/bundle-client-node.mjs ./scripts/
+COPY scripts/bundle-cli.mjs scripts/bundle-client-node.mjs scripts/client-node-plugin.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

@@ -55,7 +55,7 @@ function modulesLoaded(args: string[]): string {
 
 /** Builds dist/ when bin/wavesync.js would not run it (missing, or older than a source file). */
 function ensureBuilt(): void {
-  if (modulesLoaded([BIN, '--version']).includes('dist/src/cli')) return;
+  if (modulesLoaded([BIN, '--version']).includes('dist/')) return;
   process.stdout.write('dist/ is missing or older than the sources: npm run build\n');
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }

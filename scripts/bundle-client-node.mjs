@@ -11,26 +11,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { clientNodeWithoutGeneratedApi, REQUIRE_BANNER } from './client-node-plugin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const output = path.resolve(process.argv[2] ?? path.join(root, 'dist', 'src', 'kube', 'client-node.js'));
-
-const generatedIndex = {
-  name: 'client-node-generated-index',
-  setup(builder) {
-    builder.onResolve({ filter: /^\.\/gen\/index\.js$/ }, (args) =>
-      args.importer.endsWith(`${path.sep}client-node${path.sep}dist${path.sep}config.js`)
-        ? { path: path.join(args.resolveDir, 'gen', 'config-only.js'), namespace: 'client-node-gen' }
-        : undefined,
-    );
-    builder.onLoad({ filter: /.*/, namespace: 'client-node-gen' }, (args) => ({
-      contents:
-        "export { createConfiguration } from './configuration.js';\nexport { ServerConfiguration } from './servers.js';\n",
-      resolveDir: path.dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
 
 const source = await readFile(output, 'utf8');
 if (!source.includes('@kubernetes/client-node/')) {
@@ -46,10 +30,8 @@ const result = await build({
   target: 'node20',
   outfile: output,
   allowOverwrite: true,
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-  },
-  plugins: [generatedIndex],
+  banner: { js: REQUIRE_BANNER },
+  plugins: [clientNodeWithoutGeneratedApi],
   metafile: true,
   logLevel: 'warning',
 });

@@ -1,7 +1,7 @@
 /**
  * Where wavesync is installed and which version it is, read once from its package.json (`wavesync --version`,
- * /healthz, the demo's examples/). Works from the sources (src/) and from the build (dist/src/) because it walks
- * up to the first package.json named wavesync.
+ * /healthz, the demo's examples/). Works from the sources (src/), from tsc's build (dist/src/) and from the bundle
+ * (dist/cli/) because it walks up to the first package.json named wavesync.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
