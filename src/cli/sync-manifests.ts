@@ -12,7 +12,21 @@ import {
   type SyncEvent,
   type SyncOperation,
 } from '../domain/index.js';
-import { ClusterError, type PlanWarning, runOperation } from '../engine/index.js';
+import {
+  type Cluster,
+  ClusterError,
+  type ObjectRef,
+  type PlanWarning,
+  runOperation,
+  type ScriptedHealth,
+} from '../engine/index.js';
+// The health keys of argocd-cm alone (no settings schemas, no Lua VM): see scriptedHealthOfPath.
+import {
+  argocdCmHealthData,
+  argocdCmRef,
+  type ConfigMapReader,
+  DEFAULT_ARGOCD_NAMESPACE,
+} from '../health-scripts/argocd-cm-health-keys.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { planLoaded } from './plan-loaded.js';
@@ -74,19 +88,13 @@ export async function syncManifests(
     });
   }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
-  const loaded = await loadManifests(target);
-  // Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG, else
-  // the defaults) and the cluster's own argocd-cm below them. Imported here rather than at the top, so the settings
-  // schemas load only once the manifests have been read.
-  const config = options.config ?? process.env.WAVESYNC_CONFIG;
-  const { scriptedHealthSourceOfOptions } = await import('./scripted-health-options.js');
-  const scripts = await scriptedHealthSourceOfOptions({
-    ...(config ? { config } : {}),
-    ...(options.resourceCustomizations === undefined
-      ? {}
-      : { resourceCustomizations: options.resourceCustomizations }),
-  });
   const cluster = createRetryingKubeCluster(kc);
+  // The cluster's argocd-cm is read while the manifests are parsed; its errors (and a bad --config) are reported
+  // after the manifests' own.
+  const scripts = scriptedHealthOfPath(options, cluster);
+  scripts.catch(() => {});
+  const loaded = await loadManifests(target);
+  const scriptedHealth = await scripts;
   const namespace = options.namespace ?? contextNamespaceOf(kc);
   // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
   for (const warning of planLoaded(loaded, namespace, options.syncOption).warnings) onWarning(warning);
@@ -95,7 +103,6 @@ export async function syncManifests(
     dryRun: options.dryRun,
     syncOptions: options.syncOption,
   };
-  const scriptedHealth = await scripts.forCluster(cluster);
   return runOperation({
     application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
     tracking: {
@@ -119,6 +126,43 @@ export async function syncManifests(
       healthTimeoutMs: timings.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS,
     },
   }).catch((error: unknown) => rethrowClusterError(error, kc.getCurrentCluster()?.server));
+}
+
+/**
+ * Health scripts as the worker judges with them: wavesync.yaml's health: (--config, else $WAVESYNC_CONFIG, else the
+ * defaults) and `--resource-customizations`, then the cluster's own argocd-cm below them. With neither option nor
+ * $WAVESYNC_CONFIG only the cluster's argocd-cm (in `argocd`, the default of health.clusterArgocdCm) can name a
+ * script: it is read first, and the settings schemas and the Lua VM are loaded only when it has health keys (then
+ * through the same chain, which reads the answer already in hand instead of asking again).
+ */
+async function scriptedHealthOfPath(
+  options: SyncCommandOptions,
+  cluster: Cluster,
+): Promise<ScriptedHealth | undefined> {
+  const config = options.config ?? process.env.WAVESYNC_CONFIG;
+  let reader: ConfigMapReader = cluster;
+  if (!config && options.resourceCustomizations === undefined) {
+    const ref = argocdCmRef(DEFAULT_ARGOCD_NAMESPACE);
+    const read = cluster.get(ref);
+    const configMap = await read.catch(() => undefined);
+    // Unreadable (no right to it, unreachable): the chain makes that a note and goes on without it, as here.
+    if (Object.keys(argocdCmHealthData(configMap)).length === 0) return undefined;
+    reader = { get: (asked) => (sameRef(asked, ref) ? read : cluster.get(asked)) };
+  }
+  const { scriptedHealthSourceOfOptions } = await import('./scripted-health-options.js');
+  const source = await scriptedHealthSourceOfOptions({
+    ...(config ? { config } : {}),
+    ...(options.resourceCustomizations === undefined
+      ? {}
+      : { resourceCustomizations: options.resourceCustomizations }),
+  });
+  return source.forCluster(reader);
+}
+
+function sameRef(a: ObjectRef, b: ObjectRef): boolean {
+  return (
+    a.apiVersion === b.apiVersion && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name
+  );
 }
 
 /**

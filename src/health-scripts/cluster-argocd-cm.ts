@@ -9,17 +9,13 @@
  * deletions), `wavesync sync` (a path or --app) and drift detection's degraded-health notices.
  */
 import type { KubeObject } from '../domain/index.js';
-import type { ObjectRef, ScriptedHealth } from '../engine/index.js';
+import type { ScriptedHealth } from '../engine/index.js';
 import { type HealthSettings, parseResourceCustomizations } from '../settings/index.js';
+import { argocdCmHealthData, argocdCmRef, type ConfigMapReader } from './argocd-cm-health-keys.js';
 import type { HealthOverride } from './health-script-catalog.js';
 import { type BuiltInScriptsGit, scriptedHealthFromSettings } from './scripted-health-from-settings.js';
 
-/** What is read of the cluster (the engine's Cluster port has it). */
-export interface ConfigMapReader {
-  get(ref: ObjectRef): Promise<KubeObject | undefined>;
-}
-
-const CUSTOMIZATION_KEY = /^resource\.customizations(\.(health|useOpenLibs)\..+)?$/;
+export type { ConfigMapReader } from './argocd-cm-health-keys.js';
 
 /** The health overrides of the cluster's argocd-cm; none when it has none (or cannot be read: `note` says why). */
 export async function clusterHealthOverrides(
@@ -28,17 +24,11 @@ export async function clusterHealthOverrides(
 ): Promise<{ overrides: HealthOverride[]; note?: string }> {
   let configMap: KubeObject | undefined;
   try {
-    configMap = await cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name: 'argocd-cm' });
+    configMap = await cluster.get(argocdCmRef(namespace));
   } catch (error) {
     return { overrides: [], note: `argocd-cm in ${namespace} not read: ${(error as Error).message}` };
   }
-  const data = (configMap?.data ?? {}) as Record<string, unknown>;
-  const health = Object.fromEntries(
-    Object.entries(data).filter(
-      (entry): entry is [string, string] => CUSTOMIZATION_KEY.test(entry[0]) && typeof entry[1] === 'string',
-    ),
-  );
-  return { overrides: parseResourceCustomizations(health).overrides };
+  return { overrides: parseResourceCustomizations(argocdCmHealthData(configMap)).overrides };
 }
 
 /**
