@@ -71,6 +71,14 @@ export class LiveCache {
     return this.objects.get(key) ?? undefined;
   }
 
+  /**
+   * Reads the collection of `target` (a kind in a namespace, '' for all or cluster-scoped) into the cache, as `get`
+   * does for an object never seen, without reading any object on its own; false when the list failed.
+   */
+  readCollection(target: WatchTarget): Promise<boolean> {
+    return this.listCollection({ ...target, name: '' });
+  }
+
   /** Always reads from the API server (and caches the answer). */
   async fresh(ref: ObjectRef): Promise<KubeObject | undefined> {
     const obj = (await this.cluster.get(ref)) ?? null;

@@ -26,9 +26,38 @@ function identityOf(obj: KubeObject): string {
 
 const SKIP_DRY_RUN_ON_MISSING = 'SkipDryRunOnMissingResource=true';
 
-async function trackedLive(ctx: SyncContext): Promise<KubeObject[]> {
-  ctx.memory.trackedObjects ??= await listTrackedObjects(ctx);
+async function trackedLive(ctx: SyncContext, slice: TimeSlice): Promise<KubeObject[]> {
+  if (ctx.memory.trackedObjects !== undefined) return ctx.memory.trackedObjects;
+  // The targets' collections are read (into the live cache) while the tracked objects are listed: the reads the
+  // pass makes right after the listing, started a round trip earlier.
+  const [tracked] = await Promise.all([listTrackedObjects(ctx), readTargetCollections(ctx, slice)]);
+  ctx.memory.trackedObjects ??= tracked;
   return ctx.memory.trackedObjects;
+}
+
+/**
+ * Reads the collection (kind and namespace) of every target into the live cache, as liveOf does for its task a
+ * moment later; a target of a kind not served is left to the pass. Failures are the pass's to report: its own
+ * reads meet them again.
+ */
+async function readTargetCollections(ctx: SyncContext, slice: TimeSlice): Promise<void> {
+  const collections = new Map<string, WatchTarget>();
+  for (const { object } of ctx.targets) {
+    if (slice.due()) await slice.pause();
+    const namespace = object.metadata.namespace || ctx.namespace;
+    const key = `${object.apiVersion}/${object.kind}/${namespace}`;
+    if (!collections.has(key))
+      collections.set(key, { apiVersion: object.apiVersion, kind: object.kind, namespace });
+  }
+  await Promise.all(
+    [...collections.values()].map(async (target) => {
+      try {
+        const info = await ctx.cluster.discover(target.apiVersion, target.kind);
+        if (info !== undefined)
+          await ctx.live.readCollection({ ...target, namespace: info.namespaced ? target.namespace : '' });
+      } catch {}
+    }),
+  );
 }
 
 /** The planner in time slices: 20,000 targets are ~0.2 s of CPU, which must not hold the event loop in one piece. */
@@ -161,7 +190,7 @@ export async function planPass(ctx: SyncContext, startedAt: string): Promise<Pas
   const slice = new TimeSlice();
   const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
   const [tracked, namespaceLive] = await Promise.all([
-    trackedLive(ctx),
+    trackedLive(ctx, slice),
     ctx.namespace === '' ? undefined : ctx.live.get(namespaceRef),
   ]);
   const namespaceExists = ctx.namespace === '' || namespaceLive !== undefined;
