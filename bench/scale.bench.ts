@@ -15,14 +15,15 @@
  * read from /proc, and the 1-minute load average is printed with every case (other processes share the cores).
  * Sizes: `SIZES=250,1000 PARTS=mixed npx tsx bench/scale.bench.ts`. Run: `npm run bench:scale`.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { servedCrd } from '../test/builders/manifest-builders.js';
+import { mixedObject, type SimProcess, startSimProcess } from './support/sim-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
@@ -96,49 +97,11 @@ async function kubectl(kubeconfig: string, args: string[]): Promise<{ ms: number
   return { ms, cpuMs: seconds.reduce((a, b) => a + b, 0) * 1000 };
 }
 
-async function startSim(
-  dir: string,
-): Promise<{ kubeconfig: string; cpuMs: () => Promise<number>; stop: () => void }> {
-  const kubeconfig = path.join(dir, 'kubeconfig');
-  const args = [path.join(ROOT, 'bin/wavesync.js'), 'cluster-sim', '--speed', String(SPEED)];
-  const sim = spawn(process.execPath, [...args, '--kubeconfig-out', kubeconfig], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    sim.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
-    sim.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('listening')) resolve();
-    });
-  });
-  const cpuMs = async () => {
-    const fields = (await readFile(`/proc/${sim.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-  };
-  return { kubeconfig, cpuMs, stop: () => sim.kill('SIGTERM') };
+async function startSim(dir: string): Promise<SimProcess> {
+  return startSimProcess(ROOT, dir, SPEED);
 }
 
-/** The i-th object of a mixed wave in `namespace`: ConfigMap 40 %, Secret 30 %, Service 20 %, ServiceAccount 10 %. */
-function mixed(i: number, namespace: string): Obj {
-  const name = `obj-${String(i).padStart(5, '0')}`;
-  const metadata = { name, namespace, labels: { tier: `t${i % 7}` } };
-  const slot = i % 10;
-  if (slot < 4)
-    return {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata,
-      data: { index: String(i), text: 'x'.repeat(64) },
-    };
-  if (slot < 7) return { apiVersion: 'v1', kind: 'Secret', metadata, stringData: { password: `p-${i}` } };
-  if (slot < 9)
-    return {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata,
-      spec: { selector: { app: name }, ports: [{ port: 80 }] },
-    };
-  return { apiVersion: 'v1', kind: 'ServiceAccount', metadata };
-}
+const mixed = (i: number, namespace: string): Obj => mixedObject(i, namespace);
 
 async function writeManifests(dir: string, objects: Obj[]): Promise<string> {
   await rm(dir, { recursive: true, force: true });
