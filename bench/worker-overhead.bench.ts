@@ -41,6 +41,7 @@ try {
   const dequeueToStarted: number[] = [];
   const startedToApply: number[] = [];
   const requestsBefore: number[] = [];
+  const requestsAfter: number[] = [];
   const traces: { app: string; lines: string[] }[] = [];
   const startedAt = (app: string) =>
     stack.workers[0]!.logs.find((l) => l.msg === 'operation started' && l.application === app)?.time as
@@ -72,7 +73,11 @@ try {
       app,
       lines: before.map((r) => `  +${r.at - processedOn} ms ${r.method} ${r.path} ${r.code}`),
     });
-    if (job.finishedOn !== undefined) applyToFinished.push(job.finishedOn - last);
+    if (job.finishedOn !== undefined) {
+      applyToFinished.push(job.finishedOn - last);
+      const finishedOn = job.finishedOn;
+      requestsAfter.push(stack.sim.requests.filter((r) => r.at > last && r.at <= finishedOn).length);
+    }
     const root = roots.find((c) => String(c.args.text).includes(app));
     const ts = (root?.response as { ts?: string } | undefined)?.ts;
     const summary = summaries().find(
@@ -92,6 +97,9 @@ try {
     `API requests from dequeue to first apply: first sync ${requestsBefore[0]}, others p50 ${percentile(requestsBefore.slice(1), 50)} · max ${Math.max(...requestsBefore.slice(1))}`,
   );
   row('last apply → job finished (summary in the outbox)', applyToFinished);
+  console.log(
+    `API requests from last apply to job finished: p50 ${percentile(requestsAfter, 50)} · max ${Math.max(...requestsAfter)}`,
+  );
   row('last apply → summary posted in Slack', applyToSummary);
   if (process.env.OVERHEAD_TRACE === '1') {
     const median = [...traces.slice(1)].sort((a, b) => a.lines.length - b.lines.length)[
