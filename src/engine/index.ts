@@ -64,6 +64,7 @@ export {
   parseTrackingId,
   sharedResourceMessage,
   type TrackingId,
+  trackedKinds,
   trackingOwnerOf,
   withTracking,
 } from './tracked-objects.js';

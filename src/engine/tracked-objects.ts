@@ -229,6 +229,14 @@ function isExcludedKind(apiVersion: string, kind: string): boolean {
   return (group === '' && kind === 'Event') || (group === 'coordination.k8s.io' && kind === 'Lease');
 }
 
+/**
+ * The kinds an Application's objects are looked for in: every listable kind `listKinds` gives but those Argo CD never
+ * caches. A live-state cache primes these to have a first sync read memory.
+ */
+export function trackedKinds<K extends { apiVersion: string; kind: string }>(kinds: readonly K[]): K[] {
+  return kinds.filter((k) => !isExcludedKind(k.apiVersion, k.kind));
+}
+
 /** Every top-level live object tracked by the sync's Application, across all namespaces and listable kinds. */
 export function listTrackedObjects(ctx: SyncContext): Promise<KubeObject[]> {
   return listTrackedLiveObjects(ctx.cluster, ctx.application, ctx.tracking);
@@ -243,7 +251,7 @@ export async function listTrackedLiveObjects(
   application: string,
   tracking: ResourceTracking = DEFAULT_RESOURCE_TRACKING,
 ): Promise<KubeObject[]> {
-  const kinds = (await cluster.listKinds()).filter((k) => !isExcludedKind(k.apiVersion, k.kind));
+  const kinds = trackedKinds(await cluster.listKinds());
   // Filtered in time slices: reading the tracking of 20,000 objects is tens of ms of CPU.
   const slice = new TimeSlice();
   const lists = await Promise.all(

@@ -22,13 +22,23 @@ export async function clusterHealthOverrides(
   cluster: ConfigMapReader,
   namespace: string,
 ): Promise<{ overrides: HealthOverride[]; note?: string }> {
+  const read = await clusterHealthKeys(cluster, namespace);
+  if (read.note !== undefined) return { overrides: [], note: read.note };
+  return { overrides: parseResourceCustomizations(read.health).overrides };
+}
+
+/** The health keys of the cluster's argocd-cm as written (none when it has none), or why it was not read. */
+async function clusterHealthKeys(
+  cluster: ConfigMapReader,
+  namespace: string,
+): Promise<{ health: Record<string, string>; note?: undefined } | { note: string }> {
   let configMap: KubeObject | undefined;
   try {
     configMap = await cluster.get(argocdCmRef(namespace));
   } catch (error) {
-    return { overrides: [], note: `argocd-cm in ${namespace} not read: ${(error as Error).message}` };
+    return { note: `argocd-cm in ${namespace} not read: ${(error as Error).message}` };
   }
-  return { overrides: parseResourceCustomizations(argocdCmHealthData(configMap)).overrides };
+  return { health: argocdCmHealthData(configMap) };
 }
 
 /**
@@ -53,8 +63,9 @@ export interface ScriptedHealthSourceOptions {
   git?: BuiltInScriptsGit;
   onNote?: (note: string) => void;
   /**
-   * Reuse a cluster's scripts (its argocd-cm read) for this long, ms (default 0: read at every forCluster). For
-   * callers that ask often, such as drift detection (every Application at every check).
+   * Reuse a cluster's scripts (its argocd-cm read) for this long, ms (default 0: read at every forCluster, and the
+   * scripts built again only when its health keys changed). For callers that ask often, such as drift detection
+   * (every Application at every check).
    */
   reuseMs?: number;
   now?: () => number;
@@ -92,9 +103,39 @@ export function scriptedHealthSource(
     ConfigMapReader,
     { at: number; scripted: Promise<ScriptedHealth | undefined> }
   >();
+  /** Per cluster: the scripts built from its argocd-cm health keys as last read (key: those keys as JSON). */
+  const built = new WeakMap<
+    ConfigMapReader,
+    { keys: string; scripted: Promise<ScriptedHealth | undefined> }
+  >();
+  /**
+   * Read at every call (a sync sees an edited argocd-cm at once; through the worker's live-state cache the read is
+   * memory), but the scripts are built again only when the health keys changed: a sync does not re-read the
+   * built-in scripts folder or rebuild the catalog of an unchanged argocd-cm.
+   */
+  const readUnlessUnchanged = async (cluster: ConfigMapReader): Promise<ScriptedHealth | undefined> => {
+    const keys =
+      health.clusterArgocdCm === false
+        ? { health: {} }
+        : await clusterHealthKeys(cluster, health.clusterArgocdCm.namespace);
+    if (keys.note !== undefined) {
+      options.onNote?.(keys.note);
+      return scriptedHealthFromSettings(health, settingsFile, options.git, []);
+    }
+    const key = JSON.stringify(keys.health);
+    const hit = built.get(cluster);
+    if (hit?.keys === key) return hit.scripted;
+    const overrides = parseResourceCustomizations(keys.health).overrides;
+    const scripted = (async () => scriptedHealthFromSettings(health, settingsFile, options.git, overrides))();
+    built.set(cluster, { keys: key, scripted });
+    scripted.catch(() => {
+      if (built.get(cluster)?.scripted === scripted) built.delete(cluster);
+    });
+    return scripted;
+  };
   return {
     forCluster(cluster) {
-      if (reuseMs <= 0) return read(cluster);
+      if (reuseMs <= 0) return readUnlessUnchanged(cluster);
       const hit = reused.get(cluster);
       if (hit && now() - hit.at < reuseMs) return hit.scripted;
       const scripted = read(cluster);

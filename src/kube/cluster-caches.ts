@@ -10,7 +10,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Application } from '../domain/index.js';
-import { type Cluster, ignoreDifferencesOf } from '../engine/index.js';
+import { type Cluster, ignoreDifferencesOf, trackedKinds } from '../engine/index.js';
 import type { Settings } from '../settings/index.js';
 import { createClusterProvider } from './cluster-provider.js';
 import { createLiveStateCache, type LiveStateCache, type LiveStateCacheOptions } from './live-state-cache.js';
@@ -28,6 +28,13 @@ export interface ClusterCaches {
   cacheFor(app: Application): LiveStateCache;
   /** What the Application's reads and writes go through: its cluster's cache, or the cluster (see above). */
   clusterFor(app: Application): Cluster;
+  /**
+   * Start the list+watch of every kind a sync looks for tracked objects in, on the cluster of each of `apps` (once
+   * per cluster), so that a worker's first syncs read memory as its later ones do (Argo CD's controller syncs its
+   * cluster caches at start the same way). Resolves once started (not listed); what fails is told to `onError` and
+   * left to the first read (which reads through, with the API server's error).
+   */
+  prime(apps: readonly Application[], onError?: (error: unknown) => void): Promise<void>;
   /** Stops every cache's watches. */
   stop(): void;
 }
@@ -59,6 +66,25 @@ export function createClusterCaches(deps: ClusterCachesDeps): ClusterCaches {
     clusterFor(app) {
       const { direct, cache } = provider(app);
       return readsManagedFields(app) ? direct : cache;
+    },
+    async prime(apps, onError) {
+      const primed = new Set<LiveStateCache>();
+      for (const app of apps) {
+        try {
+          primed.add(provider(app).cache);
+        } catch (error) {
+          onError?.(error);
+        }
+      }
+      await Promise.all(
+        [...primed].map(async (cache) => {
+          try {
+            cache.prime(trackedKinds(await cache.listKinds()));
+          } catch (error) {
+            onError?.(error);
+          }
+        }),
+      );
     },
     stop() {
       for (const cache of caches) cache.stop();

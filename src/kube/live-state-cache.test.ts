@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../domain/index.js';
-import type { Cluster, ObjectChange, WatchOptions, WatchTarget } from '../engine/index.js';
+import {
+  type Cluster,
+  ClusterError,
+  type ObjectChange,
+  type WatchOptions,
+  type WatchTarget,
+} from '../engine/index.js';
 import { createLiveStateCache } from './live-state-cache.js';
 
 const cm = (namespace: string, name: string, data: Record<string, string> = {}): KubeObject =>
@@ -12,7 +18,7 @@ const cm = (namespace: string, name: string, data: Record<string, string> = {}):
   }) as KubeObject;
 
 /** A cluster whose watch the test drives: relist(objects) as after a 410, change(...) as a watch event. */
-function scriptedCluster(initial: KubeObject[]) {
+function scriptedCluster(initial: KubeObject[], { listsAtOnce = true } = {}) {
   const calls = { list: 0, watch: 0, stopped: 0 };
   let listed: WatchOptions['onListed'];
   let failed: WatchOptions['onError'];
@@ -45,7 +51,7 @@ function scriptedCluster(initial: KubeObject[]) {
       onChange = change;
       listed = options?.onListed;
       failed = options?.onError;
-      queueMicrotask(() => relist(initial));
+      if (listsAtOnce) queueMicrotask(() => relist(initial));
       return { stop: () => void calls.stopped++ };
     },
   };
@@ -65,7 +71,7 @@ describe('src/kube/live-state-cache', () => {
     const c = scriptedCluster([cm('a', 'one'), cm('b', 'two')]);
     const cache = createLiveStateCache({ cluster: c.cluster });
 
-    // The first read answers from the API server while the kind's list+watch starts; the next ones read memory.
+    // The first read starts the kind's list+watch and waits for that list; the next ones read memory.
     const first = await cache.list(query);
     const all = await cache.list(query);
     const inA = await cache.list({ ...query, namespace: 'a' });
@@ -74,7 +80,51 @@ describe('src/kube/live-state-cache', () => {
     expect(all.map((o) => o.metadata.name)).toEqual(['one', 'two']);
     expect(inA.map((o) => o.metadata.name)).toEqual(['one']);
     expect(all[0]!.metadata.managedFields).toBeUndefined();
-    expect(c.calls).toEqual({ list: 1, watch: 1, stopped: 0 });
+    expect(c.calls).toEqual({ list: 0, watch: 1, stopped: 0 });
+  });
+
+  it('lists of a kind whose first list is under way wait for it instead of listing the kind again, and a write meanwhile is read back', async () => {
+    const c = scriptedCluster([cm('a', 'one')], { listsAtOnce: false });
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        apply: async (obj) => ({ ...obj, metadata: { ...obj.metadata, resourceVersion: '7' } }),
+      },
+    });
+
+    const reads = [cache.list(query), cache.list({ ...query, namespace: 'a' }), cache.list(query)];
+    // Our own apply while the list is under way; the list's answer (sent before it) does not have it yet.
+    await cache.apply(cm('a', 'two'), { dryRun: false, force: true });
+    c.relist([cm('a', 'one')]);
+    const answers = await Promise.all(reads);
+    const after = await cache.list(query);
+
+    expect(answers.map((a) => a.map((o) => o.metadata.name))).toEqual([
+      ['one', 'two'],
+      ['one', 'two'],
+      ['one', 'two'],
+    ]);
+    expect(after.map((o) => o.metadata.name)).toEqual(['one', 'two']);
+    expect(c.calls).toEqual({ list: 0, watch: 1, stopped: 0 });
+  });
+
+  it("a list waiting for the kind's first list reads through when that list fails, and gets the API server's answer", async () => {
+    const c = scriptedCluster([cm('a', 'one')], { listsAtOnce: false });
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        list: async () => {
+          c.calls.list++;
+          throw new Error('connect ECONNREFUSED');
+        },
+      },
+    });
+
+    const read = cache.list(query).catch((error: Error) => error.message);
+    c.fail(new Error('connect ECONNREFUSED'));
+
+    expect(await read).toBe('connect ECONNREFUSED');
+    expect(c.calls.list).toBe(1);
   });
 
   it('follows watch events, tells onChange only of changes after the list, and a relist drops what was deleted meanwhile', async () => {
@@ -143,6 +193,40 @@ describe('src/kube/live-state-cache', () => {
     expect(asked).toBe(2);
   });
 
+  it('asks discovery again after a CustomResourceDefinition changes: a kind served since is looked in', async () => {
+    let asked = 0;
+    const crd = (name: string) =>
+      ({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name },
+      }) as KubeObject;
+    const c = scriptedCluster([crd('widgets.example.com')]);
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        listKinds: async () => {
+          asked++;
+          return [];
+        },
+      },
+    });
+    await cache.list({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      namespace: '',
+    });
+    await Promise.resolve();
+
+    await cache.listKinds();
+    await cache.listKinds();
+    c.change({ type: 'ADDED', object: crd('gadgets.example.com') });
+    await cache.listKinds();
+    await cache.listKinds();
+
+    expect(asked).toBe(2);
+  });
+
   it('after our own apply, reads return the apply answer until the watch has seen that resourceVersion (never an older copy)', async () => {
     const at = (rv: string, data: Record<string, string>) =>
       ({
@@ -204,6 +288,94 @@ describe('src/kube/live-state-cache', () => {
     expect(afterDelete).toBeUndefined();
     expect(afterEvent).toBeUndefined();
     expect(gets).toBe(1);
+  });
+
+  it('prime() starts the list+watch of kinds before anything reads them; a primed kind whose list is refused is read through', async () => {
+    const c = scriptedCluster([cm('a', 'one')], { listsAtOnce: false });
+    const warnings: object[] = [];
+    const cache = createLiveStateCache({
+      cluster: c.cluster,
+      logger: { warn: (obj) => void warnings.push(obj) },
+    });
+
+    cache.prime([query]);
+    cache.prime([query]);
+    c.relist([cm('a', 'one')]);
+    const primed = await cache.list(query);
+    expect(primed.map((o) => o.metadata.name)).toEqual(['one']);
+    expect(c.calls).toEqual({ list: 0, watch: 1, stopped: 0 });
+
+    const refusing = scriptedCluster([], { listsAtOnce: false });
+    const refused = createLiveStateCache({
+      cluster: {
+        ...refusing.cluster,
+        list: async () => {
+          refusing.calls.list++;
+          throw new ClusterError('forbidden', { statusCode: 403, transient: false });
+        },
+      },
+      logger: { warn: (obj) => void warnings.push(obj) },
+    });
+    refused.prime([query]);
+    refusing.fail(new ClusterError('forbidden', { statusCode: 403, transient: false }));
+    const read = await refused.list(query).catch((error: Error) => error.message);
+
+    expect(read).toBe('forbidden');
+    expect(refusing.calls).toEqual({ list: 1, watch: 1, stopped: 1 });
+    expect(refused.stats()).toEqual({ kinds: 0, objects: 0, readThrough: 1 });
+    expect(warnings).toEqual([{ kind: 'v1/ConfigMap', statusCode: 403 }]);
+  });
+
+  it("a trackedBy list right after our own apply that marks an existing object as the Application's has that object", async () => {
+    const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')]);
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        apply: async (obj) => ({ ...obj, metadata: { ...obj.metadata, resourceVersion: '9' } }),
+      },
+    });
+    await cache.list(query);
+    await Promise.resolve();
+    const marked = cm('a', 'two');
+    marked.metadata.annotations = { 'argocd.argoproj.io/tracking-id': 'web:/ConfigMap:a/two' };
+
+    const before = await cache.list({ ...query, trackedBy: 'web' });
+    await cache.apply(marked, { dryRun: false, force: true });
+    const after = await cache.list({ ...query, trackedBy: 'web' });
+    const other = await cache.list({ ...query, trackedBy: 'db' });
+
+    expect(before).toEqual([]);
+    expect(after.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual([['two', '9']]);
+    expect(other).toEqual([]);
+  });
+
+  it('a list right after our own delete reads that object from the API server until the watch reports it', async () => {
+    const gets: string[] = [];
+    const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')]);
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        delete: async () => true,
+        get: async (ref) => {
+          gets.push(ref.name);
+          return undefined;
+        },
+      },
+    });
+    await cache.list(query);
+    await Promise.resolve();
+
+    await cache.delete(
+      { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' },
+      { propagationPolicy: 'Foreground' },
+    );
+    const afterDelete = await cache.list(query);
+    c.change({ type: 'DELETED', object: cm('a', 'one') });
+    const afterEvent = await cache.list(query);
+
+    expect(afterDelete.map((o) => o.metadata.name)).toEqual(['two']);
+    expect(afterEvent.map((o) => o.metadata.name)).toEqual(['two']);
+    expect(gets).toEqual(['one']);
   });
 
   it("watch() subscribes to the kind's one watch, filtered by namespace, and stop() unsubscribes", async () => {

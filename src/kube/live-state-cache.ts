@@ -15,15 +15,18 @@
  *   outage surfaces as the API server's error, as it would without a cache, until the next list.
  * - **Our own writes**: the answer of a (non dry-run) apply, create or replace is kept until the watch has
  *   delivered that resourceVersion or a newer one, and reads return it instead of an older cached copy; after a
- *   delete or a finalizer removal the object is read from the API server until the watch reports it again. So a
- *   read after our own write never returns an object older than the write.
+ *   delete or a finalizer removal the object is read from the API server until the watch reports it again (by a
+ *   get, and in a list). Writes are kept from the moment a kind starts, before its first list is in (that list may
+ *   have been answered before the write). So a read after our own write never returns an object older than it.
  * - **Bounded memory**: objects are kept without `metadata.managedFields` (the most bytes of an object, read only
  *   by `ignoreDifferences.managedFieldsManagers`: an Application with such a rule is read from the API server by
  *   the wiring), and a kind whose objects would take the cache past `maxObjects` is not cached (read from the API
- *   server each time, logged). A labelSelector query, a kind the API server refuses to list and a kind not listed
- *   yet are read through.
+ *   server each time, logged). A labelSelector query and a kind the API server refuses to list are read through;
+ *   a get of a kind not listed yet too (one object), while a list of it waits for the kind's first list, under way
+ *   (one list per kind and process, however many read it meanwhile).
  *
- * Discovery (listKinds) is kept for `kindsTtlMs`. `onChange` listeners hear every change after a kind's first list
+ * Discovery (listKinds) is kept for `kindsTtlMs`, and asked again after a change to a CustomResourceDefinition or an
+ * APIService (our own write, or the watch's news): a kind served since is looked in at the next read. `onChange` listeners hear every change after a kind's first list
  * (watch-driven drift).
  */
 import { Annotations, DEFAULT_RESOURCE_TRACKING, type KubeObject } from '../domain/index.js';
@@ -62,6 +65,11 @@ export interface LiveStateCache extends Cluster {
    * when the cache held one); returns the unsubscribe.
    */
   onChange(listener: (change: ObjectChange & { previous?: KubeObject }) => void): () => void;
+  /**
+   * Start the list+watch of these kinds now (those not started yet), before anything reads them: a process that
+   * will read them (a worker: every kind its syncs look for tracked objects in) has them in memory by then.
+   */
+  prime(kinds: readonly { apiVersion: string; kind: string }[]): void;
   /** What is held: kinds watched, objects kept, kinds read through (over the bound or refused). */
   stats(): { kinds: number; objects: number; readThrough: number };
   stop(): void;
@@ -88,10 +96,34 @@ interface KindState {
   listed: boolean;
   /** The first list arrived (the copy is complete). */
   complete: boolean;
+  /**
+   * Until the kind's first list arrives or fails: resolves true once the copy is complete, false when the list
+   * failed or the kind left the cache. A list of the kind waits for it instead of listing the kind a second time.
+   */
+  firstList: FirstList | undefined;
   subscribers: Set<Subscriber>;
 }
 
+interface FirstList {
+  promise: Promise<boolean>;
+  settle(listed: boolean): void;
+}
+
+function firstListOf(): FirstList {
+  let settle: (listed: boolean) => void = () => {};
+  const promise = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  return { promise, settle };
+}
+
 const kindOf = (apiVersion: string, kind: string) => `${apiVersion}/${kind}`;
+
+/** Kinds whose objects change what the API server serves: a change to one drops the kept discovery (listKinds). */
+const SERVES_KINDS = new Set([
+  'apiextensions.k8s.io/v1/CustomResourceDefinition',
+  'apiregistration.k8s.io/v1/APIService',
+]);
 const keyOf = (ref: Pick<ObjectRef, 'apiVersion' | 'kind' | 'namespace' | 'name'>) =>
   `${ref.apiVersion}/${ref.kind}|${ref.namespace}|${ref.name}`;
 
@@ -150,6 +182,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
 
   function drop(kind: string, state: KindState, why: object, msg: string): void {
     options.logger?.warn({ kind, ...why }, msg);
+    settleFirstList(state, false);
     state.watch?.stop();
     total -= state.size;
     kinds.delete(kind);
@@ -210,6 +243,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       watch: undefined,
       listed: false,
       complete: false,
+      firstList: firstListOf(),
       subscribers: new Set(),
     };
     kinds.set(kind, state);
@@ -224,6 +258,8 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
         if (change.type === 'DELETED') deleteObject(state, change.object);
         else setObject(state, change.object);
         seen(change.object);
+        // A kind served or gone since (a CRD or an APIService changed after the list): discovery is asked again.
+        if (state.listed && SERVES_KINDS.has(kind)) discovery = undefined;
         for (const sub of state.subscribers)
           if (sub.namespace === '' || sub.namespace === (change.object.metadata.namespace ?? ''))
             sub.onChange(change);
@@ -241,6 +277,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           state.size = 0;
           for (const o of objects) setObject(state, o);
           state.complete = true;
+          settleFirstList(state, true);
           for (const sub of state.subscribers) {
             const mine = objects.filter(
               (o) => sub.namespace === '' || (o.metadata.namespace ?? '') === sub.namespace,
@@ -256,7 +293,19 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
         // API server (and fail there, with its error, as without a cache) until the next list.
         onError: (_target, error) => {
           if (kinds.get(kind) !== state) return;
+          // Its first list refused (403, 404; a primed kind no one read yet): read through from now on, as a
+          // read-through refused (`refused`); retrying the watch would only ask again.
+          if (state.firstList && error instanceof ClusterError && !error.transient) {
+            drop(
+              kind,
+              state,
+              { statusCode: error.statusCode },
+              'live-state cache: kind not listable, read through',
+            );
+            return;
+          }
           state.complete = false;
+          settleFirstList(state, false);
           for (const sub of state.subscribers) sub.onError?.(sub.target, error);
         },
       },
@@ -275,6 +324,44 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     return state.complete ? state : undefined;
   }
 
+  /**
+   * `found` with the objects we deleted (or patched) that the watch has not reported since read from the API
+   * server: a list right after our own delete never returns the object as it was before.
+   */
+  async function withoutStale(found: KubeObject[]): Promise<KubeObject[]> {
+    const fresh = await Promise.all(
+      found.map((obj) => {
+        const ref = refOf(obj);
+        return stale.has(keyOf(ref)) ? cluster.get(ref) : obj;
+      }),
+    );
+    return fresh.filter((obj): obj is KubeObject => obj !== undefined);
+  }
+
+  /** The first list of the kind is in, or failed: lists that waited for it go on (read memory, or through). */
+  function settleFirstList(state: KindState, listed: boolean): void {
+    state.firstList?.settle(listed);
+    state.firstList = undefined;
+  }
+
+  /**
+   * For a list: the kind's state once its first list is in, waiting for that list while it is under way: one list
+   * per kind and process, not one more per reader while it loads (a cold worker's first syncs each listed every
+   * kind). The copy is then what the cache serves at any time: the API server's list followed by its watch, with
+   * our own writes since the kind started kept in `written` (a write may be newer than the list's answer).
+   * Undefined (read through) when the kind is not cached, its first list failed, or its watch is down since.
+   */
+  async function listed(apiVersion: string, kindName: string): Promise<KindState | undefined> {
+    const state = warm(apiVersion, kindName);
+    if (state) return state;
+    const starting = kinds.get(kindOf(apiVersion, kindName));
+    if (!starting?.firstList) return undefined;
+    const ok = await starting.firstList.promise;
+    return ok && starting.complete && kinds.get(kindOf(apiVersion, kindName)) === starting
+      ? starting
+      : undefined;
+  }
+
   /** The cached copy, or our own newer write. */
   function current(state: KindState, ref: ObjectRef): KubeObject | undefined {
     const cached = state.objects.get(ref.namespace)?.get(ref.name);
@@ -285,7 +372,9 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   /** Remembers the answer of a write until the watch has seen it. */
   function wrote(obj: KubeObject): KubeObject {
     const ref = refOf(obj);
-    if (kinds.get(kindOf(ref.apiVersion, ref.kind))?.complete) written.set(keyOf(ref), slim(obj));
+    if (SERVES_KINDS.has(kindOf(ref.apiVersion, ref.kind))) discovery = undefined;
+    // Also while the kind's first list is under way: that list may have been answered before this write.
+    if (kinds.has(kindOf(ref.apiVersion, ref.kind))) written.set(keyOf(ref), slim(obj));
     return obj;
   }
 
@@ -323,28 +412,39 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     },
     async list(query) {
       if (query.labelSelector) return cluster.list(query);
-      const state = warm(query.apiVersion, query.kind);
-      // Not listed yet (the API server refuses the list, or is slow): read through, the watch keeps trying.
+      const state = await listed(query.apiVersion, query.kind);
+      // Its first list failed (the API server refuses it, or is down): read through, the watch keeps trying.
       if (!state) return cluster.list(query).catch((error: unknown) => refused(query, error));
       const found: KubeObject[] = [];
+      /** The keys of a trackedBy list's objects found in the index. */
+      const indexed = new Set<string>();
       if (query.trackedBy !== undefined) {
         for (const obj of state.byOwner.get(query.trackedBy)?.values() ?? [])
-          if (!query.namespace || (obj.metadata.namespace ?? '') === query.namespace)
-            found.push(current(state, refOf(obj))!);
+          if (!query.namespace || (obj.metadata.namespace ?? '') === query.namespace) {
+            const ref = refOf(obj);
+            indexed.add(keyOf(ref));
+            found.push(current(state, ref)!);
+          }
       } else {
         const namespaces = query.namespace ? [query.namespace] : [...state.objects.keys()];
         for (const namespace of namespaces)
           for (const name of state.objects.get(namespace)?.keys() ?? [])
             found.push(current(state, { ...query, namespace, name })!);
       }
-      // Objects we created that the watch has not reported yet.
+      // Objects we wrote that the watch has not reported yet: created, or (for a trackedBy list) marked as the
+      // Application's by our write while the cached copy is not.
       for (const mine of written.values()) {
         const ref = refOf(mine);
         if (ref.apiVersion !== query.apiVersion || ref.kind !== query.kind) continue;
         if (query.namespace && ref.namespace !== query.namespace) continue;
-        if (!state.objects.get(ref.namespace)?.has(ref.name)) found.push(mine);
+        if (query.trackedBy === undefined) {
+          if (!state.objects.get(ref.namespace)?.has(ref.name)) found.push(mine);
+        } else if (!indexed.has(keyOf(ref)) && ownersOf(mine).includes(query.trackedBy)) {
+          // current(): the cached copy, when the watch has caught up with our write meanwhile.
+          found.push(current(state, ref)!);
+        }
       }
-      return found;
+      return stale.size === 0 ? found : withoutStale(found);
     },
     apply: async (obj, opts) => {
       const answer = await cluster.apply(obj, opts);
@@ -400,10 +500,14 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    prime(toStart) {
+      for (const { apiVersion, kind } of toStart) warm(apiVersion, kind);
+    },
     stats: () => ({ kinds: kinds.size, objects: total, readThrough: readThrough.size }),
     stop() {
       stopped = true;
       for (const state of kinds.values()) {
+        settleFirstList(state, false);
         state.watch?.stop();
         for (const sub of state.subscribers) sub.fallback?.stop();
       }

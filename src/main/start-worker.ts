@@ -226,6 +226,11 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
     lifecycle,
   });
   await worker.waitUntilReady();
+  // As Argo CD's controller syncs its cluster caches at start: the kinds every sync looks for tracked objects in are
+  // listed and watched now, so the first syncs read memory too (in the background; a failure is the first read's).
+  void clusters.prime(apps.registry.list(), (err) =>
+    logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'live-state cache not primed'),
+  );
   const sweeper = deps.web
     ? startOutboxSweeper({
         redis,

@@ -76,9 +76,11 @@ export function createSyncProcessor(deps: ProcessorDeps) {
     const owner = token ?? jobId;
     await waitForStaleRun(deps, job, owner);
     await waitForRetryBackoff(job, request, owner);
-    await deps.line.register(jobId, request, job.data.enqueuedAt ?? new Date().toISOString());
-    const turn = await takeTurn(deps, job, request.application, owner);
-    const [record] = await deps.line.records([jobId]);
+    // Its line, its turn and its saved state in one round trip (a blocked or dead head asks again in takeTurn).
+    const enqueuedAt = job.data.enqueuedAt ?? new Date().toISOString();
+    const first = await deps.line.registerAndAcquire(jobId, request, enqueuedAt, owner);
+    const turn = await takeTurn(deps, job, request.application, owner, first.turn);
+    const record = turn === first.turn ? first.record : (await deps.line.records([jobId]))[0];
     if (turn.kind === 'finished') return endedEarlier(record, turn.status);
     const run: Run = {
       job,

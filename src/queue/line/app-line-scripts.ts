@@ -8,13 +8,37 @@ import { luaScript } from '../store/lua-script.js';
 
 const TERMINAL = `local function terminal(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end\n`;
 
+/**
+ * The job's record hash and its place at the tail of the line (KEYS line, apps, job; ARGV jobId, application,
+ * request JSON, enqueuedAt), for a job not registered yet.
+ */
+const REGISTER_NEW = `redis.call('HSET', KEYS[3], 'application', ARGV[2], 'request', ARGV[3], 'enqueuedAt', ARGV[4], 'status', 'waiting')
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[2])`;
+
 /** KEYS line, apps, job; ARGV jobId, application, request JSON, enqueuedAt → 1 registered, 0 known. */
 export const REGISTER = luaScript(`
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
-redis.call('HSET', KEYS[3], 'application', ARGV[2], 'request', ARGV[3], 'enqueuedAt', ARGV[4], 'status', 'waiting')
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('SADD', KEYS[2], ARGV[2])
+${REGISTER_NEW}
 return 1`);
+
+/**
+ * The turn of a registered job, in Lua: `line`, `job` (keys), `id`, `owner`, `now` (arguments); each outcome goes
+ * through `answer(kind, value)`, a Lua expression of the reply.
+ */
+function acquireLua(
+  k: { line: string; job: string; id: string; owner: string; now: string },
+  answer: (kind: string, value: string) => string,
+): string {
+  return `local status = redis.call('HGET', ${k.job}, 'status')
+if terminal(status) then return ${answer("'finished'", 'status')} end
+local head = redis.call('LINDEX', ${k.line}, 0)
+if head ~= ${k.id} then return ${answer("'blocked'", "head or ''")} end
+local previous = redis.call('HGET', ${k.job}, 'owner') or ''
+redis.call('HSET', ${k.job}, 'status', 'active', 'owner', ${k.owner})
+redis.call('HSETNX', ${k.job}, 'startedAt', ${k.now})
+return ${answer("'acquired'", 'previous')}`;
+}
 
 /**
  * KEYS line, job; ARGV jobId, owner token, now → {'acquired', previous owner token or ''} | {'finished', status}
@@ -22,15 +46,30 @@ return 1`);
  * that lost the job. The previous owner is the delivery that held the turn before (a resumed or retried job).
  */
 export const ACQUIRE = luaScript(`${TERMINAL}
-local status = redis.call('HGET', KEYS[2], 'status')
-if not status then return {'unregistered'} end
-if terminal(status) then return {'finished', status} end
-local head = redis.call('LINDEX', KEYS[1], 0)
-if head ~= ARGV[1] then return {'blocked', head or ''} end
-local previous = redis.call('HGET', KEYS[2], 'owner') or ''
-redis.call('HSET', KEYS[2], 'status', 'active', 'owner', ARGV[2])
-redis.call('HSETNX', KEYS[2], 'startedAt', ARGV[3])
-return {'acquired', previous}`);
+if not redis.call('HGET', KEYS[2], 'status') then return {'unregistered'} end
+${acquireLua(
+  { line: 'KEYS[1]', job: 'KEYS[2]', id: 'ARGV[1]', owner: 'ARGV[2]', now: 'ARGV[3]' },
+  (kind, value) => `{${kind}, ${value}}`,
+)}`);
+
+/**
+ * REGISTER then ACQUIRE in one round trip, answering the job's record as ACQUIRE left it: KEYS line, apps, job;
+ * ARGV jobId, application, request JSON, enqueuedAt, owner token, now → ACQUIRE's reply (its two entries)
+ * followed by the job hash's fields and values (HGETALL). What a picked job does first (sync-processor).
+ */
+export const REGISTER_AND_ACQUIRE = luaScript(`${TERMINAL}
+if redis.call('EXISTS', KEYS[3]) == 0 then
+${REGISTER_NEW}
+end
+local function withRecord(kind, value)
+  local reply = {kind, value}
+  for _, x in ipairs(redis.call('HGETALL', KEYS[3])) do table.insert(reply, x) end
+  return reply
+end
+${acquireLua(
+  { line: 'KEYS[1]', job: 'KEYS[3]', id: 'ARGV[1]', owner: 'ARGV[5]', now: 'ARGV[6]' },
+  (kind, value) => `withRecord(${kind}, ${value})`,
+)}`);
 
 /**
  * KEYS line, job, history, cancel, history sequence; ARGV jobId, status, finishedAt, message, history JSON or '',

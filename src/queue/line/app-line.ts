@@ -10,7 +10,7 @@ import type { SyncKeys } from '../store/redis-keys.js';
 import type { HistoryEntry, JobState } from '../sync-queue-client.js';
 import type { Initiator } from '../sync-reporter.js';
 import { parseSyncRequest, type SyncRequest } from '../sync-request.js';
-import { ACQUIRE, CANCEL, FINISH, REGISTER, UPDATE } from './app-line-scripts.js';
+import { ACQUIRE, CANCEL, FINISH, REGISTER, REGISTER_AND_ACQUIRE, UPDATE } from './app-line-scripts.js';
 
 /** How long a finished job's record (status, state) is kept: 7 days, in seconds. */
 export const RETAIN_FINISHED_SECONDS = 7 * 24 * 3600;
@@ -56,6 +56,16 @@ export interface FinishInput {
 export interface AppLine {
   register(jobId: string, request: SyncRequest, enqueuedAt: string): Promise<boolean>;
   acquire(jobId: string, application: string, owner: string): Promise<AcquireResult>;
+  /**
+   * register, then acquire, in one round trip; with the job's record as acquire left it (a picked job's first
+   * step: its line, its turn and its saved state at once).
+   */
+  registerAndAcquire(
+    jobId: string,
+    request: SyncRequest,
+    enqueuedAt: string,
+    owner: string,
+  ): Promise<{ turn: AcquireResult; record: JobRecord | undefined }>;
   /** Resolves with the new head ('' when the line is empty), or undefined when another worker owns the job. */
   finish(input: FinishInput): Promise<{ finishedNow: boolean; head: string } | undefined>;
   /** Write fields if `owner` still owns the job; false otherwise. */
@@ -98,11 +108,22 @@ export function createAppLine(
         [keys.line(application), keys.job(jobId)],
         [jobId, owner, now],
       )) as string[];
-      if (reply[0] === 'acquired')
-        return reply[1] ? { kind: 'acquired', previousOwner: reply[1] } : { kind: 'acquired' };
-      if (reply[0] === 'finished') return { kind: 'finished', status: reply[1] as JobState };
-      if (reply[0] === 'blocked') return { kind: 'blocked', head: reply[1] ?? '' };
-      return { kind: 'unregistered' };
+      return acquireResultOf(reply);
+    },
+    async registerAndAcquire(jobId, request, enqueuedAt, owner) {
+      const args = [
+        jobId,
+        request.application,
+        JSON.stringify(request),
+        enqueuedAt,
+        owner,
+        new Date().toISOString(),
+      ];
+      const keyList = [keys.line(request.application), keys.apps, keys.job(jobId)];
+      const reply = (await runScript(redis, REGISTER_AND_ACQUIRE, keyList, args)) as string[];
+      const hash: Record<string, string> = {};
+      for (let i = 2; i + 1 < reply.length; i += 2) hash[reply[i]!] = reply[i + 1]!;
+      return { turn: acquireResultOf(reply), record: toRecord(jobId, hash) };
     },
     async finish(input) {
       const { jobId, application } = input;
@@ -165,6 +186,15 @@ export function createAppLine(
       return rows.map((row) => JSON.parse(row) as HistoryEntry);
     },
   };
+}
+
+/** ACQUIRE's reply (its first two entries) as an AcquireResult. */
+function acquireResultOf(reply: readonly string[]): AcquireResult {
+  if (reply[0] === 'acquired')
+    return reply[1] ? { kind: 'acquired', previousOwner: reply[1] } : { kind: 'acquired' };
+  if (reply[0] === 'finished') return { kind: 'finished', status: reply[1] as JobState };
+  if (reply[0] === 'blocked') return { kind: 'blocked', head: reply[1] ?? '' };
+  return { kind: 'unregistered' };
 }
 
 function toRecord(jobId: string, hash: Record<string, string>): JobRecord | undefined {

@@ -22,16 +22,20 @@ export interface TurnDeps {
   reporterFactory?: (job: { jobId: string; request: SyncRequest }) => SyncReporter;
 }
 
-/** Resolves when the job may run (`acquired`) or has already ended (`finished`); else throws DelayedError. */
+/**
+ * Resolves when the job may run (`acquired`) or has already ended (`finished`); else throws DelayedError. `first`:
+ * the answer of an acquire already made (AppLine.registerAndAcquire), taken as the first attempt's.
+ */
 export async function takeTurn(
   deps: TurnDeps,
   job: Job<SyncJobData>,
   application: string,
   owner: string,
+  first?: AcquireResult,
 ): Promise<Extract<AcquireResult, { kind: 'acquired' | 'finished' }>> {
   const jobId = job.id ?? '';
   for (let attempt = 0; attempt < 5; attempt++) {
-    const turn = await deps.line.acquire(jobId, application, owner);
+    const turn = attempt === 0 && first ? first : await deps.line.acquire(jobId, application, owner);
     if (turn.kind === 'acquired' || turn.kind === 'finished') return turn;
     if (turn.kind === 'unregistered') throw new Error(`job ${jobId} has no record in its application's line`);
     if (!turn.head || !(await removeDeadHead(deps, application, turn.head))) break;

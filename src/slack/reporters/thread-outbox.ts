@@ -106,6 +106,9 @@ local function mine()
 end
 `;
 
+/** The state hash's fields of the stored header, in the order headerOf reads them. */
+const HEADER_FIELDS = ['hseq', 'hmsg', 'hfinal', 'happlied'] as const;
+
 /** Take the lease: SET when free (or when ARGV[3] = '1', from anyone); record the owner and the target. */
 const OPEN = `
 local cur = redis.call('GET', KEYS[2])
@@ -164,7 +167,11 @@ export function redisThreadOutbox(
   const token = randomUUID();
 
   async function readHeader(): Promise<StoredHeader | undefined> {
-    const [seq, msg, final, applied] = await redis.hmget(keys.state, 'hseq', 'hmsg', 'hfinal', 'happlied');
+    return headerOf(await redis.hmget(keys.state, ...HEADER_FIELDS));
+  }
+
+  /** The stored header from the state hash's HEADER_FIELDS, in that order. */
+  function headerOf([seq, msg, final, applied]: (string | null)[]): StoredHeader | undefined {
     if (!seq || !msg) return undefined;
     return {
       seq: Number(seq),
@@ -176,32 +183,37 @@ export function redisThreadOutbox(
 
   return {
     async open({ target, takeover }) {
-      const taken = await redis.eval(
-        OPEN,
-        3,
-        keys.state,
-        keys.lease,
-        keys.all,
-        token,
-        leaseMs,
-        takeover ? '1' : '0',
-        target?.channel ?? '',
-        target?.threadTs ?? '',
-        OUTBOX_TTL_S,
-        Date.now(),
-        jobId,
-      );
-      if (taken !== 1) return undefined;
-      const [entries, state, header] = await Promise.all([
-        redis.xrange(keys.stream, '-', '+'),
-        redis.hmget(keys.state, 'channel', 'threadTs'),
-        readHeader(),
-      ]);
-      const [channel, threadTs] = state;
+      // The lease and what the outbox holds in one round trip (a job's start waits for it): read after OPEN in the
+      // same transaction, and used only when the lease was taken.
+      const replies =
+        (await redis
+          .multi()
+          .eval(
+            OPEN,
+            3,
+            keys.state,
+            keys.lease,
+            keys.all,
+            token,
+            leaseMs,
+            takeover ? '1' : '0',
+            target?.channel ?? '',
+            target?.threadTs ?? '',
+            OUTBOX_TTL_S,
+            Date.now(),
+            jobId,
+          )
+          .xrange(keys.stream, '-', '+')
+          .hmget(keys.state, 'channel', 'threadTs', ...HEADER_FIELDS)
+          .exec()) ?? [];
+      for (const [err] of replies) if (err) throw err;
+      if (replies[0]?.[1] !== 1) return undefined;
+      const entries = (replies[1]?.[1] ?? []) as [string, string[]][];
+      const [channel, threadTs, ...header] = (replies[2]?.[1] ?? []) as (string | null)[];
       return {
         target: channel && threadTs ? { channel, threadTs } : undefined,
         pending: entries.map(([id, fields]) => entryOf(id, fields)),
-        header,
+        header: headerOf(header),
       };
     },
     async append(lines) {

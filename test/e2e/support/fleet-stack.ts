@@ -54,6 +54,13 @@ export interface FleetFigures {
   totalMs: number;
   /** Sum over jobs of processedOn → finishedOn (ms): the syncs one after another. */
   sumOfSyncsMs: number;
+  /**
+   * Most jobs running at once (processedOn → finishedOn overlapping), against the slots (workers × concurrency): below
+   * the slots, no job waited for a free slot.
+   */
+  peakRunning: number;
+  /** Per job: taken by a worker → finished (ms). */
+  syncMs: number[];
   /** chat.postMessage calls Slack answered 429. */
   rateLimited: number;
   /** Thread roots (headers) in the channel. */
@@ -189,6 +196,14 @@ export async function startFleetStack(options: FleetOptions): Promise<FleetStack
         allHeadersMs: Math.max(...roots.map((c) => c.at)) - burst.startedAt,
         totalMs: Math.max(...finished) - burst.startedAt,
         sumOfSyncsMs: all.reduce((sum, j) => sum + ((j.finishedOn ?? 0) - (j.processedOn ?? 0)), 0),
+        syncMs: all.flatMap((j) =>
+          j.processedOn === undefined || j.finishedOn === undefined ? [] : [j.finishedOn - j.processedOn],
+        ),
+        peakRunning: peakOverlap(
+          all.flatMap((j) =>
+            j.processedOn === undefined || j.finishedOn === undefined ? [] : [[j.processedOn, j.finishedOn]],
+          ),
+        ),
         rateLimited: slack.calls('chat.postMessage').filter((c) => c.status === 429).length,
         headers: slack.channelMessages(FLEET_CHANNEL).filter((m) => !m.threadTs).length,
       };
@@ -202,6 +217,23 @@ export async function startFleetStack(options: FleetOptions): Promise<FleetStack
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The most intervals [start, end) open at one moment. */
+function peakOverlap(intervals: readonly (readonly [number, number])[]): number {
+  const edges = intervals.flatMap(([start, end]) => [
+    [start, 1],
+    [end, -1],
+  ]);
+  // Ends before starts at the same moment: a slot handed over is not two jobs at once.
+  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  let open = 0;
+  let peak = 0;
+  for (const [, step] of edges) {
+    open += step!;
+    peak = Math.max(peak, open);
+  }
+  return peak;
 }
 
 /** wavesync.yaml and one Application per name: a ConfigMap in the namespace of the app's name. */

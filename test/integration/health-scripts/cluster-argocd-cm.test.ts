@@ -133,6 +133,29 @@ describe('scriptedHealthSource: the same scripts for the worker, sync <path> and
     expect(await judge(reused)).toEqual({ status: 'Degraded', message: 'two' });
   });
 
+  it('reads the argocd-cm at every forCluster but builds the scripts again only when its health keys changed', async () => {
+    const key = 'resource.customizations.health.example.com_Widget';
+    await argocdCm({ [key]: 'return { status = "Degraded", message = "one" }' });
+    const each = scriptedHealthSource(HealthSettingsSchema.parse({}), '/c/wavesync.yaml');
+
+    const before = reads();
+    const first = await each.forCluster(cluster);
+    const unchanged = await each.forCluster(cluster);
+    await argocdCm({
+      [key]: 'return { status = "Degraded", message = "one" }',
+      url: 'https://argocd.example.com',
+    });
+    const otherKey = await each.forCluster(cluster);
+    await argocdCm({ [key]: 'return { status = "Degraded", message = "two" }' });
+    const edited = await each.forCluster(cluster);
+
+    expect(reads() - before).toBe(4);
+    expect(unchanged).toBe(first);
+    expect(otherKey).toBe(first);
+    expect(edited).not.toBe(first);
+    expect(await edited?.(widget, { hasOwnCheck: false })).toEqual({ status: 'Degraded', message: 'two' });
+  });
+
   it("wavesync sync <path> judges with the cluster's argocd-cm: a ConfigMap it calls Degraded fails its wave", async () => {
     await argocdCm({ 'resource.customizations': HELD });
     const dir = mkdtempSync(path.join(tmpdir(), 'wavesync-argocd-cm-'));
