@@ -96,8 +96,8 @@ export function createLocalFolderKeys(options: LocalFolderKeysOptions = {}): Loc
   const readText = (file: string, { stamp, at }: Stamped, text: string): string => {
     const hash = createHash('sha256').update(text).digest('base64');
     hashed++;
-    const changed = stamp.mtimeNs > stamp.ctimeNs ? stamp.mtimeNs : stamp.ctimeNs;
-    const settled = changed + racyNs <= BigInt(Math.floor(at)) * 1_000_000n;
+    const atNs = BigInt(Math.floor(at)) * 1_000_000n;
+    const settled = stamp.mtimeNs + racyNs <= atNs && stamp.ctimeNs + racyNs <= atNs;
     remember(file, { stamp: stampString(stamp), hash, settled });
     return hash;
   };
