@@ -14,7 +14,8 @@
  *
  * The interval is shortened to INTERVAL seconds (default 30) to fit the time; figures are per cycle. Watches are
  * re-opened by the API server's timeout (time-based, not per cycle): their count is reported per minute too.
- * Run: `npm run bench:fleet` (APPS, OBJECTS, WORKERS, INTERVAL, CYCLES, EDITS change the size).
+ * Run: `npm run bench:fleet` (APPS, OBJECTS, WORKERS, INTERVAL, CYCLES, EDITS change the size; FAULT_RATE fails
+ * that share of the simulator's requests during the measured window, to see what watch errors cost).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ const WORKERS = Number(process.env.WORKERS ?? 2);
 const INTERVAL = Number(process.env.INTERVAL ?? 30);
 const CYCLES = Number(process.env.CYCLES ?? 3);
 const EDITS = Number(process.env.EDITS ?? 3);
+/** Share of the simulator's requests failed during the measured window (sim/faults.ts; default 0). */
+const FAULT_RATE = Number(process.env.FAULT_RATE ?? 0);
 const CHANNEL = 'C0FLEET';
 
 const names = Array.from({ length: APPS }, (_, i) => `fleet-${String(i).padStart(4, '0')}`);
@@ -138,8 +141,12 @@ try {
       ].join('\n'),
     );
   }
-  const kubeconfigFile = path.join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfigFile);
+  // One kubeconfig (bearer token) per process: the simulator's request log tells who asked (RequestRecord.user).
+  const kubeconfigFor = async (user: string) => {
+    const file = path.join(dir, `kubeconfig-${user}`);
+    await sim.writeKubeconfig(file, { token: user });
+    return file;
+  };
   const env: Record<string, string> = {
     REDIS_URL,
     PORT: '0',
@@ -147,14 +154,16 @@ try {
     SLACK_BOT_TOKEN: slack.botToken,
     SLACK_SIGNING_SECRET: randomUUID(),
     SLACK_API_URL: slack.apiUrl,
-    KUBECONFIG: kubeconfigFile,
     WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
     WAVESYNC_QUEUE_PREFIX: prefix,
     WAVESYNC_WORKER_CONCURRENCY: '4',
   };
 
   log(`${APPS} Applications × ${OBJECTS} ConfigMaps; starting ${WORKERS} workers`);
-  for (let i = 0; i < WORKERS; i++) processes.push(await startWavesyncProcess('worker', env));
+  for (let i = 0; i < WORKERS; i++)
+    processes.push(
+      await startWavesyncProcess('worker', { ...env, KUBECONFIG: await kubeconfigFor(`worker-${i + 1}`) }),
+    );
   const workers = [...processes];
   const syncStart = Date.now();
   for (const application of names)
@@ -182,7 +191,11 @@ try {
   );
 
   // BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot.
-  const bot = await startWavesyncProcess('bot', env, process.env.BOT_NODE_ARGS?.split(' ') ?? []);
+  const bot = await startWavesyncProcess(
+    'bot',
+    { ...env, KUBECONFIG: await kubeconfigFor('bot') },
+    process.env.BOT_NODE_ARGS?.split(' ') ?? [],
+  );
   processes.push(bot);
   const botStarted = Date.now();
   log(`bot started; two warm-up drift cycles (${2 * INTERVAL} s)`);
@@ -196,12 +209,16 @@ try {
     at: Date.now(),
   };
   const peakRss = all.map(() => 0);
+  sim.faults.rate = FAULT_RATE;
   for (let t = 0; t < CYCLES * INTERVAL; t++) {
     await sleep(1000);
     all.forEach((p, i) => {
       peakRss[i] = Math.max(peakRss[i]!, memoryMb(p.child.pid!, 'VmRSS'));
     });
   }
+  sim.faults.rate = 0;
+  if (FAULT_RATE > 0)
+    log(`${sim.faults.injected} requests failed on purpose in the window (FAULT_RATE ${FAULT_RATE})`);
   const window = sim.requests.slice(before.requests);
   const cpu = all.map((p, i) => cpuSeconds(p.child.pid!) - before.cpu[i]!);
   const checks = await driftChecks(bot);
@@ -219,18 +236,40 @@ try {
       .map(([k, v]) => `${k} ${perCycle(v)}`)
       .join(', ')}; WATCH re-opens per minute ${((kinds.WATCH ?? 0) / minutes).toFixed(1)}`,
   );
-  const lists = new Map<string, number>();
+  // Who lists what, when: by process (its token) and path; a `continue` is a further page of the same list.
+  const lists = new Map<string, { pages: number; starts: number[] }>();
   for (const r of window) {
-    if (r.method !== 'GET' || r.path.includes('watch=true')) continue;
-    const p = r.path.split('?')[0]!;
-    if (requestKinds([r]).LIST) lists.set(p, (lists.get(p) ?? 0) + 1);
+    if (r.method !== 'GET' || r.path.includes('watch=true') || !requestKinds([r]).LIST) continue;
+    const [p = '', q = ''] = r.path.split('?');
+    const key = `${r.user ?? '?'} ${p}${q.includes('labelSelector') ? ' (labelSelector)' : ''}`;
+    const entry = lists.get(key) ?? { pages: 0, starts: [] };
+    entry.pages++;
+    if (!q.includes('continue=')) entry.starts.push(Math.round((r.at - before.at) / 1000));
+    lists.set(key, entry);
   }
   console.log(
-    `LIST requests in the window by path: ${[...lists]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([p, n]) => `${p} ${n}`)
-      .join(', ')}`,
+    `LIST requests in the window by process and path (pages; lists started at s into the window): ${
+      [...lists]
+        .sort((a, b) => b[1].pages - a[1].pages)
+        .map(([k, e]) => `${k} ${e.pages} (${e.starts.join(' ')})`)
+        .join(', ') || 'none'
+    }`,
+  );
+  const byUser = new Map<string, Record<string, number>>();
+  for (const r of window) {
+    const counts = byUser.get(r.user ?? '?') ?? {};
+    for (const [k, v] of Object.entries(requestKinds([r]))) counts[k] = (counts[k] ?? 0) + v;
+    byUser.set(r.user ?? '?', counts);
+  }
+  console.log(
+    `API requests per cycle by process: ${[...byUser]
+      .map(
+        ([user, counts]) =>
+          `${user}: ${Object.entries(counts)
+            .map(([k, v]) => `${k} ${perCycle(v)}`)
+            .join(', ')}`,
+      )
+      .join('; ')}`,
   );
   all.forEach((p, i) => {
     console.log(

@@ -10,6 +10,7 @@ import { type ApplicationRegistry, createApplicationRegistry } from './applicati
 import { createGitRepositoryCache, type GitRepositoryCache } from './git/git-repository-cache.js';
 import { type ChartCache, createChartCache } from './helm/chart-cache.js';
 import type { ApplicationSourceDeps } from './load-application-sources.js';
+import { createLocalFolderKeys } from './render/local-folder-keys.js';
 import { type ApplicationRenderer, createApplicationRenderer } from './render/render-application.js';
 import { createRenderCache } from './render/render-cache.js';
 
@@ -82,6 +83,7 @@ export async function applicationsFromSettings(
     baseDir: settings.baseDir,
     git,
     renderCache: createRenderCache(),
+    localFolders: createLocalFolderKeys(),
     charts,
     timeoutMs: settings.defaults.commandTimeoutSeconds * 1000,
     plugins: settings.plugins,

@@ -8,6 +8,7 @@ import { createGitFixture, type GitFixture } from '../../../test/support/git-fix
 import type { Application, ApplicationSource, BotError } from '../../domain/index.js';
 import { AbortedError } from '../../engine/index.js';
 import { createGitRepositoryCache } from '../git/git-repository-cache.js';
+import { createLocalFolderKeys } from './local-folder-keys.js';
 import { createApplicationRenderer, type RenderedApplication } from './render-application.js';
 import { createRenderCache, renderKeyOf } from './render-cache.js';
 
@@ -40,6 +41,26 @@ function app(name: string, source: Partial<ApplicationSource>, namespace = name)
 
 const names = (targets: { object: { kind: string; metadata: { name?: string; generateName?: string } } }[]) =>
   targets.map((t) => `${t.object.kind}/${t.object.metadata.name ?? t.object.metadata.generateName}`);
+
+/** A render cache counting its hits (the renderer sees the real cache). */
+function countingCache() {
+  const cache = createRenderCache<RenderedApplication>();
+  const counts = { hits: 0 };
+  return {
+    counts,
+    renderCache: {
+      get: (key: string) => {
+        const found = cache.get(key);
+        if (found) counts.hits++;
+        return found;
+      },
+      set: (key: string, value: RenderedApplication) => cache.set(key, value),
+      get size() {
+        return cache.size;
+      },
+    },
+  };
+}
 
 let scratch: string;
 beforeAll(async () => {
@@ -151,6 +172,87 @@ describe('renderApplication: local directories', () => {
     expect(error.message).toBe(
       `${path.join(dir, 'x.yaml')}:8: metadata.labels value of tier must be a string, got 3 (quote it: "3")`,
     );
+  });
+});
+
+describe('renderApplication: local folders with a render cache', () => {
+  const cm = (name: string, value: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name} }\ndata: { v: "${value}" }\n`;
+  const data = (rendered: RenderedApplication) => rendered.targets.map((t) => t.object.data);
+
+  it('renders an unchanged folder once; an edit, a new file or another option renders again; same content hits', async () => {
+    const dir = path.join(scratch, 'cached-local');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'a.yaml'), cm('a', '1'));
+    const { counts, renderCache } = countingCache();
+    const renderer = createApplicationRenderer({
+      baseDir: scratch,
+      renderCache,
+      localFolders: createLocalFolderKeys(),
+    });
+    const local = app('cached-local', { path: 'cached-local' });
+
+    const first = await renderer.renderApplication(local);
+    (first.targets[0]!.object.data as Record<string, string>).v = 'changed by a caller';
+    const second = await renderer.renderApplication(local);
+    expect(counts.hits).toBe(1);
+    expect(data(second)).toEqual([{ v: '1' }]);
+    expect(second.revision).toBe(first.revision);
+
+    await writeFile(path.join(dir, 'a.yaml'), cm('a', '2'));
+    const edited = await renderer.renderApplication(local);
+    expect(counts.hits).toBe(1);
+    expect(data(edited)).toEqual([{ v: '2' }]);
+    expect(edited.revision).not.toBe(first.revision);
+
+    // The first content again (another mtime): the render of that content, from the cache.
+    await writeFile(path.join(dir, 'a.yaml'), cm('a', '1'));
+    const back = await renderer.renderApplication(local);
+    expect(counts.hits).toBe(2);
+    expect([data(back), back.revision]).toEqual([[{ v: '1' }], first.revision]);
+
+    await writeFile(path.join(dir, 'b.yaml'), cm('b', '1'));
+    expect(names((await renderer.renderApplication(local)).targets)).toEqual(['ConfigMap/a', 'ConfigMap/b']);
+    const only = await renderer.renderApplication(
+      app('cached-local', { path: 'cached-local', directory: { include: 'b.yaml' } }),
+    );
+    expect(names(only.targets)).toEqual(['ConfigMap/b']);
+    expect(counts.hits).toBe(2);
+
+    // A revision asked for a local folder is ignored with a warning, from the cache too.
+    const pinned = await renderer.renderApplication(local, { revision: 'v9' });
+    expect(counts.hits).toBe(3);
+    expect(pinned.warnings.map((w) => w.message)).toEqual([
+      'revision v9 ignored: cached-local has a local source',
+    ]);
+    expect((await renderer.renderApplication(local)).warnings).toEqual([]);
+  });
+
+  it('caches nothing without local folder keys, and no local folder another tool renders', async () => {
+    const dir = path.join(scratch, 'uncached-local');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'a.yaml'), cm('a', '1'));
+    const withoutKeys = countingCache();
+    const renderer = createApplicationRenderer({ baseDir: scratch, renderCache: withoutKeys.renderCache });
+    await renderer.renderApplication(app('uncached-local', { path: 'uncached-local' }));
+    await renderer.renderApplication(app('uncached-local', { path: 'uncached-local' }));
+    expect([withoutKeys.counts.hits, withoutKeys.renderCache.size]).toEqual([0, 0]);
+
+    // A plugin reads what it likes (here a file outside the selection): a local plugin source is never cached.
+    const plugin = countingCache();
+    const pluginRenderer = createApplicationRenderer({
+      baseDir: scratch,
+      renderCache: plugin.renderCache,
+      localFolders: createLocalFolderKeys(),
+      plugins: [{ name: 'cat', generate: { command: ['sh', '-c', 'cat value.txt'], args: [] } }],
+      processEnv: { PATH: process.env.PATH },
+    });
+    await writeFile(path.join(dir, 'value.txt'), cm('p', '1'));
+    const pluginApp = app('uncached-local', { path: 'uncached-local', plugin: { name: 'cat' } });
+    expect(data(await pluginRenderer.renderApplication(pluginApp))).toEqual([{ v: '1' }]);
+    await writeFile(path.join(dir, 'value.txt'), cm('p', '2'));
+    expect(data(await pluginRenderer.renderApplication(pluginApp))).toEqual([{ v: '2' }]);
+    expect([plugin.counts.hits, plugin.renderCache.size]).toEqual([0, 0]);
   });
 });
 
@@ -414,19 +516,7 @@ describe('renderApplication: git sources', () => {
       cacheDir: path.join(fixture.root, 'cache-rendered'),
       env: { PATH: process.env.PATH },
     });
-    const cache = createRenderCache<RenderedApplication>();
-    let hits = 0;
-    const renderCache = {
-      get: (key: string) => {
-        const found = cache.get(key);
-        if (found) hits++;
-        return found;
-      },
-      set: (key: string, value: RenderedApplication) => cache.set(key, value),
-      get size() {
-        return cache.size;
-      },
-    };
+    const { counts, renderCache } = countingCache();
     const renderer = createApplicationRenderer({ baseDir: scratch, git, renderCache });
     const gitApp = app('cached', { repoURL: fixture.url, path: 'cached', targetRevision: v1 });
 
@@ -435,11 +525,11 @@ describe('renderApplication: git sources', () => {
     const second = await renderer.renderApplication(gitApp);
     const other = await renderer.renderApplication({ ...gitApp, name: 'other' });
 
-    expect([hits, renderCache.size]).toEqual([1, 2]);
+    expect([counts.hits, renderCache.size]).toEqual([1, 2]);
     expect(second.revision).toBe(v1);
     expect(second.targets[0]!.object.data).toEqual({ v: '1' });
     expect(other.targets[0]!.object.data).toEqual({ v: '1' });
-    // A local folder has no revision: never cached.
+    // A source without a revision or content key (a local folder another tool renders): never cached.
     expect(renderKeyOf(app('local', { repoURL: '', path: 'plain' }), [undefined])).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@
  * `path` or `chart`), in order, and combines them: an object two sources produce is taken from the last, with a
  * warning (Argo CD's RepeatedResourceWarning); its revision is each source's, joined by `;` (domain/revision.ts).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Application, ApplicationSource } from '../../domain/index.js';
 import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
 import {
@@ -28,6 +28,7 @@ import {
 } from '../manifests/index.js';
 import { buildEnvOf } from './build-env.js';
 import { renderKustomizeWith } from './kustomize-options.js';
+import { type LocalFolderKeys, type Stamped, statStamp } from './local-folder-keys.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
 import { type RenderCache, renderKeyOf } from './render-cache.js';
 import { HELM_INSTALL_HINT, renderHelm } from './render-helm.js';
@@ -86,6 +87,11 @@ export interface ApplicationRendererDeps {
   limits?: ManifestLimits;
   /** Rendered Applications at immutable revisions (createRenderCache); without it every call renders. */
   renderCache?: RenderCache<RenderedApplication>;
+  /**
+   * Content keys of local folders (createLocalFolderKeys): with them and `renderCache`, a local Directory-type
+   * source is rendered again only when its selected files changed; without them every call renders it.
+   */
+  localFolders?: LocalFolderKeys;
 }
 
 export interface ApplicationRenderer {
@@ -115,27 +121,31 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
       const multi = app.sources !== undefined;
       const requested = requestedRevisions(app, sources.length, options.revision);
       assertHelmAvailable(app, sources, deps.helmBinary ?? 'helm');
-      const warnings: PlanWarning[] = [];
+      // Warnings of the placement (not of the render: a cached render keeps its own, these come first).
+      const ignored: PlanWarning[] = [];
       const placed: PlacedSource[] = [];
       for (const [i, source] of sources.entries()) {
         const label = multi ? `sources[${i}]` : '';
         placed.push(await placeSource(app, source, label, requested[i], deps));
         if (placed[i]!.located.sha === undefined && !isRepositoryChart(source) && requested[i]) {
           const which = multi ? `${app.name} ${label}` : app.name;
-          warnings.push({
+          ignored.push({
             file: app.origin,
             line: 1,
             message: `revision ${requested[i]} ignored: ${which} has a local source`,
           });
         }
       }
-      // Every source at an immutable revision (commit, chart version): rendered once (./render-cache.ts).
-      const cacheKey = renderKeyOf(
-        app,
-        placed.map((p) => p.located.sha ?? p.chartVersion),
-      );
+      const withIgnored = (result: RenderedApplication): RenderedApplication =>
+        ignored.length === 0 ? result : { ...result, warnings: [...ignored, ...result.warnings] };
+      // Every source at an immutable revision (commit, chart version) or a local folder whose files did not change:
+      // rendered once (./render-cache.ts).
+      const cacheKey = deps.renderCache
+        ? renderKeyOf(app, await Promise.all(placed.map((p) => revisionKeyOf(p, deps.localFolders))))
+        : undefined;
       const cached = cacheKey === undefined ? undefined : deps.renderCache?.get(cacheKey);
-      if (cached) return cached;
+      if (cached) return withIgnored(cached);
+      const warnings: PlanWarning[] = [];
       const refs = new Map(
         placed.flatMap((p) => (p.source.ref ? [[p.source.ref, p.located.root] as const] : [])),
       );
@@ -145,24 +155,55 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
         slice: new TimeSlice(undefined, options.signal),
       };
       const revisions: string[] = [];
+      // The key of what was rendered: a local folder's is the content key of the text this render parsed.
+      const renderedKeys: (string | undefined)[] = [];
       const rendered: { label: string; targets: SourcedObject[]; sourceType: ApplicationSourceType }[] = [];
       for (const p of placed) {
-        const pureRef = p.source.ref !== undefined && !p.source.path && !p.source.chart;
+        const pureRef = isPureRef(p.source);
         const sourceType = sourceTypeOf(p.source, p.located.dir);
         if (options.signal?.aborted) throw new AbortedError();
-        const targets = pureRef ? [] : await renderTargets(app, p, sourceType, refs, deps, warnings, parse);
+        const { targets, contentKey } = pureRef
+          ? { targets: [], contentKey: undefined }
+          : await renderTargets(app, p, sourceType, refs, deps, warnings, parse);
         assertUniqueTargets(targets, app.destination.namespace ?? '');
         if (!pureRef) rendered.push({ label: p.label, targets, sourceType });
         revisions.push(p.located.sha ?? p.chartVersion ?? contentRevisionOf(targets).slice(0, 12));
+        renderedKeys.push(p.located.sha ?? p.chartVersion ?? contentKey);
       }
       parse.budget.check();
       const targets = multi ? combine(app, rendered, warnings) : (rendered[0]?.targets ?? []);
       const sourceType = rendered[0]?.sourceType ?? 'Directory';
       const result = { targets, revision: joinRevisions(revisions), warnings, sourceType };
-      if (cacheKey !== undefined) deps.renderCache?.set(cacheKey, result);
-      return result;
+      const renderedKey = deps.renderCache ? renderKeyOf(app, renderedKeys) : undefined;
+      if (renderedKey !== undefined) deps.renderCache?.set(renderedKey, result);
+      return withIgnored(result);
     },
   };
+}
+
+function isPureRef(source: ApplicationSource): boolean {
+  return source.ref !== undefined && !source.path && !source.chart;
+}
+
+/**
+ * What identifies the render of one source: its commit or chart version; for a local Directory-type folder its
+ * content key (local folder keys: only the selected files are read, so only they matter); undefined for any other
+ * local source (a Kustomize, Helm or plugin render may read any file: never cached) or when the folder cannot be
+ * read (the render then reports it).
+ */
+async function revisionKeyOf(
+  p: PlacedSource,
+  folders: LocalFolderKeys | undefined,
+): Promise<string | undefined> {
+  const fixed = p.located.sha ?? p.chartVersion;
+  if (fixed !== undefined || folders === undefined || isPureRef(p.source)) return fixed;
+  try {
+    if (sourceTypeOf(p.source, p.located.dir) !== 'Directory') return undefined;
+    const key = await folders.keyOf(p.located.dir, p.source.directory);
+    return key === undefined ? undefined : `local:${key}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The revision asked for each source: `revision` split per source (multi-source), else `[revision]`. */
@@ -226,10 +267,11 @@ async function renderTargets(
   deps: ApplicationRendererDeps,
   warnings: PlanWarning[],
   parse: Parse,
-): Promise<SourcedObject[]> {
+): Promise<{ targets: SourcedObject[]; contentKey?: string | undefined }> {
   const { source, located } = placed;
   const timeoutMs = deps.timeoutMs ?? 120_000;
-  if (sourceType === 'Directory') return renderDirectory(source, located.dir, warnings, parse);
+  if (sourceType === 'Directory')
+    return renderDirectory(source, located.dir, warnings, parse, located.sha ? undefined : deps.localFolders);
   const env = buildEnvOf(app, located.sha ?? '', source);
   if (sourceType === 'Plugin') {
     const text = await renderPlugin({
@@ -241,7 +283,9 @@ async function renderTargets(
       processEnv: deps.processEnv ?? {},
       timeoutMs,
     });
-    return parseOutput(text, `the plugin output of ${located.dir}`, located.dir, warnings, parse);
+    return {
+      targets: await parseOutput(text, `the plugin output of ${located.dir}`, located.dir, warnings, parse),
+    };
   }
   const text =
     sourceType === 'Kustomize'
@@ -262,7 +306,15 @@ async function renderTargets(
           timeoutMs,
           ...(deps.helmBinary === undefined ? {} : { binary: deps.helmBinary }),
         });
-  return parseOutput(text, `the ${sourceType} output of ${located.dir}`, located.dir, warnings, parse);
+  return {
+    targets: await parseOutput(
+      text,
+      `the ${sourceType} output of ${located.dir}`,
+      located.dir,
+      warnings,
+      parse,
+    ),
+  };
 }
 
 /** A tool's output (Kustomize, Helm, a plugin): counted against the budget, then parsed in slices. */
@@ -330,12 +382,17 @@ function combine(
   return [...byIdentity.values()].map((v) => v.target);
 }
 
+/**
+ * The objects of a Directory-type source; with `folders` (a local folder), also the content key of the text parsed
+ * (each file's stamp taken before it is read, so a later change to it is seen by the next look).
+ */
 async function renderDirectory(
   source: ApplicationSource,
   dir: string,
   warnings: PlanWarning[],
   parse: Parse,
-): Promise<SourcedObject[]> {
+  folders: LocalFolderKeys | undefined,
+): Promise<{ targets: SourcedObject[]; contentKey?: string }> {
   const selected = await selectDirectoryFiles(dir, source.directory);
   warnings.push(...selected.warnings.map((message) => ({ file: dir, line: 1, message })));
   // Sizes first: an Application over its byte limit is refused before any file is read or parsed.
@@ -343,15 +400,23 @@ async function renderDirectory(
     throw new BotError('render_failed', `cannot read ${file}: ${error.message}`, { cause: error });
   };
   let bytes = 0;
-  for (const file of selected.files) bytes += (await stat(file).catch(cannotRead(file))).size;
+  const stamps: Stamped[] = [];
+  for (const file of selected.files) {
+    const taken = folders ? folders.stamp(file) : statStamp(file).then((stamp) => ({ stamp, at: 0 }));
+    const stamped = await taken.catch(cannotRead(file));
+    stamps.push(stamped);
+    bytes += Number(stamped.stamp.size);
+  }
   const count = selected.files.length;
   parse.budget.addBytes(bytes, `${count} ${count === 1 ? 'file' : 'files'} in ${dir}`);
   const targets: SourcedObject[] = [];
-  for (const file of selected.files) {
+  const hashes: string[] = [];
+  for (const [i, file] of selected.files.entries()) {
     const text = await readFile(file, 'utf8').catch(cannotRead(file));
+    if (folders) hashes.push(folders.readText(file, stamps[i]!, text));
     for (const target of collect(await parseSliced(text, file, parse), warnings)) targets.push(target);
   }
-  return targets;
+  return folders ? { targets, contentKey: `local:${folders.keyFrom(selected, hashes)}` } : { targets };
 }
 
 /** How one render parses: its limits and its time slices (and the cancel signal they observe). */
