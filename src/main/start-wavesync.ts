@@ -204,6 +204,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
         ...(web ? { web, threadWeb: slackWebClient(config, metrics, 0)! } : {}),
         ...(wiring ? { notifier: wiring.notifier, approvals: wiring.approvals } : {}),
         ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+        refreshApplications: () => refresher.refresh(),
       });
       stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
     }
