@@ -1,8 +1,10 @@
 /**
- * Event-loop stall benchmark (issue 29): the longest stall of `wavesync serve`'s event loop
- * (`perf_hooks.monitorEventLoopDelay`, 10 ms resolution, max) in each phase of one big Application's life, at
- * 2,000, 20,000 and 50,000 ConfigMaps (`SIZES=2000` for fewer), the CPU time used within the longest stalls, and
- * the process's peak RSS.
+ * Event-loop stall benchmark (issue 29): the longest stall of `wavesync serve`'s event loop — the bot's, which
+ * answers Slack and /healthz (`perf_hooks.monitorEventLoopDelay`, 10 ms resolution, max) — in each phase of one big
+ * Application's life, at 2,000, 20,000 and 50,000 ConfigMaps (`SIZES=2000` for fewer), the CPU time the process used
+ * within the longest stalls (that thread's), the longest stall of serve's worker thread (which runs the sync: its
+ * `wavesync_worker_thread_nodejs_eventloop_lag_max_seconds`, read from /metrics at each phase's start and end),
+ * and the process's peak RSS (both threads).
  *
  * Each size runs in a fresh child process of this script (so peak RSS is that size's): `wavesync serve` in that
  * process (startWavesync, the composition root, under tsx) with the fake Slack Web API beside it, the Kubernetes API
@@ -16,10 +18,12 @@
  *   drift      one drift comparison of the Application (render, plan, compare)
  * Baseline in the same run: the stall of the idle process for 2 s before the first phase.
  * The 1-minute load average is printed with every row (other processes share the cores).
- * Run: `npx tsx bench/event-loop-stall.bench.ts` (SIZES=2000 for a quick one).
+ * Run: `npx tsx bench/event-loop-stall.bench.ts` (SIZES=2000 for a quick one; BENCH_NODE_ARGS for the measured
+ * process's node options, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,37 +49,50 @@ interface PhaseResult {
   maxStallMs: number;
   /** The most CPU time this process used within one stall (see StallProbe). */
   maxStallCpuMs: number;
+  /** The longest stall of serve's worker thread's event loop in the phase (its nodejs_eventloop_lag_max). */
+  workerStallMs: number;
+  /** The process's largest RSS in the phase (sampled every 10 ms), and each thread's heap at its end (MB). */
+  rssMb: number;
+  botHeapMb: number;
+  workerHeapMb: number;
   load: string;
 }
 
 /**
- * The CPU side of stalls: a 10 ms timer notes, for each late tick, how much CPU time the process used since the
- * previous tick (process.cpuUsage, user + system of all its threads: an upper bound of the main thread's). On a
- * machine shared with other work a stall is partly time spent waiting for a core; its CPU time is what this
- * process blocked the event loop with, whatever the load.
+ * The CPU side of stalls: a 10 ms timer notes, for each late tick, how much CPU time the bot's thread (this
+ * process's main thread) used since the previous tick: `/proc/thread-self/schedstat`'s run time (Linux, ns), not
+ * the process's (serve's worker thread and the GC's helper threads would count). On a machine shared with other
+ * work a stall is partly time spent waiting for a core; its CPU time is what the thread blocked its event loop
+ * with, whatever the load.
  */
 class StallProbe {
   private last = performance.now();
-  private lastCpu = process.cpuUsage();
+  private lastCpu = threadCpuMs();
   maxCpuMs = 0;
+  /** The process's largest RSS seen by the timer (MB). */
+  maxRssMb = 0;
   private readonly timer = setInterval(() => {
     const now = performance.now();
-    const cpu = process.cpuUsage();
-    if (now - this.last > 20) {
-      const used = (cpu.user - this.lastCpu.user + cpu.system - this.lastCpu.system) / 1000;
-      this.maxCpuMs = Math.max(this.maxCpuMs, used);
-    }
+    const cpu = threadCpuMs();
+    if (now - this.last > 20) this.maxCpuMs = Math.max(this.maxCpuMs, cpu - this.lastCpu);
+    this.maxRssMb = Math.max(this.maxRssMb, process.memoryUsage.rss() / 2 ** 20);
     this.last = now;
     this.lastCpu = cpu;
   }, 10);
 
   reset(): void {
     this.maxCpuMs = 0;
+    this.maxRssMb = 0;
   }
 
   stop(): void {
     clearInterval(this.timer);
   }
+}
+
+/** CPU time this thread has run, in ms (`/proc/thread-self/schedstat`: run time in ns, then wait time, slices). */
+function threadCpuMs(): number {
+  return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
 }
 
 const load = () => loadavg()[0]!.toFixed(1);
@@ -150,22 +167,41 @@ spec:
       .channelMessages('C0BIG')
       .filter((m) => !m.threadTs)
       .map((m) => renderBlocksAsText((slack.message('C0BIG', m.ts)?.blocks ?? []) as never));
+  /**
+   * The worker thread's longest event-loop stall since the last call: prom-client's lag histogram (10 ms
+   * resolution) in that thread, read from serve's /metrics, which resets it.
+   */
+  const workerThread = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${serve.port}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return {
+      stallMs: value('wavesync_worker_thread_nodejs_eventloop_lag_max_seconds') * 1000,
+      heapMb: value('wavesync_worker_thread_nodejs_heap_size_used_bytes') / 2 ** 20,
+    };
+  };
   const phases: PhaseResult[] = [];
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   const probe = new StallProbe();
   /** Measures from now until `done()` holds (polled every 10 ms), as phase `name`. */
   const phase = async (name: string, start: () => unknown, done: () => boolean) => {
+    await workerThread();
     histogram.reset();
     probe.reset();
     const started = performance.now();
     await start();
     while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+    const ms = performance.now() - started;
+    const maxStallMs = histogram.max / 1e6;
+    const maxStallCpuMs = probe.maxCpuMs;
     phases.push({
       phase: name,
-      ms: performance.now() - started,
-      maxStallMs: histogram.max / 1e6,
-      maxStallCpuMs: probe.maxCpuMs,
+      ms,
+      maxStallMs,
+      maxStallCpuMs,
+      ...(await workerThread().then((w) => ({ workerStallMs: w.stallMs, workerHeapMb: w.heapMb }))),
+      rssMb: probe.maxRssMb,
+      botHeapMb: process.memoryUsage().heapUsed / 2 ** 20,
       load: load(),
     });
     process.stderr.write(`  ${n}: ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -217,7 +253,10 @@ if (sizeArg > 0) {
   const sizes = (process.env.SIZES ?? '2000,20000,50000').split(',').map(Number);
   console.log(`event-loop stall bench: Node ${process.version}, load average ${load()} at start`);
   for (const n of sizes) {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', SELF, '--size', String(n)], {
+    // BENCH_NODE_ARGS: options for the measured process's node, split at spaces (`--cpu-prof --cpu-prof-dir=…`:
+    // one profile per thread, the bot's and the worker's).
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const out = execFileSync(process.execPath, [...nodeArgs, '--import', 'tsx', SELF, '--size', String(n)], {
       encoding: 'utf8',
       maxBuffer: 64 * 2 ** 20,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -231,12 +270,12 @@ if (sizeArg > 0) {
       `\n${n.toLocaleString('en')} ConfigMaps, peak RSS of the serve process ${peakRssMb.toFixed(0)} MB`,
     );
     console.log(
-      '| phase | time | longest event-loop stall (target ≤ 200 ms) | most CPU in one stall | load |',
+      "| phase | time | longest stall of the bot's event loop (target ≤ 200 ms) | most CPU in one stall | worker thread's longest stall | peak RSS | heap at the end: bot / worker | load |",
     );
-    console.log('|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const p of phases)
       console.log(
-        `| ${p.phase} | ${(p.ms / 1000).toFixed(2)} s | ${p.maxStallMs.toFixed(0)} ms | ${p.maxStallCpuMs.toFixed(0)} ms | ${p.load} |`,
+        `| ${p.phase} | ${(p.ms / 1000).toFixed(2)} s | ${p.maxStallMs.toFixed(0)} ms | ${p.maxStallCpuMs.toFixed(0)} ms | ${p.workerStallMs.toFixed(0)} ms | ${p.rssMb.toFixed(0)} MB | ${p.botHeapMb.toFixed(0)} / ${p.workerHeapMb.toFixed(0)} MB | ${p.load} |`,
       );
   }
 }

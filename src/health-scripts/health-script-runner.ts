@@ -10,11 +10,9 @@
  * Runs asked in one turn of the event loop go as one batch, and are answered in order (every 20 ms at least); the worker holds the process open only while runs are
  * pending. One worker per runner; sharedHealthScriptRunner() is the process's.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { HealthStatus } from '../domain/index.js';
+import { startModuleWorker } from '../module-worker.js';
 import { HEALTH_SCRIPT_BYTE_BUDGET } from './byte-budget.js';
 import type { WorkerMessage, WorkerOptions, WorkerRequest, WorkerScript } from './health-script-worker.js';
 import {
@@ -47,18 +45,13 @@ interface Pending {
   resolve(health: HealthStatus): void;
 }
 
-/** A worker for the module's own kind: compiled JavaScript as is, TypeScript sources through tsx. */
+/** The worker (its module compiled or through tsx, as this one runs), its heap capped at `maxHeapMb`. */
 function startWorker(options: WorkerOptions, maxHeapMb: number): Worker {
-  const here = import.meta.url;
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 };
-  if (!here.endsWith('.ts')) {
-    return new Worker(new URL('./health-script-worker.js', here), { workerData: options, resourceLimits });
-  }
-  const tsxDir = path.dirname(createRequire(here).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(path.join(tsxDir, 'dist/esm/api/index.mjs')).href;
-  const entry = new URL('./health-script-worker.ts', here).href;
-  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(code, { eval: true, workerData: options, resourceLimits });
+  return startModuleWorker(import.meta.url, './health-script-worker', {
+    workerData: options,
+    resourceLimits,
+  });
 }
 
 function unknown(message: string): HealthStatus {

@@ -65,9 +65,9 @@ export interface RunnerLogger {
 export interface EngineSyncRunnerDeps<Target, ClusterT> {
   /**
    * The Application `name` (the request is passed too: an App of Apps child is resolved from it);
-   * throws BotError('application_not_found') for an unknown one.
+   * throws (or rejects with) BotError('application_not_found') for an unknown one.
    */
-  application(name: string, request: SyncRunnerContext['request']): Application;
+  application(name: string, request: SyncRunnerContext['request']): Application | Promise<Application>;
   /** Stops when `signal` aborts (a cancel while rendering), rejecting with any error. */
   render(
     app: Application,
@@ -100,7 +100,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
     if (ctx.request.deletion) return runDeletion(deps, ctx, ctx.request.deletion, logger);
     let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
     try {
-      const app = withOperationSource(deps.application(application, ctx.request), operation);
+      const app = withOperationSource(await deps.application(application, ctx.request), operation);
       // On resume, render the revision the operation already resolved, so the same manifests are applied.
       const revision = ctx.initialState?.syncResult.revision || operation.revision;
       // Not waited for past a cancel: a render stuck in git, helm or kustomize (each bounded by its own timeout)
@@ -206,7 +206,7 @@ async function runDeletion<Target, ClusterT>(
   let prepared: { app: Application; cluster: ClusterT };
   try {
     if (!deps.deleteApplication) throw new Error('this worker cannot delete Applications');
-    const app = deps.application(ctx.request.application, ctx.request);
+    const app = await deps.application(ctx.request.application, ctx.request);
     prepared = { app, cluster: deps.clusterFor(app) };
   } catch (error) {
     if (isTransientError(error)) throw error;

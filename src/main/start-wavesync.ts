@@ -1,10 +1,13 @@
 /**
  * startWavesync — the composition root: from the typed Config (environment) and wavesync.yaml build the
  * Applications registry and renderer, the metrics and operator endpoints, the approval flow, and start the
- * process role: `bot` (Slack app: /sync, buttons; enqueues), `worker` (runs syncs), or `serve` (both, one process).
+ * process role: `bot` (Slack app: /sync, buttons; enqueues), `worker` (runs syncs), or `serve` (both, one process:
+ * the worker in a worker thread of its own, worker-thread.ts, so that no sync holds the bot's event loop or heap).
  * Every process serves /healthz and /metrics on PORT (the bot next to /slack/events). `close()` stops in order:
  * no new HTTP requests, then running syncs saved and handed back to the queue, then connections.
  */
+
+import path from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { createApplicationResolver } from '../app-of-apps/index.js';
 import {
@@ -44,15 +47,23 @@ import { startDriftDetection } from './drift-wiring.js';
 import { type RunningRevisions, startRevisionWatcher } from './revision-wiring.js';
 import { startBot } from './start-bot.js';
 import { startWorker } from './start-worker.js';
+import { startWorkerThread, type WorkerThread } from './worker-thread.js';
 
 export type ProcessRole = 'serve' | 'bot' | 'worker';
 
 export interface StartOptions {
   config: Config;
   logger: Logger;
+  /** Engine knobs; in `serve` they cross to the worker thread, so numbers and flags only. */
   engineOptions?: Partial<EngineOptions>;
   /** Interface the HTTP server listens on (default all interfaces). */
   host?: string;
+  /**
+   * The worker role inside `serve`'s worker thread (worker-thread-entry.ts): no HTTP server of its own (serve
+   * answers /healthz and /metrics for it), its Node.js metrics named `wavesync_worker_thread_*`, its own git and
+   * Helm cache folders.
+   */
+  embedded?: boolean;
 }
 
 export interface RunningWavesync {
@@ -83,7 +94,7 @@ type Stop = (graceMs: number | undefined) => Promise<void>;
 /** Start `role`. @throws BotError for configuration problems (before anything listens). */
 export async function startWavesync(role: ProcessRole, options: StartOptions): Promise<RunningWavesync> {
   const { config, logger } = options;
-  const settings = await settingsOf(config);
+  const settings = options.embedded ? ownCacheFolders(await settingsOf(config)) : await settingsOf(config);
   const apps = await applicationsFromSettings(settings, {
     env: processEnvironment(),
     logger,
@@ -98,8 +109,17 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       logger.warn({ config: settings.file }, warning);
     }
   }
-  const metrics = createMetrics();
-  const ops = createOpsEndpoints({ config, version: packageVersion(), role, metrics });
+  const metrics = createMetrics(options.embedded ? { defaultsPrefix: 'wavesync_worker_thread_' } : {});
+  let thread: WorkerThread | undefined;
+  const ops = options.embedded
+    ? undefined
+    : createOpsEndpoints({
+        config,
+        version: packageVersion(),
+        role,
+        metrics,
+        ...(role === 'serve' ? { worker: () => thread?.state() ?? 'starting' } : {}),
+      });
   const web = slackWebClient(config, metrics);
   const applicationOf = createApplicationResolver({ registry: apps.registry, settings });
   // One live-state cache per cluster for the process (built on first use): drift, the diff, resource health and
@@ -147,7 +167,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       },
     });
   // Stopped in reverse order of starting: HTTP first, then the worker, then connections.
-  const stops: Stop[] = [async () => clusters.stop(), async () => ops.close()];
+  const stops: Stop[] = [async () => clusters.stop(), async () => ops?.close()];
   refresher.start(settings.defaults.registryRefreshSeconds * 1000);
   stops.push(() => refresher.stop());
   const stopAll = async (graceMs: number | undefined) => {
@@ -158,7 +178,20 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
     }
   };
   try {
-    if (role !== 'bot') {
+    if (role === 'serve') {
+      const started = startWorkerThread(
+        {
+          config,
+          logLevel: logger.level,
+          ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+        },
+        logger,
+      );
+      thread = started;
+      stops.push((graceMs) => started.close(graceMs));
+      metrics.include(() => started.metrics());
+    }
+    if (role === 'worker') {
       const wiring = wiringFor();
       if (wiring) stops.push(() => wiring.close());
       const worker = await startWorker({
@@ -171,38 +204,42 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
         ...(web ? { web, threadWeb: slackWebClient(config, metrics, 0)! } : {}),
         ...(wiring ? { notifier: wiring.notifier, approvals: wiring.approvals } : {}),
         ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+        refreshApplications: () => refresher.refresh(),
       });
       stops.push((graceMs) => worker.close(graceMs === undefined ? {} : { graceMs }));
     }
-    const { port, drift, revisions } = await listen(role, {
-      config,
-      settings,
-      apps,
-      ops,
-      logger,
-      wiringFor,
-      resourceViews,
-      refresher,
-      clusters,
-      ...(web ? { web } : {}),
-      driftFor: (queue) =>
-        web && startDriftDetection({ config, settings, apps, web, queue, metrics, clusters, logger }),
-      revisionsFor: (queue, wiring) =>
-        web &&
-        startRevisionWatcher({
+    const { port, drift, revisions } = !ops
+      ? { port: 0, drift: undefined, revisions: undefined }
+      : await listen(role, {
           config,
           settings,
           apps,
-          web,
-          queue,
-          approvals: wiring.approvals,
-          env: processEnvironment(),
+          ops,
           logger,
-        }),
-      stops,
-      ...(options.host ? { host: options.host } : {}),
-    });
-    logger.info({ port }, 'wavesync started');
+          wiringFor,
+          resourceViews,
+          refresher,
+          clusters,
+          ...(web ? { web } : {}),
+          driftFor: (queue) =>
+            web && startDriftDetection({ config, settings, apps, web, queue, metrics, clusters, logger }),
+          revisionsFor: (queue, wiring) =>
+            web &&
+            startRevisionWatcher({
+              config,
+              settings,
+              apps,
+              web,
+              queue,
+              approvals: wiring.approvals,
+              env: processEnvironment(),
+              logger,
+            }),
+          stops,
+          ...(options.host ? { host: options.host } : {}),
+        });
+    await thread?.ready;
+    if (!options.embedded) logger.info({ port }, 'wavesync started');
     return {
       role,
       port,
@@ -286,6 +323,19 @@ function slackWebClient(config: Config, metrics: Metrics, retries?: number): Web
     ...(retries === undefined ? {} : { retries }),
     fetch: countingFetch(metrics),
   });
+}
+
+/** `settings` with git and Helm caches of their own: subfolders of the configured ones (serve's worker thread). */
+function ownCacheFolders(settings: Settings): Settings {
+  const { gitCacheDir, helmCacheDir } = settings.defaults;
+  return {
+    ...settings,
+    defaults: {
+      ...settings.defaults,
+      gitCacheDir: path.join(gitCacheDir, 'worker-thread'),
+      helmCacheDir: path.join(helmCacheDir, 'worker-thread'),
+    },
+  };
 }
 
 function deadline(promise: Promise<void>, ms: number): Promise<void> {

@@ -76,6 +76,11 @@ export interface WorkerDeps {
   approvals?: Pick<Approvals, 'gateRequest' | 'releaseRollout'>;
   /** The thread-outbox sweeper's round interval and idle time (ms); defaults 30 s and 60 s. */
   outboxSweep?: { intervalMs?: number; idleMs?: number };
+  /**
+   * Read `applications:` again (RegistryRefresher.refresh): asked before a job names an Application this worker's
+   * registry does not know yet (one the bot found in the cluster or in git since this worker last read them).
+   */
+  refreshApplications?: () => Promise<unknown>;
 }
 
 /** Start the worker; resolves once it is connected and taking jobs. */
@@ -117,7 +122,10 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       cache: { logger },
     });
   const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createRetryingKubeCluster>>({
-    application: (_name, request) => applicationOf(request),
+    application: async (_name, request) => {
+      if (!request.appOfApps && !apps.registry.find(request.application)) await deps.refreshApplications?.();
+      return applicationOf(request);
+    },
     render,
     clusterFor: (app) => clusters.clusterFor(app),
     runOperation: async (input) =>

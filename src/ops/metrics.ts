@@ -15,11 +15,24 @@
  *   and by what asked for them (`interval`: the periodic check of every automated Application; `change`: a watched
  *   change to objects the Application tracks);
  * - `wavesync_drift_out_of_sync_applications` gauge: Applications whose last comparison was OutOfSync;
- * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`).
+ * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`); in `serve` also its worker
+ *   thread's (`wavesync_worker_thread_nodejs_*`: that thread's heap, event-loop lag and GC).
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from 'prom-client';
 import type { SyncEvent } from '../domain/index.js';
 import type { SyncReporter } from '../queue/index.js';
+
+/** Metrics as `Registry.getMetricsAsJSON()` gives them (what a worker thread sends its process). */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 /** Job counts by BullMQ state, as `Queue.getJobCounts()` returns them. */
 export type JobCountsReader = () => Promise<Record<string, number>>;
@@ -48,14 +61,25 @@ export interface Metrics {
   ): void;
   /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
   setJobCountsReader(reader: JobCountsReader): void;
+  /**
+   * Add the metrics `read` gives at every scrape to this registry's (series of the same name and labels summed):
+   * `serve`'s worker thread, which counts its own syncs and Slack calls. A source that fails is left out.
+   */
+  include(read: () => Promise<MetricsJson>): void;
 }
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused'] as const;
 
-/** Create the registry and its metrics. `defaults: false` leaves out the process metrics (tests). */
-export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
+/**
+ * Create the registry and its metrics. `defaults: false` leaves out the process metrics (tests); `defaultsPrefix`
+ * names them otherwise (default `wavesync_`; serve's worker thread: `wavesync_worker_thread_`, its own heap,
+ * event-loop lag and GC beside the bot's).
+ */
+export function createMetrics(options: { defaults?: boolean; defaultsPrefix?: string } = {}): Metrics {
   const registry = new Registry();
-  if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'wavesync_' });
+  if (options.defaults !== false) {
+    collectDefaultMetrics({ register: registry, prefix: options.defaultsPrefix ?? 'wavesync_' });
+  }
   let readCounts: JobCountsReader | undefined;
   new Gauge({
     name: 'wavesync_queue_jobs',
@@ -134,10 +158,24 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     }
   }
 
+  const sources: (() => Promise<MetricsJson>)[] = [];
   return {
     registry,
     async render() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
+      if (sources.length === 0) return { contentType: registry.contentType, body: await registry.metrics() };
+      const parts = await Promise.all([
+        registry.getMetricsAsJSON(),
+        ...sources.map((read) => read().catch(() => [])),
+      ]);
+      // Summed, every series: the parts count disjoint events of one process (its process metrics are only ours).
+      const summed = parts.map((part) => part.map((metric) => ({ ...metric, aggregator: 'sum' as const })));
+      return {
+        contentType: registry.contentType,
+        body: await AggregatorRegistry.aggregate(summed).metrics(),
+      };
+    },
+    include(read) {
+      sources.push(read);
     },
     reporter: () => ({
       async report(event) {

@@ -20,6 +20,8 @@ export function createOpsEndpoints(input: {
   version: string;
   role: string;
   metrics: Metrics;
+  /** `serve`: its worker thread's state for /healthz (OpsRoutesDeps.worker). */
+  worker?: () => string;
 }): OpsEndpoints {
   const { config } = input;
   const ping = createRedisClient(config.redis, {
@@ -41,6 +43,7 @@ export function createOpsEndpoints(input: {
     version: input.version,
     role: input.role,
     metrics: input.metrics,
+    ...(input.worker ? { worker: input.worker } : {}),
     async pingRedis() {
       if (ping.status === 'wait' || ping.status === 'end') await ping.connect().catch(() => undefined);
       await ping.ping();

@@ -53,6 +53,71 @@ describe('src/ops/ops-routes', () => {
     });
   });
 
+  it("when serve's worker thread is not up, then /healthz is 503 naming why; once up, 200 saying so", async () => {
+    const metrics = createMetrics({ defaults: false });
+    let worker = 'restarting: the worker thread ended (exit code 1)';
+    server = await startOpsServer(
+      opsRoutes({
+        version: '0.1.0',
+        role: 'serve',
+        pingRedis: async () => {},
+        metrics,
+        worker: () => worker,
+      }),
+      0,
+      '127.0.0.1',
+    );
+
+    const down = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ status: 'unavailable', redis: 'ok', worker });
+
+    worker = 'up';
+    const up = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({
+      status: 'ok',
+      version: '0.1.0',
+      role: 'serve',
+      redis: 'ok',
+      worker: 'up',
+    });
+  });
+
+  it("serves a worker thread's metrics summed with its own, and its own alone when the thread does not answer", async () => {
+    const metrics = createMetrics({ defaults: false });
+    const thread = createMetrics({ defaults: false });
+    metrics.slackCall('chat.postMessage');
+    metrics.driftChecked('web', 'OutOfSync', 'interval');
+    thread.slackCall('chat.postMessage');
+    thread.slackCall('chat.update');
+    await thread.reporter().report({
+      type: 'OperationCompleted',
+      at: '',
+      phase: 'Succeeded',
+      message: '',
+      durationMs: 3000,
+      state: { ...state, phase: 'Succeeded' },
+    });
+    let answers = true;
+    metrics.include(async () => {
+      if (!answers) throw new Error('no answer');
+      return thread.registry.getMetricsAsJSON();
+    });
+
+    const summed = (await metrics.render()).body;
+    answers = false;
+    const alone = (await metrics.render()).body;
+
+    expect(summed).toContain('wavesync_slack_api_calls_total{method="chat.postMessage"} 2');
+    expect(summed).toContain('wavesync_slack_api_calls_total{method="chat.update"} 1');
+    expect(summed).toContain('wavesync_syncs_total{phase="Succeeded"} 1');
+    expect(summed).toContain('wavesync_sync_duration_seconds_bucket{le="5",phase="Succeeded"} 1');
+    expect(summed).toContain('wavesync_drift_out_of_sync_applications 1');
+    expect(alone).toContain('wavesync_slack_api_calls_total{method="chat.postMessage"} 1');
+    expect(alone).not.toContain('chat.update');
+  });
+
   it('serves the sync, wave, queue and Slack metrics in Prometheus text', async () => {
     const metrics = createMetrics({ defaults: false });
     metrics.setJobCountsReader(async () => ({ waiting: 2, active: 1, failed: 3 }));

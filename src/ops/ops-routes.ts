@@ -1,5 +1,6 @@
 /**
- * The operator endpoints every wavesync process serves: `GET /healthz` (Redis ping + version; 200 or 503, JSON)
+ * The operator endpoints every wavesync process serves: `GET /healthz` (Redis ping + version, and `serve`'s worker
+ * thread; 200 or 503, JSON)
  * and `GET /metrics` (Prometheus text), plus Bull Board under `/admin/queues` when enabled. They are plain
  * node:http handlers, so the bot mounts them on Bolt's receiver (`customRoutes`) and the worker on its own small
  * server (ops-server.ts).
@@ -23,6 +24,11 @@ export interface OpsRoutesDeps {
   /** Resolves when Redis answers PING; rejects otherwise. */
   pingRedis(): Promise<void>;
   metrics: Metrics;
+  /**
+   * `serve`: the state of its worker thread, `up` or why not (`starting`, `restarting: …`); /healthz is 503
+   * unless it is up.
+   */
+  worker?: () => string;
   /** Bull Board's handler, when enabled. */
   admin?: OpsRoute;
 }
@@ -44,10 +50,17 @@ async function healthz(deps: OpsRoutesDeps, res: ServerResponse): Promise<void> 
     () => 'ok',
     (error: unknown) => `unreachable: ${error instanceof Error ? error.message : String(error)}`,
   );
-  const ok = redis === 'ok';
+  const worker = deps.worker?.();
+  const ok = redis === 'ok' && (worker === undefined || worker === 'up');
   res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json; charset=utf-8' });
   res.end(
-    JSON.stringify({ status: ok ? 'ok' : 'unavailable', version: deps.version, role: deps.role, redis }),
+    JSON.stringify({
+      status: ok ? 'ok' : 'unavailable',
+      version: deps.version,
+      role: deps.role,
+      redis,
+      ...(worker === undefined ? {} : { worker }),
+    }),
   );
 }
 

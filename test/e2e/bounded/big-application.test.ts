@@ -3,7 +3,9 @@
  * bin/wavesync.js, configured by environment only), the Kubernetes API simulator in a process of its own, the fake
  * Slack Web API and the signed-request client here, the real queue on the real Redis under a unique key prefix.
  * - An Application of BIG_OBJECTS ConfigMaps (default 10,000; `WAVESYNC_E2E_BIG_OBJECTS=20000` for the size the
- *   issue names, which at a load of 20 on 2 cores still fails: BENCHMARKS.md, "Bounded under huge input") syncs while
+ *   issue names: with serve's worker in its own thread the slowest answers were 124–169 ms at load 6–9, but one run
+ *   of three gave 1,013 ms at load 7–13, so a flat 1 s at 20,000 is not robust on 2 shared cores: BENCHMARKS.md,
+ *   "Bounded under huge input") syncs while
  *   `/healthz` is asked every 100 ms and another Application's `/sync` is sent every 2 s: every answer within 1 s,
  *   none lost. On a machine other work loads, any busy process may wait that long for a core: a control process
  *   that works in 20 ms pieces (control-http-process.ts) is asked alongside /healthz, and the bound is 1 s over the

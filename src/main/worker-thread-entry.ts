@@ -1,0 +1,64 @@
+/**
+ * The body of `wavesync serve`'s worker thread (started by worker-thread.ts): the worker role, embedded (no HTTP
+ * server; serve answers /healthz and /metrics for it), its log lines and metrics sent to serve, stopped when serve
+ * says so. Serve ends the thread once it has said `failed` or `closed` (after every line before it arrived).
+ */
+import { Writable } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { BotError } from '../domain/index.js';
+import { createLogger } from '../logger.js';
+import { startWavesync } from './start-wavesync.js';
+import type { HostMessage, ThreadError, ThreadMessage, WorkerThreadData } from './worker-thread.js';
+
+const port = parentPort;
+if (!port) throw new Error("worker-thread-entry runs in serve's worker thread only");
+const data = workerData as WorkerThreadData;
+const post = (message: ThreadMessage) => port.postMessage(message);
+const lines = new Writable({
+  decodeStrings: false,
+  write(chunk: string | Buffer, _encoding, done) {
+    post({ type: 'log', line: chunk.toString() });
+    done();
+  },
+});
+const running = startWavesync('worker', {
+  config: data.config,
+  logger: createLogger({ level: data.logLevel, destination: lines }),
+  embedded: true,
+  ...(data.engineOptions ? { engineOptions: data.engineOptions } : {}),
+});
+port.on('message', (message: HostMessage) => {
+  if (message.type === 'metrics') {
+    void running
+      .then((worker) => worker.metrics.registry.getMetricsAsJSON())
+      .then(
+        (metrics) => post({ type: 'metrics', id: message.id, metrics }),
+        () => post({ type: 'metrics', id: message.id, metrics: [] }),
+      );
+  } else {
+    void running
+      .then((worker) => worker.close(message.graceMs === undefined ? {} : { graceMs: message.graceMs }))
+      .catch(() => undefined)
+      .then(() => post({ type: 'closed' }));
+  }
+});
+running.then(
+  () => post({ type: 'ready' }),
+  (error: unknown) => post({ type: 'failed', error: threadError(error) }),
+);
+
+function threadError(error: unknown): ThreadError {
+  if (error instanceof BotError) {
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      ...(error.fix === undefined ? {} : { fix: error.fix }),
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
+    };
+  }
+  return {
+    name: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

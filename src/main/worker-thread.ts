@@ -1,0 +1,198 @@
+/**
+ * startWorkerThread — `wavesync serve`'s worker role in a worker thread of its own (issue 29): the sync engine, its
+ * renders, plans, state copies and garbage collection run beside the bot, never on the event loop that answers
+ * Slack (`/sync` acks within Slack's 3 s), `/healthz` and `/metrics`. One process as before (one container, one
+ * signal, one exit code); two event loops and two heaps.
+ *
+ * - The thread runs `startWavesync('worker', { embedded: true })` (worker-thread-entry.ts): the same worker as
+ *   `wavesync worker`, with its own registry, caches and connections, from the same Config and environment; its
+ *   git and Helm caches are subfolders of the configured ones (the bot's diff, drift and revision watcher fetch
+ *   beside it, and one cache is serialised within one thread only).
+ * - Its log lines are written through the caller's logger; its metrics are added to serve's /metrics.
+ * - A thread that ends unexpectedly (an uncaught error, out of memory) is logged and started again after a back-off
+ *   (1 s, 2 s, 5 s, 10 s, then every 30 s); meanwhile /healthz is 503 naming why. Its jobs are resumed by BullMQ's
+ *   stall recovery, as after a worker process's crash.
+ * - close() asks the worker to stop (running syncs saved and handed back, as `wavesync worker` on SIGTERM) and waits
+ *   for the thread to end, then terminates it after the grace period.
+ */
+import type { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import { BotError, type BotErrorCode } from '../domain/index.js';
+import type { EngineOptions } from '../engine/index.js';
+import type { Logger } from '../logger.js';
+import { startModuleWorker } from '../module-worker.js';
+import type { MetricsJson } from '../ops/metrics.js';
+
+/** What the thread is started with (structured-cloned: data only). */
+export interface WorkerThreadData {
+  config: Config;
+  /** The caller's log level; the thread's lines are written through the caller's logger. */
+  logLevel: string;
+  engineOptions?: Partial<EngineOptions>;
+}
+
+/** A start failure, as it crosses from the thread. */
+export interface ThreadError {
+  name: string;
+  message: string;
+  code?: BotErrorCode;
+  fix?: string;
+  detail?: string;
+}
+
+/** Thread → serve. */
+export type ThreadMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; error: ThreadError }
+  | { type: 'log'; line: string }
+  | { type: 'metrics'; id: number; metrics: MetricsJson }
+  | { type: 'closed' };
+
+/** Serve → thread. */
+export type HostMessage = { type: 'metrics'; id: number } | { type: 'close'; graceMs?: number };
+
+export interface WorkerThread {
+  /** Resolves once the worker takes jobs; rejects with why it could not start (a BotError for configuration). */
+  readonly ready: Promise<void>;
+  /** `up`, or why not (`starting`, `restarting: …`, `stopped`), for /healthz. */
+  state(): string;
+  /** The thread's metrics now; none when it does not answer within 2 s. */
+  metrics(): Promise<MetricsJson>;
+  close(graceMs?: number): Promise<void>;
+}
+
+const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000, 30_000];
+const METRICS_TIMEOUT_MS = 2000;
+/** How long close() waits past the grace period before terminating the thread (ms). */
+const CLOSE_MARGIN_MS = 4000;
+
+/**
+ * Start the thread; `entry` is the module it runs (default worker-thread-entry; relative to this module, or a file
+ * URL without its extension: tests give a thread of their own).
+ */
+export function startWorkerThread(
+  data: WorkerThreadData,
+  logger: Logger,
+  entry = './worker-thread-entry',
+): WorkerThread {
+  let worker: Worker | undefined;
+  let state = 'starting';
+  let started = false;
+  let closing = false;
+  let failures = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let nextId = 1;
+  const answers = new Map<number, (metrics: MetricsJson) => void>();
+  let settle: { resolve(): void; reject(error: Error): void } | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  ready.catch(() => undefined);
+
+  const spawn = () => {
+    const thread = startModuleWorker(import.meta.url, entry, { workerData: data });
+    worker = thread;
+    thread.on('message', (message: ThreadMessage) => {
+      if (message.type === 'log') relog(logger, message.line);
+      else if (message.type === 'metrics') {
+        answers.get(message.id)?.(message.metrics);
+        answers.delete(message.id);
+      } else if (message.type === 'closed') {
+        void thread.terminate();
+      } else if (message.type === 'ready') {
+        state = 'up';
+        started = true;
+        failures = 0;
+        settle?.resolve();
+      } else {
+        if (started) logger.error({ err: message.error }, 'the worker thread could not start again');
+        else settle?.reject(revive(message.error));
+        void thread.terminate();
+      }
+    });
+    thread.on('error', (err) => logger.error({ err }, 'the worker thread failed'));
+    thread.on('exit', (exitCode) => {
+      if (thread !== worker) return;
+      worker = undefined;
+      for (const answer of answers.values()) answer([]);
+      answers.clear();
+      if (closing || !started) {
+        state = 'stopped';
+        settle?.reject(new Error(`the worker thread ended (exit code ${exitCode}) before it started`));
+        return;
+      }
+      const delayMs = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
+      failures++;
+      state = `restarting: the worker thread ended (exit code ${exitCode})`;
+      logger.error({ exitCode, restartInMs: delayMs }, 'the worker thread ended; starting a new one');
+      restartTimer = setTimeout(spawn, delayMs);
+    });
+  };
+  spawn();
+
+  return {
+    ready,
+    state: () => state,
+    metrics() {
+      const thread = worker;
+      if (!thread || state !== 'up') return Promise.resolve([]);
+      const id = nextId++;
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          answers.delete(id);
+          resolve([]);
+        }, METRICS_TIMEOUT_MS);
+        answers.set(id, (metrics) => {
+          clearTimeout(timer);
+          resolve(metrics);
+        });
+        thread.postMessage({ type: 'metrics', id } satisfies HostMessage);
+      });
+    },
+    async close(graceMs) {
+      closing = true;
+      clearTimeout(restartTimer);
+      const thread = worker;
+      if (!thread) {
+        state = 'stopped';
+        return;
+      }
+      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+      thread.postMessage({
+        type: 'close',
+        ...(graceMs === undefined ? {} : { graceMs }),
+      } satisfies HostMessage);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), (graceMs ?? 25_000) + CLOSE_MARGIN_MS);
+      });
+      const outcome = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      if (outcome === 'late') {
+        logger.warn('the worker thread did not stop in time; terminating it');
+        await thread.terminate();
+      }
+    },
+  };
+}
+
+/** One of the thread's pino lines, written through `logger` (its level and fields; the time is now). */
+function relog(logger: Logger, line: string): void {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const { level, time: _time, pid: _pid, hostname: _hostname, msg, ...fields } = entry;
+  const label = (logger.levels.labels[Number(level)] ?? 'info') as 'info';
+  logger[label](fields, typeof msg === 'string' ? msg : '');
+}
+
+function revive(error: ThreadError): Error {
+  if (error.code === undefined) return new Error(error.message);
+  return new BotError(error.code, error.message, {
+    ...(error.fix === undefined ? {} : { fix: error.fix }),
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+  });
+}

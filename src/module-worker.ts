@@ -1,0 +1,22 @@
+/**
+ * startModuleWorker — a worker thread running a module of the caller's own kind: the compiled JavaScript as it
+ * is (dist/, an installed package), the TypeScript sources through tsx (a checkout run by `bin/wavesync.js`, tsx,
+ * vitest), which a worker thread does not inherit from the thread that starts it.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * Start `name` (the module's path relative to `here`, or its file URL, without its extension, e.g.
+ * `./health-script-worker`) in a worker thread; `here` is the caller's `import.meta.url`.
+ */
+export function startModuleWorker(here: string, name: string, options: WorkerOptions): Worker {
+  if (!here.endsWith('.ts')) return new Worker(new URL(`${name}.js`, here), options);
+  const tsxDir = path.dirname(createRequire(here).resolve('tsx/package.json'));
+  const tsx = pathToFileURL(path.join(tsxDir, 'dist/esm/api/index.mjs')).href;
+  const entry = new URL(`${name}.ts`, here).href;
+  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { ...options, eval: true });
+}
