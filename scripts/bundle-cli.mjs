@@ -9,8 +9,9 @@
  * Bundled: wavesync's own modules, `yaml`, `commander`, `fastest-levenshtein` and @kubernetes/client-node without its
  * generated API (see client-node-plugin.mjs). Every other dependency stays an import of node_modules: those that
  * read their own files by path (BullMQ's Lua scripts, Bull Board's UI, pino's transports, fengari through
- * createRequire) and the big ones only long-running commands load. The health-script worker is an entry of its
- * own (dist/cli/health-script-worker.js): health-script-runner.ts starts it by its URL next to the module.
+ * createRequire) and the big ones only long-running commands load. The modules started as worker threads are
+ * entries of their own, next to the chunks that start them by URL (startModuleWorker): the health-script worker
+ * (dist/cli/health-script-worker.js) and serve's sync worker (dist/cli/worker-thread-entry.js).
  * `node scripts/bundle-cli.mjs` after tsc; prints the modules bundled and the size of the entry.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -41,6 +42,7 @@ const result = await build({
   entryPoints: {
     main: path.join(compiled, 'cli', 'main.js'),
     'health-script-worker': path.join(compiled, 'health-scripts', 'health-script-worker.js'),
+    'worker-thread-entry': path.join(compiled, 'main', 'worker-thread-entry.js'),
   },
   bundle: true,
   splitting: true,
