@@ -35,12 +35,12 @@ async function printApplicationSet(file: string, options: AppsetOptions, io: Com
     { applicationWarnings, describeRollout, generateApplicationSetFile },
     { loadConfig, processEnvironment },
     { loadSettings, parseSettings },
-    yaml,
+    { yamlDocuments },
   ] = await Promise.all([
     import('../../applications/index.js'),
     import('../../config.js'),
     import('../../settings/index.js'),
-    import('yaml'),
+    import('../yaml-documents.js'),
   ]);
   const configFile = options.config ?? loadConfig().configFile;
   const settings =
@@ -50,7 +50,7 @@ async function printApplicationSet(file: string, options: AppsetOptions, io: Com
   const generated = await generateApplicationSetFile(file, settings, processEnvironment());
   const objects = generated.flatMap((g) => g.objects);
   if (options.output === 'json') io.stdout(`${JSON.stringify(objects, null, 2)}\n`);
-  else io.stdout(objects.map((o) => yaml.stringify(o)).join('---\n'));
+  else io.stdout(yamlDocuments(objects));
   for (const g of generated) {
     // Each generated Application is checked as a written one is (`wavesync plan --app`, the registry): a field
     // wavesync treats differently, a key that is no field of Argo CD's Application, an unknown sync option…
