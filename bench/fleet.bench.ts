@@ -138,8 +138,12 @@ try {
       ].join('\n'),
     );
   }
-  const kubeconfigFile = path.join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfigFile);
+  // One kubeconfig (bearer token) per process: the simulator's request log tells who asked (RequestRecord.user).
+  const kubeconfigFor = async (user: string) => {
+    const file = path.join(dir, `kubeconfig-${user}`);
+    await sim.writeKubeconfig(file, { token: user });
+    return file;
+  };
   const env: Record<string, string> = {
     REDIS_URL,
     PORT: '0',
@@ -147,14 +151,16 @@ try {
     SLACK_BOT_TOKEN: slack.botToken,
     SLACK_SIGNING_SECRET: randomUUID(),
     SLACK_API_URL: slack.apiUrl,
-    KUBECONFIG: kubeconfigFile,
     WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
     WAVESYNC_QUEUE_PREFIX: prefix,
     WAVESYNC_WORKER_CONCURRENCY: '4',
   };
 
   log(`${APPS} Applications × ${OBJECTS} ConfigMaps; starting ${WORKERS} workers`);
-  for (let i = 0; i < WORKERS; i++) processes.push(await startWavesyncProcess('worker', env));
+  for (let i = 0; i < WORKERS; i++)
+    processes.push(
+      await startWavesyncProcess('worker', { ...env, KUBECONFIG: await kubeconfigFor(`worker-${i + 1}`) }),
+    );
   const workers = [...processes];
   const syncStart = Date.now();
   for (const application of names)
@@ -182,7 +188,11 @@ try {
   );
 
   // BOT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the bot.
-  const bot = await startWavesyncProcess('bot', env, process.env.BOT_NODE_ARGS?.split(' ') ?? []);
+  const bot = await startWavesyncProcess(
+    'bot',
+    { ...env, KUBECONFIG: await kubeconfigFor('bot') },
+    process.env.BOT_NODE_ARGS?.split(' ') ?? [],
+  );
   processes.push(bot);
   const botStarted = Date.now();
   log(`bot started; two warm-up drift cycles (${2 * INTERVAL} s)`);
@@ -219,18 +229,40 @@ try {
       .map(([k, v]) => `${k} ${perCycle(v)}`)
       .join(', ')}; WATCH re-opens per minute ${((kinds.WATCH ?? 0) / minutes).toFixed(1)}`,
   );
-  const lists = new Map<string, number>();
+  // Who lists what, when: by process (its token) and path; a `continue` is a further page of the same list.
+  const lists = new Map<string, { pages: number; starts: number[] }>();
   for (const r of window) {
-    if (r.method !== 'GET' || r.path.includes('watch=true')) continue;
-    const p = r.path.split('?')[0]!;
-    if (requestKinds([r]).LIST) lists.set(p, (lists.get(p) ?? 0) + 1);
+    if (r.method !== 'GET' || r.path.includes('watch=true') || !requestKinds([r]).LIST) continue;
+    const [p = '', q = ''] = r.path.split('?');
+    const key = `${r.user ?? '?'} ${p}${q.includes('labelSelector') ? ' (labelSelector)' : ''}`;
+    const entry = lists.get(key) ?? { pages: 0, starts: [] };
+    entry.pages++;
+    if (!q.includes('continue=')) entry.starts.push(Math.round((r.at - before.at) / 1000));
+    lists.set(key, entry);
   }
   console.log(
-    `LIST requests in the window by path: ${[...lists]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([p, n]) => `${p} ${n}`)
-      .join(', ')}`,
+    `LIST requests in the window by process and path (pages; lists started at s into the window): ${
+      [...lists]
+        .sort((a, b) => b[1].pages - a[1].pages)
+        .map(([k, e]) => `${k} ${e.pages} (${e.starts.join(' ')})`)
+        .join(', ') || 'none'
+    }`,
+  );
+  const byUser = new Map<string, Record<string, number>>();
+  for (const r of window) {
+    const counts = byUser.get(r.user ?? '?') ?? {};
+    for (const [k, v] of Object.entries(requestKinds([r]))) counts[k] = (counts[k] ?? 0) + v;
+    byUser.set(r.user ?? '?', counts);
+  }
+  console.log(
+    `API requests per cycle by process: ${[...byUser]
+      .map(
+        ([user, counts]) =>
+          `${user}: ${Object.entries(counts)
+            .map(([k, v]) => `${k} ${perCycle(v)}`)
+            .join(', ')}`,
+      )
+      .join('; ')}`,
   );
   all.forEach((p, i) => {
     console.log(

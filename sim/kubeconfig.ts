@@ -9,6 +9,8 @@ export interface KubeconfigOptions {
   namespace?: string;
   /** Name used for the cluster, user and context (default: `wavesync-sim`). */
   name?: string;
+  /** The user's bearer token (default `wavesync-sim-token`): the request log (`user`) tells clients apart by it. */
+  token?: string;
 }
 
 export function buildKubeconfig(url: string, options: KubeconfigOptions = {}): string {
@@ -17,7 +19,7 @@ export function buildKubeconfig(url: string, options: KubeconfigOptions = {}): s
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name, user: { token: 'wavesync-sim-token' } }],
+    users: [{ name, user: { token: options.token ?? 'wavesync-sim-token' } }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } }],
     'current-context': name,
     preferences: {},

@@ -44,6 +44,8 @@ export interface RequestRecord {
   code: number;
   /** When it was answered (ms since epoch). */
   at: number;
+  /** The bearer token it came with (KubeconfigOptions.token tells clients apart). */
+  user?: string;
 }
 
 export interface Simulator extends TestHelpers {
@@ -106,8 +108,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       watches.add(res);
       return () => watches.delete(res);
     },
-    onRequest: (method, path, code) => {
-      requests.push({ method, path, code, at: Date.now() });
+    onRequest: (method, path, code, user) => {
+      requests.push({ method, path, code, at: Date.now(), ...(user === undefined ? {} : { user }) });
       logger.debug({ method, path, code }, 'sim request');
     },
   });

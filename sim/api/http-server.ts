@@ -19,15 +19,25 @@ import type { TypeRegistry } from './type-registry.js';
 
 export interface ApiServerDeps extends ResourceContext {
   registry: TypeRegistry;
-  /** Called for every request (method, path, status code) — the simulator's request log. */
-  onRequest?: (method: string, path: string, code: number) => void;
+  /**
+   * Called for every request (method, path, status code, the bearer token it came with) — the simulator's request
+   * log.
+   */
+  onRequest?: (method: string, path: string, code: number, user: string | undefined) => void;
   /** Fault injection: asked for every request; a fault is answered instead of serving it (see sim/faults.ts). */
   fault?: () => Fault | undefined;
 }
 
 export function createApiServer(deps: ApiServerDeps): Server {
   return createServer((req, res) => {
-    res.on('finish', () => deps.onRequest?.(req.method ?? 'GET', req.url ?? '', res.statusCode));
+    res.on('finish', () =>
+      deps.onRequest?.(
+        req.method ?? 'GET',
+        req.url ?? '',
+        res.statusCode,
+        bearerOf(req.headers.authorization),
+      ),
+    );
     const fault = deps.fault?.();
     if (fault) return answerFault(req, res, fault);
     handle(req, res, deps).catch((error: unknown) => {
@@ -112,4 +122,9 @@ function discoveryDocument(route: Exclude<Route, { kind: 'resource' }>, registry
       );
     }
   }
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+function bearerOf(authorization: string | undefined): string | undefined {
+  return authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
 }
