@@ -14,7 +14,8 @@
  *
  * The interval is shortened to INTERVAL seconds (default 30) to fit the time; figures are per cycle. Watches are
  * re-opened by the API server's timeout (time-based, not per cycle): their count is reported per minute too.
- * Run: `npm run bench:fleet` (APPS, OBJECTS, WORKERS, INTERVAL, CYCLES, EDITS change the size).
+ * Run: `npm run bench:fleet` (APPS, OBJECTS, WORKERS, INTERVAL, CYCLES, EDITS change the size; FAULT_RATE fails
+ * that share of the simulator's requests during the measured window, to see what watch errors cost).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ const WORKERS = Number(process.env.WORKERS ?? 2);
 const INTERVAL = Number(process.env.INTERVAL ?? 30);
 const CYCLES = Number(process.env.CYCLES ?? 3);
 const EDITS = Number(process.env.EDITS ?? 3);
+/** Share of the simulator's requests failed during the measured window (sim/faults.ts; default 0). */
+const FAULT_RATE = Number(process.env.FAULT_RATE ?? 0);
 const CHANNEL = 'C0FLEET';
 
 const names = Array.from({ length: APPS }, (_, i) => `fleet-${String(i).padStart(4, '0')}`);
@@ -206,12 +209,16 @@ try {
     at: Date.now(),
   };
   const peakRss = all.map(() => 0);
+  sim.faults.rate = FAULT_RATE;
   for (let t = 0; t < CYCLES * INTERVAL; t++) {
     await sleep(1000);
     all.forEach((p, i) => {
       peakRss[i] = Math.max(peakRss[i]!, memoryMb(p.child.pid!, 'VmRSS'));
     });
   }
+  sim.faults.rate = 0;
+  if (FAULT_RATE > 0)
+    log(`${sim.faults.injected} requests failed on purpose in the window (FAULT_RATE ${FAULT_RATE})`);
   const window = sim.requests.slice(before.requests);
   const cpu = all.map((p, i) => cpuSeconds(p.child.pid!) - before.cpu[i]!);
   const checks = await driftChecks(bot);
