@@ -566,4 +566,33 @@ describe('src/kube/live-state-cache', () => {
     expect(got).toBeUndefined();
     expect(gets).toEqual(['one', 'one']);
   });
+
+  it('a relist answered after our delete (the object no longer in it) ends its staleness: no GET for it afterwards', async () => {
+    const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')], { relists: true });
+    const gets: string[] = [];
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        delete: async () => true,
+        get: async (ref) => {
+          gets.push(ref.name);
+          return undefined;
+        },
+      },
+    });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' };
+    await cache.list(query);
+    await Promise.resolve();
+
+    await cache.delete(ref, { propagationPolicy: 'Foreground' });
+    c.fail(new ClusterError('watch ConfigMap: connection reset', { transient: true }));
+    const waiting = cache.list(query);
+    c.relist([cm('a', 'two')]);
+    const relisted = await waiting;
+    const got = await cache.get(ref);
+
+    expect(relisted.map((o) => o.metadata.name)).toEqual(['two']);
+    expect(got).toBeUndefined();
+    expect(gets).toEqual([]);
+  });
 });
