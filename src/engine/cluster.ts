@@ -69,6 +69,12 @@ export interface WatchOptions {
 /** A running watch; `stop()` ends it and releases its connections. */
 export interface ClusterWatch {
   stop(): void;
+  /**
+   * Optional: list again now if the watch is backing off after an error (`onError`), instead of when its backoff
+   * ends; nothing otherwise (its list is under way, or it is healthy). For a consumer whose readers wait for the
+   * relist.
+   */
+  relist?(): void;
 }
 
 export interface Cluster {

@@ -17,9 +17,14 @@ const cm = (namespace: string, name: string, data: Record<string, string> = {}):
     data,
   }) as KubeObject;
 
-/** A cluster whose watch the test drives: relist(objects) as after a 410, change(...) as a watch event. */
-function scriptedCluster(initial: KubeObject[], { listsAtOnce = true } = {}) {
+/**
+ * A cluster whose watch the test drives: relist(objects) as after a 410, change(...) as a watch event. With
+ * `relists`, its watch has `relist()` (counted in `asked.relists`, as the real one: the test still decides when the
+ * list answers, and what).
+ */
+function scriptedCluster(initial: KubeObject[], { listsAtOnce = true, relists = false } = {}) {
   const calls = { list: 0, watch: 0, stopped: 0 };
+  const asked = { relists: 0 };
   let listed: WatchOptions['onListed'];
   let failed: WatchOptions['onError'];
   let onChange: ((change: ObjectChange) => void) | undefined;
@@ -52,12 +57,16 @@ function scriptedCluster(initial: KubeObject[], { listsAtOnce = true } = {}) {
       listed = options?.onListed;
       failed = options?.onError;
       if (listsAtOnce) queueMicrotask(() => relist(initial));
-      return { stop: () => void calls.stopped++ };
+      return {
+        stop: () => void calls.stopped++,
+        ...(relists ? { relist: () => void asked.relists++ } : {}),
+      };
     },
   };
   return {
     cluster,
     calls,
+    asked,
     relist,
     change: (c: ObjectChange) => onChange?.(c),
     fail: (error: unknown) => failed?.(target!, error),
@@ -456,5 +465,134 @@ describe('src/kube/live-state-cache', () => {
     expect(fromMemory.map((o) => o.metadata.name)).toEqual(['one']);
     expect(whileDown).toBe('connect ECONNREFUSED');
     expect(afterRelist.map((o) => o.metadata.name)).toEqual(['two']);
+  });
+  it("lists of a kind whose watch is down wait for the watch's relist (asked for at once), one for all of them, and read memory after it", async () => {
+    const c = scriptedCluster([cm('a', 'one')], { relists: true });
+    const cache = createLiveStateCache({ cluster: c.cluster });
+    await cache.list(query);
+    await Promise.resolve();
+
+    c.fail(new ClusterError('watch ConfigMap: connection reset', { transient: true }));
+    const waiting = Array.from({ length: 20 }, () => cache.list(query));
+    await Promise.resolve();
+    const relistsAsked = c.asked.relists;
+    c.relist([cm('a', 'two')]);
+    const lists = await Promise.all(waiting);
+    const after = await cache.list(query);
+
+    expect(relistsAsked).toBeGreaterThanOrEqual(1);
+    expect(c.calls.list).toBe(0);
+    expect(lists.map((l) => l.map((o) => o.metadata.name))).toEqual(Array(20).fill(['two']));
+    expect(after.map((o) => o.metadata.name)).toEqual(['two']);
+  });
+
+  it("an outage: lists waiting for the relist fail at once with the relist's error (the API server's), and the cache serves again after the next list", async () => {
+    const c = scriptedCluster([cm('a', 'one')], { relists: true });
+    const cache = createLiveStateCache({ cluster: c.cluster });
+    await cache.list(query);
+    await Promise.resolve();
+
+    const outage = new ClusterError(
+      'list ConfigMap: the API server could not be reached (connection refused)',
+      {
+        transient: true,
+      },
+    );
+    c.fail(outage);
+    const waiting = Array.from({ length: 5 }, () => cache.list(query).catch((error: unknown) => error));
+    await Promise.resolve();
+    c.fail(outage); // the relist the lists asked for fails too
+    const errors = await Promise.all(waiting);
+    const next = cache.list(query).catch((error: unknown) => error);
+    await Promise.resolve();
+    c.relist([cm('a', 'back')]);
+    const recovered = await next;
+
+    expect(errors).toEqual(Array(5).fill(outage));
+    expect(c.calls.list).toBe(0);
+    expect((recovered as KubeObject[]).map((o) => o.metadata.name)).toEqual(['back']);
+    expect((await cache.list(query)).map((o) => o.metadata.name)).toEqual(['back']);
+  });
+
+  it('a relist that fails on something other than the API server trouble (the kind no longer served) reads through', async () => {
+    const c = scriptedCluster([cm('a', 'one')], { relists: true });
+    const cache = createLiveStateCache({ cluster: c.cluster });
+    await cache.list(query);
+    await Promise.resolve();
+
+    c.fail(new Error('v1 ConfigMap is not served'));
+    const waiting = cache.list(query);
+    await Promise.resolve();
+    c.fail(new Error('v1 ConfigMap is not served'));
+
+    expect((await waiting).map((o) => o.metadata.name)).toEqual(['one']);
+    expect(c.calls.list).toBe(1);
+  });
+
+  it('our own writes while lists wait for a relist are read back: an apply newer than the list, a delete the list predates', async () => {
+    const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')], { relists: true });
+    const gets: string[] = [];
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        apply: async (obj) => ({ ...obj, metadata: { ...obj.metadata, resourceVersion: '9' } }),
+        delete: async () => true,
+        get: async (ref) => {
+          gets.push(ref.name);
+          return undefined;
+        },
+      },
+    });
+    await cache.list(query);
+    await Promise.resolve();
+
+    c.fail(new ClusterError('watch ConfigMap: connection reset', { transient: true }));
+    const waiting = cache.list(query);
+    await cache.apply(cm('a', 'three', { v: 'mine' }), { dryRun: false, force: true });
+    await cache.delete(
+      { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' },
+      { propagationPolicy: 'Foreground' },
+    );
+    // The relist was answered before both writes: it has 'one' and not 'three'.
+    c.relist([
+      { ...cm('a', 'one'), metadata: { namespace: 'a', name: 'one', resourceVersion: '5' } },
+      { ...cm('a', 'two'), metadata: { namespace: 'a', name: 'two', resourceVersion: '6' } },
+    ]);
+    const relisted = await waiting;
+    const got = await cache.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' });
+
+    expect(relisted.map((o) => o.metadata.name).sort()).toEqual(['three', 'two']);
+    expect(relisted.find((o) => o.metadata.name === 'three')?.data).toEqual({ v: 'mine' });
+    expect(got).toBeUndefined();
+    expect(gets).toEqual(['one', 'one']);
+  });
+
+  it('a relist answered after our delete (the object no longer in it) ends its staleness: no GET for it afterwards', async () => {
+    const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')], { relists: true });
+    const gets: string[] = [];
+    const cache = createLiveStateCache({
+      cluster: {
+        ...c.cluster,
+        delete: async () => true,
+        get: async (ref) => {
+          gets.push(ref.name);
+          return undefined;
+        },
+      },
+    });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'one' };
+    await cache.list(query);
+    await Promise.resolve();
+
+    await cache.delete(ref, { propagationPolicy: 'Foreground' });
+    c.fail(new ClusterError('watch ConfigMap: connection reset', { transient: true }));
+    const waiting = cache.list(query);
+    c.relist([cm('a', 'two')]);
+    const relisted = await waiting;
+    const got = await cache.get(ref);
+
+    expect(relisted.map((o) => o.metadata.name)).toEqual(['two']);
+    expect(got).toBeUndefined();
+    expect(gets).toEqual([]);
   });
 });

@@ -11,8 +11,15 @@
  * - **Resync**: a watch that breaks is re-listed by the Cluster's watch (410 Gone, errors: with backoff, see
  *   src/kube/kube-watch.ts); each list replaces the kind's copy, so an object deleted while the watch was down is
  *   dropped too, and subscribers hear the relist (`onListed`, then every object as MODIFIED). While a kind's
- *   watch is down (a list or watch request failed), its copy is not trusted: reads go to the API server, so an
- *   outage surfaces as the API server's error, as it would without a cache, until the next list.
+ *   watch is down (a list or watch request failed), its copy is not trusted until the next list: a list of the
+ *   kind waits for the relist the watch makes anyway, and asks the watch to make it now rather than after its
+ *   backoff (`ClusterWatch.relist`): one LIST per kind however many read meanwhile (Argo CD's cluster cache
+ *   re-lists once and its readers wait for it; reading through, a drift cycle listed the whole kind once per
+ *   Application compared). When that relist fails on the API server's trouble (a transient ClusterError: 5xx,
+ *   429, a reset or refused connection, after the adapter's retries of each GET), every waiting list fails at
+ *   once with that error, as it would without a cache; on another error (the kind no longer served, 403) it reads
+ *   through. A get reads through meanwhile (one object, one GET), as does a list when the watch cannot be asked
+ *   to relist (a Cluster whose watch has no `relist`).
  * - **Our own writes**: the answer of a (non dry-run) apply, create or replace is kept until the watch has
  *   delivered that resourceVersion or a newer one, and reads return it instead of an older cached copy; after a
  *   delete or a finalizer removal the object is read from the API server until the watch reports it again (by a
@@ -101,7 +108,32 @@ interface KindState {
    * failed or the kind left the cache. A list of the kind waits for it instead of listing the kind a second time.
    */
   firstList: FirstList | undefined;
+  /**
+   * While the watch is down and lists wait for its relist: settled by the next list (true; false when the kind
+   * left the cache) or rejected with the next error of the watch.
+   */
+  relist: Relist | undefined;
+  /** Between a list's arrival and the end of its MODIFIED replay (a list's copies, not news). */
+  replaying: boolean;
   subscribers: Set<Subscriber>;
+}
+
+interface Relist {
+  promise: Promise<boolean>;
+  settle(listed: boolean): void;
+  fail(error: unknown): void;
+}
+
+function relistOf(): Relist {
+  let settle: (listed: boolean) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  const promise = new Promise<boolean>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  // Every waiter awaits it; this keeps a rejection no one waits for any more from being unhandled.
+  promise.catch(() => undefined);
+  return { promise, settle, fail };
 }
 
 interface FirstList {
@@ -183,6 +215,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   function drop(kind: string, state: KindState, why: object, msg: string): void {
     options.logger?.warn({ kind, ...why }, msg);
     settleFirstList(state, false);
+    settleRelist(state, false);
     state.watch?.stop();
     total -= state.size;
     kinds.delete(kind);
@@ -226,10 +259,14 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     }
   }
 
-  /** The watch saw `obj` (or its deletion): our write is superseded once it has caught up with it. */
-  function seen(obj: KubeObject): void {
+  /**
+   * The watch saw `obj` (or its deletion): our write is superseded once it has caught up with it. A list's copy
+   * (`fromList`) does not end a delete's staleness: the list may have been answered before our delete (a relist
+   * under way while we pruned); onListed ends it for the objects the list no longer has.
+   */
+  function seen(obj: KubeObject, fromList: boolean): void {
     const key = keyOf(refOf(obj));
-    stale.delete(key);
+    if (!fromList) stale.delete(key);
     const mine = written.get(key);
     if (mine && (atLeast(obj, mine) || !Number.isFinite(Number(mine.metadata.resourceVersion))))
       written.delete(key);
@@ -244,6 +281,8 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       listed: false,
       complete: false,
       firstList: firstListOf(),
+      relist: undefined,
+      replaying: false,
       subscribers: new Set(),
     };
     kinds.set(kind, state);
@@ -257,7 +296,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           : undefined;
         if (change.type === 'DELETED') deleteObject(state, change.object);
         else setObject(state, change.object);
-        seen(change.object);
+        seen(change.object, state.replaying);
         // A kind served or gone since (a CRD or an APIService changed after the list): discovery is asked again.
         if (state.listed && SERVES_KINDS.has(kind)) discovery = undefined;
         for (const sub of state.subscribers)
@@ -276,8 +315,12 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           state.byOwner = new Map();
           state.size = 0;
           for (const o of objects) setObject(state, o);
+          // Our deletes the list no longer has: answered after them, so the copy is right without a GET.
+          for (const key of stale) if (key.startsWith(`${kind}|`) && !objectAt(state, key)) stale.delete(key);
           state.complete = true;
+          state.replaying = true;
           settleFirstList(state, true);
+          settleRelist(state, true);
           for (const sub of state.subscribers) {
             const mine = objects.filter(
               (o) => sub.namespace === '' || (o.metadata.namespace ?? '') === sub.namespace,
@@ -287,6 +330,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           // The objects are reported as MODIFIED right after this; from the next change on they are news.
           queueMicrotask(() => {
             state.listed = true;
+            state.replaying = false;
           });
         },
         // The watch is down (the API server unreachable or refusing): the copy may be stale, so reads go to the
@@ -306,6 +350,8 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           }
           state.complete = false;
           settleFirstList(state, false);
+          state.relist?.fail(error);
+          state.relist = undefined;
           for (const sub of state.subscribers) sub.onError?.(sub.target, error);
         },
       },
@@ -338,6 +384,39 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     return fresh.filter((obj): obj is KubeObject => obj !== undefined);
   }
 
+  /** The cached copy of `key` (keyOf), if the kind's copy holds it. */
+  function objectAt(state: KindState, key: string): KubeObject | undefined {
+    const [, namespace = '', name = ''] = key.split('|');
+    return state.objects.get(namespace)?.get(name);
+  }
+
+  /** The relist lists waited for is in (true), or the kind left the cache (false). */
+  function settleRelist(state: KindState, listed: boolean): void {
+    state.relist?.settle(listed);
+    state.relist = undefined;
+  }
+
+  /**
+   * A list of a kind whose watch is down: wait for the watch's relist (asked for now), shared by every list that
+   * comes meanwhile. The state once relisted; undefined to read through (no relist to wait for, the kind left the
+   * cache, or the relist failed on something other than the API server's trouble); throws the relist's error
+   * when the API server is failing.
+   */
+  async function relisted(kind: string, state: KindState): Promise<KindState | undefined> {
+    const watch = state.watch;
+    if (!watch?.relist) return undefined;
+    state.relist ??= relistOf();
+    const waiting = state.relist.promise;
+    watch.relist();
+    try {
+      await waiting;
+    } catch (error) {
+      if (error instanceof ClusterError && error.transient) throw error;
+      return undefined;
+    }
+    return state.complete && kinds.get(kind) === state ? state : undefined;
+  }
+
   /** The first list of the kind is in, or failed: lists that waited for it go on (read memory, or through). */
   function settleFirstList(state: KindState, listed: boolean): void {
     state.firstList?.settle(listed);
@@ -349,13 +428,15 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
    * per kind and process, not one more per reader while it loads (a cold worker's first syncs each listed every
    * kind). The copy is then what the cache serves at any time: the API server's list followed by its watch, with
    * our own writes since the kind started kept in `written` (a write may be newer than the list's answer).
-   * Undefined (read through) when the kind is not cached, its first list failed, or its watch is down since.
+   * A kind whose watch is down (after its first list, or its first list failed) waits for the watch's relist
+   * (`relisted`). Undefined (read through) when the kind is not cached or its first list failed.
    */
   async function listed(apiVersion: string, kindName: string): Promise<KindState | undefined> {
     const state = warm(apiVersion, kindName);
     if (state) return state;
     const starting = kinds.get(kindOf(apiVersion, kindName));
-    if (!starting?.firstList) return undefined;
+    if (!starting) return undefined;
+    if (!starting.firstList) return relisted(kindOf(apiVersion, kindName), starting);
     const ok = await starting.firstList.promise;
     return ok && starting.complete && kinds.get(kindOf(apiVersion, kindName)) === starting
       ? starting
@@ -413,7 +494,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     async list(query) {
       if (query.labelSelector) return cluster.list(query);
       const state = await listed(query.apiVersion, query.kind);
-      // Its first list failed (the API server refuses it, or is down): read through, the watch keeps trying.
+      // Not cached, or the watch's relist failed on something else than the API server's trouble: read through.
       if (!state) return cluster.list(query).catch((error: unknown) => refused(query, error));
       const found: KubeObject[] = [];
       /** The keys of a trackedBy list's objects found in the index. */
@@ -508,6 +589,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       stopped = true;
       for (const state of kinds.values()) {
         settleFirstList(state, false);
+        settleRelist(state, false);
         state.watch?.stop();
         for (const sub of state.subscribers) sub.fallback?.stop();
       }

@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../sim/index.js';
 import type { KubeObject } from '../../../src/domain/index.js';
-import type { ObjectChange } from '../../../src/engine/index.js';
+import { ClusterError, type ObjectChange } from '../../../src/engine/index.js';
 import { createKubeCluster } from '../../../src/kube/kube-cluster.js';
 import { createLiveStateCache, type LiveStateCache } from '../../../src/kube/live-state-cache.js';
 
@@ -17,7 +17,10 @@ beforeAll(async () => {
   kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
 });
 
-afterEach(() => cache?.stop());
+afterEach(() => {
+  cache?.stop();
+  sim.faults.rate = 0;
+});
 
 afterAll(async () => {
   await sim.stop();
@@ -32,6 +35,8 @@ const configMap = (namespace: string, name: string, data: Record<string, string>
 const cmQuery = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'lsc' };
 /** A list of every ConfigMap (read in pages: `?limit=500`, then `&continue=…`), not a watch. */
 const CONFIGMAP_LIST = /^\/api\/v1\/configmaps(\?limit=\d+(&continue=[^&]+)?)?$/;
+/** A list of ConfigMaps, of every namespace or of one (as a read through lists), not a watch. */
+const ANY_CONFIGMAP_LIST = /^\/api\/v1\/(namespaces\/[^/]+\/)?configmaps(\?limit=\d+(&continue=[^&]+)?)?$/;
 const requestsTo = (pattern: RegExp, from: number) =>
   sim.requests.slice(from).filter((r) => pattern.test(r.path) && r.method === 'GET');
 
@@ -102,5 +107,69 @@ describe('src/kube/live-state-cache against the simulator', () => {
     });
     const listed = await cache.list({ ...ref, namespace: 'raw' });
     expect(listed.map((o) => o.metadata.name)).toContain(created.metadata.name);
+  });
+  it("lists while a kind's watch is down wait for its one relist (1 LIST for 20 lists); in an outage they fail with the API server's error; then the cache serves again", async () => {
+    sim.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'down' } });
+    sim.put(configMap('down', 'a', { v: '1' }));
+    sim.put(configMap('down', 'b', { v: '1' }));
+    const q = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'down' };
+    cache = createLiveStateCache({ cluster: createKubeCluster(kc, { watchTimeoutSeconds: 1 }) });
+    const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name).sort();
+    let phase: 'up' | 'fault' | 'outage' = 'up';
+    let mark = 0;
+    let reads: Promise<KubeObject[]>[] = [];
+    let outageHeard = false;
+    const sub = cache.watch([q], () => {}, {
+      onError: () => {
+        if (phase === 'outage') outageHeard = true;
+        if (phase !== 'fault') return;
+        // The ConfigMap watch failed (its re-open answered with a fault): the server is fine again, and 20
+        // lists of the kind come while its watch is down, as a drift cycle's comparisons do.
+        phase = 'up';
+        sim.faults.rate = 0;
+        mark = sim.requests.length;
+        reads = Array.from({ length: 20 }, () => cache!.list(q));
+      },
+    });
+    expect(names(await cache.list(q))).toEqual(['a', 'b']);
+
+    // One fault: the watch's next re-open (every second here) fails.
+    phase = 'fault';
+    sim.faults.rate = 1;
+    await expect.poll(() => reads.length, { timeout: 8000 }).toBe(20);
+    for (const read of await Promise.all(reads)) expect(names(read)).toEqual(['a', 'b']);
+    // Reading through, each of the 20 listed the whole kind.
+    expect(requestsTo(ANY_CONFIGMAP_LIST, mark)).toHaveLength(1);
+
+    // An outage: every request fails. Lists wait for the one relist and fail with its error, the API server's.
+    phase = 'outage';
+    sim.faults.rate = 1;
+    await expect.poll(() => outageHeard, { timeout: 8000 }).toBe(true);
+    const from = sim.requests.length;
+    const failed = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        cache!.list(q).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    const lists = requestsTo(ANY_CONFIGMAP_LIST, from).length;
+    expect(failed[0]).toBeInstanceOf(ClusterError);
+    expect((failed[0] as ClusterError).transient).toBe(true);
+    for (const error of failed) expect(error).toBe(failed[0]);
+    // One relist (the adapter tries each GET up to 6 times), not 10 lists of 6 tries.
+    expect(lists).toBeGreaterThanOrEqual(1);
+    expect(lists).toBeLessThanOrEqual(6);
+
+    // Recovery: the next list relists, and the copy is read from memory after it.
+    phase = 'up';
+    sim.faults.rate = 0;
+    sim.put(configMap('down', 'c', { v: '1' }));
+    expect(names(await cache.list(q))).toEqual(['a', 'b', 'c']);
+    const after = sim.requests.length;
+    expect(names(await cache.list(q))).toEqual(['a', 'b', 'c']);
+    expect(requestsTo(ANY_CONFIGMAP_LIST, after)).toHaveLength(0);
+    sub.stop();
   });
 });
