@@ -33,6 +33,8 @@ export function kubeObjectOf(value: unknown, at: Locator): KubeObject {
   const named = isNonEmptyString(metadata.name);
   const generated = isNonEmptyString(metadata.generateName) && isHook(obj);
   if (!named && !generated) {
+    if (metadata.name !== undefined && metadata.name !== null && typeof metadata.name !== 'string')
+      fail(at, at.lineOf(['metadata', 'name']), `${value.kind}: metadata.name ${notAString(metadata.name)}`);
     const problem = isNonEmptyString(metadata.generateName)
       ? 'metadata.generateName is only allowed on hooks; metadata.name is required'
       : 'metadata.name is required';
@@ -56,12 +58,18 @@ function requireStringMap(metadata: Record<string, unknown>, key: string, at: Lo
   if (!isRecord(map)) fail(at, at.lineOf(['metadata', key]), `metadata.${key} must be a mapping`);
   for (const [name, value] of Object.entries(map)) {
     if (typeof value === 'string') continue;
-    fail(
-      at,
-      at.lineOf(['metadata', key, name]),
-      `metadata.${key} value of ${name} must be a string, got ${JSON.stringify(value)} (quote it: "${String(value)}")`,
-    );
+    fail(at, at.lineOf(['metadata', key, name]), `metadata.${key} value of ${name} ${notAString(value)}`);
   }
+}
+
+/**
+ * Why a value is no string, with the fix. Manifests are read as kubectl and Argo CD read them (YAML 1.1 through
+ * go-yaml v2), where an unquoted yes, no, on, off, y or n is a boolean, so the written word may not be the one shown.
+ */
+function notAString(value: unknown): string {
+  const written = JSON.stringify(value);
+  if (typeof value !== 'boolean') return `must be a string, got ${written} (quote it: "${String(value)}")`;
+  return `must be a string, got ${written} (quote it: an unquoted true, false, yes, no, on, off, y or n is a boolean in YAML as kubectl and Argo CD read it)`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -55,11 +55,11 @@ describe('src/applications/manifests/load-manifests', () => {
   });
 
   it('reads a single file', async () => {
-    await writeFile(path.join(dir, 'one.yaml'), `${cm('x')}---\n${cm('y')}`);
+    await writeFile(path.join(dir, 'one.yaml'), `${cm('x')}---\n${cm('z')}`);
 
     const { objects } = await loadManifests(path.join(dir, 'one.yaml'));
 
-    expect(objects.map((o) => `${o.object.metadata.name}@${o.source.line}`)).toEqual(['x@1', 'y@6']);
+    expect(objects.map((o) => `${o.object.metadata.name}@${o.source.line}`)).toEqual(['x@1', 'z@6']);
   });
 
   it('rejects an unreadable path', async () => {

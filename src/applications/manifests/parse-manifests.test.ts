@@ -81,6 +81,52 @@ describe('src/applications/manifests/parse-manifests', () => {
     });
   });
 
+  it('reads plain scalars as go-yaml v2 does for kubectl and Argo CD (YAML 1.1), not as YAML 1.2', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: p',
+      '  annotations: {when: 2024-01-01, ports: 8080:80, quoted: "yes", y: "key y is a boolean"}',
+      'spec:',
+      '  enableServiceLinks: no',
+      '  hostNetwork: off',
+      '  volumes:',
+      '  - name: s',
+      '    secret: {secretName: s, defaultMode: 0644}',
+      '  - name: c',
+      '    configMap: {name: c, defaultMode: 0o400, items: [{key: k, path: k, mode: 0X1FF}]}',
+      '  containers:',
+      '  - name: c',
+      '    image: busybox',
+      '    env: [{name: A, value: yes}, {name: B, value: 1_000}, {name: C, value: 0b101}]',
+    ].join('\n');
+    const spec = parseManifests(text, 'pod.yaml').objects[0]!.object as any;
+    expect(spec.metadata.annotations).toEqual({
+      when: '2024-01-01', // a timestamp stays a string (go-yaml v2 into interface{})
+      ports: '8080:80', // no sexagesimal numbers in go-yaml v2
+      quoted: 'yes',
+      true: 'key y is a boolean',
+    });
+    expect(spec.spec.enableServiceLinks).toBe(false);
+    expect(spec.spec.hostNetwork).toBe(false);
+    expect(spec.spec.volumes[0].secret.defaultMode).toBe(0o644); // 420, where YAML 1.2 reads 644
+    expect(spec.spec.volumes[1].configMap.defaultMode).toBe(0o400); // Go's ParseInt base prefixes
+    expect(spec.spec.volumes[1].configMap.items[0].mode).toBe(0o777);
+    // As in Kubernetes, an unquoted yes in an env value is a boolean: the API server refuses it as no string.
+    expect(spec.spec.containers[0].env).toEqual([
+      { name: 'A', value: true },
+      { name: 'B', value: 1000 },
+      { name: 'C', value: 5 },
+    ]);
+  });
+
+  it('merges << keys, as go-yaml v2 does', () => {
+    const text =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  base: &b {a: "1"}\n  m: {<<: *b, c: "2"}\n';
+    expect((parseManifests(text, 'm.yaml').objects[0]!.object as any).data.m).toEqual({ a: '1', c: '2' });
+  });
+
   it('rejects a YAML syntax error with its line, even in a later document', () => {
     const error = errorOf('apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\nkind: [\n  a\nb: c\n');
 
@@ -113,7 +159,11 @@ describe('src/applications/manifests/parse-manifests', () => {
     ],
     [
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n    enabled: true\n',
-      'm.yaml:6: metadata.labels value of enabled must be a string, got true (quote it: "true")',
+      'm.yaml:6: metadata.labels value of enabled must be a string, got true (quote it: an unquoted true, false, yes, no, on, off, y or n is a boolean in YAML as kubectl and Argo CD read it)',
+    ],
+    [
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n',
+      'm.yaml:4: ConfigMap: metadata.name must be a string, got true (quote it: an unquoted true, false, yes, no, on, off, y or n is a boolean in YAML as kubectl and Argo CD read it)',
     ],
     [
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: 5\n',

@@ -17,6 +17,8 @@ import {
   LineCounter,
   Parser,
   type Range,
+  type ScalarTag,
+  type Tags,
 } from 'yaml';
 import { ManifestError } from '../../domain/index.js';
 import type { PlanWarning, SourcedObject, TimeSlice } from '../../engine/index.js';
@@ -87,9 +89,45 @@ function* documentsOf(text: string, file: string): Generator<ParsedManifests> {
   }
 }
 
+/**
+ * YAML as Kubernetes and Argo CD read a manifest: sigs.k8s.io/yaml converts YAML to JSON through go-yaml v2, which
+ * resolves plain scalars by YAML 1.1's rules — `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0644` is octal (420),
+ * `0b1010` binary, `1_000` an integer, and `<<` merges a mapping. What go-yaml v2 does not resolve stays a string, as
+ * there: sexagesimal numbers (`8080:80`, which YAML 1.1 would make 483,680) and timestamps (`2024-01-01`). YAML 1.2
+ * (the `yaml` package's default) reads `0644` as 644 and `yes` as a string, so a `defaultMode: 0644` would reach the
+ * API server as an invalid mode and an unquoted `yes` would pass where kubectl and Argo CD fail.
+ */
+const MANIFEST_YAML = {
+  version: '1.1',
+  customTags: (tags: Tags) => [...tags.filter((tag) => !unresolvedByGoYamlV2(tag)), goBasePrefixInt],
+} as const;
+
+/**
+ * go-yaml v2 reads an integer with Go's `strconv.ParseInt(s, 0, 64)` (underscores removed first), which also takes
+ * the prefixes YAML 1.1 lacks: `0o17`, `0O17`, `0X1F`, `0B101`.
+ */
+const goBasePrefixInt: ScalarTag = {
+  identify: (value) => typeof value === 'number',
+  default: true,
+  tag: 'tag:yaml.org,2002:int',
+  test: /^[-+]?0(?:[oO][0-7_]+|X[0-9a-fA-F_]+|B[01_]+)$/,
+  resolve(source: string) {
+    const negative = source.startsWith('-');
+    const digits = source.replace(/^[-+]/, '').replaceAll('_', '');
+    const base = { o: 8, x: 16, b: 2 }[digits[1]!.toLowerCase() as 'o' | 'x' | 'b'];
+    const value = Number.parseInt(digits.slice(2), base);
+    return negative ? -value : value;
+  },
+};
+
+function unresolvedByGoYamlV2(tag: Tags[number]): boolean {
+  if (typeof tag !== 'object') return false;
+  return tag.format === 'TIME' || tag.tag === 'tag:yaml.org,2002:timestamp';
+}
+
 function* documentOutcomesOf(text: string, file: string): Generator<ParsedManifests | ManifestError> {
   const lineCounter = new LineCounter();
-  const docs = new Composer().compose(new Parser(lineCounter.addNewLine).parse(text));
+  const docs = new Composer(MANIFEST_YAML).compose(new Parser(lineCounter.addNewLine).parse(text));
   for (const doc of docs) {
     const error = doc.errors[0];
     if (error) {
