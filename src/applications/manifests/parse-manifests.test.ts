@@ -101,30 +101,42 @@ describe('src/applications/manifests/parse-manifests', () => {
       '    image: busybox',
       '    env: [{name: A, value: yes}, {name: B, value: 1_000}, {name: C, value: 0b101}]',
     ].join('\n');
-    const spec = parseManifests(text, 'pod.yaml').objects[0]!.object as any;
-    expect(spec.metadata.annotations).toEqual({
-      when: '2024-01-01', // a timestamp stays a string (go-yaml v2 into interface{})
-      ports: '8080:80', // no sexagesimal numbers in go-yaml v2
-      quoted: 'yes',
-      true: 'key y is a boolean',
+    expect(parseManifests(text, 'pod.yaml').objects[0]!.object).toMatchObject({
+      metadata: {
+        annotations: {
+          when: '2024-01-01', // a timestamp stays a string (go-yaml v2 into interface{})
+          ports: '8080:80', // no sexagesimal numbers in go-yaml v2
+          quoted: 'yes',
+          true: 'key y is a boolean',
+        },
+      },
+      spec: {
+        enableServiceLinks: false,
+        hostNetwork: false,
+        volumes: [
+          { secret: { defaultMode: 0o644 } }, // 420, where YAML 1.2 reads 644
+          { configMap: { defaultMode: 0o400, items: [{ mode: 0o777 }] } }, // Go's ParseInt base prefixes
+        ],
+        // As in Kubernetes, an unquoted yes in an env value is a boolean: the API server refuses it as no string.
+        containers: [
+          {
+            env: [
+              { name: 'A', value: true },
+              { name: 'B', value: 1000 },
+              { name: 'C', value: 5 },
+            ],
+          },
+        ],
+      },
     });
-    expect(spec.spec.enableServiceLinks).toBe(false);
-    expect(spec.spec.hostNetwork).toBe(false);
-    expect(spec.spec.volumes[0].secret.defaultMode).toBe(0o644); // 420, where YAML 1.2 reads 644
-    expect(spec.spec.volumes[1].configMap.defaultMode).toBe(0o400); // Go's ParseInt base prefixes
-    expect(spec.spec.volumes[1].configMap.items[0].mode).toBe(0o777);
-    // As in Kubernetes, an unquoted yes in an env value is a boolean: the API server refuses it as no string.
-    expect(spec.spec.containers[0].env).toEqual([
-      { name: 'A', value: true },
-      { name: 'B', value: 1000 },
-      { name: 'C', value: 5 },
-    ]);
   });
 
   it('merges << keys, as go-yaml v2 does', () => {
     const text =
       'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  base: &b {a: "1"}\n  m: {<<: *b, c: "2"}\n';
-    expect((parseManifests(text, 'm.yaml').objects[0]!.object as any).data.m).toEqual({ a: '1', c: '2' });
+    expect(parseManifests(text, 'm.yaml').objects[0]!.object).toMatchObject({
+      data: { m: { a: '1', c: '2' } },
+    });
   });
 
   it('rejects a YAML syntax error with its line, even in a later document', () => {
