@@ -40,7 +40,7 @@ describe('sync worker delivery that takes over a job', () => {
     const { deliveries, reporterFactory } = recordingDeliveries();
     t.startWorker(
       { steps: 3, stepMs: 600 },
-      { reporterFactory, lockDurationMs: 1000, stalledIntervalMs: 300 },
+      { reporterFactory, lockDurationMs: 5000, stalledIntervalMs: 300 },
     );
     const { jobId } = await t.queue.enqueueSync(syncRequest('web'));
     await hookStarted(jobId);
