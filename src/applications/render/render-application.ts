@@ -11,16 +11,16 @@ import type { Application, ApplicationSource } from '../../domain/index.js';
 import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
 import {
   AbortedError,
-  assertUniqueTargets,
   type PlanWarning,
   type SourcedObject,
   TimeSlice,
+  uniqueTargetSteps,
 } from '../../engine/index.js';
 import type { PluginSettings } from '../../settings/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { type ChartCache, isRepositoryChart } from '../helm/chart-cache.js';
 import {
-  contentRevisionOf,
+  contentRevisionWork,
   DEFAULT_MANIFEST_LIMITS,
   ManifestBudget,
   type ManifestLimits,
@@ -151,9 +151,11 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
         const sourceType = sourceTypeOf(p.source, p.located.dir);
         if (options.signal?.aborted) throw new AbortedError();
         const targets = pureRef ? [] : await renderTargets(app, p, sourceType, refs, deps, warnings, parse);
-        assertUniqueTargets(targets, app.destination.namespace ?? '');
+        // Both are loops over every object (tens of ms each at 50,000): in the parse's time slices.
+        await parse.slice.run(uniqueTargetSteps(targets, app.destination.namespace ?? ''));
         if (!pureRef) rendered.push({ label: p.label, targets, sourceType });
-        revisions.push(p.located.sha ?? p.chartVersion ?? contentRevisionOf(targets).slice(0, 12));
+        const revision = p.located.sha ?? p.chartVersion;
+        revisions.push(revision ?? (await parse.slice.run(contentRevisionWork(targets))).slice(0, 12));
       }
       parse.budget.check();
       const targets = multi ? combine(app, rendered, warnings) : (rendered[0]?.targets ?? []);
