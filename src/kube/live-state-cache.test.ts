@@ -15,12 +15,14 @@ const cm = (namespace: string, name: string, data: Record<string, string> = {}):
 function scriptedCluster(initial: KubeObject[]) {
   const calls = { list: 0, watch: 0, stopped: 0 };
   let listed: WatchOptions['onListed'];
+  let replayed: WatchOptions['onReplayed'];
   let failed: WatchOptions['onError'];
   let onChange: ((change: ObjectChange) => void) | undefined;
   let target: WatchTarget | undefined;
   const relist = (objects: KubeObject[]) => {
     listed?.(target!, objects);
     for (const object of objects) onChange?.({ type: 'MODIFIED', object });
+    replayed?.(target!);
   };
   const unused = () => {
     throw new Error('not used by this test');
@@ -44,6 +46,7 @@ function scriptedCluster(initial: KubeObject[]) {
       target = targets[0];
       onChange = change;
       listed = options?.onListed;
+      replayed = options?.onReplayed;
       failed = options?.onError;
       queueMicrotask(() => relist(initial));
       return { stop: () => void calls.stopped++ };
