@@ -87,7 +87,7 @@ describe('src/environments/approvals/plan-summary', () => {
     expect((await plan(undefined, false)).warnings).toBeUndefined();
   });
 
-  it('summarises a big plan in time slices (the bot thread\'s /sync diff): other work runs in between, same summary', async () => {
+  it("summarises a big plan in time slices (the bot thread's /sync diff): other work runs in between, same summary", async () => {
     const targets = Array.from({ length: 5_000 }, (_, i) => ({
       object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { i: `${i}` } },
       source: { file: 'big.yaml', line: 1 + 5 * i },

@@ -62,7 +62,10 @@ export async function liveDiffReply(
       );
     // In time slices: at 50,000 resources the layout reads every one (the summary is the preview's).
     const { blocks } = await new TimeSlice().run(
-      fullDiffLayoutWork(diff, { maxBlocks: MAX_REPLY_BLOCKS, ...(diffSummary ? { summary: diffSummary } : {}) }),
+      fullDiffLayoutWork(diff, {
+        maxBlocks: MAX_REPLY_BLOCKS,
+        ...(diffSummary ? { summary: diffSummary } : {}),
+      }),
     );
     return { text: `Diff of ${application}`, blocks };
   } catch (err) {

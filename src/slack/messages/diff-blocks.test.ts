@@ -55,7 +55,7 @@ describe('src/slack/messages/diff-blocks', () => {
     );
   });
 
-  it('lays out a big diff in time slices (the bot thread\'s /sync diff): other work runs in between, same blocks', async () => {
+  it("lays out a big diff in time slices (the bot thread's /sync diff): other work runs in between, same blocks", async () => {
     const diff = createDiff(20_000);
     let ticks = 0;
     let ticking = true;

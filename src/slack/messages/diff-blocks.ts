@@ -116,7 +116,10 @@ export interface FullDiffOptions {
  * fullDiffLayout as SlicedWork, for TimeSlice.run on the bot's thread (`/sync diff`): the summary and the count of
  * lines that do not fit read every resource (50,000: ~90 ms of CPU in one piece).
  */
-export function* fullDiffLayoutWork(diff: ApplicationDiff, options: FullDiffOptions): SlicedWork<FullDiffLayout> {
+export function* fullDiffLayoutWork(
+  diff: ApplicationDiff,
+  options: FullDiffOptions,
+): SlicedWork<FullDiffLayout> {
   const summary = options.summary ?? (yield* diffSummaryWork(diff));
   const blocks: Block[] = [diffSummaryBlock(summary)];
   if (options.note) blocks.push(context(escapeMrkdwn(options.note)));
