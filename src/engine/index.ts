@@ -32,11 +32,11 @@ export { hasDeletePolicy } from './hooks/delete-policy.js';
 export { hookTraitsOf, isHook } from './hooks/hook.js';
 export { annotationCsvOf } from './object-annotations.js';
 export { clusterScopedIn } from './plan/cluster-scoped-kinds.js';
-export { lateReferencesOf } from './plan/reference-lint.js';
+export { lateReferencesOf, lateReferencesWork } from './plan/reference-lint.js';
 export { syncOptionProblem } from './plan/sync-option-names.js';
 export { type BuildSyncTasksResult, buildSyncTasks, buildSyncTasksSliced } from './plan/sync-tasks.js';
 export { syncWaveOf } from './plan/sync-waves.js';
-export { assertUniqueTargets } from './plan/unique-targets.js';
+export { assertUniqueTargets, uniqueTargetSteps } from './plan/unique-targets.js';
 export type { PlanWarning } from './plan-warning.js';
 export {
   type ApplicationDiff,

@@ -26,7 +26,7 @@ export {
   type WithdrawResult,
 } from './approvals/approvals.js';
 export type { Decision } from './approvals/authorize-decision.js';
-export { type DiffSummary, summarizeDiff } from './approvals/diff-summary.js';
+export { type DiffSummary, diffSummaryWork, summarizeDiff } from './approvals/diff-summary.js';
 export { STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
 export type { RequestDiffResult } from './approvals/live-diff.js';
 export type { PlanSummary } from './approvals/plan-summary.js';

@@ -26,12 +26,14 @@ function scriptedCluster(initial: KubeObject[], { listsAtOnce = true, relists = 
   const calls = { list: 0, watch: 0, stopped: 0 };
   const asked = { relists: 0 };
   let listed: WatchOptions['onListed'];
+  let replayed: WatchOptions['onReplayed'];
   let failed: WatchOptions['onError'];
   let onChange: ((change: ObjectChange) => void) | undefined;
   let target: WatchTarget | undefined;
   const relist = (objects: KubeObject[]) => {
     listed?.(target!, objects);
     for (const object of objects) onChange?.({ type: 'MODIFIED', object });
+    replayed?.(target!);
   };
   const unused = () => {
     throw new Error('not used by this test');
@@ -55,6 +57,7 @@ function scriptedCluster(initial: KubeObject[], { listsAtOnce = true, relists = 
       target = targets[0];
       onChange = change;
       listed = options?.onListed;
+      replayed = options?.onReplayed;
       failed = options?.onError;
       if (listsAtOnce) queueMicrotask(() => relist(initial));
       return {

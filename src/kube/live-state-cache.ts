@@ -86,6 +86,7 @@ interface Subscriber {
   namespace: string;
   onChange(change: ObjectChange): void;
   onListed?: WatchOptions['onListed'];
+  onReplayed?: WatchOptions['onReplayed'];
   onError?: WatchOptions['onError'];
   target: WatchTarget;
   /** The subscriber's own watch, when the kind went out of the cache. */
@@ -99,7 +100,7 @@ interface KindState {
   byOwner: Map<string, Map<string, KubeObject>>;
   size: number;
   watch: ClusterWatch | undefined;
-  /** The first list arrived and a microtask passed: from now on every change is news (onChange). */
+  /** The first list and its replay arrived (onReplayed): from now on every change is news (onChange). */
   listed: boolean;
   /** The first list arrived (the copy is complete). */
   complete: boolean;
@@ -208,6 +209,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   function fallBack(sub: Subscriber): void {
     sub.fallback = cluster.watch([sub.target], sub.onChange, {
       ...(sub.onListed ? { onListed: sub.onListed } : {}),
+      ...(sub.onReplayed ? { onReplayed: sub.onReplayed } : {}),
       ...(sub.onError ? { onError: sub.onError } : {}),
     });
   }
@@ -327,11 +329,13 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
             );
             sub.onListed?.(sub.target, mine);
           }
-          // The objects are reported as MODIFIED right after this; from the next change on they are news.
-          queueMicrotask(() => {
-            state.listed = true;
-            state.replaying = false;
-          });
+          // The objects are reported as MODIFIED after this (in time slices); after onReplayed changes are news.
+        },
+        onReplayed: (target) => {
+          if (kinds.get(kind) !== state) return;
+          state.listed = true;
+          state.replaying = false;
+          for (const sub of state.subscribers) sub.onReplayed?.(sub.target ?? target);
         },
         // The watch is down (the API server unreachable or refusing): the copy may be stale, so reads go to the
         // API server (and fail there, with its error, as without a cache) until the next list.
@@ -560,6 +564,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           onChange,
           target,
           ...(watchOptions?.onListed ? { onListed: watchOptions.onListed } : {}),
+          ...(watchOptions?.onReplayed ? { onReplayed: watchOptions.onReplayed } : {}),
           ...(watchOptions?.onError ? { onError: watchOptions.onError } : {}),
         };
         subs.push(sub);

@@ -11,16 +11,16 @@ import type { Application, ApplicationSource } from '../../domain/index.js';
 import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
 import {
   AbortedError,
-  assertUniqueTargets,
   type PlanWarning,
   type SourcedObject,
   TimeSlice,
+  uniqueTargetSteps,
 } from '../../engine/index.js';
 import type { PluginSettings } from '../../settings/index.js';
 import type { GitRepositoryCache } from '../git/git-repository-cache.js';
 import { type ChartCache, isRepositoryChart } from '../helm/chart-cache.js';
 import {
-  contentRevisionOf,
+  contentRevisionWork,
   DEFAULT_MANIFEST_LIMITS,
   ManifestBudget,
   type ManifestLimits,
@@ -165,10 +165,12 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
         const { targets, contentKey } = pureRef
           ? { targets: [], contentKey: undefined }
           : await renderTargets(app, p, sourceType, refs, deps, warnings, parse);
-        assertUniqueTargets(targets, app.destination.namespace ?? '');
+        // Both are loops over every object (tens of ms each at 50,000): in the parse's time slices.
+        await parse.slice.run(uniqueTargetSteps(targets, app.destination.namespace ?? ''));
         if (!pureRef) rendered.push({ label: p.label, targets, sourceType });
-        revisions.push(p.located.sha ?? p.chartVersion ?? contentRevisionOf(targets).slice(0, 12));
-        renderedKeys.push(p.located.sha ?? p.chartVersion ?? contentKey);
+        const revision = p.located.sha ?? p.chartVersion;
+        revisions.push(revision ?? (await parse.slice.run(contentRevisionWork(targets))).slice(0, 12));
+        renderedKeys.push(revision ?? contentKey);
       }
       parse.budget.check();
       const targets = multi ? combine(app, rendered, warnings) : (rendered[0]?.targets ?? []);

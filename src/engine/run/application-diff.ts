@@ -31,7 +31,7 @@ import { mapBounded } from '../steps/bounded-pool.js';
 import { apiVersionOf } from '../sync-context.js';
 import { hasSyncOption } from '../sync-options.js';
 import { isPruneTask, type SourcedObject, type SyncTask } from '../sync-task.js';
-import { TimeSlice, yieldToEventLoop } from '../time-slice.js';
+import { ITEMS_PER_YIELD, type SlicedWork, TimeSlice, yieldToEventLoop } from '../time-slice.js';
 import {
   listTrackedLiveObjects,
   sharedResourceMessage,
@@ -147,14 +147,17 @@ export async function computeApplicationDiff(input: ApplicationDiffInput): Promi
   const hooks = tasks
     .filter((t) => t.isHook)
     .map((t) => ({ phase: t.phase, kind: t.kind, namespace: t.namespace, name: t.name }));
+  // Counting and hashing read every resource (50,000: tens of ms each): in time slices.
+  const slice = new TimeSlice();
+  const counts = await slice.run(countsOf(resources, hooks.length));
   return {
     application: input.application,
     revision: input.revision,
     resources,
     hooks,
-    counts: countsOf(resources, hooks.length),
+    counts,
     warnings: [...shared, ...(input.warnings ?? []), ...warnings.map((w) => w.message)],
-    fingerprint: await fingerprintOf(resources),
+    fingerprint: await fingerprintOf(resources, slice),
   };
 }
 
@@ -257,9 +260,11 @@ function dryRun(
   return input.cluster.apply(obj, { dryRun: true, validate, force: true });
 }
 
-function countsOf(resources: readonly ResourceDiff[], hooks: number): DiffCounts {
+function* countsOf(resources: readonly ResourceDiff[], hooks: number): SlicedWork<DiffCounts> {
   const counts: DiffCounts = { create: 0, change: 0, unchanged: 0, prune: 0, pruneSkipped: 0, hooks };
+  let count = 0;
   for (const r of resources) {
+    if (++count % ITEMS_PER_YIELD === 0) yield;
     if (r.action === 'prune-skipped') counts.pruneSkipped++;
     else counts[r.action]++;
   }
@@ -267,9 +272,8 @@ function countsOf(resources: readonly ResourceDiff[], hooks: number): DiffCounts
 }
 
 /** Hashed in time slices: 20,000 diffs of a few KiB each are tens of ms of hashing. */
-async function fingerprintOf(resources: readonly ResourceDiff[]): Promise<string> {
+async function fingerprintOf(resources: readonly ResourceDiff[], slice: TimeSlice): Promise<string> {
   const hash = createHash('sha256');
-  const slice = new TimeSlice();
   for (const r of resources) {
     if (slice.due()) await slice.pause();
     // A create's body is the server's dry-run answer, which may hold values allocated anew on each dry run (a

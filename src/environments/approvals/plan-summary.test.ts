@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { sharedFixturesDir } from '../../../test/support/shared-fixtures.js';
 import { loadManifests } from '../../applications/index.js';
 import type { KubeObject } from '../../domain/index.js';
-import { buildSyncTasks } from '../../engine/index.js';
+import { buildSyncTasks, runAtOnce, TimeSlice } from '../../engine/index.js';
 import { planLines } from '../../slack/messages/approval-request-blocks.js';
-import { summarizePlan } from './plan-summary.js';
+import { planSummaryWork, summarizePlan } from './plan-summary.js';
 
 async function plan(live: KubeObject[] | undefined, prune: boolean) {
   const loaded = await loadManifests(sharedFixturesDir('argocd-example-apps', 'sync-waves'));
@@ -85,5 +85,41 @@ describe('src/environments/approvals/plan-summary', () => {
     expect(summary.warnings).toEqual([message]);
     expect(planLines(summary).at(-1)).toBe(`⚠️ ${message}`);
     expect((await plan(undefined, false)).warnings).toBeUndefined();
+  });
+
+  it("summarises a big plan in time slices (the bot thread's /sync diff): other work runs in between, same summary", async () => {
+    const targets = Array.from({ length: 5_000 }, (_, i) => ({
+      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { i: `${i}` } },
+      source: { file: 'big.yaml', line: 1 + 5 * i },
+    }));
+    const live = targets.slice(0, 2_000).map(({ object }) => ({
+      ...object,
+      metadata: { ...object.metadata, namespace: 'big' },
+    }));
+    const { tasks } = buildSyncTasks({
+      targets,
+      live,
+      namespace: 'big',
+      revision: 'abc1234',
+      startedAt: new Date().toISOString(),
+      operation: { prune: false, dryRun: false, syncOptions: [] },
+    });
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    // A slice of 0 ms pauses at every yield point: whether it yields does not depend on the machine's speed.
+    const sliced = await new TimeSlice(0).run(planSummaryWork(tasks, true, false));
+    const during = ticks;
+    ticking = false;
+
+    expect(during).toBeGreaterThan(10);
+    expect(sliced).toEqual(runAtOnce(planSummaryWork(tasks, true, false)));
+    expect(sliced).toEqual(summarizePlan(tasks, true, false));
+    expect(sliced.create).toHaveLength(3_000);
+    expect(sliced.update).toHaveLength(2_000);
   });
 });

@@ -20,10 +20,10 @@ import {
   computeApplicationDiff,
   ignoreDifferencesOf,
   listTrackedLiveObjects,
-  yieldToEventLoop,
+  TimeSlice,
 } from '../../engine/index.js';
-import { type DiffSummary, summarizeDiff } from './diff-summary.js';
-import { type PlanSummary, summarizePlan } from './plan-summary.js';
+import { type DiffSummary, diffSummaryWork } from './diff-summary.js';
+import { type PlanSummary, planSummaryWork } from './plan-summary.js';
 
 export interface SyncPreview {
   /** Resolved revision: git SHA or content hash. */
@@ -102,14 +102,15 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
       startedAt: new Date().toISOString(),
       operation,
     });
-    // The plan's and the diff's summaries are loops over every object: macrotask boundaries around each.
-    await yieldToEventLoop();
-    const plan = summarizePlan(tasks, live !== undefined, operation.prune);
-    await yieldToEventLoop();
+    // The plan's and the diff's summaries are loops over every object: in time slices (the bot's thread).
+    const slice = new TimeSlice();
+    await slice.pause();
+    const plan = await slice.run(planSummaryWork(tasks, live !== undefined, operation.prune));
+    const diffSummary = diff ? await slice.run(diffSummaryWork(diff)) : undefined;
     return {
       revision: rendered.revision,
       plan,
-      ...(diff ? { diff, diffSummary: summarizeDiff(diff) } : {}),
+      ...(diff && diffSummary ? { diff, diffSummary } : {}),
       ...(liveError === undefined ? {} : { liveError }),
     };
   };

@@ -5,9 +5,10 @@
  * `liveDiff` decides, in one place). Also what `/sync <app> --dry-run` shows next to its header.
  */
 import { reasonForPeople, type SyncOperation } from '../../domain/index.js';
+import { TimeSlice } from '../../engine/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
-import { fullDiffBlocks, liveDiffUnavailableBlock } from '../messages/diff-blocks.js';
+import { fullDiffLayoutWork, liveDiffUnavailableBlock } from '../messages/diff-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
@@ -53,13 +54,19 @@ export async function liveDiffReply(
       channel: ctx.command.channel_id,
     });
     if (!result.allowed) return commandErrorBlocks({ problem: result.reason });
-    const { diff, liveError } = result.preview;
+    const { diff, diffSummary, liveError } = result.preview;
     if (!diff)
       return textMessage(
         `No diff for *${escapeMrkdwn(application)}*.`,
         liveDiffUnavailableBlock(liveError ?? 'no cluster'),
       );
-    const blocks = fullDiffBlocks(diff, { maxBlocks: MAX_REPLY_BLOCKS });
+    // In time slices: at 50,000 resources the layout reads every one (the summary is the preview's).
+    const { blocks } = await new TimeSlice().run(
+      fullDiffLayoutWork(diff, {
+        maxBlocks: MAX_REPLY_BLOCKS,
+        ...(diffSummary ? { summary: diffSummary } : {}),
+      }),
+    );
     return { text: `Diff of ${application}`, blocks };
   } catch (err) {
     ctx.deps.logger?.warn({ application, err }, 'could not compute a diff');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplicationDiff } from '../../engine/index.js';
-import { diffTextLines, fullDiffLayout } from './diff-blocks.js';
+import { type ApplicationDiff, TimeSlice } from '../../engine/index.js';
+import { summarizeDiff } from '../../environments/index.js';
+import { diffTextLines, fullDiffLayout, fullDiffLayoutWork } from './diff-blocks.js';
 
 /** A diff that creates `count` ConfigMaps (each diff 4 lines, an empty line between two), one with a note. */
 function createDiff(count: number): ApplicationDiff {
@@ -52,5 +53,28 @@ describe('src/slack/messages/diff-blocks', () => {
     expect(codeLines(blocks as { text?: { text: string } }[])).toEqual(
       diffTextLines(diff).map((l) => l.replaceAll('```', "'''")),
     );
+  });
+
+  it("lays out a big diff in time slices (the bot thread's /sync diff): other work runs in between, same blocks", async () => {
+    const diff = createDiff(20_000);
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    // A slice of 0 ms pauses at every yield point: whether it yields does not depend on the machine's speed.
+    const sliced = await new TimeSlice(0).run(fullDiffLayoutWork(diff, { maxBlocks: 50 }));
+    const during = ticks;
+    ticking = false;
+
+    expect(during).toBeGreaterThan(10);
+    expect(sliced).toEqual(fullDiffLayout(diff, { maxBlocks: 50 }));
+    // The preview's summary, when given, is the one shown (not made again).
+    const summary = { ...summarizeDiff(diff), moreEntries: 7 };
+    const given = await new TimeSlice(0).run(fullDiffLayoutWork(diff, { maxBlocks: 50, summary }));
+    expect(JSON.stringify(given.blocks[0])).toContain('and 7 more');
+    expect(given.blocks.slice(1)).toEqual(sliced.blocks.slice(1));
   });
 });

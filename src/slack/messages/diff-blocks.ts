@@ -7,9 +7,16 @@
  * reach these blocks.
  */
 
-import { type ApplicationDiff, type DiffAction, formatDiffCounts } from '../../engine/index.js';
+import {
+  type ApplicationDiff,
+  type DiffAction,
+  formatDiffCounts,
+  ITEMS_PER_YIELD,
+  runAtOnce,
+  type SlicedWork,
+} from '../../engine/index.js';
 import type { DiffSummary } from '../../environments/index.js';
-import { summarizeDiff } from '../../environments/index.js';
+import { diffSummaryWork } from '../../environments/index.js';
 import { type Block, context, SLACK_LIMITS, section } from './block.js';
 import { escapeMrkdwn, packLines, truncate } from './format.js';
 
@@ -64,9 +71,11 @@ function* diffTextLineIterator(diff: ApplicationDiff): Generator<string> {
 }
 
 /** How many lines diffTextLines has, without making them (a scan for line ends). */
-function diffTextLineCount(diff: ApplicationDiff): number {
+function* diffTextLineCount(diff: ApplicationDiff): SlicedWork<number> {
   let count = 0;
+  let seen = 0;
   for (const r of diff.resources) {
+    if (++seen % ITEMS_PER_YIELD === 0) yield;
     if (r.action === 'unchanged') continue;
     count += r.note ? 2 : 1;
     let start = 0;
@@ -91,11 +100,28 @@ export interface FullDiffLayout {
  * not fit are counted, and named in a last context line: with `fullDiffLink` (the whole diff shared as a file,
  * `<url|name>`) it points there, else to `wavesync diff`.
  */
-export function fullDiffLayout(
+export function fullDiffLayout(diff: ApplicationDiff, options: FullDiffOptions): FullDiffLayout {
+  return runAtOnce(fullDiffLayoutWork(diff, options));
+}
+
+export interface FullDiffOptions {
+  maxBlocks: number;
+  note?: string;
+  fullDiffLink?: string;
+  /** The diff's summary when already made (SyncPreview.diffSummary); made from `diff` otherwise. */
+  summary?: DiffSummary;
+}
+
+/**
+ * fullDiffLayout as SlicedWork, for TimeSlice.run on the bot's thread (`/sync diff`): the summary and the count of
+ * lines that do not fit read every resource (50,000: ~90 ms of CPU in one piece).
+ */
+export function* fullDiffLayoutWork(
   diff: ApplicationDiff,
-  options: { maxBlocks: number; note?: string; fullDiffLink?: string },
-): FullDiffLayout {
-  const blocks: Block[] = [diffSummaryBlock(summarizeDiff(diff))];
+  options: FullDiffOptions,
+): SlicedWork<FullDiffLayout> {
+  const summary = options.summary ?? (yield* diffSummaryWork(diff));
+  const blocks: Block[] = [diffSummaryBlock(summary)];
   if (options.note) blocks.push(context(escapeMrkdwn(options.note)));
   // ``` fences take 8 characters; a line longer than a section is cut.
   const room = SLACK_LIMITS.maxSectionText - 8;
@@ -109,7 +135,7 @@ export function fullDiffLayout(
   const chunks = packLines(fitted, room, slots);
   for (const chunk of chunks) blocks.push(section(`\`\`\`${chunk}\`\`\``));
   const shown = chunks.reduce((n, c) => n + c.split('\n').length, 0);
-  const hiddenLines = diffTextLineCount(diff) - shown;
+  const hiddenLines = (yield* diffTextLineCount(diff)) - shown;
   if (hiddenLines > 0) {
     const rest = options.fullDiffLink
       ? `the whole diff is the file ${options.fullDiffLink} in the approval thread.`
@@ -120,10 +146,7 @@ export function fullDiffLayout(
 }
 
 /** fullDiffLayout's blocks. */
-export function fullDiffBlocks(
-  diff: ApplicationDiff,
-  options: { maxBlocks: number; note?: string; fullDiffLink?: string },
-): Block[] {
+export function fullDiffBlocks(diff: ApplicationDiff, options: FullDiffOptions): Block[] {
   return fullDiffLayout(diff, options).blocks;
 }
 

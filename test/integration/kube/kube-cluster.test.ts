@@ -126,17 +126,37 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     expect(lists.every((r) => r.path.includes('limit=500'))).toBe(true);
   });
 
-  it('lists a watched kind in pages of 500 too, and hands the whole list on once before watching', async () => {
+  it('lists a watched kind in pages of 500 too, and hands the whole list on once before watching, its replay in time slices', async () => {
     const before = sim.requests.length;
     const listed: string[][] = [];
     const changes: string[] = [];
+    // setImmediate work between onListed and onReplayed: the replay yields to the event loop.
+    let ticks = 0;
+    let ticksInReplay = -1;
+    let changesAtReplayed = -1;
+    const tick = () => {
+      ticks++;
+      if (changesAtReplayed < 0) setImmediate(tick);
+    };
     const watch = cluster.watch(
       [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'paged' }],
       (c) => changes.push(c.object.metadata.name ?? ''),
-      { onListed: (_target, objects) => listed.push(objects.map((o) => o.metadata.name ?? '')) },
+      {
+        onListed: (_target, objects) => {
+          listed.push(objects.map((o) => o.metadata.name ?? ''));
+          ticks = 0;
+          setImmediate(tick);
+        },
+        onReplayed: () => {
+          ticksInReplay = ticks;
+          changesAtReplayed = changes.length;
+        },
+      },
     );
     try {
-      await expect.poll(() => listed.length, { timeout: 8000 }).toBe(1);
+      await expect.poll(() => changesAtReplayed, { timeout: 8000 }).toBe(1201);
+      expect(listed.length).toBe(1);
+      expect(ticksInReplay).toBeGreaterThan(0);
       const names = Array.from({ length: 1201 }, (_, i) => `paged-${String(i).padStart(4, '0')}`);
       expect([...(listed[0] ?? [])].sort()).toEqual(names);
       expect([...changes].sort()).toEqual(names);
