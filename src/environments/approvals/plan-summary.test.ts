@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { countEventLoopTurns } from '../../../test/support/event-loop-turns.js';
 import { sharedFixturesDir } from '../../../test/support/shared-fixtures.js';
 import { loadManifests } from '../../applications/index.js';
 import type { KubeObject } from '../../domain/index.js';
@@ -104,17 +105,10 @@ describe('src/environments/approvals/plan-summary', () => {
       startedAt: new Date().toISOString(),
       operation: { prune: false, dryRun: false, syncOptions: [] },
     });
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = countEventLoopTurns();
     // A slice of 0 ms pauses at every yield point: whether it yields does not depend on the machine's speed.
     const sliced = await new TimeSlice(0).run(planSummaryWork(tasks, true, false));
-    const during = ticks;
-    ticking = false;
+    const during = turns.stop();
 
     expect(during).toBeGreaterThan(10);
     expect(sliced).toEqual(runAtOnce(planSummaryWork(tasks, true, false)));

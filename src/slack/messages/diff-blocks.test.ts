@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countEventLoopTurns } from '../../../test/support/event-loop-turns.js';
 import { type ApplicationDiff, TimeSlice } from '../../engine/index.js';
 import { summarizeDiff } from '../../environments/index.js';
 import { diffTextLines, fullDiffLayout, fullDiffLayoutWork } from './diff-blocks.js';
@@ -57,17 +58,10 @@ describe('src/slack/messages/diff-blocks', () => {
 
   it("lays out a big diff in time slices (the bot thread's /sync diff): other work runs in between, same blocks", async () => {
     const diff = createDiff(20_000);
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = countEventLoopTurns();
     // A slice of 0 ms pauses at every yield point: whether it yields does not depend on the machine's speed.
     const sliced = await new TimeSlice(0).run(fullDiffLayoutWork(diff, { maxBlocks: 50 }));
-    const during = ticks;
-    ticking = false;
+    const during = turns.stop();
 
     expect(during).toBeGreaterThan(10);
     expect(sliced).toEqual(fullDiffLayout(diff, { maxBlocks: 50 }));
