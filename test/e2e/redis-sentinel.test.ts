@@ -12,7 +12,12 @@ import { DEMO_APPS, type DemoApp } from '../../src/demo/demo-scenario.js';
 import { createSyncQueue } from '../../src/queue/index.js';
 import { redisServerMissing, type SentinelSet, startSentinelSet } from '../support/redis-topologies.js';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.js';
-import { RAILS_HOOK_DELETES_ONCE, railsHookDeletes, threadRoots } from './support/thread-checks.js';
+import {
+  RAILS_HOOK_DELETES_ONCE,
+  railsHookDeletes,
+  railsHookDeleteTrace,
+  threadRoots,
+} from './support/thread-checks.js';
 
 const app = (name: string): DemoApp => DEMO_APPS.find((a) => a.application === name)!;
 
@@ -82,7 +87,7 @@ describe.skipIf(redisServerMissing())('test/e2e/redis-sentinel', () => {
     expect(railsOutcome?.problems).toEqual([]);
     expect(railsOutcome?.phase).toBe('Succeeded');
     expect(threadRoots(s, rails.channel)).toEqual([root.ts]);
-    expect(railsHookDeletes(s)).toEqual(RAILS_HOOK_DELETES_ONCE);
+    expect(railsHookDeletes(s), railsHookDeleteTrace(s)).toEqual(RAILS_HOOK_DELETES_ONCE);
     // The /sync sent during the failover: told "not queued" in its ack, or it ran (one history entry).
     expect(during.status).toBe(200);
     const queue = createSyncQueue({ connection: s.config.redis, prefix: s.config.queue.prefix });

@@ -25,4 +25,17 @@ export function railsHookDeletes(stack: Pick<E2eStack, 'sim'>): string[] {
     .map((r) => r.path.split('?')[0]!);
 }
 
+/**
+ * The rails hooks' DELETE requests with their answers and times (ms after the first), for a failure message: a second
+ * DELETE answered 404 is a repeated step (at-least-once), a second one answered 200/202 a hook created twice.
+ */
+export function railsHookDeleteTrace(stack: Pick<E2eStack, 'sim'>): string {
+  const deletes = stack.sim.requests.filter(
+    (r) =>
+      r.method === 'DELETE' && /\/(jobs\/db-migrate|jobs\/smoke-test|configmaps\/rails-env)\b/.test(r.path),
+  );
+  const start = deletes[0]?.at ?? 0;
+  return `hook DELETEs: ${deletes.map((r) => `${r.path.split('?')[0]} → ${r.code} at +${r.at - start} ms`).join('; ')}`;
+}
+
 export const RAILS_HOOK_DELETES_ONCE = ['/apis/batch/v1/namespaces/rails/jobs/smoke-test'];
