@@ -9,14 +9,14 @@
  * Bundled: wavesync's own modules, `yaml`, `commander`, `fastest-levenshtein` and @kubernetes/client-node without its
  * generated API (see client-node-plugin.mjs). Every other dependency stays an import of node_modules: those that
  * read their own files by path (BullMQ's Lua scripts, Bull Board's UI, pino's transports, fengari through
- * createRequire) and the big ones only long-running commands load. The modules started as worker threads are
- * entries of their own, next to the chunks that start them by URL (startModuleWorker): the health-script worker
- * (dist/cli/health-script-worker.js) and serve's sync worker (dist/cli/worker-thread-entry.js).
+ * createRequire) and the big ones only long-running commands load. The modules started as worker threads
+ * (THREAD_MODULES of src/module-worker.ts: the health-script worker, serve's sync worker) are entries of their own,
+ * next to the chunks that start them by URL.
  * `node scripts/bundle-cli.mjs` after tsc; prints the modules bundled and the size of the entry.
  */
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { clientNodeWithoutGeneratedApi, REQUIRE_BANNER } from './client-node-plugin.mjs';
 
@@ -32,6 +32,9 @@ const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
+// The modules started as worker threads (src/module-worker.ts), as tsc compiled it.
+const { THREAD_MODULES } = await import(pathToFileURL(path.join(compiled, 'module-worker.js')).href);
+
 const clientNode = await readFile(path.join(compiled, 'kube', 'client-node.js'), 'utf8');
 if (!clientNode.includes('@kubernetes/client-node/')) {
   throw new Error('dist/src/kube/client-node.js is bundled already: run this script right after tsc');
@@ -41,8 +44,7 @@ await rm(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: {
     main: path.join(compiled, 'cli', 'main.js'),
-    'health-script-worker': path.join(compiled, 'health-scripts', 'health-script-worker.js'),
-    'worker-thread-entry': path.join(compiled, 'main', 'worker-thread-entry.js'),
+    ...Object.fromEntries(THREAD_MODULES.map((m) => [path.basename(m), path.join(compiled, `${m}.js`)])),
   },
   bundle: true,
   splitting: true,

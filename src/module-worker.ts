@@ -9,6 +9,13 @@ import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
+ * Every module wavesync starts with startModuleWorker, by its path under src/ without extension. The CLI bundle
+ * (scripts/bundle-cli.mjs) makes each an entry of its own next to the chunks that start it by URL; a module
+ * started as a thread but missing here is missing from the bundle ("the worker thread ended before it started").
+ */
+export const THREAD_MODULES = ['health-scripts/health-script-worker', 'main/worker-thread-entry'] as const;
+
+/**
  * Start `name` (the module's path relative to `here`, or its file URL, without its extension, e.g.
  * `./health-script-worker`) in a worker thread; `here` is the caller's `import.meta.url`.
  */
