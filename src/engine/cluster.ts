@@ -42,6 +42,13 @@ export interface WatchTarget {
   apiVersion: string;
   kind: string;
   namespace: string;
+  /**
+   * The watcher already holds this collection as a `list` answered it at this resourceVersion (its `listedAt`):
+   * the watch starts from there, without a list (nor `onListed` and replay) of its own — the same objects would
+   * be read and parsed twice. It still lists when the server no longer has that version (410 Gone) or after an
+   * error. An implementation that cannot start from a version lists as without it.
+   */
+  resourceVersion?: string;
 }
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -101,6 +108,16 @@ export interface Cluster {
      * Application's); callers filter.
      */
     trackedBy?: string;
+    /**
+     * A hint: objects it answers false for are not wanted, and may be dropped as they arrive (page by page)
+     * instead of held until the whole list is read. Called with `apiVersion` and `kind` set. Callers filter.
+     */
+    keep?(obj: KubeObject): boolean;
+    /**
+     * Told the resourceVersion the answer was read at (the list's `metadata.resourceVersion`), when it comes from
+     * the API server: a watch of the same collection can start there (WatchTarget.resourceVersion).
+     */
+    listedAt?(resourceVersion: string): void;
   }): Promise<KubeObject[]>;
   /** Server-side apply with field manager `wavesync`; returns the object as the server persisted it. */
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;

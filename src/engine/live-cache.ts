@@ -1,8 +1,11 @@
 /**
  * LiveCache — the engine's view of live objects: fed by watches on every collection the operation touches and by
  * the API server's answers to our own writes; an object never seen is read by listing its collection once (GET
- * when listing fails). `invalidate()` (the polling fallback) forgets everything so the next pass re-reads. Every
- * change wakes the runner.
+ * when listing fails). A collection listed before its watch starts is watched from that list's resourceVersion,
+ * not listed a second time by the watch (at 10,000 objects the second list and its replay were ~45 MB of garbage
+ * promoted to the old generation, most of a re-apply's peak heap). An answer at the resourceVersion already held
+ * is the same object: the held copy is kept (one copy, shared with the task that wrote it). `invalidate()` (the
+ * polling fallback) forgets everything so the next pass re-reads. Every change wakes the runner.
  */
 import type { KubeObject } from '../domain/index.js';
 import {
@@ -22,11 +25,15 @@ function targetKey(target: WatchTarget): string {
   return `${target.apiVersion}|${target.kind}|${target.namespace}`;
 }
 
-/** True when `candidate` is not older than `current` (resourceVersions compared numerically when both are). */
-function isNewer(candidate: KubeObject, current: KubeObject | null | undefined): boolean {
+/**
+ * True when `candidate` is not older than `current` (resourceVersions compared numerically when both are); with
+ * `strictly`, false too when both are at the same version (the same object: the one held is kept).
+ */
+function isNewer(candidate: KubeObject, current: KubeObject | null | undefined, strictly = false): boolean {
   const a = Number(candidate.metadata.resourceVersion);
   const b = Number(current?.metadata.resourceVersion);
-  return !(Number.isFinite(a) && Number.isFinite(b)) || a >= b;
+  if (!(Number.isFinite(a) && Number.isFinite(b))) return true;
+  return strictly ? a > b : a >= b;
 }
 
 export class LiveCache {
@@ -37,6 +44,8 @@ export class LiveCache {
   private readonly watches: ClusterWatch[] = [];
   /** Collections listed into `objects` (by targetKey), settled or in flight. */
   private readonly listings = new Map<string, Promise<boolean>>();
+  /** The resourceVersion each listed collection was read at (by targetKey): where its watch starts. */
+  private readonly listedAt = new Map<string, string>();
 
   constructor(cluster: Cluster, onChange: () => void) {
     this.cluster = cluster;
@@ -50,7 +59,9 @@ export class LiveCache {
       const key = targetKey(t);
       if (this.watched.has(key)) continue;
       this.watched.add(key);
-      fresh.push(t);
+      const resourceVersion = this.listedAt.get(key);
+      const { apiVersion, kind, namespace } = t;
+      fresh.push(resourceVersion === undefined ? t : { apiVersion, kind, namespace, resourceVersion });
     }
     if (fresh.length === 0) return;
     this.watches.push(this.cluster.watch(fresh, (change) => this.observe(change)));
@@ -86,6 +97,16 @@ export class LiveCache {
     return obj ?? undefined;
   }
 
+  /**
+   * The copy of `obj` held here when it is at the same resourceVersion (the same object read twice, e.g. by the
+   * tracked-objects list and by the list of its collection): one copy in memory instead of two. Else `obj`.
+   */
+  shared(obj: KubeObject): KubeObject {
+    const held = this.objects.get(refKey(refOf(obj)));
+    const version = obj.metadata.resourceVersion;
+    return held && version !== undefined && held.metadata.resourceVersion === version ? held : obj;
+  }
+
   /** Records the API server's answer to a write. */
   put(ref: ObjectRef, obj: KubeObject | undefined): void {
     const key = refKey(ref);
@@ -102,6 +123,7 @@ export class LiveCache {
   invalidate(): void {
     this.objects.clear();
     this.listings.clear();
+    this.listedAt.clear();
   }
 
   stop(): void {
@@ -114,13 +136,23 @@ export class LiveCache {
     const collection = targetKey(ref);
     let listing = this.listings.get(collection);
     if (listing === undefined) {
-      const query = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace };
+      let version: string | undefined;
+      const query = {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        namespace: ref.namespace,
+        listedAt: (resourceVersion: string) => {
+          version = resourceVersion;
+        },
+      };
       listing = this.cluster.list(query).then(
         (items) => {
           for (const obj of items) {
             const key = refKey(refOf(obj));
-            if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
+            if (isNewer(obj, this.objects.get(key), true)) this.objects.set(key, obj);
           }
+          if (version !== undefined && this.listings.get(collection) === listing)
+            this.listedAt.set(collection, version);
           return true;
         },
         () => {
@@ -137,7 +169,7 @@ export class LiveCache {
     const obj = change.object;
     const key = refKey(refOf(obj));
     if (change.type === 'DELETED') this.objects.set(key, null);
-    else if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
+    else if (isNewer(obj, this.objects.get(key), true)) this.objects.set(key, obj);
     this.onChange();
   }
 }

@@ -237,6 +237,11 @@ export function trackedKinds<K extends { apiVersion: string; kind: string }>(kin
   return kinds.filter((k) => !isExcludedKind(k.apiVersion, k.kind));
 }
 
+/** True when `obj` is tracked by `application` and owned by no other object (top-level). */
+function isTopLevelTracked(obj: KubeObject, application: string, tracking: ResourceTracking): boolean {
+  return (obj.metadata.ownerReferences ?? []).length === 0 && isTrackedBy(obj, application, tracking);
+}
+
 /** Every top-level live object tracked by the sync's Application, across all namespaces and listable kinds. */
 export function listTrackedObjects(ctx: SyncContext): Promise<KubeObject[]> {
   return listTrackedLiveObjects(ctx.cluster, ctx.application, ctx.tracking);
@@ -261,12 +266,12 @@ export async function listTrackedLiveObjects(
         kind: k.kind,
         namespace: '',
         trackedBy: application,
+        keep: (obj) => isTopLevelTracked(obj, application, tracking),
       });
       const tracked: KubeObject[] = [];
       for (const obj of objects) {
         if (slice.due()) await slice.pause();
-        if ((obj.metadata.ownerReferences ?? []).length === 0 && isTrackedBy(obj, application, tracking))
-          tracked.push(obj);
+        if (isTopLevelTracked(obj, application, tracking)) tracked.push(obj);
       }
       return tracked;
     }),

@@ -1,6 +1,7 @@
 /**
  * watchCollections — Kubernetes watches that keep running until stopped. Per collection: list (for a
- * resourceVersion), then watch from it with a bounded server-side `timeoutSeconds`; a normal close resumes from
+ * resourceVersion; skipped when the target names the version of a list its watcher holds already), then watch from
+ * it with a bounded server-side `timeoutSeconds`; a normal close resumes from
  * the last resourceVersion, `410 Gone` (an ERROR event or HTTP status) relists, any other error backs off
  * (200 ms doubling to 5 s) and relists. After a relist every listed object is reported as MODIFIED, so a
  * consumer never misses a change that happened while the watch was down. `relist()` cuts the backoff after an error
@@ -133,7 +134,8 @@ async function runCollection(
 ): Promise<void> {
   const watch = new Watch(kc);
   let backoffMs = 200;
-  let resourceVersion: string | undefined;
+  // Held already by the watcher (WatchTarget.resourceVersion): watched from there, listed only after a 410 or error.
+  let resourceVersion: string | undefined = target.resourceVersion;
   while (!session.stopped) {
     try {
       const resource = await api.resource(target.apiVersion, target.kind);

@@ -213,6 +213,81 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     expect(await cluster.delete(ref('real'), { propagationPolicy: 'Background' })).toBe(true);
   });
 
+  it('tells a list its resourceVersion and drops, page by page, the items `keep` refuses', async () => {
+    let version: string | undefined;
+    const kept = await cluster.list({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'paged',
+      keep: (obj) => obj.kind === 'ConfigMap' && (obj.metadata.name ?? '').endsWith('7'),
+      listedAt: (resourceVersion) => {
+        version = resourceVersion;
+      },
+    });
+
+    expect(kept.map((o) => o.metadata.name)).toEqual(
+      Array.from({ length: 120 }, (_, i) => `paged-${String(i * 10 + 7).padStart(4, '0')}`),
+    );
+    expect(Number(version)).toBeGreaterThan(0);
+  });
+
+  it('watches from a list it is given (WatchTarget.resourceVersion): no list of its own, every change since', async () => {
+    await cluster.apply(configMap('from-1'), { dryRun: false, force: true });
+    let version = '';
+    await cluster.list({
+      ...ref(''),
+      listedAt: (resourceVersion) => {
+        version = resourceVersion;
+      },
+    });
+    await cluster.apply(configMap('from-2'), { dryRun: false, force: true }); // after the list, before the watch
+    const before = sim.requests.length;
+    const seen: string[] = [];
+    let listed = 0;
+    const watch = cluster.watch(
+      [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: version }],
+      (c) => seen.push(`${c.type} ${c.object.metadata.name}`),
+      { onListed: () => listed++ },
+    );
+    try {
+      await cluster.apply(configMap('from-3'), { dryRun: false, force: true });
+      await expect.poll(() => seen, { timeout: 5000 }).toEqual(['ADDED from-2', 'ADDED from-3']);
+      const lists = sim.requests
+        .slice(before)
+        .filter(
+          (r) => r.method === 'GET' && r.path.includes('/configmaps') && !r.path.includes('watch=true'),
+        );
+      expect(lists).toEqual([]);
+      expect(listed).toBe(0);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('lists after all when the version it is given to watch from is compacted away (410 Gone)', async () => {
+    let version = '';
+    await cluster.list({
+      ...ref(''),
+      listedAt: (resourceVersion) => {
+        version = resourceVersion;
+      },
+    });
+    await cluster.apply(configMap('gone-1'), { dryRun: false, force: true });
+    sim.compact();
+    const listed: string[][] = [];
+    const watch = cluster.watch(
+      [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: version }],
+      () => {},
+      { onListed: (_target, objects) => listed.push(objects.map((o) => o.metadata.name ?? '')) },
+    );
+    try {
+      await expect.poll(() => listed.length, { timeout: 8000 }).toBe(1);
+      expect(listed[0]).toContain('gone-1');
+    } finally {
+      watch.stop();
+    }
+  });
+
   it('watches a collection and keeps watching when a restart hits compacted history (410 Gone → relist)', async () => {
     const seen: ObjectChange[] = [];
     const watch = cluster.watch([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }], (c) =>
