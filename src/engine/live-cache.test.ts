@@ -102,4 +102,17 @@ describe('src/engine/live-cache', () => {
     const unversioned = { ...configMap('a', '7'), metadata: { name: 'a', namespace: 'app' } };
     expect(cache.shared(unversioned)).toBe(unversioned);
   });
+
+  it('hands back the copy it holds for a write answered at the same version (nothing changed), else the answer', () => {
+    const cache = new LiveCache(new FakeCluster(), () => {});
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'app', name: 'a' };
+    const listed = configMap('a', '7');
+    expect(cache.put(ref, listed)).toBe(listed);
+
+    expect(cache.put(ref, configMap('a', '7'))).toBe(listed);
+    const changed = configMap('a', '9');
+    expect(cache.put(ref, changed)).toBe(changed);
+    expect(cache.shared(configMap('a', '9'))).toBe(changed);
+    expect(cache.put(ref, undefined)).toBeUndefined();
+  });
 });

@@ -102,16 +102,33 @@ export class LiveCache {
    * tracked-objects list and by the list of its collection): one copy in memory instead of two. Else `obj`.
    */
   shared(obj: KubeObject): KubeObject {
-    const held = this.objects.get(refKey(refOf(obj)));
-    const version = obj.metadata.resourceVersion;
-    return held && version !== undefined && held.metadata.resourceVersion === version ? held : obj;
+    return this.heldAt(refKey(refOf(obj)), obj) ?? obj;
   }
 
-  /** Records the API server's answer to a write. */
-  put(ref: ObjectRef, obj: KubeObject | undefined): void {
+  /**
+   * Records the API server's answer to a write; returns the copy to hold on to: the one held already when the
+   * answer is at its resourceVersion (a write that changed nothing, e.g. re-applying 10,000 unchanged objects:
+   * their answers are dropped at once instead of the listed copies later, after they had grown old), else `obj`.
+   */
+  put(ref: ObjectRef, obj: KubeObject): KubeObject;
+  put(ref: ObjectRef, obj: undefined): undefined;
+  put(ref: ObjectRef, obj: KubeObject | undefined): KubeObject | undefined {
     const key = refKey(ref);
-    if (obj === undefined) this.objects.set(key, null);
-    else if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
+    if (obj === undefined) {
+      this.objects.set(key, null);
+      return undefined;
+    }
+    const held = this.heldAt(key, obj);
+    if (held !== undefined) return held;
+    if (isNewer(obj, this.objects.get(key))) this.objects.set(key, obj);
+    return obj;
+  }
+
+  /** The copy held under `key` when it is at the resourceVersion of `obj` (then it is the same object). */
+  private heldAt(key: string, obj: KubeObject): KubeObject | undefined {
+    const held = this.objects.get(key);
+    const version = obj.metadata.resourceVersion;
+    return held && version !== undefined && held.metadata.resourceVersion === version ? held : undefined;
   }
 
   /** Cached live objects matching `predicate` (objects seen through watches, reads or writes). */

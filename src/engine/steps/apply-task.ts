@@ -121,8 +121,8 @@ export async function applyTask(
         done = await recreate();
       }
     }
-    if (!dryRun) ctx.live.put(ref, done.object);
-    return { ok: true, object: done.object, message: verbMessage(task, done.verb, dryRun) };
+    const object = dryRun ? done.object : ctx.live.put(ref, done.object);
+    return { ok: true, object, message: verbMessage(task, done.verb, dryRun) };
   } catch (error) {
     return { ok: false, message: messageOf(error) };
   }
