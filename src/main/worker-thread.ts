@@ -6,7 +6,7 @@
  *
  * - The thread runs `startWavesync('worker', { embedded: true })` (worker-thread-entry.ts): the same worker as
  *   `wavesync worker`, with its own registry, caches and connections, from the same Config and environment; its
- *   git and Helm caches are subfolders of the configured ones (the bot's diff, drift and revision watcher fetch
+ *   git and Helm caches are subfolders of the configured ones (the bot's drift and revision watcher fetch
  *   beside it, and one cache is serialised within one thread only).
  * - Its log lines are written through the caller's logger; its metrics are added to serve's /metrics.
  * - It computes serve's previews (`preview()`: `/sync diff`, `--dry-run`, approval messages, View diff): the render,
