@@ -181,6 +181,28 @@ describe('src/kube/live-state-cache', () => {
     expect(cache.stats()).toEqual({ kinds: 1, objects: 50, readThrough: 0 });
   });
 
+  it("reads a big list between turns of the event loop, every object of it, and an Application's (trackedBy) too", async () => {
+    const objects = Array.from({ length: 60 }, (_, i) => ({
+      ...cm('a', `cm-${i}`),
+      metadata: {
+        namespace: 'a',
+        name: `cm-${i}`,
+        labels: { 'app.kubernetes.io/instance': i < 30 ? 'web' : 'db' },
+      },
+    })) as KubeObject[];
+    const c = scriptedCluster(objects);
+    const cache = createLiveStateCache({ cluster: c.cluster, sliceMs: 0 });
+    await cache.list(query);
+
+    const turns = countEventLoopTurns();
+    const all = await cache.list(query);
+    const web = await cache.list({ ...query, trackedBy: 'web' });
+
+    expect(turns.stop()).toBeGreaterThan(20);
+    expect(all.map((o) => o.metadata.name)).toEqual(objects.map((o) => o.metadata.name));
+    expect(web.map((o) => o.metadata.name)).toEqual(objects.slice(0, 30).map((o) => o.metadata.name));
+  });
+
   it('reads a kind through when it would take the cache past its bound, and a labelSelector query always', async () => {
     const warnings: object[] = [];
     const c = scriptedCluster([cm('a', 'one'), cm('a', 'two'), cm('a', 'three')]);
