@@ -10,7 +10,7 @@
 
 import { subscribedChannels } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
-import { getResourceHealth, type ScriptedHealth } from '../engine/index.js';
+import { getResourceHealth, ITEMS_PER_YIELD, type ScriptedHealth, TimeSlice } from '../engine/index.js';
 import {
   canRollBackApplication,
   environmentFor,
@@ -48,10 +48,20 @@ export async function noticeDegradedHealth(
 ): Promise<void> {
   const scripted = await deps.scriptedHealthFor?.(app);
   const options = scripted ? { scripted } : {};
-  const judged = await Promise.all(
-    live.map(async (o) => ({ o, health: await getResourceHealth(o, options) })),
-  );
-  const degraded = judged.flatMap(({ o, health }) => (health?.status === 'Degraded' ? [{ o, health }] : []));
+  // ITEMS_PER_YIELD objects judged together (scripts answer concurrently), in time slices: all 50,000 of a big
+  // Application at once were one piece of the bot's loop after every drift comparison.
+  const slice = new TimeSlice();
+  const degraded: { o: KubeObject; health: NonNullable<Awaited<ReturnType<typeof getResourceHealth>>> }[] =
+    [];
+  for (let i = 0; i < live.length; i += ITEMS_PER_YIELD) {
+    if (slice.due()) await slice.pause();
+    const judged = await Promise.all(
+      live
+        .slice(i, i + ITEMS_PER_YIELD)
+        .map(async (o) => ({ o, health: await getResourceHealth(o, options) })),
+    );
+    for (const { o, health } of judged) if (health?.status === 'Degraded') degraded.push({ o, health });
+  }
   if (degraded.length === 0) return;
   const env = environmentFor(deps.settings, app);
   const channels = subscribedChannels('on-health-degraded', ...subscriptionsOf(app, env));

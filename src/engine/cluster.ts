@@ -63,9 +63,10 @@ export interface ObjectChange {
 export interface WatchOptions {
   /**
    * After each (re)list of a collection, before its objects are reported as MODIFIED: every object it holds now,
-   * so a consumer keeping a copy can drop what was deleted while the watch was down (410 Gone, errors).
+   * so a consumer keeping a copy can drop what was deleted while the watch was down (410 Gone, errors). A promise
+   * it returns is awaited before the replay (a copy of 50,000 objects is built in time slices).
    */
-  onListed?(target: WatchTarget, objects: readonly KubeObject[]): void;
+  onListed?(target: WatchTarget, objects: readonly KubeObject[]): void | Promise<void>;
   /**
    * After the MODIFIED replay that follows each `onListed`, which may span several turns of the event loop (handed
    * on in time slices: 50,000 objects were ~0.3 s of CPU in one piece): changes from here on are news.

@@ -31,7 +31,12 @@ export { STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
 export type { RequestDiffResult } from './approvals/live-diff.js';
 export type { PlanSummary } from './approvals/plan-summary.js';
 export type { ResourceActionAsk, ResourceActionGate } from './approvals/resource-action-approval.js';
-export { createSyncPreviewer } from './approvals/sync-preview.js';
+export {
+  createSyncPreviewer,
+  previewForTransfer,
+  type SyncPreview,
+  type SyncPreviewer,
+} from './approvals/sync-preview.js';
 export { type AuditEntry, type AuditLog, type AuditRecord, createAuditLog } from './audit-log.js';
 export {
   type AutomatedSyncDecision,

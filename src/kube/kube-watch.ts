@@ -68,7 +68,7 @@ async function listFrom(
     if (slice.due()) await slice.pause();
     objects.push({ ...item, apiVersion: target.apiVersion, kind: target.kind });
   }
-  options.onListed?.(target, objects);
+  await options.onListed?.(target, objects);
   await slice.pause();
   for (const object of objects) {
     if (slice.due()) await slice.pause();

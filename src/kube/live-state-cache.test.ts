@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countEventLoopTurns } from '../../test/support/event-loop-turns.js';
 import type { KubeObject } from '../domain/index.js';
 import {
   type Cluster,
@@ -30,8 +31,9 @@ function scriptedCluster(initial: KubeObject[], { listsAtOnce = true, relists = 
   let failed: WatchOptions['onError'];
   let onChange: ((change: ObjectChange) => void) | undefined;
   let target: WatchTarget | undefined;
-  const relist = (objects: KubeObject[]) => {
-    listed?.(target!, objects);
+  // As the real watch (src/kube/kube-watch.ts): the replay waits for onListed.
+  const relist = async (objects: KubeObject[]) => {
+    await listed?.(target!, objects);
     for (const object of objects) onChange?.({ type: 'MODIFIED', object });
     replayed?.(target!);
   };
@@ -158,6 +160,47 @@ describe('src/kube/live-state-cache', () => {
     expect(afterRelist.map((o) => o.metadata.name)).toEqual(['three']);
     expect(changes.slice(0, 2)).toEqual(['MODIFIED one', 'DELETED two']);
     expect(cache.stats()).toEqual({ kinds: 1, objects: 1, readThrough: 0 });
+  });
+
+  it("builds a relist's copy between turns of the event loop, and reads meanwhile get the whole previous copy", async () => {
+    const c = scriptedCluster([cm('a', 'one'), cm('a', 'two')]);
+    // A slice of 0 ms pauses after every object: whether it pauses does not depend on the machine's speed.
+    const cache = createLiveStateCache({ cluster: c.cluster, sliceMs: 0 });
+    await cache.list(query);
+    const turns = countEventLoopTurns();
+
+    const relisted = c.relist(Array.from({ length: 50 }, (_, i) => cm('b', `new-${i}`)));
+    await new Promise((resolve) => setImmediate(resolve));
+    const during = await cache.list(query);
+    await relisted;
+    const after = await cache.list(query);
+
+    expect(turns.stop()).toBeGreaterThan(10);
+    expect(during.map((o) => o.metadata.name)).toEqual(['one', 'two']);
+    expect(after.map((o) => o.metadata.name)).toEqual(Array.from({ length: 50 }, (_, i) => `new-${i}`));
+    expect(cache.stats()).toEqual({ kinds: 1, objects: 50, readThrough: 0 });
+  });
+
+  it("reads a big list between turns of the event loop, every object of it, and an Application's (trackedBy) too", async () => {
+    const objects = Array.from({ length: 60 }, (_, i) => ({
+      ...cm('a', `cm-${i}`),
+      metadata: {
+        namespace: 'a',
+        name: `cm-${i}`,
+        labels: { 'app.kubernetes.io/instance': i < 30 ? 'web' : 'db' },
+      },
+    })) as KubeObject[];
+    const c = scriptedCluster(objects);
+    const cache = createLiveStateCache({ cluster: c.cluster, sliceMs: 0 });
+    await cache.list(query);
+
+    const turns = countEventLoopTurns();
+    const all = await cache.list(query);
+    const web = await cache.list({ ...query, trackedBy: 'web' });
+
+    expect(turns.stop()).toBeGreaterThan(20);
+    expect(all.map((o) => o.metadata.name)).toEqual(objects.map((o) => o.metadata.name));
+    expect(web.map((o) => o.metadata.name)).toEqual(objects.slice(0, 30).map((o) => o.metadata.name));
   });
 
   it('reads a kind through when it would take the cache past its bound, and a labelSelector query always', async () => {

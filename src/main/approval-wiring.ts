@@ -15,6 +15,7 @@ import {
   createFailureNotifier,
   type FailureNotifier,
   redisNotificationMarks,
+  type SyncPreviewer,
 } from '../environments/index.js';
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
@@ -72,6 +73,11 @@ export interface ApprovalWiringDeps {
   /** The cluster of an Application (the process's live-state caches); default the cluster from `kubeconfig`. */
   clusterFor?(app: Application): Cluster;
   /**
+   * Where previews (plan, live diff: `/sync diff`, `--dry-run`, approval messages, View diff) are computed; default
+   * on this thread over `apps.renderer` and `clusterFor`. Serve gives its worker thread's (start-wavesync.ts).
+   */
+  preview?: SyncPreviewer;
+  /**
    * Runs approved resource actions, and reads a Degraded workload's failing Pod's log for its notice (ResourceViews
    * over the `clusters:` mapping); without it neither happens.
    */
@@ -100,6 +106,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
     settings: deps.settings,
     findApplication,
     renderer: deps.apps.renderer,
+    ...(deps.preview ? { preview: deps.preview } : {}),
     cluster:
       deps.clusterFor ??
       createClusterProvider({

@@ -21,7 +21,7 @@ import { createDeletionPlanner } from '../deletion/index.js';
 import { type Application, BotError } from '../domain/index.js';
 import type { RunningDriftDetection } from '../drift/index.js';
 import type { EngineOptions } from '../engine/index.js';
-import { assertKnownEnvironments } from '../environments/index.js';
+import { assertKnownEnvironments, createSyncPreviewer, type SyncPreviewer } from '../environments/index.js';
 import { ARGOCD_CM_REUSE_MS, scriptedHealthSource } from '../health-scripts/index.js';
 import { clusterApplicationsLister } from '../kube/cluster-applications.js';
 import { type ClusterCaches, createClusterCaches } from '../kube/cluster-caches.js';
@@ -75,6 +75,11 @@ export interface RunningWavesync {
   drift?: Pick<RunningDriftDetection, 'tick' | 'tickIfLeader'>;
   /** The revision watcher (bot and serve roles with a Slack bot token); poll() resolves every Application now. */
   revisions?: Pick<RevisionWatcher, 'poll'>;
+  /**
+   * Previews (plan, live diff) made on this thread, over the renderer and the live-state caches: in serve's worker
+   * thread, what answers serve's `/sync diff` and approval previews (worker-thread-entry.ts).
+   */
+  preview?: SyncPreviewer;
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
@@ -145,6 +150,23 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
     tracking: settings.resourceTracking,
     scriptedFor: (application) => scripts.forCluster(clusters.clusterFor(apps.registry.get(application))),
   });
+  // Previews (`/sync diff`, `--dry-run`, approval messages, View diff) over the renderer and the live-state caches.
+  // Serve makes them in its worker thread, whose heap already holds the app's live state after a sync: at 50,000
+  // objects the render, the dry runs' answers and the comparison left the bot's heap at 600–720 MB, and its garbage
+  // collection stalled the bot's loop 120–220 ms at a time. While the thread is not up, here.
+  const localPreview = timedPreviews(
+    createSyncPreviewer({
+      renderer: apps.renderer,
+      cluster: (app) => clusters.clusterFor(app),
+      ...(settings.resourceTracking ? { tracking: settings.resourceTracking } : {}),
+    }),
+    metrics,
+  );
+  const preview: SyncPreviewer =
+    role === 'serve'
+      ? (app, operation) =>
+          thread?.state() === 'up' ? thread.preview(app, operation) : localPreview(app, operation)
+      : localPreview;
   const wiringFor = (queue?: SyncQueue) =>
     web &&
     createApprovalWiring({
@@ -156,6 +178,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       logger,
       kubeconfig: config.kubeconfig,
       clusterFor: (app: Application) => clusters.clusterFor(app),
+      preview,
       resourceViews,
       ...(queue ? { queue } : {}),
       applicationOfRequest: (request: SyncRequest) => {
@@ -246,6 +269,7 @@ export async function startWavesync(role: ProcessRole, options: StartOptions): P
       metrics,
       ...(drift ? { drift } : {}),
       ...(revisions ? { revisions: revisions.watcher } : {}),
+      preview: localPreview,
       close: async ({ graceMs } = {}) => stopAll(graceMs),
     };
   } catch (error) {
@@ -323,6 +347,21 @@ function slackWebClient(config: Config, metrics: Metrics, retries?: number): Web
     ...(retries === undefined ? {} : { retries }),
     fetch: countingFetch(metrics),
   });
+}
+
+/** `previews` counted and timed in `metrics` (wavesync_preview_duration_seconds). */
+function timedPreviews(previews: SyncPreviewer, metrics: Metrics): SyncPreviewer {
+  return async (app, operation) => {
+    const started = performance.now();
+    try {
+      const preview = await previews(app, operation);
+      metrics.previewMade((performance.now() - started) / 1000, 'ok');
+      return preview;
+    } catch (error) {
+      metrics.previewMade((performance.now() - started) / 1000, 'failed');
+      throw error;
+    }
+  };
 }
 
 /** `settings` with git and Helm caches of their own: subfolders of the configured ones (serve's worker thread). */

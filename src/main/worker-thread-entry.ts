@@ -1,14 +1,15 @@
 /**
  * The body of `wavesync serve`'s worker thread (started by worker-thread.ts): the worker role, embedded (no HTTP
  * server; serve answers /healthz and /metrics for it), its log lines and metrics sent to serve, stopped when serve
- * says so. Serve ends the thread once it has said `failed` or `closed` (after every line before it arrived).
+ * says so; serve's previews (`/sync diff`, approval messages) made here. Serve ends the thread once it has said
+ * `failed` or `closed` (after every line before it arrived).
  */
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { BotError } from '../domain/index.js';
+import { previewForTransfer } from '../environments/index.js';
 import { createLogger } from '../logger.js';
 import { startWavesync } from './start-wavesync.js';
-import type { HostMessage, ThreadError, ThreadMessage, WorkerThreadData } from './worker-thread.js';
+import { type HostMessage, type ThreadMessage, threadError, type WorkerThreadData } from './worker-thread.js';
 
 const port = parentPort;
 if (!port) throw new Error("worker-thread-entry runs in serve's worker thread only");
@@ -35,6 +36,15 @@ port.on('message', (message: HostMessage) => {
         (metrics) => post({ type: 'metrics', id: message.id, metrics }),
         () => post({ type: 'metrics', id: message.id, metrics: [] }),
       );
+  } else if (message.type === 'preview') {
+    // serve's previews (`/sync diff`, approvals): made here, on this thread's heap, beside the syncs.
+    void running
+      .then(({ preview }) => {
+        if (!preview) throw new Error('this worker makes no previews');
+        return preview(message.app, message.operation);
+      })
+      .then((preview) => post({ type: 'preview', id: message.id, preview: previewForTransfer(preview) }))
+      .catch((error: unknown) => post({ type: 'preview-failed', id: message.id, error: threadError(error) }));
   } else {
     void running
       .then((worker) => worker.close(message.graceMs === undefined ? {} : { graceMs: message.graceMs }))
@@ -46,19 +56,3 @@ running.then(
   () => post({ type: 'ready' }),
   (error: unknown) => post({ type: 'failed', error: threadError(error) }),
 );
-
-function threadError(error: unknown): ThreadError {
-  if (error instanceof BotError) {
-    return {
-      name: error.name,
-      message: error.message,
-      code: error.code,
-      ...(error.fix === undefined ? {} : { fix: error.fix }),
-      ...(error.detail === undefined ? {} : { detail: error.detail }),
-    };
-  }
-  return {
-    name: error instanceof Error ? error.name : 'Error',
-    message: error instanceof Error ? error.message : String(error),
-  };
-}

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { BotError } from '../domain/index.js';
+import { type Application, BotError, type SyncOperation } from '../domain/index.js';
 import { createLogger } from '../logger.js';
 import { startWorkerThread, type WorkerThread } from './worker-thread.js';
 
@@ -73,5 +73,39 @@ describe('src/main/worker-thread', () => {
       fix: 'set WAVESYNC_CONFIG',
     });
     await until(() => thread?.state() === 'stopped');
+  }, 30_000);
+
+  it("when serve asks for a preview, then the thread's answer resolves it, its BotError rejects it as a BotError, and a thread that ends rejects what it had not answered", async () => {
+    const { logger } = capture();
+    thread = startWorkerThread(data, logger, fixture('previews'));
+    const app = (name: string) => ({ name }) as Application;
+    const operation = (revision?: string): SyncOperation => ({
+      prune: false,
+      dryRun: true,
+      syncOptions: [],
+      ...(revision ? { revision } : {}),
+    });
+    expect(await thread.preview(app('ok'), operation('v2')).catch((e: unknown) => e)).toBeInstanceOf(Error);
+    await thread.ready;
+
+    expect(await thread.preview(app('ok'), operation('v2'))).toMatchObject({
+      revision: 'v2',
+      plan: { apply: ['ConfigMap/a'] },
+    });
+    const refused = await thread.preview(app('huge'), operation()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BotError);
+    expect(refused).toMatchObject({
+      code: 'too_large',
+      message: 'huge renders 60000 objects, over the limit of 50000',
+      fix: 'raise applicationLimits.maxObjects',
+      detail: 'objects',
+    });
+    const lost = await thread.preview(app('crash'), operation()).catch((e: unknown) => e);
+    expect(lost).toMatchObject({
+      message: 'the worker thread ended (exit code 1) before the diff was made',
+    });
+    expect(await thread.preview(app('ok'), operation()).catch((e: unknown) => e)).toMatchObject({
+      message: 'the worker thread is not up (restarting: the worker thread ended (exit code 1))',
+    });
   }, 30_000);
 });

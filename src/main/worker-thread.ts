@@ -6,9 +6,14 @@
  *
  * - The thread runs `startWavesync('worker', { embedded: true })` (worker-thread-entry.ts): the same worker as
  *   `wavesync worker`, with its own registry, caches and connections, from the same Config and environment; its
- *   git and Helm caches are subfolders of the configured ones (the bot's diff, drift and revision watcher fetch
+ *   git and Helm caches are subfolders of the configured ones (the bot's drift and revision watcher fetch
  *   beside it, and one cache is serialised within one thread only).
  * - Its log lines are written through the caller's logger; its metrics are added to serve's /metrics.
+ * - It computes serve's previews (`preview()`: `/sync diff`, `--dry-run`, approval messages, View diff): the render,
+ *   the tracked-object listing from its live-state cache (the one its syncs keep), the N server-side dry runs and the
+ *   comparison happen on its thread and heap; the bot receives the preview without its unchanged resources
+ *   (previewForTransfer). At 50,000 objects the bot's heap no longer holds the dry runs' answers and the render, whose
+ *   garbage collection stalled the bot's loop.
  * - A thread that ends unexpectedly (an uncaught error, out of memory) is logged and started again after a back-off
  *   (1 s, 2 s, 5 s, 10 s, then every 30 s); meanwhile /healthz is 503 naming why. Its jobs are resumed by BullMQ's
  *   stall recovery, as after a worker process's crash.
@@ -17,8 +22,9 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { BotError, type BotErrorCode } from '../domain/index.js';
+import { type Application, BotError, type BotErrorCode, type SyncOperation } from '../domain/index.js';
 import type { EngineOptions } from '../engine/index.js';
+import type { SyncPreview } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import { startModuleWorker } from '../module-worker.js';
 import type { MetricsJson } from '../ops/metrics.js';
@@ -46,10 +52,15 @@ export type ThreadMessage =
   | { type: 'failed'; error: ThreadError }
   | { type: 'log'; line: string }
   | { type: 'metrics'; id: number; metrics: MetricsJson }
+  | { type: 'preview'; id: number; preview: SyncPreview }
+  | { type: 'preview-failed'; id: number; error: ThreadError }
   | { type: 'closed' };
 
 /** Serve → thread. */
-export type HostMessage = { type: 'metrics'; id: number } | { type: 'close'; graceMs?: number };
+export type HostMessage =
+  | { type: 'metrics'; id: number }
+  | { type: 'preview'; id: number; app: Application; operation: SyncOperation }
+  | { type: 'close'; graceMs?: number };
 
 export interface WorkerThread {
   /** Resolves once the worker takes jobs; rejects with why it could not start (a BotError for configuration). */
@@ -58,6 +69,12 @@ export interface WorkerThread {
   state(): string;
   /** The thread's metrics now; none when it does not answer within 2 s. */
   metrics(): Promise<MetricsJson>;
+  /**
+   * The preview of syncing `app` with `operation`, computed in the thread (its SyncPreviewer), without the diff's
+   * unchanged resources (previewForTransfer). Rejects with the previewer's error (BotErrors keep code, fix and
+   * detail), or when the thread is not up or ends before answering. No time limit, as on the bot's own thread.
+   */
+  preview(app: Application, operation: SyncOperation): Promise<SyncPreview>;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -83,6 +100,7 @@ export function startWorkerThread(
   let restartTimer: NodeJS.Timeout | undefined;
   let nextId = 1;
   const answers = new Map<number, (metrics: MetricsJson) => void>();
+  const previews = new Map<number, { resolve(preview: SyncPreview): void; reject(error: Error): void }>();
   let settle: { resolve(): void; reject(error: Error): void } | undefined;
   const ready = new Promise<void>((resolve, reject) => {
     settle = { resolve, reject };
@@ -97,6 +115,11 @@ export function startWorkerThread(
       else if (message.type === 'metrics') {
         answers.get(message.id)?.(message.metrics);
         answers.delete(message.id);
+      } else if (message.type === 'preview' || message.type === 'preview-failed') {
+        const asked = previews.get(message.id);
+        previews.delete(message.id);
+        if (message.type === 'preview') asked?.resolve(message.preview);
+        else asked?.reject(revive(message.error));
       } else if (message.type === 'closed') {
         void thread.terminate();
       } else if (message.type === 'ready') {
@@ -116,6 +139,10 @@ export function startWorkerThread(
       worker = undefined;
       for (const answer of answers.values()) answer([]);
       answers.clear();
+      for (const asked of previews.values()) {
+        asked.reject(new Error(`the worker thread ended (exit code ${exitCode}) before the diff was made`));
+      }
+      previews.clear();
       if (closing || !started) {
         state = 'stopped';
         settle?.reject(new Error(`the worker thread ended (exit code ${exitCode}) before it started`));
@@ -147,6 +174,16 @@ export function startWorkerThread(
           resolve(metrics);
         });
         thread.postMessage({ type: 'metrics', id } satisfies HostMessage);
+      });
+    },
+    preview(app, operation) {
+      const thread = worker;
+      if (!thread || state !== 'up')
+        return Promise.reject(new Error(`the worker thread is not up (${state})`));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        previews.set(id, { resolve, reject });
+        thread.postMessage({ type: 'preview', id, app, operation } satisfies HostMessage);
       });
     },
     async close(graceMs) {
@@ -189,8 +226,25 @@ function relog(logger: Logger, line: string): void {
   logger[label](fields, typeof msg === 'string' ? msg : '');
 }
 
+/** An error as it crosses to serve (BotErrors keep code, fix and detail). */
+export function threadError(error: unknown): ThreadError {
+  if (error instanceof BotError) {
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      ...(error.fix === undefined ? {} : { fix: error.fix }),
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
+    };
+  }
+  return {
+    name: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
 function revive(error: ThreadError): Error {
-  if (error.code === undefined) return new Error(error.message);
+  if (error.code === undefined) return Object.assign(new Error(error.message), { name: error.name });
   return new BotError(error.code, error.message, {
     ...(error.fix === undefined ? {} : { fix: error.fix }),
     ...(error.detail === undefined ? {} : { detail: error.detail }),

@@ -15,6 +15,8 @@
  *   and by what asked for them (`interval`: the periodic check of every automated Application; `change`: a watched
  *   change to objects the Application tracks);
  * - `wavesync_drift_out_of_sync_applications` gauge: Applications whose last comparison was OutOfSync;
+ * - `wavesync_preview_duration_seconds{result}` histogram: previews made (plan and live diff: `/sync diff`,
+ *   `--dry-run`, approval messages, View diff), by result (`ok`, `failed`); in `serve` its worker thread makes them;
  * - prom-client's default process metrics (`wavesync_process_*`, `wavesync_nodejs_*`); in `serve` also its worker
  *   thread's (`wavesync_worker_thread_nodejs_*`: that thread's heap, event-loop lag and GC).
  */
@@ -59,6 +61,8 @@ export interface Metrics {
     result: 'Synced' | 'OutOfSync' | 'Error' | 'Skipped',
     trigger: 'interval' | 'change',
   ): void;
+  /** Record one preview made on this thread (plan and live diff) and how long it took. */
+  previewMade(seconds: number, result: 'ok' | 'failed'): void;
   /** Read queue depth from Redis at scrape time (the worker and bot both set it). */
   setJobCountsReader(reader: JobCountsReader): void;
   /**
@@ -149,6 +153,14 @@ export function createMetrics(options: { defaults?: boolean; defaultsPrefix?: st
     registers: [registry],
   });
 
+  const previewDuration = new Histogram({
+    name: 'wavesync_preview_duration_seconds',
+    help: 'Previews made (plan and live diff: /sync diff, --dry-run, approval messages), in seconds, by result',
+    labelNames: ['result'],
+    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120],
+    registers: [registry],
+  });
+
   function observe(event: SyncEvent): void {
     if (event.type === 'WaveCompleted') {
       waveDuration.observe({ sync_phase: event.wave.phase }, event.durationMs / 1000);
@@ -195,6 +207,7 @@ export function createMetrics(options: { defaults?: boolean; defaultsPrefix?: st
       else if (result === 'Synced') outOfSync.delete(application);
       outOfSyncApps.set(outOfSync.size);
     },
+    previewMade: (seconds, result) => previewDuration.observe({ result }, seconds),
     setJobCountsReader(reader) {
       readCounts = reader;
     },

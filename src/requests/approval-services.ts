@@ -20,6 +20,7 @@ import {
   createGroupMembership,
   createSyncPreviewer,
   type ListGroupMembers,
+  type SyncPreviewer,
 } from '../environments/index.js';
 import type { RedisClient } from '../queue/index.js';
 import { allDurable, type DurableWrites, type ReplicaDurability, replicatedWrites } from '../queue/index.js';
@@ -41,6 +42,11 @@ export interface ApprovalServicesOptions {
   liveObjects?(app: Application): Promise<readonly KubeObject[]>;
   /** The Application's destination cluster: the plan's live state and the live diff (takes precedence). */
   cluster?(app: Application): Cluster;
+  /**
+   * Computes the previews (plan, live diff) instead of one made here over `renderer` and `cluster`: serve's worker
+   * thread (src/main/start-wavesync.ts), so that a big Application's diff is never computed on the bot's thread.
+   */
+  preview?: SyncPreviewer;
   /** The producer approved requests are queued on; `durable` (its connection's WAIT) is confirmed before a queued job is shown. */
   queue: EnqueuePort;
   messenger: ApprovalMessenger;
@@ -89,12 +95,14 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
         list: options.listGroupMembers,
         ...(options.groupCacheTtlMs === undefined ? {} : { ttlMs: options.groupCacheTtlMs }),
       }),
-      preview: createSyncPreviewer({
-        renderer: options.renderer,
-        ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
-        ...(options.cluster ? { cluster: options.cluster } : {}),
-        ...(options.settings.resourceTracking ? { tracking: options.settings.resourceTracking } : {}),
-      }),
+      preview:
+        options.preview ??
+        createSyncPreviewer({
+          renderer: options.renderer,
+          ...(options.liveObjects ? { liveObjects: options.liveObjects } : {}),
+          ...(options.cluster ? { cluster: options.cluster } : {}),
+          ...(options.settings.resourceTracking ? { tracking: options.settings.resourceTracking } : {}),
+        }),
       enqueueApproved: (flow, record) =>
         requestSyncAnyOrigin({ ...flow, queue: options.queue }, { origin: 'approved', record }),
       messenger: options.messenger,

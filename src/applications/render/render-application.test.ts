@@ -49,8 +49,8 @@ function countingCache() {
   return {
     counts,
     renderCache: {
-      get: (key: string) => {
-        const found = cache.get(key);
+      get: async (key: string) => {
+        const found = await cache.get(key);
         if (found) counts.hits++;
         return found;
       },

@@ -143,16 +143,18 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
       const cacheKey = deps.renderCache
         ? renderKeyOf(app, await Promise.all(placed.map((p) => revisionKeyOf(p, deps.localFolders))))
         : undefined;
-      const cached = cacheKey === undefined ? undefined : deps.renderCache?.get(cacheKey);
+      // One time slice observing the cancel signal for the cache's copy and the render.
+      const slice = new TimeSlice(undefined, options.signal);
+      const cached = cacheKey === undefined ? undefined : await deps.renderCache?.get(cacheKey, slice);
       if (cached) return withIgnored(cached);
       const warnings: PlanWarning[] = [];
       const refs = new Map(
         placed.flatMap((p) => (p.source.ref ? [[p.source.ref, p.located.root] as const] : [])),
       );
-      // One budget for the Application (all its sources together), one time slice observing the cancel signal.
+      // One budget for the Application (all its sources together).
       const parse: Parse = {
         budget: new ManifestBudget(app.name, deps.limits ?? DEFAULT_MANIFEST_LIMITS),
-        slice: new TimeSlice(undefined, options.signal),
+        slice,
       };
       const revisions: string[] = [];
       // The key of what was rendered: a local folder's is the content key of the text this render parsed.
@@ -177,7 +179,7 @@ export function createApplicationRenderer(deps: ApplicationRendererDeps): Applic
       const sourceType = rendered[0]?.sourceType ?? 'Directory';
       const result = { targets, revision: joinRevisions(revisions), warnings, sourceType };
       const renderedKey = deps.renderCache ? renderKeyOf(app, renderedKeys) : undefined;
-      if (renderedKey !== undefined) deps.renderCache?.set(renderedKey, result);
+      if (renderedKey !== undefined) await deps.renderCache?.set(renderedKey, result, slice);
       return withIgnored(result);
     },
   };

@@ -12,10 +12,18 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { Application } from '../../domain/index.js';
+import { TimeSlice } from '../../engine/index.js';
 
-export interface RenderCache<T> {
-  get(key: string): T | undefined;
-  set(key: string, value: T): void;
+/** A rendered Application as the cache sees it: its objects (`targets`, any number) and small fields. */
+export interface Rendered {
+  readonly targets: readonly unknown[];
+}
+
+export interface RenderCache<T extends Rendered> {
+  /** A fresh copy of the entry, made in `slice`'s time slices (default its own). */
+  get(key: string, slice?: TimeSlice): Promise<T | undefined>;
+  /** Keep a copy of `value`, made in `slice`'s time slices (default its own). */
+  set(key: string, value: T, slice?: TimeSlice): Promise<void>;
   readonly size: number;
 }
 
@@ -26,34 +34,57 @@ export interface RenderCacheOptions {
   maxBytes?: number;
 }
 
+/**
+ * Objects serialised (or read back) in one piece: v8.serialize of 50,000 ConfigMaps was ~0.2 s of one thread's
+ * event loop (serve's worker after its render, the bot after drift's), so an entry is kept as its small fields and
+ * its objects in chunks of this many, between which the slice may pause.
+ */
+const TARGETS_PER_CHUNK = 500;
+
 /** An LRU of rendered Applications, bounded by `maxEntries` and `maxBytes`. */
-export function createRenderCache<T>(options: RenderCacheOptions = {}): RenderCache<T> & {
+export function createRenderCache<T extends Rendered>(
+  options: RenderCacheOptions = {},
+): RenderCache<T> & {
   readonly bytes: number;
 } {
   const maxEntries = options.maxEntries ?? 10_000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  const entries = new Map<string, Buffer>();
+  /** Per key: the entry without its objects, then its objects in chunks. */
+  const entries = new Map<string, { buffers: Buffer[]; bytes: number }>();
   let bytes = 0;
   const remove = (key: string) => {
     const old = entries.get(key);
     if (old === undefined) return;
     entries.delete(key);
-    bytes -= old.length;
+    bytes -= old.bytes;
   };
   return {
-    get(key) {
-      const value = entries.get(key);
-      if (value === undefined) return undefined;
+    async get(key, slice = new TimeSlice()) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
       entries.delete(key);
-      entries.set(key, value);
-      return deserialize(value) as T;
+      entries.set(key, entry);
+      const [head, ...chunks] = entry.buffers;
+      const value = deserialize(head!) as T & { targets: unknown[] };
+      for (const chunk of chunks) {
+        if (slice.due()) await slice.pause();
+        for (const target of deserialize(chunk) as unknown[]) value.targets.push(target);
+      }
+      return value;
     },
-    set(key, value) {
+    async set(key, value, slice = new TimeSlice()) {
+      const buffers = [serialize({ ...value, targets: [] })];
+      let size = buffers[0]!.length;
+      for (let i = 0; i < value.targets.length && size <= maxBytes; i += TARGETS_PER_CHUNK) {
+        if (slice.due()) await slice.pause();
+        const chunk = serialize(value.targets.slice(i, i + TARGETS_PER_CHUNK));
+        buffers.push(chunk);
+        size += chunk.length;
+      }
       remove(key);
-      const buffer = serialize(value);
-      if (buffer.length > maxBytes) return;
-      entries.set(key, buffer);
-      bytes += buffer.length;
+      if (size > maxBytes) return;
+      entries.set(key, { buffers, bytes: size });
+      bytes += size;
       while (entries.size > maxEntries || bytes > maxBytes) remove(entries.keys().next().value!);
     },
     get size() {

@@ -115,3 +115,16 @@ export function createSyncPreviewer(deps: SyncPreviewerDeps): SyncPreviewer {
     };
   };
 }
+
+/**
+ * `preview` as it crosses to another thread (serve's worker thread computes previews for the bot: the bot keeps
+ * only this): the diff without its unchanged resources that carry no note. What reads a preview never uses those —
+ * the summary is made already (`diffSummary`), the layouts, the modal and the shared file list changed resources
+ * only, and the counts and fingerprint are the diff's own — so every message is the same, while a diff of 50,000
+ * unchanged objects crosses as its counts instead of 50,000 entries.
+ */
+export function previewForTransfer(preview: SyncPreview): SyncPreview {
+  if (!preview.diff) return preview;
+  const resources = preview.diff.resources.filter((r) => r.action !== 'unchanged' || r.note !== undefined);
+  return { ...preview, diff: { ...preview.diff, resources } };
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countEventLoopTurns } from '../../../test/support/event-loop-turns.js';
 import { type ApplicationDiff, TimeSlice } from '../../engine/index.js';
-import { summarizeDiff } from '../../environments/index.js';
-import { diffTextLines, fullDiffLayout, fullDiffLayoutWork } from './diff-blocks.js';
+import { previewForTransfer, summarizeDiff } from '../../environments/index.js';
+import { diffModal, diffTextLines, fullDiffLayout, fullDiffLayoutWork } from './diff-blocks.js';
 
 /** A diff that creates `count` ConfigMaps (each diff 4 lines, an empty line between two), one with a note. */
 function createDiff(count: number): ApplicationDiff {
@@ -70,5 +70,36 @@ describe('src/slack/messages/diff-blocks', () => {
     const given = await new TimeSlice(0).run(fullDiffLayoutWork(diff, { maxBlocks: 50, summary }));
     expect(JSON.stringify(given.blocks[0])).toContain('and 7 more');
     expect(given.blocks.slice(1)).toEqual(sliced.blocks.slice(1));
+  });
+
+  it("shows the same from a preview as it crosses from serve's worker thread (unchanged resources without a note left out)", () => {
+    // 10,000 unchanged ConfigMaps, two of them with a note, and a change and a create among them.
+    const diff = createDiff(10_000);
+    diff.resources = diff.resources.map((r, i) => ({
+      ...r,
+      action: i === 4000 ? 'change' : i === 9000 || i < 2 ? r.action : 'unchanged',
+      diff: i === 4000 || i === 9000 || i < 2 ? r.diff : '',
+      ...(i === 5000 ? { note: 'the dry run failed: the manifest is compared' } : {}),
+    }));
+    diff.resources[4000]!.fields = [{ path: 'data.index', live: '"3"', desired: '"4000"' }] as never;
+    const summary = summarizeDiff(diff);
+    const preview = { revision: 'f00dfeed', plan: {} as never, diff, diffSummary: summary };
+
+    const crossed = previewForTransfer(preview);
+
+    expect(crossed.diff?.resources.map((r) => r.name)).toEqual([
+      'cm-0',
+      'cm-2',
+      'cm-4000',
+      'cm-5000',
+      'cm-9000',
+    ]);
+    expect({ ...crossed.diff, resources: [] }).toEqual({ ...diff, resources: [] });
+    expect(summarizeDiff(crossed.diff!)).toEqual(summary);
+    expect(diffTextLines(crossed.diff!)).toEqual(diffTextLines(diff));
+    expect(fullDiffLayout(crossed.diff!, { maxBlocks: 50, summary })).toEqual(
+      fullDiffLayout(diff, { maxBlocks: 50, summary }),
+    );
+    expect(diffModal(crossed.diff!, 'a note')).toEqual(diffModal(diff, 'a note'));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `wavesync serve` runs its worker in a worker thread of its own (src/main/worker-thread.ts): the sync is counted
  * by the thread's metrics, not by the bot's, and both are in serve's /metrics; /healthz says the worker is up;
- * close() ends the thread with the rest.
+ * `/sync diff` is made in the thread too (its preview metric), with the same reply; close() ends the thread with the
+ * rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServeEnv, startServeEnv } from '../support/serve-env.js';
@@ -66,4 +67,33 @@ describe('test/integration/ops/serve-worker-thread', () => {
         ?.data,
     ).toEqual({ mode: 'demo' });
   }, 90_000);
+
+  it('when /sync diff is asked in serve, then the worker thread makes it (its preview is counted there, not by the bot) and the reply shows the live change', async () => {
+    await env.cluster.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'settings', namespace: 'web' },
+        data: { mode: 'edited-live' },
+      },
+      { dryRun: false, force: true, fieldManager: 'kubectl-edit' },
+    );
+    await env.bot.sendCommand({
+      text: 'diff web',
+      userId: 'U0PAT',
+      channelId: CHANNEL,
+      responseUrl: env.slack.responseUrl('diff-web'),
+    });
+    const reply = await env.slack.waitFor(() => env.slack.responseUrlPosts('diff-web')[0], 30_000);
+
+    const text = JSON.stringify(reply.body);
+    expect(reply.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(text).toContain('ConfigMap/settings');
+    expect(text).toContain('data.mode: edited-live → demo');
+    const served = await (await fetch(`http://127.0.0.1:${env.wavesync.port}/metrics`)).text();
+    expect(served).toContain('wavesync_preview_duration_seconds_count{result="ok"} 1');
+    expect(await env.wavesync.metrics.registry.metrics()).not.toContain(
+      'wavesync_preview_duration_seconds_count{result="ok"}',
+    );
+  }, 60_000);
 });
