@@ -247,7 +247,11 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     const watch = cluster.watch(
       [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: version }],
       (c) => seen.push(`${c.type} ${c.object.metadata.name}`),
-      { onListed: () => listed++ },
+      {
+        onListed: () => {
+          listed++;
+        },
+      },
     );
     try {
       await cluster.apply(configMap('from-3'), { dryRun: false, force: true });
@@ -278,7 +282,11 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     const watch = cluster.watch(
       [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: version }],
       () => {},
-      { onListed: (_target, objects) => listed.push(objects.map((o) => o.metadata.name ?? '')) },
+      {
+        onListed: (_target, objects) => {
+          listed.push(objects.map((o) => o.metadata.name ?? ''));
+        },
+      },
     );
     try {
       await expect.poll(() => listed.length, { timeout: 8000 }).toBe(1);
