@@ -30,6 +30,7 @@ import {
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
 import { planLoaded } from './plan-loaded.js';
+import { withPrefetchedTracking } from './prefetched-cluster.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -88,9 +89,10 @@ export async function syncManifests(
     });
   }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
-  const cluster = createRetryingKubeCluster(kc);
-  // The cluster's argocd-cm is read while the manifests are parsed; its errors (and a bad --config) are reported
-  // after the manifests' own.
+  const application = options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, '');
+  // The cluster's argocd-cm and the Application's tracked objects are read while the manifests are parsed; their
+  // errors (and a bad --config) are reported after the manifests' own.
+  const cluster = withPrefetchedTracking(createRetryingKubeCluster(kc), application);
   const scripts = scriptedHealthOfPath(options, cluster);
   scripts.catch(() => {});
   const loaded = await loadManifests(target);
@@ -104,7 +106,7 @@ export async function syncManifests(
     syncOptions: options.syncOption,
   };
   return runOperation({
-    application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    application,
     tracking: {
       ...DEFAULT_RESOURCE_TRACKING,
       method: options.trackingMethod ?? DEFAULT_RESOURCE_TRACKING.method,
