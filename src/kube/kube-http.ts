@@ -144,10 +144,11 @@ export class KubeHttp {
     const transport = this.host.protocol === 'https:' ? https : http;
     const target = this.pathOf({ method: 'GET', path, query: { watch: 'true', ...query } });
     let done = false;
-    const finish = (error: Error | null) => {
+    /** Ends the watch once; a watch the server ended leaves its connection to the keep-alive pool. */
+    const finish = (error: Error | null, ended = false) => {
       if (done) return;
       done = true;
-      req.destroy();
+      if (!ended) req.destroy();
       onDone(error);
     };
     const req = transport.request({ ...this.host, path: target, method: 'GET', headers, agent: this.agent });
@@ -165,13 +166,17 @@ export class KubeHttp {
       let partial = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
+        if (!chunk.includes('\n')) {
+          partial += chunk; // one event over many chunks (a big object) is split once, when whole
+          return;
+        }
         const lines = (partial + chunk).split('\n');
         partial = lines.pop() ?? '';
         for (const line of lines) if (!done) eventOf(line, onEvent);
       });
       res.on('end', () => {
         if (!done) eventOf(partial, onEvent);
-        finish(null);
+        finish(null, true);
       });
       res.on('error', finish);
       res.on('close', () => finish(null));

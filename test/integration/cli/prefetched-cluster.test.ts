@@ -44,7 +44,7 @@ describe('withPrefetchedTracking', () => {
           annotations: { 'argocd.argoproj.io/tracking-id': 'app:/ConfigMap:default/mine' },
         },
       },
-      { force: true },
+      { force: true, dryRun: false },
     );
     const from = sim.requests.length;
     const prefetching = withPrefetchedTracking(cluster, 'app');
