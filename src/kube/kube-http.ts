@@ -159,6 +159,8 @@ export class KubeHttp {
         const status = res.statusCode ?? 0;
         const error = new Error(res.statusMessage || http.STATUS_CODES[status] || 'Internal Server Error');
         (error as Error & { statusCode: number }).statusCode = status;
+        // Refused credentials are derived anew for the watch that follows (and every request), as a request's 401 does.
+        if (status === 401) this.credentialsFor(credentials).catch(() => {});
         res.resume();
         finish(error);
         return;

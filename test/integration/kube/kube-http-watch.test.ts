@@ -10,20 +10,22 @@ import { KubeHttp } from '../../../src/kube/kube-http.js';
 import { kubeConfigFor } from '../../support/token-kubeconfig.js';
 
 let server: Server;
+let url: string;
 let http: KubeHttp;
 const urls: string[] = [];
+const authorizations: (string | undefined)[] = [];
 /** How the next watch request is answered. */
 let answer: (res: ServerResponse) => void = () => {};
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     urls.push(req.url ?? '');
+    authorizations.push(req.headers.authorization);
     answer(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  http = new KubeHttp(kubeConfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), {
-    requestTimeoutMs: 200,
-  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  http = new KubeHttp(kubeConfigFor(url), { requestTimeoutMs: 200 });
 });
 
 afterAll(async () => {
@@ -37,11 +39,11 @@ interface Outcome {
 }
 
 /** Watches `/api/v1/configmaps` until the watch is done; `stop` aborts it once the first event is in. */
-function watchOnce(stop = false): Promise<Outcome> {
+function watchOnce(stop = false, through = http): Promise<Outcome> {
   return new Promise((resolve) => {
     const events: [string, unknown][] = [];
     let controller: { abort(): void } | undefined;
-    void http
+    void through
       .watch(
         '/api/v1/configmaps',
         { resourceVersion: '7', timeoutSeconds: '30' },
@@ -91,6 +93,24 @@ describe('KubeHttp.watch', () => {
     expect(outcome.events).toEqual([]);
     expect(outcome.error?.statusCode).toBe(410);
     expect(outcome.error?.message).toBe('Gone');
+  });
+
+  it('derives new credentials after a 401, for the watch that follows', async () => {
+    const kc = kubeConfigFor(url);
+    const refreshing = new KubeHttp(kc, { requestTimeoutMs: 200, authTtlMs: 60_000 });
+    answer = (res) => {
+      kc.users = [{ name: 'u', token: 'renewed-token' }]; // the token was renewed (an exec plugin's next one)
+      res.writeHead(401, { 'Content-Type': 'application/json' });
+      res.end('{"kind":"Status","code":401}');
+    };
+    expect((await watchOnce(false, refreshing)).error?.statusCode).toBe(401);
+    answer = (res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end();
+    };
+
+    expect((await watchOnce(false, refreshing)).error).toBeNull();
+    expect(authorizations.slice(-2)).toEqual(['Bearer secret-token', 'Bearer renewed-token']);
   });
 
   it('ends with an AbortError when stopped, though the server keeps the answer open', async () => {
