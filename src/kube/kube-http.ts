@@ -1,7 +1,7 @@
 /**
  * KubeHttp — the adapter's request path for its hot calls (apply, server-side dry run, create, replace, delete,
- * get, list): one `http(s).request` per call over a keep-alive connection pool, the JSON body written as given,
- * the answer parsed once. Everything that makes a request trusted comes from @kubernetes/client-node's KubeConfig:
+ * get, list) and its watches: one `http(s).request` per call over a keep-alive connection pool, the JSON body written
+ * as given, the answer parsed once (a watch's answer line by line). Everything that makes a request trusted comes from @kubernetes/client-node's KubeConfig:
  * the server URL, TLS (CA, client certificate and key, `insecure-skip-tls-verify`, `tls-server-name`, proxy
  * agents) and the Authorization header (bearer token, token file, exec plugin, auth providers, basic auth), via its
  * public `applyToHTTPSOptions`.
