@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 // The manifest loader itself, not the applications barrel (git, Helm, ApplicationSets, settings schemas).
-import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
+import { contentRevisionOf } from '../applications/manifests/index.js';
 import {
   BotError,
   DEFAULT_RESOURCE_TRACKING,
@@ -29,6 +29,7 @@ import {
 } from '../health-scripts/argocd-cm-health-keys.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
+import { loadManifestsCached } from './manifest-parse-cache.js';
 import { planLoaded } from './plan-loaded.js';
 import { withPrefetchedTracking } from './prefetched-cluster.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
@@ -95,7 +96,7 @@ export async function syncManifests(
   const cluster = withPrefetchedTracking(createRetryingKubeCluster(kc), application);
   const scripts = scriptedHealthOfPath(options, cluster);
   scripts.catch(() => {});
-  const loaded = await loadManifests(target);
+  const loaded = await loadManifestsCached(target);
   const scriptedHealth = await scripts;
   const namespace = options.namespace ?? contextNamespaceOf(kc);
   // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
