@@ -74,6 +74,24 @@ describe('src/cli/manifest-parse-cache', () => {
     expect(told).toEqual([]);
   });
 
+  it('gives back what v8 cannot confuse with JSON: __proto__ keys, binary, sets, ordered maps, NaN, -0, merges', async () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: {name: odd}',
+      'data: {__proto__: {x: "1"}, b: !!binary aGVsbG8=, s: !!set {a, b}, o: !!omap [a: 1], nan: .nan, i: -.inf,',
+      '  z: -0.0, m: &x {k: v}, mm: {<<: *x, j: w}}',
+    ].join('\n');
+    const first = cache();
+    await first.parse(text, 'odd.yaml');
+    await first.flush();
+    const second = cache();
+    const hit = await second.parse(text, 'odd.yaml');
+    expect(second.stats.hits).toBe(1);
+    expect(hit).toStrictEqual(parseManifests(text, 'odd.yaml'));
+    expect(Object.keys(hit.objects[0]?.object.data ?? {})).toContain('__proto__');
+  });
+
   it('misses a changed file, and the same text under another name', async () => {
     const first = cache();
     await first.parse(TEXT, 'a.yaml');
