@@ -12,9 +12,11 @@
  * cannot be written is ignored — the file is parsed — and said once, with `--verbose` or LOG_LEVEL=debug.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import {
   type LoadedManifests,
@@ -26,8 +28,9 @@ import { packageVersion } from '../package-info.js';
 import { isVerbose } from './command-io.js';
 
 /**
- * Bump when what a parse returns for the same text changes without a change of wavesync's version (the YAML rules
- * of parse-manifests.ts, the `yaml` package, the shape of ParsedManifests): entries under another tag never match.
+ * Bump when what a parse returns for the same text changes (the YAML rules of parse-manifests.ts, kube-object-of.ts,
+ * the `yaml` package, the shape of ParsedManifests): entries under another tag never match. The tag also holds
+ * wavesync's version and the time the running build was written (buildStamp).
  */
 export const MANIFEST_CACHE_FORMAT = 1;
 
@@ -81,7 +84,8 @@ export function manifestParseCache(options: ManifestParseCacheOptions = {}): Man
     return { parse: async (text, file) => parseManifests(text, file), flush: async () => {}, stats };
   }
   const maxBytes = options.maxBytes ?? MANIFEST_CACHE_MAX_BYTES;
-  const tag = options.tag ?? `wavesync ${packageVersion()} manifests ${MANIFEST_CACHE_FORMAT}`;
+  const tag =
+    options.tag ?? `wavesync ${packageVersion()} ${buildStamp()} manifests ${MANIFEST_CACHE_FORMAT}`;
   let told = false;
   const ignored = (why: string, error?: unknown) => {
     if (told) return;
@@ -124,6 +128,19 @@ export function manifestParseCache(options: ManifestParseCacheOptions = {}): Man
     await enforceBound(dir, maxBytes).catch((error: unknown) => ignored('cannot enforce its bound', error));
   };
   return { parse, flush, stats };
+}
+
+/**
+ * When the code running was written: in a built checkout every `npm run build` rewrites the bundle's files, so a
+ * rebuild with other parse rules and the same version never meets an older build's entries. (Under tsx, in tests,
+ * this is the source file's; vitest.config.ts gives each test run a cache folder of its own.)
+ */
+function buildStamp(): string {
+  try {
+    return String(statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  } catch {
+    return 'unknown';
+  }
 }
 
 let verboseTold = false;
