@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -8,6 +11,16 @@ import { defineConfig } from 'vitest/config';
  * Redis key prefix, ports and temporary folders, so they do not meet. BENCHMARKS.md "Test suite" has the figures.
  */
 const maxWorkers = 3;
+
+/**
+ * The command line's manifest parse cache (src/cli/manifest-parse-cache.ts): a folder of this run's own, removed at
+ * its end, so a test never meets an entry written by another checkout or before an edit of the parse rules.
+ */
+if (process.env.WAVESYNC_CACHE_DIR === undefined) {
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'wavesync-test-cache-'));
+  process.env.WAVESYNC_CACHE_DIR = cacheDir;
+  process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+}
 
 // Three projects: fast unit tests beside the sources, integration tests on a real Redis, and end-to-end tests
 // that run the real processes over HTTP. `npm test` runs all three.

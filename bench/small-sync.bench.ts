@@ -8,8 +8,8 @@
  * scale bench), each tool its own copy in its own namespace. One warm-up run of each command first (the first
  * apply; also fills kubectl's and wavesync's discovery caches), then RUNS counted runs, each a re-apply with
  * nothing changed. Per run: wall, user and system CPU and peak RSS from `/usr/bin/time` (the kernel's accounting
- * of the finished process). Printed: the medians, the median of the pairwise ratios wavesync / kubectl, and the
- * 1-minute load average before and after each size.
+ * of the finished process). Printed: the medians, the median of the pairwise ratios wavesync / kubectl (and before /
+ * kubectl), and the 1-minute load average before and after each size.
  *
  * Run: `npm run build && npx tsx bench/small-sync.bench.ts`; `SIZES=50,250 RUNS=7`; `BASE=/path/to/other/checkout`
  * (built with `npm run build`) adds its `bin/wavesync.js` as "before".
@@ -69,9 +69,9 @@ try {
   console.log(`Small syncs end to end, ${RUNS} runs after a warm-up, Node ${process.version}\n`);
   const columns = ['kubectl', 'wavesync', ...(BASE ? ['before'] : [])];
   console.log(
-    `| objects | ${columns.map((c) => `${c} CPU / wall / peak RSS`).join(' | ')} | CPU ratio wavesync/kubectl | wall ratio | ${BASE ? 'CPU ratio before/kubectl | ' : ''}load |`,
+    `| objects | ${columns.map((c) => `${c} CPU / wall / peak RSS`).join(' | ')} | CPU ratio wavesync/kubectl | wall ratio | ${BASE ? 'CPU ratio before/kubectl | wall ratio before/kubectl | ' : ''}load |`,
   );
-  console.log(`|${' --- |'.repeat(columns.length + 4 + (BASE ? 1 : 0))}`);
+  console.log(`|${' --- |'.repeat(columns.length + 4 + (BASE ? 2 : 0))}`);
   const kubeconfig = sim.kubeconfig;
   /** `wavesync sync` of the checkout at `root`, on `n` objects of its own in the namespace `<label>-<n>`. */
   const wavesyncSync = async (root: string, label: string, n: number) => [
@@ -109,7 +109,7 @@ try {
     const ratio = (a: Measure[], key: 'cpu' | 'wall') =>
       median(a.map((m, i) => m[key] / results[0]![i]![key])).toFixed(2);
     const cells = results.map(cell);
-    const extra = BASE ? `${ratio(results[2]!, 'cpu')} | ` : '';
+    const extra = BASE ? `${ratio(results[2]!, 'cpu')} | ${ratio(results[2]!, 'wall')} | ` : '';
     console.log(
       `| ${n.toLocaleString('en')} | ${cells.join(' | ')} | ${ratio(results[1]!, 'cpu')} | ${ratio(results[1]!, 'wall')} | ${extra}${loadBefore}–${load()} |`,
     );

@@ -18,7 +18,11 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { clientNodeWithoutGeneratedApi, REQUIRE_BANNER } from './client-node-plugin.mjs';
+import {
+  clientNodeLazyDependencies,
+  clientNodeWithoutGeneratedApi,
+  REQUIRE_BANNER,
+} from './client-node-plugin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const compiled = path.join(root, 'dist', 'src');
@@ -56,7 +60,7 @@ const result = await build({
   chunkNames: 'chunk-[hash]',
   external,
   banner: { js: REQUIRE_BANNER },
-  plugins: [clientNodeWithoutGeneratedApi],
+  plugins: [clientNodeWithoutGeneratedApi, clientNodeLazyDependencies],
   metafile: true,
   logLevel: 'warning',
 });

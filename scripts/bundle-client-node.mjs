@@ -11,7 +11,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { clientNodeWithoutGeneratedApi, REQUIRE_BANNER } from './client-node-plugin.mjs';
+import {
+  clientNodeLazyDependencies,
+  clientNodeWithoutGeneratedApi,
+  REQUIRE_BANNER,
+} from './client-node-plugin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const output = path.resolve(process.argv[2] ?? path.join(root, 'dist', 'src', 'kube', 'client-node.js'));
@@ -31,7 +35,7 @@ const result = await build({
   outfile: output,
   allowOverwrite: true,
   banner: { js: REQUIRE_BANNER },
-  plugins: [clientNodeWithoutGeneratedApi],
+  plugins: [clientNodeWithoutGeneratedApi, clientNodeLazyDependencies],
   metafile: true,
   logLevel: 'warning',
 });

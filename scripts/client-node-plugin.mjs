@@ -4,6 +4,7 @@
  * ~800 generated API and model modules (~0.7 s of CPU at every start); this resolves that one import to the two
  * files defining them. Used by scripts/bundle-client-node.mjs and scripts/bundle-cli.mjs.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 export const clientNodeWithoutGeneratedApi = {
@@ -29,3 +30,55 @@ export const clientNodeWithoutGeneratedApi = {
  */
 export const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+
+/**
+ * Dependencies of client-node that only some kubeconfigs or calls use, and their importers' share of the start-up:
+ * node-fetch (whatwg-url and tr46's 260 KB mapping table: client-node's fetch path, Watch, and one `Headers` in
+ * config.js), the proxy agents (socks-proxy-agent with socks, ip-address and smart-buffer; hpagent: a `proxy-url`),
+ * openid-client with jose and oauth4webapi (the `oidc` auth provider) and jsonpath-plus (the `azure` and `gcp` auth
+ * providers). Bundled as they are, each module's top level ran at every start of the command line (~25 ms of CPU of
+ * `wavesync sync`'s ~80 ms for the client-node chunk).
+ */
+const LAZY_DEPENDENCIES = ['node-fetch', 'socks-proxy-agent', 'hpagent', 'openid-client', 'jsonpath-plus'];
+
+/**
+ * An esbuild plugin that loads LAZY_DEPENDENCIES when first used instead of when client-node is imported: client-node's
+ * import of one of them resolves to a small CommonJS stand-in whose exports are getters (and, for a function like
+ * node-fetch's `fetch`, a function) that `require` the real module on first access — still from the bundle, where
+ * esbuild keeps a required module's top level unrun until that `require`. The export names are read from the real
+ * module at build time, so a new version's exports are followed.
+ */
+export const clientNodeLazyDependencies = {
+  name: 'client-node-lazy-dependencies',
+  setup(builder) {
+    const filter = new RegExp(`^(${LAZY_DEPENDENCIES.join('|')})$`);
+    const clientNodeFile = `${path.sep}@kubernetes${path.sep}client-node${path.sep}dist${path.sep}`;
+    builder.onResolve({ filter }, (args) =>
+      args.importer.includes(clientNodeFile) && args.kind === 'import-statement'
+        ? { path: args.path, namespace: 'lazy-dependency', pluginData: { resolveDir: args.resolveDir } }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, async (args) => {
+      const { resolveDir } = args.pluginData;
+      const resolved = await builder.resolve(args.path, { kind: 'require-call', resolveDir });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const real = createRequire(path.join(resolveDir, 'index.js'))(resolved.path);
+      const names = Object.keys(real).filter((name) => name !== '__esModule');
+      const module = JSON.stringify(args.path);
+      const exports =
+        typeof real === 'function' ? 'function (...args) { return load().apply(this, args); }' : '{}';
+      return {
+        contents: [
+          'let real;',
+          `const load = () => (real ??= require(${module}));`,
+          `module.exports = ${exports};`,
+          `for (const name of ${JSON.stringify(names)})`,
+          '  Object.defineProperty(module.exports, name, { enumerable: true, get: () => load()[name] });',
+          '',
+        ].join('\n'),
+        resolveDir,
+        loader: 'js',
+      };
+    });
+  },
+};

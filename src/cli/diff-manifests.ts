@@ -4,7 +4,7 @@
  * kubeconfig given, else the Application's destination cluster from `clusters:`), through the diff engine.
  */
 import path from 'node:path';
-import { contentRevisionOf, loadManifests } from '../applications/index.js';
+import { contentRevisionOf } from '../applications/index.js';
 import { loadConfig } from '../config.js';
 import {
   BotError,
@@ -21,6 +21,7 @@ import {
 import { createClusterProvider } from '../kube/cluster-provider.js';
 import { createKubeCluster } from '../kube/kube-cluster.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
+import { loadManifestsCached } from './manifest-parse-cache.js';
 import { refOf, renderApplicationNamed } from './plan-application.js';
 import { rethrowClusterError } from './sync-manifests.js';
 import { rejectPathAndApp } from './target-or-app.js';
@@ -100,7 +101,7 @@ export async function diffForCommand(
     }
     const file = target!;
     const config = kc();
-    const loaded = await loadManifests(file);
+    const loaded = await loadManifestsCached(file);
     input = {
       application: path.basename(path.resolve(file)).replace(/\.ya?ml$/, ''),
       targets: loaded.objects,

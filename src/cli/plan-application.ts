@@ -9,7 +9,6 @@ import type {
   GitRepositoryCache,
   RenderedApplication,
 } from '../applications/index.js';
-import { loadManifests } from '../applications/index.js';
 import {
   type Application,
   BotError,
@@ -26,6 +25,7 @@ import { checkBeforeRender, renderForCommand } from './application-render.js';
 import type { CommandIo } from './command-io.js';
 import { formatPlanJson } from './format-plan-json.js';
 import { formatPlanText } from './format-plan-text.js';
+import { loadManifestsCached } from './manifest-parse-cache.js';
 import { planLoaded } from './plan-loaded.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -243,5 +243,5 @@ export async function planManifests(
   target: string,
   options: Pick<PlanOptions, 'namespace'>,
 ): Promise<BuildSyncTasksResult> {
-  return planLoaded(await loadManifests(target), options.namespace, [], { lintReferences: true });
+  return planLoaded(await loadManifestsCached(target), options.namespace, [], { lintReferences: true });
 }

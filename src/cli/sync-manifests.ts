@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 // The manifest loader itself, not the applications barrel (git, Helm, ApplicationSets, settings schemas).
-import { contentRevisionOf, loadManifests } from '../applications/manifests/index.js';
+import { contentRevisionOf } from '../applications/manifests/index.js';
 import {
   BotError,
   DEFAULT_RESOURCE_TRACKING,
@@ -29,7 +29,9 @@ import {
 } from '../health-scripts/argocd-cm-health-keys.js';
 import { contextNamespaceOf, loadKubeConfig } from '../kube/load-kube-config.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
+import { loadManifestsCached } from './manifest-parse-cache.js';
 import { planLoaded } from './plan-loaded.js';
+import { withPrefetchedTracking } from './prefetched-cluster.js';
 import { type SyncCommandOptions, syncTimings } from './sync-command-options.js';
 import { rejectPathAndApp } from './target-or-app.js';
 
@@ -88,12 +90,13 @@ export async function syncManifests(
     });
   }
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
-  const cluster = createRetryingKubeCluster(kc);
-  // The cluster's argocd-cm is read while the manifests are parsed; its errors (and a bad --config) are reported
-  // after the manifests' own.
+  const application = options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, '');
+  // The cluster's argocd-cm and the Application's tracked objects are read while the manifests are parsed; their
+  // errors (and a bad --config) are reported after the manifests' own.
+  const cluster = withPrefetchedTracking(createRetryingKubeCluster(kc), application);
   const scripts = scriptedHealthOfPath(options, cluster);
   scripts.catch(() => {});
-  const loaded = await loadManifests(target);
+  const loaded = await loadManifestsCached(target);
   const scriptedHealth = await scripts;
   const namespace = options.namespace ?? contextNamespaceOf(kc);
   // Argo CD's silent fallbacks (unknown hook types, policies, sync options), said before anything is applied.
@@ -104,7 +107,7 @@ export async function syncManifests(
     syncOptions: options.syncOption,
   };
   return runOperation({
-    application: options.trackingLabel ?? path.basename(path.resolve(target)).replace(/\.ya?ml$/, ''),
+    application,
     tracking: {
       ...DEFAULT_RESOURCE_TRACKING,
       method: options.trackingMethod ?? DEFAULT_RESOURCE_TRACKING.method,

@@ -1,9 +1,9 @@
 /**
  * createKubeCluster — the Cluster port over @kubernetes/client-node 1.4.0's KubeConfig (server, TLS and
- * credentials) and Watch: discovery (kube-discovery.ts) for every kind incl. CRDs, reads, lists, writes and Pod
+ * credentials): discovery (kube-discovery.ts) for every kind incl. CRDs, reads, lists, writes, watches and Pod
  * logs through KubeHttp (kube-http.ts: a lean keep-alive request path under the same credentials) — server-side
  * apply with field manager `wavesync` and `force=true`, server-side dry run (`dryRun=All`), JSON-patch finalizer
- * removal; Watch with bounded `timeoutSeconds` and restart (see kube-watch.ts). Every failure becomes a
+ * removal; watches (KubeHttp's) with bounded `timeoutSeconds` and restart (see kube-watch.ts). Every failure becomes a
  * ClusterError.
  */
 
@@ -118,14 +118,12 @@ async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
 }
 
 class KubeCluster implements Cluster {
-  private readonly kc: KubeConfig;
   private readonly api: KubeDiscovery;
   private readonly http: KubeHttp;
   private readonly watchTimeoutSeconds: number;
   private readonly inFlight: InFlightLimit;
 
   constructor(kc: KubeConfig, options: KubeClusterOptions) {
-    this.kc = kc;
     const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.http = new KubeHttp(kc, { requestTimeoutMs: timeoutMs });
     this.api = new KubeDiscovery(this.http, contextNamespace(kc));
@@ -300,7 +298,7 @@ class KubeCluster implements Cluster {
       const { items, resourceVersion } = await readPages(page);
       return { items, metadata: resourceVersion === undefined ? {} : { resourceVersion } };
     };
-    return watchCollections(this.kc, this.api, list, targets, onChange, this.watchTimeoutSeconds, options);
+    return watchCollections(this.http, this.api, list, targets, onChange, this.watchTimeoutSeconds, options);
   }
 
   async podLogs(

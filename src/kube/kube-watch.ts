@@ -17,14 +17,14 @@ import {
   type WatchOptions,
   type WatchTarget,
 } from '../engine/index.js';
-import { type KubeConfig, Watch } from './client-node.js';
 import type { KubeDiscovery } from './kube-discovery.js';
+import type { KubeHttp } from './kube-http.js';
 
 const MAX_BACKOFF_MS = 5_000;
 
 interface Session {
   stopped: boolean;
-  abort: AbortController | undefined;
+  abort: { abort(): void } | undefined;
   timer: NodeJS.Timeout | undefined;
   /** Set while the collection backs off after an error: ends the backoff now (`relist()`). */
   wake: (() => void) | undefined;
@@ -80,7 +80,7 @@ async function listFrom(
 
 /** One watch request; resolves with the last resourceVersion, or undefined when the server said 410 Gone. */
 function watchOnce(
-  watch: Watch,
+  http: Pick<KubeHttp, 'watch'>,
   path: string,
   resourceVersion: string,
   timeoutSeconds: number,
@@ -89,7 +89,7 @@ function watchOnce(
 ): Promise<string | undefined> {
   let latest: string | undefined = resourceVersion;
   return new Promise((resolve, reject) => {
-    const query = { resourceVersion, timeoutSeconds, allowWatchBookmarks: true };
+    const query = { resourceVersion, timeoutSeconds: String(timeoutSeconds), allowWatchBookmarks: 'true' };
     const onEvent = (type: string, raw: unknown) => {
       const obj = raw as KubeObject & { code?: number };
       if (type === 'ERROR') {
@@ -98,7 +98,7 @@ function watchOnce(
         return;
       }
       if (obj.metadata?.resourceVersion && latest !== undefined) latest = obj.metadata.resourceVersion;
-      // Watch events are parsed from the wire by client-node (JSON.parse): already plain JSON.
+      // Watch events are parsed from the wire by KubeHttp (JSON.parse): already plain JSON.
       if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') onChange({ type, object: obj });
     };
     const onDone = (error: unknown) => {
@@ -107,7 +107,7 @@ function watchOnce(
       else if (error && !session.stopped && (error as { name?: string }).name !== 'AbortError') reject(error);
       else resolve(latest);
     };
-    watch.watch(path, query, onEvent, onDone).then((controller) => {
+    http.watch(path, query, onEvent, onDone).then((controller) => {
       session.abort = controller;
       if (session.stopped) controller.abort();
     }, reject);
@@ -123,7 +123,7 @@ function jitter(ms: number): number {
 }
 
 async function runCollection(
-  kc: KubeConfig,
+  http: Pick<KubeHttp, 'watch'>,
   api: KubeDiscovery,
   list: ListCollection,
   target: WatchTarget,
@@ -132,7 +132,6 @@ async function runCollection(
   session: Session,
   options: WatchOptions,
 ): Promise<void> {
-  const watch = new Watch(kc);
   let backoffMs = 200;
   // Held already by the watcher (WatchTarget.resourceVersion): watched from there, listed only after a 410 or error.
   let resourceVersion: string | undefined = target.resourceVersion;
@@ -143,7 +142,7 @@ async function runCollection(
       const path = await api.pathOf({ ...target, name: '' }, 'list');
       resourceVersion ??= await listFrom(list, target, onChange, options);
       const openedAt = Date.now();
-      resourceVersion = await watchOnce(watch, path, resourceVersion, timeoutSeconds, session, onChange);
+      resourceVersion = await watchOnce(http, path, resourceVersion, timeoutSeconds, session, onChange);
       // A watch answered 410 Gone, or closed at once, is re-listed and re-opened after a backoff too: a server
       // that keeps answering so must not be hammered (it was: 150–250 requests/s).
       const healthy = resourceVersion !== undefined && Date.now() - openedAt >= HEALTHY_WATCH_MS;
@@ -163,7 +162,7 @@ async function runCollection(
 
 /** Starts one restarting watch per target; `stop()` aborts them all. */
 export function watchCollections(
-  kc: KubeConfig,
+  http: Pick<KubeHttp, 'watch'>,
   api: KubeDiscovery,
   list: ListCollection,
   targets: readonly WatchTarget[],
@@ -173,7 +172,7 @@ export function watchCollections(
 ): ClusterWatch {
   const sessions = targets.map((target) => {
     const session: Session = { stopped: false, abort: undefined, timer: undefined, wake: undefined };
-    void runCollection(kc, api, list, target, onChange, timeoutSeconds, session, options);
+    void runCollection(http, api, list, target, onChange, timeoutSeconds, session, options);
     return session;
   });
   return {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -87,6 +87,15 @@ describe('loadKubeConfig reads token files as kubectl does', () => {
     expect(await authorizationOf(await kubeconfigWith({ token: 'inline', tokenFile: 'token' }))).toBe(
       'Bearer inline',
     );
+  });
+
+  it('finds a token file key spelled with escapes in a double-quoted key', async () => {
+    await writeFile(path.join(dir, 'token'), 'tok-789\n');
+    const kubeconfig = await kubeconfigWith({ '@': 'token' });
+    // JSON text is YAML: "token\u0046ile" is the key tokenFile.
+    await writeFile(kubeconfig, (await readFile(kubeconfig, 'utf8')).replace('"@"', '"token\\u0046ile"'));
+
+    expect(await authorizationOf(kubeconfig)).toBe('Bearer tok-789');
   });
 
   it('names an unreadable token file, its user and kubeconfig', async () => {

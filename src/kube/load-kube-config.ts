@@ -85,6 +85,7 @@ function tokenFilesOf(files: string[]): Map<string, { tokenFile: string; kubecon
     } catch {
       continue; // client-node skipped or already reported it
     }
+    if (!mayNameTokenFile(text)) continue;
     for (const doc of parseAllDocuments(text)) {
       const users = (doc.toJS() as { users?: unknown } | null)?.users;
       if (!Array.isArray(users)) continue;
@@ -99,6 +100,16 @@ function tokenFilesOf(files: string[]): Map<string, { tokenFile: string; kubecon
     }
   }
   return found;
+}
+
+/**
+ * False when no key of `text` can be `tokenFile` or `token-file`, so the YAML need not be parsed a second time
+ * (client-node has parsed it; the `yaml` parser's first document costs ~10 ms of a CLI start). A YAML key spells its
+ * characters out (plain, single-quoted, block, an anchor's text) unless a double-quoted scalar escapes them, which
+ * takes a backslash: without either name and without a backslash, no user has such a key.
+ */
+function mayNameTokenFile(text: string): boolean {
+  return text.includes('tokenFile') || text.includes('token-file') || text.includes('\\');
 }
 
 /** Sets each such user's token to its token file's trimmed content. */

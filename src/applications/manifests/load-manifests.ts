@@ -9,12 +9,17 @@ import type { PlanWarning, SourcedObject } from '../../engine/index.js';
 import { assertUniqueTargets } from '../../engine/index.js';
 import { type KustomizeOptions, renderKustomize } from '../render/render-kustomize.js';
 import { type ManifestSourceEntry, manifestSourcesOf, unreadable } from './manifest-sources.js';
-import { parseManifests } from './parse-manifests.js';
+import { type ParsedManifests, parseManifests } from './parse-manifests.js';
 
 export interface LoadManifestsOptions {
   /** Read subdirectories too (default true; Argo CD's `directory.recurse`). */
   recurse?: boolean;
   kustomize?: KustomizeOptions;
+  /**
+   * Parses one file's (or render's) text as parseManifests does (the default); the command line passes its on-disk
+   * cache of parse outcomes (src/cli/manifest-parse-cache.ts).
+   */
+  parse?: (text: string, file: string) => ParsedManifests | Promise<ParsedManifests>;
 }
 
 export interface LoadedManifests {
@@ -39,11 +44,12 @@ export async function loadManifests(
     texts.push(...(await Promise.all(batch.map((entry) => textOf(entry, opts)))));
   }
   const loaded: LoadedManifests = { objects: [], warnings: [] };
-  entries.forEach((entry, i) => {
-    const parsed = parseManifests(texts[i] ?? '', entry.path);
+  const parse = opts.parse ?? parseManifests;
+  for (const [i, entry] of entries.entries()) {
+    const parsed = await parse(texts[i] ?? '', entry.path);
     loaded.objects.push(...parsed.objects);
     loaded.warnings.push(...parsed.warnings);
-  });
+  }
   assertUniqueTargets(loaded.objects, '');
   return loaded;
 }

@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -256,6 +256,36 @@ describe('src/cli/commands/plan', () => {
     const json = JSON.parse((await plan(folder, '-o', 'json', '-n', 'shop')).stdout);
 
     expect(json.warnings).toEqual([]);
+  });
+
+  it('keeps each file it parsed in the manifest cache ($WAVESYNC_CACHE_DIR), and none with WAVESYNC_MANIFEST_CACHE=off', async () => {
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'plan-cache-'));
+    const saved = { dir: process.env.WAVESYNC_CACHE_DIR, off: process.env.WAVESYNC_MANIFEST_CACHE };
+    try {
+      process.env.WAVESYNC_CACHE_DIR = cacheDir;
+      delete process.env.WAVESYNC_MANIFEST_CACHE;
+      const target = fixture('argo-cd-e2e/sync-waves');
+      const cold = await plan(target, '-o', 'json');
+      const entries = await readdir(path.join(cacheDir, 'manifests'));
+      expect(entries.length).toBeGreaterThan(0);
+      const warm = await plan(target, '-o', 'json');
+      expect(warm).toEqual(cold);
+      expect(cold.exitCode).toBe(0);
+
+      process.env.WAVESYNC_MANIFEST_CACHE = 'off';
+      process.env.WAVESYNC_CACHE_DIR = path.join(cacheDir, 'other');
+      expect(await plan(target, '-o', 'json')).toEqual(cold);
+      expect(await readdir(cacheDir)).toEqual(['manifests']);
+    } finally {
+      for (const [name, value] of [
+        ['WAVESYNC_CACHE_DIR', saved.dir],
+        ['WAVESYNC_MANIFEST_CACHE', saved.off],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 
   // Two real processes through tsx: slow to start on a loaded machine, hence the longer timeout.
