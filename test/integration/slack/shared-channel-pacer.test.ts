@@ -137,8 +137,12 @@ describe('test/integration/slack/shared-channel-pacer', () => {
 
   it('when Slack answers one process with Retry-After, then the channel is closed for the other processes too', async () => {
     const [a, b] = workerRedis.map((redis) => createSharedChannelPacer({ redis, prefix, intervalMs: 10 }));
-    a!.block('C2', 400);
     const started = Date.now();
+    a!.block('C2', 400);
+    // block() hands its Retry-After to Redis on a's own connection without waiting; b's next reservation, on another
+    // connection, can reach Redis first. The closing is shared once it is in Redis: wait for that, then ask on b.
+    while ((await workerRedis[1]!.get(`${prefix}:pace:C2`)) === null)
+      await new Promise((resolve) => setTimeout(resolve, 2));
     await b!.acquire('C2');
 
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
