@@ -19,7 +19,9 @@
  * Baseline in the same run: the stall of the idle process for 2 s before the first phase.
  * The 1-minute load average is printed with every row (other processes share the cores).
  * Run: `npx tsx bench/event-loop-stall.bench.ts` (SIZES=2000 for a quick one; BENCH_NODE_ARGS for the measured
- * process's node options, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * process's node options, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`; BUILD=dist after `npm run build` to measure
+ * serve as built — its threads then run compiled JavaScript, as an installed package's do; the bench's own
+ * harness, the fake Slack API and the config loader stay under tsx on the bot's thread).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -36,7 +38,7 @@ import { FakeSlackApi } from '../src/demo/fake-slack/fake-slack-api.js';
 import { SignedSlackClient } from '../src/demo/fake-slack/slack-client.js';
 import { removeRedisPrefix } from '../src/demo/remove-redis-prefix.js';
 import type { Logger } from '../src/logger.js';
-import { startWavesync } from '../src/main/start-wavesync.js';
+import type * as StartWavesync from '../src/main/start-wavesync.js';
 import { renderBlocksAsText } from '../src/slack/messages/render-blocks-as-text.js';
 import { startSimProcess } from '../test/e2e/support/sim-process.js';
 
@@ -148,6 +150,11 @@ spec:
     WAVESYNC_CONFIG: path.join(dir, 'wavesync.yaml'),
     WAVESYNC_QUEUE_PREFIX: prefix,
   });
+  // BUILD=dist: serve as built (`npm run build`), so both threads run compiled JavaScript as an installed package
+  // does; otherwise the sources under tsx (each thread then holds its own tsx and transpiled sources).
+  const { startWavesync }: typeof StartWavesync = await import(
+    process.env.BUILD === 'dist' ? '../dist/src/main/start-wavesync.js' : '../src/main/start-wavesync.js'
+  );
   const serve = await startWavesync('serve', {
     config,
     logger: pino({ level: 'info' }, stream) as unknown as Logger,
