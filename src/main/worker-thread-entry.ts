@@ -9,7 +9,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { previewForTransfer } from '../environments/index.js';
 import { createLogger } from '../logger.js';
 import { startWavesync } from './start-wavesync.js';
-import { type HostMessage, type ThreadMessage, threadError, type WorkerThreadData } from './worker-thread.js';
+import {
+  createPreviewSender,
+  type HostMessage,
+  type ThreadMessage,
+  threadError,
+  type WorkerThreadData,
+} from './worker-thread.js';
 
 const port = parentPort;
 if (!port) throw new Error("worker-thread-entry runs in serve's worker thread only");
@@ -28,8 +34,11 @@ const running = startWavesync('worker', {
   embedded: true,
   ...(data.engineOptions ? { engineOptions: data.engineOptions } : {}),
 });
+const previews = createPreviewSender(post);
+
 port.on('message', (message: HostMessage) => {
-  if (message.type === 'metrics') {
+  if (message.type === 'preview-part-taken') previews.taken(message.id);
+  else if (message.type === 'metrics') {
     void running
       .then((worker) => worker.metrics.registry.getMetricsAsJSON())
       .then(
@@ -43,7 +52,7 @@ port.on('message', (message: HostMessage) => {
         if (!preview) throw new Error('this worker makes no previews');
         return preview(message.app, message.operation);
       })
-      .then((preview) => post({ type: 'preview', id: message.id, preview: previewForTransfer(preview) }))
+      .then((preview) => previews.send(message.id, previewForTransfer(preview)))
       .catch((error: unknown) => post({ type: 'preview-failed', id: message.id, error: threadError(error) }));
   } else {
     void running

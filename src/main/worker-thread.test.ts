@@ -92,6 +92,21 @@ describe('src/main/worker-thread', () => {
       revision: 'v2',
       plan: { apply: ['ConfigMap/a'] },
     });
+    // A diff over PREVIEW_PART_SIZE crosses in parts, beside another preview: each is whole and in order.
+    const [many, ok] = await Promise.all([
+      thread.preview(app('many'), operation()),
+      thread.preview(app('ok'), operation('v4')),
+    ]);
+    expect(many.revision).toBe('v3');
+    expect(many.diff?.resources.map((r) => r.name)).toEqual(
+      Array.from({ length: 2500 }, (_, i) => `cm-${i}`),
+    );
+    expect(ok.revision).toBe('v4');
+    // What cannot be copied to the thread is refused at once (and not left waiting for an answer).
+    const uncopyable = { name: 'ok', spec: () => 1 } as unknown as Application;
+    expect(await thread.preview(uncopyable, operation()).catch((e: unknown) => e)).toMatchObject({
+      name: 'DataCloneError',
+    });
     const refused = await thread.preview(app('huge'), operation()).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BotError);
     expect(refused).toMatchObject({

@@ -52,15 +52,59 @@ export type ThreadMessage =
   | { type: 'failed'; error: ThreadError }
   | { type: 'log'; line: string }
   | { type: 'metrics'; id: number; metrics: MetricsJson }
-  | { type: 'preview'; id: number; preview: SyncPreview }
+  | { type: 'preview'; id: number; preview: SyncPreview; inParts?: true }
+  | { type: 'preview-part'; id: number; resources: PreviewResources }
   | { type: 'preview-failed'; id: number; error: ThreadError }
   | { type: 'closed' };
+
+type PreviewResources = NonNullable<SyncPreview['diff']>['resources'];
+
+/**
+ * Most resource diffs in one message from the thread. A preview with more (the first diff of a 50,000-object app:
+ * every object "to create") crosses in parts, each sent once serve has taken the one before: Node reads every
+ * message queued on a port in one turn of the event loop, and copying 50,000 diffs in one piece held the bot's loop
+ * ~330 ms; a part of 1,000 takes a few ms.
+ */
+export const PREVIEW_PART_SIZE = 1000;
 
 /** Serve → thread. */
 export type HostMessage =
   | { type: 'metrics'; id: number }
   | { type: 'preview'; id: number; app: Application; operation: SyncOperation }
+  | { type: 'preview-part-taken'; id: number }
   | { type: 'close'; graceMs?: number };
+
+/**
+ * The thread's side of sending previews: `send` posts a preview in one message, or its resource diffs in parts of
+ * PREVIEW_PART_SIZE first, each once serve has `taken` the one before (its `preview-part-taken`).
+ */
+export function createPreviewSender(post: (message: ThreadMessage) => void): {
+  send(id: number, preview: SyncPreview): Promise<void>;
+  taken(id: number): void;
+} {
+  const receipts = new Map<number, () => void>();
+  return {
+    async send(id, preview) {
+      const resources = preview.diff?.resources ?? [];
+      if (!preview.diff || resources.length <= PREVIEW_PART_SIZE) {
+        post({ type: 'preview', id, preview });
+        return;
+      }
+      for (let i = 0; i < resources.length; i += PREVIEW_PART_SIZE) {
+        await new Promise<void>((resolve) => {
+          receipts.set(id, resolve);
+          post({ type: 'preview-part', id, resources: resources.slice(i, i + PREVIEW_PART_SIZE) });
+        });
+      }
+      const diff = { ...preview.diff, resources: [] };
+      post({ type: 'preview', id, preview: { ...preview, diff }, inParts: true });
+    },
+    taken(id) {
+      receipts.get(id)?.();
+      receipts.delete(id);
+    },
+  };
+}
 
 export interface WorkerThread {
   /** Resolves once the worker takes jobs; rejects with why it could not start (a BotError for configuration). */
@@ -101,6 +145,8 @@ export function startWorkerThread(
   let nextId = 1;
   const answers = new Map<number, (metrics: MetricsJson) => void>();
   const previews = new Map<number, { resolve(preview: SyncPreview): void; reject(error: Error): void }>();
+  /** The parts of previews that cross in parts (PREVIEW_PART_SIZE), by request. */
+  const parts = new Map<number, PreviewResources[]>();
   let settle: { resolve(): void; reject(error: Error): void } | undefined;
   const ready = new Promise<void>((resolve, reject) => {
     settle = { resolve, reject };
@@ -115,11 +161,20 @@ export function startWorkerThread(
       else if (message.type === 'metrics') {
         answers.get(message.id)?.(message.metrics);
         answers.delete(message.id);
+      } else if (message.type === 'preview-part') {
+        parts.set(message.id, [...(parts.get(message.id) ?? []), message.resources]);
+        thread.postMessage({ type: 'preview-part-taken', id: message.id } satisfies HostMessage);
       } else if (message.type === 'preview' || message.type === 'preview-failed') {
         const asked = previews.get(message.id);
+        const received = parts.get(message.id) ?? [];
         previews.delete(message.id);
-        if (message.type === 'preview') asked?.resolve(message.preview);
-        else asked?.reject(revive(message.error));
+        parts.delete(message.id);
+        if (message.type === 'preview-failed') asked?.reject(revive(message.error));
+        else if (!message.inParts || !message.preview.diff) asked?.resolve(message.preview);
+        else {
+          const { preview } = message;
+          asked?.resolve({ ...preview, diff: { ...preview.diff!, resources: received.flat() } });
+        }
       } else if (message.type === 'closed') {
         void thread.terminate();
       } else if (message.type === 'ready') {
@@ -143,6 +198,7 @@ export function startWorkerThread(
         asked.reject(new Error(`the worker thread ended (exit code ${exitCode}) before the diff was made`));
       }
       previews.clear();
+      parts.clear();
       if (closing || !started) {
         state = 'stopped';
         settle?.reject(new Error(`the worker thread ended (exit code ${exitCode}) before it started`));
@@ -183,7 +239,12 @@ export function startWorkerThread(
       const id = nextId++;
       return new Promise((resolve, reject) => {
         previews.set(id, { resolve, reject });
-        thread.postMessage({ type: 'preview', id, app, operation } satisfies HostMessage);
+        try {
+          thread.postMessage({ type: 'preview', id, app, operation } satisfies HostMessage);
+        } catch (error) {
+          previews.delete(id); // not sent (e.g. a value that cannot be copied): nothing will answer it
+          reject(error);
+        }
       });
     },
     async close(graceMs) {
