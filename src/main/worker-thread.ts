@@ -162,7 +162,9 @@ export function startWorkerThread(
         answers.get(message.id)?.(message.metrics);
         answers.delete(message.id);
       } else if (message.type === 'preview-part') {
-        parts.set(message.id, [...(parts.get(message.id) ?? []), message.resources]);
+        const received = parts.get(message.id) ?? [];
+        received.push(message.resources);
+        parts.set(message.id, received);
         thread.postMessage({ type: 'preview-part-taken', id: message.id } satisfies HostMessage);
       } else if (message.type === 'preview' || message.type === 'preview-failed') {
         const asked = previews.get(message.id);

@@ -45,10 +45,14 @@ export async function loadManifests(
   }
   const loaded: LoadedManifests = { objects: [], warnings: [] };
   const parse = opts.parse ?? parseManifests;
-  for (const [i, entry] of entries.entries()) {
-    const parsed = await parse(texts[i] ?? '', entry.path);
-    loaded.objects.push(...parsed.objects);
-    loaded.warnings.push(...parsed.warnings);
+  // Every file at once (a cache's reads overlap), taken in the files' order: the first file's error is the one said.
+  const outcomes = await Promise.allSettled(
+    entries.map(async (entry, i) => parse(texts[i] ?? '', entry.path)),
+  );
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    loaded.objects.push(...outcome.value.objects);
+    loaded.warnings.push(...outcome.value.warnings);
   }
   assertUniqueTargets(loaded.objects, '');
   return loaded;
