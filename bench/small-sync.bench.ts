@@ -8,18 +8,21 @@
  * scale bench), each tool its own copy in its own namespace. One warm-up run of each command first (the first
  * apply; also fills kubectl's and wavesync's discovery caches), then RUNS counted runs, each a re-apply with
  * nothing changed. Per run: wall, user and system CPU and peak RSS from `/usr/bin/time` (the kernel's accounting
- * of the finished process). Printed: the medians, the median of the pairwise ratios wavesync / kubectl (and before /
- * kubectl), and the 1-minute load average before and after each size.
+ * of the finished process). Printed: the medians, the median of the pairwise ratios of each command to kubectl's
+ * (wavesync, and before and the floors when asked), and the 1-minute load average before and after each size.
  *
  * Run: `npm run build && npx tsx bench/small-sync.bench.ts`; `SIZES=50,250 RUNS=7`; `BASE=/path/to/other/checkout`
- * (built with `npm run build`) adds its `bin/wavesync.js` as "before".
+ * (built with `npm run build`) adds its `bin/wavesync.js` as "before"; `FLOOR=1` adds the floor under any Node.js
+ * process (bench/support/apply-floor.mjs: the objects already parsed, sent as server-side applies and nothing else)
+ * with one request per object as kubectl sends ("floor 1x") and with a dry run of each first as wavesync sends
+ * ("floor 2x").
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { mixedObject, startSimProcess } from './support/sim-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +30,7 @@ const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const SIZES = (process.env.SIZES ?? '50,250,2000').split(',').map(Number);
 const RUNS = Number(process.env.RUNS ?? 5);
 const BASE = process.env.BASE;
+const FLOOR = process.env.FLOOR === '1';
 
 interface Measure {
   wall: number;
@@ -47,17 +51,44 @@ function timed(label: string, command: string[]): Measure {
   return { wall, cpu: user + sys, rssMb: rssKb / 1024 };
 }
 
-/** `n` objects (the Namespace first) in `namespace`, as one file in its own directory; returns the file. */
-async function manifests(work: string, namespace: string, n: number): Promise<string> {
-  const dir = path.join(work, namespace);
-  await mkdir(dir, { recursive: true });
-  const objects = [
+/** `n` objects (the Namespace first) in `namespace`. */
+function objectsIn(namespace: string, n: number): Record<string, unknown>[] {
+  return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
     ...Array.from({ length: n - 1 }, (_, i) => mixedObject(i, namespace)),
   ];
+}
+
+/** `n` objects in `namespace`, as one YAML file in its own directory; returns the file. */
+async function manifests(work: string, namespace: string, n: number): Promise<string> {
+  const dir = path.join(work, namespace);
+  await mkdir(dir, { recursive: true });
   const file = path.join(dir, 'all.yaml');
-  await writeFile(file, objects.map((o) => stringify(o)).join('---\n'));
+  await writeFile(
+    file,
+    objectsIn(namespace, n)
+      .map((o) => stringify(o))
+      .join('---\n'),
+  );
   return file;
+}
+
+/** The apply-floor command for `n` objects of its own in `floor<passes>-<n>`, already parsed to JSON. */
+async function floorCommand(work: string, kubeconfig: string, passes: 1 | 2, n: number): Promise<string[]> {
+  const file = path.join(work, `floor${passes}-${n}.json`);
+  await writeFile(file, JSON.stringify(objectsIn(`floor${passes}-${n}`, n)));
+  const config = parse(await readFile(kubeconfig, 'utf8')) as {
+    clusters: { cluster: { server: string } }[];
+    users: { user: { token: string } }[];
+  };
+  return [
+    process.execPath,
+    path.join(ROOT, 'bench/support/apply-floor.mjs'),
+    file,
+    config.clusters[0]!.cluster.server,
+    config.users[0]!.user.token,
+    String(passes),
+  ];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -67,11 +98,17 @@ const work = await mkdtemp(path.join(tmpdir(), 'small-sync-'));
 const sim = await startSimProcess(ROOT, work, 10);
 try {
   console.log(`Small syncs end to end, ${RUNS} runs after a warm-up, Node ${process.version}\n`);
-  const columns = ['kubectl', 'wavesync', ...(BASE ? ['before'] : [])];
+  const columns = [
+    'kubectl',
+    'wavesync',
+    ...(BASE ? ['before'] : []),
+    ...(FLOOR ? ['floor 1x', 'floor 2x'] : []),
+  ];
+  const compared = columns.slice(1);
   console.log(
-    `| objects | ${columns.map((c) => `${c} CPU / wall / peak RSS`).join(' | ')} | CPU ratio wavesync/kubectl | wall ratio | ${BASE ? 'CPU ratio before/kubectl | wall ratio before/kubectl | ' : ''}load |`,
+    `| objects | ${columns.map((c) => `${c} CPU / wall / peak RSS`).join(' | ')} | ${compared.map((c) => `CPU ratio ${c}/kubectl | wall ratio ${c}/kubectl`).join(' | ')} | load |`,
   );
-  console.log(`|${' --- |'.repeat(columns.length + 4 + (BASE ? 2 : 0))}`);
+  console.log(`|${' --- |'.repeat(1 + columns.length + 2 * compared.length + 1)}`);
   const kubeconfig = sim.kubeconfig;
   /** `wavesync sync` of the checkout at `root`, on `n` objects of its own in the namespace `<label>-<n>`. */
   const wavesyncSync = async (root: string, label: string, n: number) => [
@@ -99,6 +136,11 @@ try {
       ['wavesync', await wavesyncSync(ROOT, 'wavesync', n)],
     ];
     if (BASE) commands.push(['before', await wavesyncSync(BASE, 'before', n)]);
+    if (FLOOR)
+      commands.push(
+        ['floor 1x', await floorCommand(work, kubeconfig, 1, n)],
+        ['floor 2x', await floorCommand(work, kubeconfig, 2, n)],
+      );
     const loadBefore = load();
     for (const [label, command] of commands) timed(label, command); // warm-up: the first apply
     const results = commands.map(() => [] as Measure[]);
@@ -109,9 +151,9 @@ try {
     const ratio = (a: Measure[], key: 'cpu' | 'wall') =>
       median(a.map((m, i) => m[key] / results[0]![i]![key])).toFixed(2);
     const cells = results.map(cell);
-    const extra = BASE ? `${ratio(results[2]!, 'cpu')} | ${ratio(results[2]!, 'wall')} | ` : '';
+    const ratios = results.slice(1).map((r) => `${ratio(r, 'cpu')} | ${ratio(r, 'wall')}`);
     console.log(
-      `| ${n.toLocaleString('en')} | ${cells.join(' | ')} | ${ratio(results[1]!, 'cpu')} | ${ratio(results[1]!, 'wall')} | ${extra}${loadBefore}–${load()} |`,
+      `| ${n.toLocaleString('en')} | ${cells.join(' | ')} | ${ratios.join(' | ')} | ${loadBefore}–${load()} |`,
     );
   }
 } finally {
