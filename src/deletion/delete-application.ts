@@ -16,9 +16,10 @@
  */
 
 import { applicationFromObject } from '../applications/index.js';
-import type { Application } from '../domain/index.js';
 import {
+  type Application,
   BotError,
+  type DeletionCascade,
   formatResourceKey,
   type KubeObject,
   type OperationState,
@@ -46,7 +47,6 @@ import {
 import {
   CASCADE_FINALIZERS,
   cascadeOf,
-  type DeletionCascade,
   type DeletionPlan,
   finalizersForCascade,
   type KeptResource,

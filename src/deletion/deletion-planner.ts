@@ -8,9 +8,9 @@
  * the `clusters:` mapping of wavesync.yaml).
  */
 import type { ApplicationRegistry, ApplicationRenderer } from '../applications/index.js';
-import type { Application, ResourceTracking } from '../domain/index.js';
+import type { Application, DeletionCascade, ResourceTracking } from '../domain/index.js';
 import type { Cluster } from '../engine/index.js';
-import type { DeletionCascade, DeletionPlan } from './application-deletion.js';
+import type { DeletionPlan } from './application-deletion.js';
 import { planApplicationDeletion } from './delete-application.js';
 import { renderedDeletionHooks } from './deletion-hooks.js';
 

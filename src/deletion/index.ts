@@ -5,7 +5,6 @@
 
 export {
   confirmationKeys,
-  type DeletionCascade,
   type DeletionPlan,
   planDeletion,
   planHash,

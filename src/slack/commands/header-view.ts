@@ -2,8 +2,13 @@
  * The header's fixed part (app, destination, who, command) for a request or a queued job, so the bot, the
  * cancel paths and the worker's reporter all draw the same header.
  */
-import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, Initiator, PromotionRef, RollbackRef } from '../../queue/index.js';
+import type {
+  DeletionRequest,
+  Initiator,
+  PromotionRef,
+  RollbackRef,
+  SyncOperation,
+} from '../../domain/index.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';

@@ -8,8 +8,7 @@
  * rollback it does not prune unless `--prune` is given.
  */
 import { parseArgs } from 'node:util';
-import type { ApplicationSource, SyncOperation } from '../../domain/index.js';
-import type { RollbackRef } from '../../queue/index.js';
+import type { ApplicationSource, RollbackRef, SyncOperation } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
