@@ -12,3 +12,4 @@ export {
 export { deleteApplication } from './delete-application.js';
 export { renderedDeletionHooks } from './deletion-hooks.js';
 export { createDeletionPlanner, type DeletionPlanner } from './deletion-planner.js';
+export { type DeletionRunnerDeps, runDeletion } from './run-deletion.js';

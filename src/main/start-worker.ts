@@ -50,7 +50,7 @@ import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pace
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
 import { threadNotePoster } from '../slack/reporters/thread-reply.js';
-import { createEngineSyncRunner } from './engine-sync-runner.js';
+import { createEngineSyncRunner } from '../sync-run/index.js';
 import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface WorkerDeps {

@@ -14,17 +14,19 @@
 import { createHash } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { ClickClaims, Clicker } from '../../queue/index.js';
+import {
+  promotionUndone,
+  ROLLBACK_HISTORY_SCAN,
+  type RollbackChoice,
+  rollbackOperation,
+  rollbackRefusal,
+  rollbackTargetBefore,
+  UNKNOWN_REVISION,
+} from '../../rollback/index.js';
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import { queueUnavailable } from '../commands/queue-unavailable.js';
 import { requestRefusal } from '../commands/request-refusal.js';
-import {
-  ROLLBACK_HISTORY_SCAN,
-  rollbackAcceptedText,
-  rollbackOperation,
-  rollbackRefusal,
-  UNKNOWN_REVISION,
-} from '../commands/rollback-command.js';
-import { promotionUndone, type RollbackChoice, rollbackTargetBefore } from '../commands/rollback-target.js';
+import { rollbackAcceptedText } from '../commands/rollback-command.js';
 import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';

@@ -9,6 +9,7 @@ import type {
   RollbackRef,
   SyncOperation,
 } from '../../domain/index.js';
+import { canRollBack } from '../../rollback/index.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
 import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';
@@ -75,11 +76,6 @@ export function commandTextOf(application: string, op: SyncOperation): string {
   for (const r of op.resources ?? [])
     words.push('--resource', `${r.group}:${r.kind}:${r.namespace ? `${r.namespace}/` : ''}${r.name}`);
   return words.join(' ');
-}
-
-/** A rollback is possible: no automated sync, and a source with revisions (not a local folder). */
-export function canRollBack(app: Pick<ApplicationSummary, 'automated' | 'source'>): boolean {
-  return !app.automated && typeof app.source !== 'string' && app.source.repoURL !== '';
 }
 
 /** `/sync rollback guestbook 41 --prune`. */

@@ -40,7 +40,7 @@ function context(initialState?: OperationState) {
 
 const silent = { debug() {}, info() {}, warn() {} };
 
-describe('src/main/engine-sync-runner', () => {
+describe('src/sync-run/engine-sync-runner', () => {
   it('runs the engine on the rendered targets, in the destination namespace, on the app cluster', async () => {
     const calls: Parameters<RunOperation<string, string>>[0][] = [];
     const runOperation: RunOperation<string, string> = async (input) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../ports.js';
-import { rollbackRefusal } from './rollback-command.js';
+import type { HistoryEntry } from '../queue/index.js';
+import { canRollBack, rollbackRefusal } from './rollback-operation.js';
 import { chooseRollbackTarget, rollbackTargetBefore } from './rollback-target.js';
 
 const SHA = (c: string) => c.repeat(40);
@@ -26,7 +26,7 @@ function entry(
   };
 }
 
-describe('src/slack/commands/rollback-target', () => {
+describe('src/rollback/rollback-target', () => {
   it('default: the newest Succeeded entry before the current one, skipping failures, dry runs and deletions', () => {
     const history = [
       entry(44, 'Failed', SHA('d')),
@@ -71,15 +71,22 @@ describe('src/slack/commands/rollback-target', () => {
   });
 
   it('refuses automated-sync Applications and local folders, as Argo CD refuses auto-sync ones', () => {
-    const destination = { server: 'https://kubernetes.default.svc', namespace: 'web' };
     const git = { repoURL: 'https://git.example.com/apps.git', path: 'web' };
-    expect(rollbackRefusal({ name: 'web', destination, source: git })).toBeUndefined();
-    expect(rollbackRefusal({ name: 'web', destination, source: git, automated: true })).toMatch(
+    expect(rollbackRefusal({ name: 'web', source: git })).toBeUndefined();
+    expect(rollbackRefusal({ name: 'web', source: git, automated: true })).toMatch(
       /^web has automated sync \(spec\.syncPolicy\.automated\), so it cannot be rolled back/,
     );
-    expect(rollbackRefusal({ name: 'web', destination, source: { repoURL: '', path: 'web' } })).toMatch(
+    expect(rollbackRefusal({ name: 'web', source: { repoURL: '', path: 'web' } })).toMatch(
       /^web is read from a local folder \(empty repoURL\), which has no revisions to roll back to/,
     );
+  });
+
+  it('offers the Roll back button only for a source known to have revisions, without automated sync', () => {
+    const git = { repoURL: 'https://git.example.com/apps.git', path: 'web' };
+    expect(canRollBack({ source: git })).toBe(true);
+    expect(canRollBack({ source: git, automated: true })).toBe(false);
+    expect(canRollBack({ source: { repoURL: '', path: 'web' } })).toBe(false);
+    expect(canRollBack({ source: 'https://git.example.com/apps.git (web)' })).toBe(false);
   });
 
   it('the Roll back button: the newest Succeeded entry older than the failed job, recorded or not yet', () => {

@@ -1,0 +1,23 @@
+/**
+ * Rolling back (`/sync rollback`, the Roll back button): which history entry a rollback returns to, the operation
+ * that returns to it, which Applications can be rolled back, and how the worker renders a rollback's recorded
+ * source. Slack parses and presents; the worker's runner (src/sync-run) renders; both ask this folder.
+ */
+export {
+  canRollBack,
+  canRollBackApplication,
+  ROLLBACK_HISTORY_SCAN,
+  type RollbackSubject,
+  rollbackOperation,
+  rollbackRefusal,
+  rollbackTargetOf,
+  rollbackWarnings,
+  UNKNOWN_REVISION,
+  withOperationSource,
+} from './rollback-operation.js';
+export {
+  chooseRollbackTarget,
+  promotionUndone,
+  type RollbackChoice,
+  rollbackTargetBefore,
+} from './rollback-target.js';
