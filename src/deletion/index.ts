@@ -12,4 +12,9 @@ export {
 export { deleteApplication } from './delete-application.js';
 export { renderedDeletionHooks } from './deletion-hooks.js';
 export { createDeletionPlanner, type DeletionPlanner } from './deletion-planner.js';
-export { type DeletionRunnerDeps, runDeletion } from './run-deletion.js';
+export {
+  type DeletionRunnerDeps,
+  runDeletion,
+  type WorkerDeletionSettings,
+  workerDeletion,
+} from './run-deletion.js';
