@@ -3,6 +3,7 @@
  * that returns to it, which Applications can be rolled back, and how the worker renders a rollback's recorded
  * source. Slack parses and presents; the worker's runner (src/sync-run) renders; both ask this folder.
  */
+export { ROLLBACK_CLAIM_TTL_MS, rollbackClaim } from './rollback-claim.js';
 export {
   canRollBack,
   canRollBackApplication,

@@ -11,13 +11,13 @@
  * must name a sync of its Application that wavesync knows (in its history, or still in the queue); a click naming
  * another (a forged value) is refused as stale, nothing queued.
  */
-import { createHash } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { ClickClaims, Clicker } from '../../queue/index.js';
 import {
   promotionUndone,
   ROLLBACK_HISTORY_SCAN,
   type RollbackChoice,
+  rollbackClaim,
   rollbackOperation,
   rollbackRefusal,
   rollbackTargetBefore,
@@ -37,9 +37,6 @@ import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
 export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
-
-/** How long the claim of a failure's rollback is kept (ms): as long as its buttons are usually clicked. */
-export const ROLLBACK_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
 
 /** `claims`: who started each failure's rollback first (redisClickClaims, shared by the bot replicas). */
 export async function rollbackAction(args: ActionArgs & { claims: ClickClaims }): Promise<void> {
@@ -97,13 +94,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   const undoes = promotionUndone(scanned, entry.id);
   const rollback = { id: entry.id, revision: entry.revision, ...(undoes ? { undoes } : {}) };
   // One rollback per failure, whoever clicks where: the failed job (all its buttons) and the entry it returns to.
-  const what = JSON.stringify([
-    body.team?.id ?? body.user.team_id ?? '',
-    application,
-    value.jobId ?? '',
-    entry.id,
-  ]);
-  const claim = createHash('sha256').update(what).digest('hex').slice(0, 40);
+  const claim = rollbackClaim(body.team?.id ?? body.user.team_id ?? '', application, value.jobId, entry.id);
   let first: Clicker | undefined;
   try {
     first = await claims.claim(claim, initiator);

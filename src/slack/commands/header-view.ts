@@ -12,7 +12,7 @@ import type {
 import { canRollBack } from '../../rollback/index.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
-import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';
+import type { ApplicationCatalog } from '../ports.js';
 
 export type HeaderBase = Omit<SyncHeaderView, 'state'>;
 
