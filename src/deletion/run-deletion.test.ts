@@ -1,46 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { Application, OperationState, SyncEvent } from '../domain/index.js';
-import type { SyncRunnerContext } from '../queue/index.js';
+import { runnerContext, SILENT_RUNNER_LOGGER } from '../../test/support/runner-context.js';
+import { testApplication } from '../../test/support/test-application.js';
+import type { OperationState } from '../domain/index.js';
 import { runDeletion } from './run-deletion.js';
 
-const app = {
+const app = testApplication({
   name: 'guestbook',
-  namespace: 'argocd',
-  project: 'default',
   source: { repoURL: 'https://git.example.com/apps.git', path: 'guestbook' },
-  destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook' },
   finalizers: ['resources-finalizer.argocd.argoproj.io'],
-  labels: {},
-  annotations: {},
-  manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'guestbook' } },
-  origin: 'guestbook.yaml:1',
-} satisfies Application;
+});
 
 const deletion = { confirmed: [], planHash: 'a'.repeat(32) };
 
-function context() {
-  const events: SyncEvent[] = [];
-  const persisted: OperationState[] = [];
-  const ctx: SyncRunnerContext = {
-    jobId: 'job-1',
-    request: {
-      application: 'guestbook',
-      operation: { prune: false, dryRun: false, syncOptions: [] },
-      initiator: { userId: 'U1', userName: 'pat' },
-      target: { channel: 'C1', threadTs: '1.1' },
-      requestKey: 'k',
-      deletion,
-    },
-    initialState: undefined,
-    reporter: { report: async (e) => void events.push(e), close: async () => {} },
-    persist: async (s) => void persisted.push(s),
-    signal: new AbortController().signal,
-    pruneConfirmation: async () => undefined,
-  };
-  return { ctx, events, persisted };
-}
-
-const silent = { debug() {}, info() {}, warn() {} };
+const context = () =>
+  runnerContext({ operation: { prune: false, dryRun: false, syncOptions: [] }, deletion });
+const silent = SILENT_RUNNER_LOGGER;
 
 describe('src/deletion/run-deletion', () => {
   it('deletes the Application on the cluster of its destination, with the job and its DeletionRequest', async () => {
