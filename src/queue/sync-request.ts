@@ -31,7 +31,9 @@ export interface SyncRequest {
   rollout?: RolloutChain;
   /**
    * Present when this job deletes the Application (`/sync delete <app>`) instead of syncing it; it runs in the
-   * same per-application line, so it never overlaps a sync of that app. `operation` is then unused.
+   * same per-application line, so it never overlaps a sync of that app (src/deletion runDeletion). `operation` then
+   * syncs nothing: it is recorded in the deletion's OperationState, and its `revision`, when set, is the one the
+   * Application's deletion hooks are rendered at (a removed generated Application's last synced commit).
    */
   deletion?: DeletionRequest;
   /**
