@@ -7,16 +7,12 @@ export { ROLLBACK_CLAIM_TTL_MS, rollbackClaim } from './rollback-claim.js';
 export {
   canRollBack,
   canRollBackApplication,
-  ROLLBACK_HISTORY_SCAN,
   rollbackOperation,
   rollbackRefusal,
   rollbackTargetOf,
+  rollbackTargetOfFailure,
   rollbackWarnings,
   UNKNOWN_REVISION,
   withOperationSource,
 } from './rollback-operation.js';
-export {
-  promotionUndone,
-  type RollbackChoice,
-  rollbackTargetBefore,
-} from './rollback-target.js';
+export { promotionUndone, type RollbackChoice } from './rollback-target.js';

@@ -14,7 +14,7 @@ import {
 } from '../domain/index.js';
 import type { PlanWarning } from '../engine/index.js';
 import type { HistoryEntry, SyncQueueClient } from '../queue/index.js';
-import { chooseRollbackTarget, type RollbackChoice } from './rollback-target.js';
+import { chooseRollbackTarget, type RollbackChoice, rollbackTargetBefore } from './rollback-target.js';
 
 /** The revision of the request-policy check made before the target is known (a rollback's revision is not checked). */
 export const UNKNOWN_REVISION = 'rollback';
@@ -51,6 +51,23 @@ export async function rollbackTargetOf(
 ): Promise<RollbackChoice & { history: HistoryEntry[] }> {
   const history = await queue.history(application, ROLLBACK_HISTORY_SCAN);
   return { ...chooseRollbackTarget(history, id), history };
+}
+
+/**
+ * The Roll back button's target, from `application`'s history: the newest Succeeded entry before failed job `jobId`
+ * (rollbackTargetBefore). Undefined when `jobId` names no sync of `application` that wavesync knows — in its
+ * history or still in the queue —, as a forged or foreign button value would.
+ */
+export async function rollbackTargetOfFailure(
+  queue: Pick<SyncQueueClient, 'history' | 'jobStatus'>,
+  application: string,
+  jobId: string | undefined,
+): Promise<(RollbackChoice & { history: HistoryEntry[] }) | undefined> {
+  const history = await queue.history(application, ROLLBACK_HISTORY_SCAN);
+  const known =
+    jobId !== undefined &&
+    (history.some((e) => e.jobId === jobId) || (await queue.jobStatus(jobId))?.application === application);
+  return known ? { ...rollbackTargetBefore(history, jobId), history } : undefined;
 }
 
 /** An Application as a rollback request sees it: its name, whether it syncs automatically, and its source. */

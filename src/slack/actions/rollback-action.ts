@@ -15,12 +15,10 @@ import type { RespondFn } from '@slack/bolt';
 import type { ClickClaims, Clicker } from '../../queue/index.js';
 import {
   promotionUndone,
-  ROLLBACK_HISTORY_SCAN,
-  type RollbackChoice,
   rollbackClaim,
   rollbackOperation,
   rollbackRefusal,
-  rollbackTargetBefore,
+  rollbackTargetOfFailure,
   UNKNOWN_REVISION,
 } from '../../rollback/index.js';
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
@@ -32,7 +30,6 @@ import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
-import type { HistoryEntry } from '../ports.js';
 import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
@@ -65,25 +62,16 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
   const keep = (m: Parameters<RespondFn>[0]) =>
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
-  let choice: RollbackChoice;
-  let scanned: HistoryEntry[] = [];
+  let choice: Awaited<ReturnType<typeof rollbackTargetOfFailure>>;
   try {
-    const history = await deps.queue.history(application, ROLLBACK_HISTORY_SCAN);
-    // The button names the sync it belongs to: one of this Application's, in its history or still in the queue.
-    const jobId = value.jobId;
-    const known =
-      jobId !== undefined &&
-      (history.some((e) => e.jobId === jobId) ||
-        (await deps.queue.jobStatus(jobId))?.application === application);
-    if (!known) {
-      return void (await reply(
-        `This Roll back button names no sync of *${escapeMrkdwn(application)}* that wavesync knows of; nothing was queued. To roll back, use \`/sync rollback ${escapeMrkdwn(application)}\`.`,
-      ));
-    }
-    choice = rollbackTargetBefore(history, jobId);
-    scanned = history;
+    choice = await rollbackTargetOfFailure(deps.queue, application, value.jobId);
   } catch (err) {
     return queueUnavailable({ respond: keep, deps }, err);
+  }
+  if (choice === undefined) {
+    return void (await reply(
+      `This Roll back button names no sync of *${escapeMrkdwn(application)}* that wavesync knows of; nothing was queued. To roll back, use \`/sync rollback ${escapeMrkdwn(application)}\`.`,
+    ));
   }
   if (!choice.ok)
     return void (await reply(
@@ -91,7 +79,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
     ));
   const { entry } = choice;
   const operation = rollbackOperation(entry.revision, false, entry.source, entry.sources);
-  const undoes = promotionUndone(scanned, entry.id);
+  const undoes = promotionUndone(choice.history, entry.id);
   const rollback = { id: entry.id, revision: entry.revision, ...(undoes ? { undoes } : {}) };
   // One rollback per failure, whoever clicks where: the failed job (all its buttons) and the entry it returns to.
   const claim = rollbackClaim(body.team?.id ?? body.user.team_id ?? '', application, value.jobId, entry.id);
