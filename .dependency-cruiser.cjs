@@ -37,7 +37,7 @@ module.exports = {
       from: { path: '^src/engine/' },
       to: {
         path: [
-          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|promotion|requests|revisions|ops|settings|demo)',
+          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|promotion|requests|revisions|rollback|sync-run|ops|settings|demo)',
           infra,
         ],
       },
@@ -69,7 +69,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|promotion|requests|revisions|queue|settings|domain|engine)/',
+          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|promotion|requests|revisions|rollback|sync-run|queue|settings|domain|engine)/',
           '^src/[^/]+\\.ts$',
         ],
       },
@@ -97,7 +97,7 @@ module.exports = {
       name: 'folders-only-through-index',
       comment:
         'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, resource-actions, ' +
-        'promotion, requests, revisions, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
+        'promotion, requests, revisions, rollback, sync-run, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
         "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner). " +
         'src/applications/manifests/index.ts is a second, narrow face of applications/: the manifest loader alone, for ' +
@@ -107,7 +107,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
-        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|queue|settings)/',
+        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|rollback|sync-run|queue|settings)/',
         pathNot: [
           '^$1',
           '^src/[^/]+/index\\.ts$',

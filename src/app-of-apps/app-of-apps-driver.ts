@@ -22,13 +22,13 @@
 import {
   type Application,
   BotError,
+  type Initiator,
   isCompleted,
   type OperationState,
   reasonForPeople,
 } from '../domain/index.js';
 import { buildSyncTasksSliced, type SourcedObject } from '../engine/index.js';
 import { environmentNameOf } from '../environments/index.js';
-import type { Initiator } from '../queue/index.js';
 import {
   type AppOfAppsChain,
   currentChild,

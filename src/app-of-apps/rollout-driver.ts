@@ -19,10 +19,9 @@
  * Idempotent as App of Apps chains are: an Application's job id and request key derive from the rollout id, so a
  * retried hook queues nothing twice and asks for no second approval.
  */
-import { BotError, isCompleted, type OperationState } from '../domain/index.js';
+import { BotError, type Initiator, isCompleted, type OperationState } from '../domain/index.js';
 import {
   derivedJobId,
-  type Initiator,
   type JobLifecycle,
   type RolloutChain,
   type SyncQueueClient,

@@ -1,6 +1,6 @@
 /**
  * `wavesync sync --app NAME`: sync an Application of wavesync.yaml exactly as the worker runs `/sync NAME` — the
- * same runner (src/main/engine-sync-runner.ts: Application resolution, render at the revision, app-level sync
+ * same runner (src/sync-run/engine-sync-runner.ts: Application resolution, render at the revision, app-level sync
  * options copied into the operation, the cluster of its destination from wavesync.yaml `clusters:`, the engine
  * with `defaults.healthTimeoutSeconds`) — minus Slack, the queue and approvals: events go to the terminal and
  * nothing is persisted. An App of Apps parent applies its child Applications; their syncs are queued work, so the
@@ -54,7 +54,7 @@ export async function syncApplication(
     import('../config.js'),
     import('../kube/cluster-provider.js'),
     import('../app-of-apps/index.js'),
-    import('../main/engine-sync-runner.js'),
+    import('../sync-run/index.js'),
     import('../kube/kube-cluster.js'),
     import('../engine/index.js'),
     import('./plan-loaded.js'),

@@ -10,7 +10,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { Application } from '../domain/index.js';
+import type { Application, DeletionCascade } from '../domain/index.js';
 import {
   Annotations,
   formatResourceKey,
@@ -132,13 +132,6 @@ function keepReason(app: DeletedApplication, obj: KubeObject): KeptResource['rea
   if (syncOptionValueOf(obj, 'Delete', app.syncPolicy?.syncOptions) === 'false') return 'Delete=false';
   return undefined;
 }
-
-/**
- * How a deletion treats the Application's resources, as `argocd app delete --cascade --propagation-policy` sets it:
- * `foreground` / `background` (cascade with that propagation policy) or `orphan` (`--cascade=false`: only the
- * Application goes). Undefined = what the Application's own finalizers say (deleting it with kubectl).
- */
-export type DeletionCascade = 'foreground' | 'background' | 'orphan';
 
 /**
  * The finalizers the Application is deleted with: its own, or — when `cascade` is given — the ones Argo CD's API

@@ -8,7 +8,8 @@
  * goes. Progress is reported as SyncEvents (OperationStarted, ResourcesDeleted per wave, ResourcesKept,
  * OperationCompleted); the state is persisted after every step, and a resumed run simply re-lists and carries on.
  * With a cascade, the Application's PreDelete hooks run first (each must become Healthy) and its PostDelete hooks
- * once the resources are gone, before the Application object is removed (spec §9.2 steps 1 and 3).
+ * once the resources are gone, before the Application object is removed (spec §9.2 steps 1 and 3;
+ * ./run-deletion-hooks.ts).
  * A child Application among the resources (App of Apps) that carries a resources finalizer is finalized the same
  * way before its object is deleted — wavesync plays the Argo CD controller for it, recursively — because nothing
  * else would: without it the child would stay Terminating and the parent's deletion time out. A child is deleted
@@ -16,45 +17,46 @@
  */
 
 import { applicationFromObject } from '../applications/index.js';
-import type { Application } from '../domain/index.js';
 import {
+  type Application,
   BotError,
+  type DeletionCascade,
   formatResourceKey,
   type KubeObject,
   type OperationState,
-  type ResourceKey,
   type ResourceTracking,
-  resourceKeyOf,
   type SyncEvent,
   type SyncOperation,
-  shortName,
   type TaskRef,
 } from '../domain/index.js';
 import {
   type Cluster,
   ClusterError,
-  getResourceHealth,
-  hasDeletePolicy,
   isNotFound,
   listTrackedLiveObjects,
   refOf,
   type ScriptedHealth,
   Wakeup,
   type WatchTarget,
-  withTracking,
 } from '../engine/index.js';
 import {
   CASCADE_FINALIZERS,
-  cascadeOf,
-  type DeletionCascade,
-  type DeletionPlan,
   finalizersForCascade,
   type KeptResource,
   nextDeletionStep,
   planDeletion,
   planHash,
 } from './application-deletion.js';
-import type { DeletionHooks, DeletionHookType } from './deletion-hooks.js';
+import { isFinalizedChildApplication, removeApplicationObject } from './application-object.js';
+import type { DeletionHooks } from './deletion-hooks.js';
+import {
+  listKeys,
+  taskRefOf,
+  taskRefOfKey,
+  timeoutMessage,
+  unconfirmedMessage,
+} from './deletion-messages.js';
+import { type DeletionHookRun, runDeletionHooks } from './run-deletion-hooks.js';
 
 export interface DeleteApplicationInput {
   app: Application;
@@ -92,9 +94,6 @@ export interface DeleteApplicationInput {
   scriptedHealth?: ScriptedHealth;
 }
 
-/** The Application object's own apiVersion/kind (argoproj.io). */
-const APPLICATION_API_VERSION = 'argoproj.io/v1alpha1';
-
 /**
  * Run the deletion to the end. Resolves with the final OperationState: Succeeded, or Failed with the reason
  * (timeout naming what is still terminating, unconfirmed `Delete=confirm` objects, termination).
@@ -129,7 +128,7 @@ class DeletionRun {
       const refused = this.input.initialState ? undefined : this.checkPlan(live);
       if (refused) return await this.finish(refused.phase, refused.message);
       await this.reportStart(live);
-      const failed = await this.runHooks('PreDelete', this.hooks.preDelete, deadline);
+      const failed = await runDeletionHooks(this.hookRun(), 'PreDelete', this.hooks.preDelete, deadline);
       if (failed) return await this.finish('Failed', `${failed}; nothing was deleted.`);
       return await this.loop(deadline);
     } catch (error) {
@@ -217,10 +216,10 @@ class DeletionRun {
       }
       await this.reportKept(step.kept);
       if (this.cascades()) {
-        const failed = await this.runHooks('PostDelete', this.hooks.postDelete, deadline);
+        const failed = await runDeletionHooks(this.hookRun(), 'PostDelete', this.hooks.postDelete, deadline);
         if (failed) return this.finish('Failed', `${failed}; the Application was not removed.`);
       }
-      const removed = await this.removeApplicationObject();
+      const removed = await removeApplicationObject(this.input.cluster, this.app);
       return this.finish('Succeeded', this.successMessage(step.kept.length, removed));
     }
   }
@@ -229,76 +228,18 @@ class DeletionRun {
     return this.app.finalizers.some((f) => CASCADE_FINALIZERS.includes(f));
   }
 
-  /**
-   * Create `hooks` (tracked as the Application's; an existing copy with BeforeHookCreation — the default — is deleted
-   * first), wait until every one is Healthy (or has no health), then delete those with HookSucceeded. A Degraded
-   * hook (its HookFailed ones deleted) or the deadline ends it: resolves with the failure, else undefined.
-   */
-  private async runHooks(
-    type: DeletionHookType,
-    hooks: readonly KubeObject[],
-    deadline: number,
-  ): Promise<string | undefined> {
-    if (hooks.length === 0) return undefined;
-    const { cluster } = this.input;
-    const namespace = this.app.destination.namespace ?? '';
-    const labelled = hooks.map((h) => withTracking(h, this.app.name, namespace, this.input.tracking));
-    this.watch(labelled);
-    for (const hook of labelled) {
-      const ref = refOf(hook);
-      if ((await cluster.get(ref)) && hasDeletePolicy(hook, 'BeforeHookCreation')) {
-        await cluster.delete(ref, { propagationPolicy: 'Foreground' });
-        const gone = await this.waitFor(async () => (await cluster.get(ref)) === undefined, deadline);
-        if (!gone)
-          return `${type} hook ${shortName(resourceKeyOf(hook))}: its previous copy is still terminating`;
-      }
-      await cluster.apply(hook, { dryRun: false, force: true });
-    }
-    const pending = new Set(labelled);
-    let failure: string | undefined;
-    const settled = await this.waitFor(async () => {
-      for (const hook of [...pending]) {
-        const live = await cluster.get(refOf(hook));
-        const scripted = this.input.scriptedHealth;
-        const health = live
-          ? await getResourceHealth(live, scripted ? { scripted } : {})
-          : { status: 'Missing' as const, message: 'not found' };
-        if (health === undefined || health.status === 'Healthy') {
-          pending.delete(hook);
-          await this.hookFinished(type, hook, 'Succeeded', '');
-        } else if (health.status === 'Degraded' || health.status === 'Missing') {
-          pending.delete(hook);
-          failure = `${type} hook ${shortName(resourceKeyOf(hook))} failed: ${health.message ?? health.status}`;
-          await this.hookFinished(type, hook, 'Failed', health.message ?? health.status);
-        }
-      }
-      return pending.size === 0;
-    }, deadline);
-    if (!settled) {
-      const names = [...pending].map((h) => shortName(resourceKeyOf(h))).join(', ');
-      return `Timed out after ${Math.round(this.input.timeoutMs / 1000)}s waiting for ${type} hook${pending.size === 1 ? '' : 's'} ${names}`;
-    }
-    return failure;
-  }
-
-  private async hookFinished(
-    type: DeletionHookType,
-    hook: KubeObject,
-    hookPhase: 'Succeeded' | 'Failed',
-    message: string,
-  ): Promise<void> {
-    const policy = hookPhase === 'Succeeded' ? 'HookSucceeded' : 'HookFailed';
-    if (hasDeletePolicy(hook, policy)) {
-      await this.input.cluster.delete(refOf(hook), { propagationPolicy: 'Foreground' });
-    }
-    await this.input.reporter.report({
-      type: 'DeletionHookFinished',
-      at: new Date().toISOString(),
-      hookType: type,
-      task: { ...resourceKeyOf(hook), isHook: true, isPrune: false },
-      hookPhase,
-      message,
-    });
+  /** What running the hooks needs from this deletion (./run-deletion-hooks.ts). */
+  private hookRun(): DeletionHookRun {
+    return {
+      app: this.app,
+      cluster: this.input.cluster,
+      tracking: this.input.tracking,
+      scriptedHealth: this.input.scriptedHealth,
+      reporter: this.input.reporter,
+      timeoutMs: this.input.timeoutMs,
+      watch: (objects) => this.watch(objects),
+      waitFor: (done, deadline) => this.waitFor(done, deadline),
+    };
   }
 
   /** Re-check `done` on every watch event (or every relist interval) until it holds or the deadline passes. */
@@ -383,30 +324,6 @@ class DeletionRun {
     });
   }
 
-  /** Delete the Application object when the cluster has one; true when it was there. */
-  private async removeApplicationObject(): Promise<boolean> {
-    const { cluster } = this.input;
-    if (!(await cluster.discover(APPLICATION_API_VERSION, 'Application'))) return false;
-    const ref = {
-      apiVersion: APPLICATION_API_VERSION,
-      kind: 'Application',
-      namespace: this.app.namespace,
-      name: this.app.name,
-    };
-    const live = await cluster.get(ref);
-    if (!live) return false;
-    // The controller's part: the resources are handled, so the finalizers that asked for it are removed.
-    for (const finalizer of live.metadata.finalizers ?? []) {
-      if (CASCADE_FINALIZERS.includes(finalizer)) await cluster.removeFinalizer(ref, finalizer);
-    }
-    try {
-      await cluster.delete(ref, { propagationPolicy: 'Background' });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-    return true;
-  }
-
   private successMessage(keptCount: number, removed: boolean): string {
     const count = this.deleted.reduce((n, w) => n + w.resources.length, 0);
     const parts = [
@@ -455,54 +372,4 @@ class DeletionRun {
     });
     return state;
   }
-}
-
-function unconfirmedMessage(application: string, objects: readonly ResourceKey[]): string {
-  const one = objects.length === 1;
-  return `${objects.map(shortName).join(', ')} ${one ? 'has' : 'have'} Delete=confirm and ${one ? 'was' : 'were'} not in the confirmed plan; nothing more was deleted. Run /sync delete ${application} again to confirm.`;
-}
-
-function listKeys(keys: readonly ResourceKey[]): string {
-  const names = keys.slice(0, 5).map(shortName).join(', ');
-  return keys.length > 5 ? `${names} and ${keys.length - 5} more` : names;
-}
-
-function timeoutMessage(timeoutMs: number, terminating: readonly ResourceKey[]): string {
-  const names = terminating.slice(0, 5).map(shortName).join(', ');
-  const more = terminating.length > 5 ? ` and ${terminating.length - 5} more` : '';
-  return `Timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${names}${more} to finish terminating (finalizers still set?); the Application was not removed.`;
-}
-
-function taskRefOfKey(key: ResourceKey): TaskRef {
-  return { ...key, isHook: false, isPrune: true };
-}
-
-function taskRefOf(obj: KubeObject): TaskRef {
-  return taskRefOfKey(resourceKeyOf(obj));
-}
-
-/**
- * The DeletionPlan of `app` now: its tracked live objects (`tracking`, top-level only) listed through `cluster`, planned with `cascade` (undefined: its own finalizers), and its PreDelete/PostDelete
- * `hooks` when the deletion cascades.
- * @throws ClusterError when the cluster cannot be listed.
- */
-export async function planApplicationDeletion(
-  app: Application,
-  cluster: Cluster,
-  cascade: DeletionCascade | undefined,
-  hooks?: () => Promise<DeletionHooks>,
-  tracking?: ResourceTracking,
-): Promise<DeletionPlan> {
-  const live = await listTrackedLiveObjects(cluster, app.name, tracking);
-  const cascades = cascadeOf(finalizersForCascade(app, cascade)) !== 'orphan';
-  return planDeletion(app, live, cascade, cascades && hooks ? await hooks() : undefined);
-}
-
-/** An argoproj.io Application object with a resources finalizer: a child whose resources go with it. */
-function isFinalizedChildApplication(object: KubeObject): boolean {
-  return (
-    object.kind === 'Application' &&
-    object.apiVersion.startsWith('argoproj.io/') &&
-    (object.metadata.finalizers ?? []).some((f) => CASCADE_FINALIZERS.includes(f))
-  );
 }

@@ -8,11 +8,10 @@
  * the `clusters:` mapping of wavesync.yaml).
  */
 import type { ApplicationRegistry, ApplicationRenderer } from '../applications/index.js';
-import type { Application, ResourceTracking } from '../domain/index.js';
-import type { Cluster } from '../engine/index.js';
-import type { DeletionCascade, DeletionPlan } from './application-deletion.js';
-import { planApplicationDeletion } from './delete-application.js';
-import { renderedDeletionHooks } from './deletion-hooks.js';
+import type { Application, DeletionCascade, ResourceTracking } from '../domain/index.js';
+import { type Cluster, listTrackedLiveObjects } from '../engine/index.js';
+import { cascadeOf, type DeletionPlan, finalizersForCascade, planDeletion } from './application-deletion.js';
+import { type DeletionHooks, renderedDeletionHooks } from './deletion-hooks.js';
 
 /**
  * What `/sync delete` shows before anything is queued: the plan of deleting an Application from its tracked live
@@ -55,4 +54,21 @@ export function createDeletionPlanner(deps: DeletionPlannerDeps): DeletionPlanne
       );
     },
   };
+}
+
+/**
+ * The DeletionPlan of `app` now: its tracked live objects (`tracking`, top-level only) listed through `cluster`, planned with `cascade` (undefined: its own finalizers), and its PreDelete/PostDelete
+ * `hooks` when the deletion cascades.
+ * @throws ClusterError when the cluster cannot be listed.
+ */
+export async function planApplicationDeletion(
+  app: Application,
+  cluster: Cluster,
+  cascade: DeletionCascade | undefined,
+  hooks?: () => Promise<DeletionHooks>,
+  tracking?: ResourceTracking,
+): Promise<DeletionPlan> {
+  const live = await listTrackedLiveObjects(cluster, app.name, tracking);
+  const cascades = cascadeOf(finalizersForCascade(app, cascade)) !== 'orphan';
+  return planDeletion(app, live, cascade, cascades && hooks ? await hooks() : undefined);
 }

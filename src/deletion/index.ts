@@ -5,7 +5,6 @@
 
 export {
   confirmationKeys,
-  type DeletionCascade,
   type DeletionPlan,
   planDeletion,
   planHash,
@@ -13,3 +12,9 @@ export {
 export { deleteApplication } from './delete-application.js';
 export { renderedDeletionHooks } from './deletion-hooks.js';
 export { createDeletionPlanner, type DeletionPlanner } from './deletion-planner.js';
+export {
+  type DeletionRunnerDeps,
+  runDeletion,
+  type WorkerDeletionSettings,
+  workerDeletion,
+} from './run-deletion.js';

@@ -43,6 +43,16 @@ export {
 } from './operation.js';
 export { reasonForPeople, withoutAddresses } from './reason-for-people.js';
 export {
+  DELETION_CASCADES,
+  type DeletionCascade,
+  type DeletionRequest,
+  type Initiator,
+  type PromotionRef,
+  type RevisionTrigger,
+  type RevisionTriggerKind,
+  type RollbackRef,
+} from './request-refs.js';
+export {
   formatResourceKey,
   type KubeObject,
   type ObjectMeta,

@@ -12,7 +12,6 @@ import { subscribedChannels } from '../applications/index.js';
 import type { Application, KubeObject } from '../domain/index.js';
 import { getResourceHealth, ITEMS_PER_YIELD, type ScriptedHealth, TimeSlice } from '../engine/index.js';
 import {
-  canRollBackApplication,
   environmentFor,
   type NotificationMarks,
   type NotificationPoster,
@@ -20,6 +19,7 @@ import {
   subscriptionsOf,
 } from '../environments/index.js';
 import type { SyncQueueClient } from '../queue/index.js';
+import { canRollBackApplication } from '../rollback/index.js';
 import type { Settings } from '../settings/index.js';
 
 export interface DegradedHealthNoticeDeps {

@@ -5,8 +5,7 @@
  * requested by ./self-heal-sync.ts (src/requests, origin `self-heal`), after its SelfHealAnnouncer (the Slack side,
  * src/slack/reporters/drift-notices.ts) posted the header.
  */
-import type { Application, SyncOperation } from '../domain/index.js';
-import type { Initiator } from '../queue/index.js';
+import type { Application, Initiator, SyncOperation } from '../domain/index.js';
 import type { ResourceDifference } from './compare-application.js';
 
 /** Who a self-heal sync is requested by (shown in its header and history). */

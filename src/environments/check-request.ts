@@ -4,8 +4,7 @@
  * break-glass). What the request path (src/requests) would refuse, before anything is posted or audited; also the
  * access check of the live diff (the `dry-run` permission).
  */
-import type { Application, SyncOperation } from '../domain/index.js';
-import type { Initiator, PromotionRef } from '../queue/index.js';
+import type { Application, Initiator, PromotionRef, SyncOperation } from '../domain/index.js';
 import type { Settings } from '../settings/index.js';
 import { authorizeRequest, type RequestDecision } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';

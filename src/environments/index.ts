@@ -53,7 +53,6 @@ export type {
   SubscriptionNotice,
 } from './notifications/failure-notice.js';
 export {
-  canRollBackApplication,
   createFailureNotifier,
   type FailureNotifier,
   postSubscriptionNotice,

@@ -26,8 +26,8 @@ import {
   replicatedWrites,
 } from '../queue/index.js';
 import type { ResourceViews } from '../resource-actions/index.js';
+import { ROLLBACK_CLAIM_TTL_MS } from '../rollback/index.js';
 import type { Settings } from '../settings/index.js';
-import { ROLLBACK_CLAIM_TTL_MS } from '../slack/actions/rollback-action.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
 import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';

@@ -12,7 +12,7 @@ import {
 } from '../app-of-apps/index.js';
 import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
-import { deleteApplication, renderedDeletionHooks } from '../deletion/index.js';
+import { renderedDeletionHooks, workerDeletion } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
 import type { Approvals, FailureNotifier } from '../environments/index.js';
@@ -50,7 +50,7 @@ import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pace
 import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
 import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
 import { threadNotePoster } from '../slack/reporters/thread-reply.js';
-import { createEngineSyncRunner } from './engine-sync-runner.js';
+import { createEngineSyncRunner } from '../sync-run/index.js';
 import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface WorkerDeps {
@@ -134,24 +134,12 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
         tracking: settings.resourceTracking,
         options: { ...(await scriptedHealthFor(input.cluster)), ...engineOptions },
       }),
-    deleteApplication: async ({ app, cluster, ctx, deletion }) =>
-      deleteApplication({
-        app,
-        cascade: deletion.cascade,
-        confirmed: deletion.confirmed,
-        planHash: deletion.planHash,
-        operation: ctx.request.operation,
-        cluster,
-        tracking: settings.resourceTracking,
-        reporter: ctx.reporter,
-        persist: (s) => ctx.persist(s),
-        ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
-        signal: ctx.signal,
-        timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
-        // A removed generated Application's deletion names the commit it was last synced at (its path may be gone).
-        hooks: () => renderedDeletionHooks(apps, app, ctx.request.operation.revision),
-        ...(await scriptedHealthFor(cluster)),
-      }),
+    deleteApplication: workerDeletion({
+      tracking: settings.resourceTracking,
+      timeoutMs: engineOptions.healthTimeoutMs ?? settings.defaults.healthTimeoutSeconds * 1000,
+      hooks: (app, revision) => renderedDeletionHooks(apps, app, revision),
+      scriptedHealth: (cluster) => scripts.forCluster(cluster),
+    }),
     logger: (fields) => deps.logger.child({ component: 'engine', ...fields }),
   });
   // App of Apps: chain state and child-line ts in Redis, children enqueued through a producer of our own.

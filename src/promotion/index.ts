@@ -4,6 +4,7 @@
  * promoted stage at its revision.
  */
 
+export { createStageObserver, type StageObserverDeps } from './observe-stage.js';
 export { pinnedRevision } from './pins.js';
 export {
   assertPromotionPipelines,
@@ -22,7 +23,7 @@ export {
   planPromotion,
 } from './plan-promotion.js';
 export { type PromotionLifecycleDeps, promotionLifecycle } from './promotion-lifecycle.js';
-export { promotionKeys, redisPromotionStore } from './redis-promotion-store.js';
+export { promotionKeys, redisPromotionStore, redisVerifierLease } from './redis-promotion-store.js';
 export {
   formatDuration,
   type Pin,

@@ -6,8 +6,7 @@
  * there); `--break-glass "reason"` promotes it all the same, marked unverified (the request path audits it, and
  * only where the target stage is in an environment: where break-glass and the audit log are).
  */
-import { splitRevisions } from '../domain/index.js';
-import type { PromotionRef } from '../queue/index.js';
+import { type PromotionRef, splitRevisions } from '../domain/index.js';
 import type { Settings } from '../settings/index.js';
 import { type Pipeline, resolvePipeline } from './pipelines.js';
 import {

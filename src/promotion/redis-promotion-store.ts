@@ -41,7 +41,22 @@ export function promotionKeys(prefix: string) {
     stage: (app: string) => `${base}:stage:${app}`,
     verified: (app: string) => `${base}:verified:${app}`,
     pin: (app: string) => `${base}:pin:${app}`,
+    /** The verifier's interval lease, held by one bot replica at a time. */
+    lease: `${base}:lease`,
   };
+}
+
+/**
+ * The verifier's lease (`VerifierDeps.lease`) in Redis: `holder` takes it for `ttlMs` when no replica holds it
+ * (SET NX PX); true when taken.
+ */
+export function redisVerifierLease(
+  redis: RedisClient,
+  prefix: string,
+  holder: string,
+): (ttlMs: number) => Promise<boolean> {
+  const key = promotionKeys(prefix).lease;
+  return async (ttlMs) => (await redis.set(key, holder, 'PX', ttlMs, 'NX')) === 'OK';
 }
 
 export function redisPromotionStore(redis: RedisClient, prefix: string): PromotionStore {

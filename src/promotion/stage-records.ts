@@ -1,3 +1,4 @@
+import type { PromotionRef } from '../domain/index.js';
 /**
  * What wavesync remembers of each stage of a promotion pipeline (kept in Redis by ./redis-promotion-store.ts):
  *
@@ -11,7 +12,6 @@
  * Times are ms since the epoch, taken from the process clock when something happened; nothing here expires at an
  * instant (the verified list lives for a duration after its last write).
  */
-import type { PromotionRef } from '../queue/index.js';
 
 export type StageSyncStatus = 'verifying' | 'verified' | 'failed';
 

@@ -9,8 +9,7 @@
  * Pure transitions here; the worker's lifecycle (./promotion-lifecycle.ts) records each ended sync, the bot's
  * verifier (./verifier.ts) looks at the stages that are `verifying`.
  */
-import type { HealthStatus, OperationState } from '../domain/index.js';
-import type { PromotionRef } from '../queue/index.js';
+import type { HealthStatus, OperationState, PromotionRef } from '../domain/index.js';
 import type { VerifySettings } from '../settings/index.js';
 import type { StageSync } from './stage-records.js';
 

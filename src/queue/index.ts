@@ -6,6 +6,7 @@ export { combineLifecycles, type JobLifecycle } from './job-lifecycle.js';
 export { isTransientError, TransientError } from './queue-errors.js';
 export type { ResumedFrom } from './resumed-from.js';
 export type { RolloutChain, RolloutChainStep } from './rollout-chain.js';
+export { messageOf, reportStartFailure, TERMINATED } from './start-failure.js';
 export { type ClickClaims, type Clicker, memoryClickClaims, redisClickClaims } from './store/click-claims.js';
 export type { CommandJournal, JournalEntry } from './store/command-journal.js';
 export {
@@ -40,5 +41,5 @@ export type {
 export { fanOutReporter, type Initiator, type ReportTarget, type SyncReporter } from './sync-reporter.js';
 export type { DeletionRequest, PromotionRef, RollbackRef, SyncRequest } from './sync-request.js';
 export { nextRetry, parseRetryDuration, retryLine, syncRetryLifecycle } from './sync-retry.js';
-export type { SyncRunner, SyncRunnerContext } from './sync-runner.js';
+export type { RunnerLogger, SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker } from './sync-worker.js';

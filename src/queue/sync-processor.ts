@@ -4,9 +4,11 @@
  * Outcomes: Succeeded → completed; Failed/Error → failed, never retried (UnrecoverableError); transient
  * errors → retried by BullMQ with backoff while the job keeps its place at the head of the line.
  */
-import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
+import { type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
 import { isCompleted, type OperationState } from '../domain/index.js';
+import { isCompletedState, isFinished, reportCompleted } from './completed-state.js';
 import { endedOutsideRunner } from './ended-outside-runner.js';
+import { endedEarlier, retryOf, waitForRetryBackoff, waitForStaleRun } from './job-delivery.js';
 import type { JobLifecycle } from './job-lifecycle.js';
 import type { AppLine, JobRecord } from './line/app-line.js';
 import { promoteHead } from './line/promote-head.js';
@@ -96,53 +98,6 @@ export function createSyncProcessor(deps: ProcessorDeps) {
   };
 }
 
-/**
- * BullMQ re-delivers a job whose lock expired, possibly to this same worker while the old run still sleeps in
- * a step. Its lock manager tracks locks by job id, so the two runs would untrack each other's lock: flag the
- * old run (it stops at its next persist) and come back shortly, once it is gone.
- */
-async function waitForStaleRun(deps: ProcessorDeps, job: Job<SyncJobData>, owner: string): Promise<void> {
-  const stale = deps.running.get(job.id ?? '');
-  if (!stale) return;
-  stale.lockLost = true;
-  await job.moveToDelayed(Date.now() + Math.min(deps.recheckMs, 1000), owner);
-  throw new DelayedError();
-}
-
-/**
- * A retry (`spec.syncPolicy.retry`) runs no earlier than its backoff after it was enqueued, even when the line
- * promotes it sooner (promoteHead wakes a delayed head): back to the delayed set until then.
- */
-async function waitForRetryBackoff(
-  job: Job<SyncJobData>,
-  request: SyncRequest,
-  owner: string,
-): Promise<void> {
-  if (!request.retry || !job.data.enqueuedAt) return;
-  const due = Date.parse(job.data.enqueuedAt) + request.retry.delayMs;
-  if (!(due > Date.now())) return;
-  await job.moveToDelayed(due, owner);
-  throw new DelayedError();
-}
-
-/** The job ended before this delivery (cancelled while waiting, or finished just before its worker died). */
-function endedEarlier(record: JobRecord | undefined, status: string): OperationState | undefined {
-  if (status === 'completed') return record?.state;
-  throw new UnrecoverableError(record?.message ?? status);
-}
-
-/** `{ retry }` when BullMQ delivers the job again after a failed attempt (a transient error), else nothing. */
-function retryOf(job: Run['job']): { retry?: { attempt: number; attempts: number; reason: string } } {
-  if (job.attemptsMade < 1) return {};
-  return {
-    retry: {
-      attempt: job.attemptsMade + 1,
-      attempts: job.opts.attempts ?? 1,
-      reason: job.failedReason ?? 'a transient error',
-    },
-  };
-}
-
 async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
   const { jobId, owner } = run;
   const { controller } = run.running;
@@ -189,22 +144,6 @@ async function runTurn(deps: ProcessorDeps, run: Run): Promise<OperationState> {
 }
 
 /**
- * True when a persisted state needs no more work from the runner. A sync's operation is completed before its
- * Application health is assessed (the engine persists the completed state, then watches the health and persists it
- * again with `health`): a completed sync without `health` was saved by a worker that stopped in between, and is
- * not final — the runner finishes it (health, HealthAssessed) without running the operation again, or the job ends
- * from it with health Unknown when the runner cannot (`endedWithoutHealth`). A deletion
- * (request.deletion) has no health step: its completed state is final.
- */
-function isFinished(
-  state: OperationState | undefined,
-  request: SyncRequest,
-): state is OperationState & { finishedAt: string } {
-  if (!isCompletedState(state)) return false;
-  return request.deletion !== undefined || state.health !== undefined;
-}
-
-/**
  * Call the runner with the persisted state, unless that state is already final (finished before a crash). When
  * the runner throws after the operation was saved completed (resumed for its health step, or completed in this
  * run) and the job is neither handed over nor retried, the job ends from the saved state — with health Unknown
@@ -245,13 +184,6 @@ async function runOrResume(deps: ProcessorDeps, run: Run, reporter: SyncReporter
     await reportCompleted(reporter, saved);
     return saved;
   }
-}
-
-/** A completed OperationState (phase Succeeded, Failed or Error, and its finishedAt). */
-function isCompletedState(
-  state: OperationState | undefined,
-): state is OperationState & { finishedAt: string } {
-  return state?.finishedAt !== undefined && isCompleted(state.phase);
 }
 
 /**
@@ -303,22 +235,6 @@ function isHandedOver(deps: ProcessorDeps, run: Run, err: unknown): boolean {
 function willRetry(run: Run, err: unknown): boolean {
   const cancelled = run.running.controller.signal.aborted;
   return !cancelled && isTransientError(err) && run.job.attemptsMade + 1 < (run.job.opts.attempts ?? 1);
-}
-
-/** Say a saved final state's OperationCompleted (again: the thread's lines are keyed, so it is posted once). */
-async function reportCompleted(
-  reporter: SyncReporter,
-  state: OperationState & { finishedAt: string },
-): Promise<void> {
-  const durationMs = Math.max(0, Date.parse(state.finishedAt) - Date.parse(state.startedAt)) || 0;
-  await reporter.report({
-    type: 'OperationCompleted',
-    at: state.finishedAt,
-    phase: state.phase,
-    message: state.message,
-    durationMs,
-    state,
-  });
 }
 
 /** Run a lifecycle hook: transient errors propagate (the job is retried and the hook runs again), others are logged. */

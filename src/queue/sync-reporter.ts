@@ -2,19 +2,15 @@
  * The progress port. A worker gets one SyncReporter per job; the engine's SyncEvents go to it in order.
  * The queue carries only an opaque ReportTarget, so it never learns that Slack exists.
  */
-import type { SyncEvent } from '../domain/index.js';
+import type { Initiator, SyncEvent } from '../domain/index.js';
+
+export type { Initiator };
 
 /** Where a sync's progress is reported: a Slack channel and the thread's root message ts (the header). */
 export interface ReportTarget {
   channel: string;
   /** ts of the header message; replies go in its thread and it is updated in place. */
   threadTs: string;
-}
-
-/** Who asked for the sync. */
-export interface Initiator {
-  userId: string;
-  userName: string;
 }
 
 /** Receives every step of one operation. Implementations must not throw for delivery problems they can retry. */

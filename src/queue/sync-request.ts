@@ -3,10 +3,20 @@
  * The request travels as BullMQ job data, so it must stay JSON-serialisable.
  */
 import { z } from 'zod';
-import { type ApplicationSource, BotError, type SyncOperation } from '../domain/index.js';
+import {
+  type ApplicationSource,
+  BotError,
+  DELETION_CASCADES,
+  type DeletionRequest,
+  type PromotionRef,
+  type RollbackRef,
+  type SyncOperation,
+} from '../domain/index.js';
 import { type AppOfAppsChain, AppOfAppsChainSchema } from './app-of-apps-chain.js';
 import { type RolloutChain, RolloutChainSchema } from './rollout-chain.js';
 import type { Initiator, ReportTarget } from './sync-reporter.js';
+
+export type { DeletionRequest, PromotionRef, RollbackRef };
 
 /** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
 export interface SyncRequest {
@@ -21,7 +31,9 @@ export interface SyncRequest {
   rollout?: RolloutChain;
   /**
    * Present when this job deletes the Application (`/sync delete <app>`) instead of syncing it; it runs in the
-   * same per-application line, so it never overlaps a sync of that app. `operation` is then unused.
+   * same per-application line, so it never overlaps a sync of that app (src/deletion runDeletion). `operation` then
+   * syncs nothing: it is recorded in the deletion's OperationState, and its `revision`, when set, is the one the
+   * Application's deletion hooks are rendered at (a removed generated Application's last synced commit).
    */
   deletion?: DeletionRequest;
   /**
@@ -43,19 +55,6 @@ export interface SyncRequest {
   promotion?: PromotionRef;
 }
 
-/** What a promotion moves: from which stage of which pipeline, the exact revision, and how it was verified. */
-export interface PromotionRef {
-  pipeline: string;
-  /** The stage (Application) the revision was verified in. */
-  from: string;
-  /** The exact revision promoted: each source's git SHA or chart version, joined by `;`. */
-  revision: string;
-  /** How it was verified, for people: `Healthy in guestbook-staging for 2 h, PostSync Job/smoke-test passed`. */
-  verified?: string;
-  /** A break-glass promotion of a revision that was not verified: why it was never verified. */
-  unverified?: string;
-}
-
 /** Which attempt a retry is, of how many (none without a limit), after how long, and the failed attempt's message. */
 export interface SyncRetryRef {
   attempt: number;
@@ -63,30 +62,6 @@ export interface SyncRetryRef {
   /** Backoff from the moment it was enqueued; the worker does not run it earlier. */
   delayMs: number;
   reason: string;
-}
-
-/** A rollback's target: history entry `id` and its exact revision (git SHA). */
-export interface RollbackRef {
-  id: number;
-  revision: string;
-  /**
-   * The promotion this rollback undoes, when the operation it rolls back from was one (history entry `id`, if
-   * recorded): said on its approval message and header.
-   */
-  undoes?: { id?: number; pipeline: string; from: string; revision: string };
-}
-
-/** What `/sync delete` asks for (see src/deletion/delete-application.ts). */
-export interface DeletionRequest {
-  /** `--cascade`; absent = follow the Application's finalizers. */
-  cascade?: 'foreground' | 'background' | 'orphan';
-  /** `group/Kind/namespace/name` of the `Delete=confirm` objects the confirmation or approval covered. */
-  confirmed: string[];
-  /**
-   * `planHash` (src/deletion/application-deletion.ts) of the plan the requester confirmed (and approvers approved): the
-   * worker re-plans when the job starts and deletes nothing when the plan's hash differs.
-   */
-  planHash: string;
 }
 
 const applicationSource = z.custom<ApplicationSource>(
@@ -157,7 +132,7 @@ export const SyncRequestSchema = z.object({
   trigger: z.string().min(1).max(200).optional(),
   deletion: z
     .object({
-      cascade: z.enum(['foreground', 'background', 'orphan']).optional(),
+      cascade: z.enum(DELETION_CASCADES).optional(),
       confirmed: z.array(z.string().min(1)),
       planHash: z.string().regex(/^[0-9a-f]{32}$/, 'must be a deletion plan hash'),
     })

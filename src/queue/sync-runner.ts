@@ -36,3 +36,10 @@ export interface SyncRunnerContext {
  * `isTransientError`) for infrastructure trouble that a retry can cure.
  */
 export type SyncRunner = (ctx: SyncRunnerContext) => Promise<OperationState>;
+
+/** The per-job logger a runner is given (a child of the root with `{ application, operationId }`). */
+export interface RunnerLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}

@@ -15,10 +15,10 @@
  * `decideMove` is the pure part (which of those), so other policies (pinned, promoted revisions) can consult it.
  */
 import type { CommitSummary } from '../applications/index.js';
-import type { Application, SyncOperation } from '../domain/index.js';
+import type { Application, Initiator, SyncOperation } from '../domain/index.js';
 import { type AutomatedSyncDecision, automatedSyncDecision } from '../environments/index.js';
 import type { Logger } from '../logger.js';
-import type { Initiator, ReportTarget } from '../queue/index.js';
+import type { ReportTarget } from '../queue/index.js';
 import { type AutomatedRequestDeps, requestAutomatedSync } from '../requests/for-revisions.js';
 import type { Settings } from '../settings/index.js';
 import { isAutomated, type MoveOutcome, type RevisionMove, type RevisionStore } from './revision-watcher.js';

@@ -12,16 +12,17 @@
  * Multi-source Applications resolve each source; their revision is the sources' joined by `;`, and a move syncs
  * the Application as configured (no single revision to pin). Local-folder sources have no revision and are skipped.
  */
-import { type Application, type ApplicationSource, sourcesOf } from '../domain/index.js';
+import {
+  type Application,
+  type ApplicationSource,
+  type RevisionTrigger,
+  sourcesOf,
+} from '../domain/index.js';
 import type { Logger } from '../logger.js';
 import { normalizeRepoUrl } from './repo-url.js';
 import { branchOf, resolveGitTarget } from './resolve-target.js';
 
-/** What made the watcher look: the interval, or a git host's webhook (`provider`: GitHub, GitLab, …). */
-export interface RevisionTrigger {
-  kind: 'poll' | 'push';
-  provider?: string;
-}
+export type { RevisionTrigger };
 
 /** One Application whose resolved revision is not the one last seen (or that was never synced). */
 export interface RevisionMove {

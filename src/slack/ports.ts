@@ -4,14 +4,13 @@
  * deletion planner (declared by src/deletion, re-exported here).
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
-import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
 import type {
+  ApplicationDestination,
+  ApplicationSource,
   Initiator,
-  RolloutChain,
-  RolloutChainStep,
-  SyncQueueClient,
-  SyncRequest,
-} from '../queue/index.js';
+  SyncOperationResource,
+} from '../domain/index.js';
+import type { RolloutChain, RolloutChainStep, SyncQueueClient, SyncRequest } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Application, BotError, isCompleted, type OperationState } from '../../src/domain/index.js';
 import { ClusterError, runOperation } from '../../src/engine/index.js';
-import { createEngineSyncRunner } from '../../src/main/engine-sync-runner.js';
 import { TransientError } from '../../src/queue/index.js';
 import type { SyncWorker } from '../../src/queue/sync-worker.js';
+import { createEngineSyncRunner } from '../../src/sync-run/index.js';
 import { obj, sourced } from '../builders/manifest-builders.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { type QueueFixture, useQueueFixture } from './support/queue-fixture.js';

@@ -5,14 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { DeletionPlan } from '../../deletion/index.js';
-import type { SyncOperation } from '../../domain/index.js';
 import type {
   DeletionRequest,
   Initiator,
   PromotionRef,
   RollbackRef,
-  RolloutChain,
-} from '../../queue/index.js';
+  SyncOperation,
+} from '../../domain/index.js';
+import type { RolloutChain } from '../../queue/index.js';
 import type { Principals } from '../../settings/index.js';
 import type { DiffSummary } from './diff-summary.js';
 import type { PlanSummary } from './plan-summary.js';

@@ -4,7 +4,7 @@
  * never enqueues: an approved request goes back to the request path through `deps.enqueueApproved`.
  */
 
-import type { Initiator } from '../../queue/index.js';
+import type { Initiator } from '../../domain/index.js';
 import type { AuditRecord } from '../audit-log.js';
 import { checkRequest, type RequestAsk } from '../check-request.js';
 import { environmentFor } from '../environment-resolver.js';

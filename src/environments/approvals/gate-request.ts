@@ -7,8 +7,8 @@
  * its gate and enqueues only on `proceed`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Application } from '../../domain/index.js';
-import type { PromotionRef, RollbackRef, RolloutChain } from '../../queue/index.js';
+import type { Application, PromotionRef, RollbackRef } from '../../domain/index.js';
+import type { RolloutChain } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
 import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
 import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';

@@ -6,8 +6,7 @@
  * (server-side dry run vs live, masked).
  */
 
-import type { SyncOperation } from '../../domain/index.js';
-import type { Initiator } from '../../queue/index.js';
+import type { Initiator, SyncOperation } from '../../domain/index.js';
 import { checkRequest, type RequestPolicyDeps } from '../check-request.js';
 import { decodeApprovalButtonValue } from './approval-button.js';
 import type { ApprovalDeps } from './approval-deps.js';

@@ -9,7 +9,7 @@
  * The caller has already checked the `action` permission (authorizeAction) for the requester.
  */
 import { randomUUID } from 'node:crypto';
-import type { Initiator } from '../../queue/index.js';
+import type { Initiator } from '../../domain/index.js';
 import { resourceActionNeedsApproval } from '../../settings/index.js';
 import { environmentFor } from '../environment-resolver.js';
 import { mentionOf } from '../principal-mentions.js';

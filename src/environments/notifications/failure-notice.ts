@@ -4,8 +4,15 @@
  */
 
 import type { NotificationTrigger } from '../../applications/index.js';
-import type { CancelledBy, HealthStatus, OperationState, TaskRef } from '../../domain/index.js';
-import type { Initiator, ReportTarget, RollbackRef } from '../../queue/index.js';
+import type {
+  CancelledBy,
+  HealthStatus,
+  Initiator,
+  OperationState,
+  RollbackRef,
+  TaskRef,
+} from '../../domain/index.js';
+import type { ReportTarget } from '../../queue/index.js';
 
 export interface FailureNotice {
   /** `failed`: the operation Failed or Errored; `degraded`: it Succeeded but the app is Degraded. */

@@ -23,13 +23,9 @@ import {
   type Subscriptions,
   subscribedChannels,
 } from '../../applications/index.js';
-import {
-  type Application,
-  hasOnlyLocalSources,
-  type OperationState,
-  type SyncEvent,
-} from '../../domain/index.js';
+import type { Application, OperationState, SyncEvent } from '../../domain/index.js';
 import type { SyncReporter, SyncRequest } from '../../queue/index.js';
+import { canRollBackApplication } from '../../rollback/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { AuditLog } from '../audit-log.js';
@@ -70,14 +66,6 @@ export interface FailureNotifierDeps {
 export interface FailureNotifier {
   /** A reporter for one job (the worker's `reporterFactory` fans it out next to the Slack reporter). */
   reporterFor(job: { jobId: string; request: SyncRequest }): SyncReporter;
-}
-
-/**
- * Whether `app` can be rolled back (`/sync rollback`): Argo CD refuses Applications with automated sync, and a
- * local folder (empty repoURL) has no revisions (a multi-source Application can when one of its sources is not local).
- */
-export function canRollBackApplication(app: Application): boolean {
-  return !app.syncPolicy?.automated && !hasOnlyLocalSources(app);
 }
 
 /** The subscriptions of `app`: its annotations', then its environment's defaults. */

@@ -14,10 +14,10 @@
  *    the poll (RevisionWatcher.refreshRepository), in the background → 202 with their names.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Application, sourcesOf } from '../../domain/index.js';
+import { type Application, type RevisionTrigger, sourcesOf } from '../../domain/index.js';
 import type { Logger } from '../../logger.js';
 import { normalizeRepoUrl } from '../repo-url.js';
-import type { PollResult, RevisionTrigger } from '../revision-watcher.js';
+import type { PollResult } from '../revision-watcher.js';
 import { pushConcerns } from './match-applications.js';
 import { envelopeOf, pushesOf, secretFor, verify, type WebhookSecrets } from './webhook-payloads.js';
 

@@ -11,33 +11,29 @@
  * must name a sync of its Application that wavesync knows (in its history, or still in the queue); a click naming
  * another (a forged value) is refused as stale, nothing queued.
  */
-import { createHash } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { ClickClaims, Clicker } from '../../queue/index.js';
+import {
+  promotionUndone,
+  rollbackClaim,
+  rollbackOperation,
+  rollbackRefusal,
+  rollbackTargetOfFailure,
+  UNKNOWN_REVISION,
+} from '../../rollback/index.js';
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import { queueUnavailable } from '../commands/queue-unavailable.js';
 import { requestRefusal } from '../commands/request-refusal.js';
-import {
-  ROLLBACK_HISTORY_SCAN,
-  rollbackAcceptedText,
-  rollbackOperation,
-  rollbackRefusal,
-  UNKNOWN_REVISION,
-} from '../commands/rollback-command.js';
-import { promotionUndone, type RollbackChoice, rollbackTargetBefore } from '../commands/rollback-target.js';
+import { rollbackAcceptedText } from '../commands/rollback-command.js';
 import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { decodeRollbackButtonValue } from '../messages/rollback-button.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
-import type { HistoryEntry } from '../ports.js';
 import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
 export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
-
-/** How long the claim of a failure's rollback is kept (ms): as long as its buttons are usually clicked. */
-export const ROLLBACK_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
 
 /** `claims`: who started each failure's rollback first (redisClickClaims, shared by the bot replicas). */
 export async function rollbackAction(args: ActionArgs & { claims: ClickClaims }): Promise<void> {
@@ -66,25 +62,16 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
   const keep = (m: Parameters<RespondFn>[0]) =>
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
-  let choice: RollbackChoice;
-  let scanned: HistoryEntry[] = [];
+  let choice: Awaited<ReturnType<typeof rollbackTargetOfFailure>>;
   try {
-    const history = await deps.queue.history(application, ROLLBACK_HISTORY_SCAN);
-    // The button names the sync it belongs to: one of this Application's, in its history or still in the queue.
-    const jobId = value.jobId;
-    const known =
-      jobId !== undefined &&
-      (history.some((e) => e.jobId === jobId) ||
-        (await deps.queue.jobStatus(jobId))?.application === application);
-    if (!known) {
-      return void (await reply(
-        `This Roll back button names no sync of *${escapeMrkdwn(application)}* that wavesync knows of; nothing was queued. To roll back, use \`/sync rollback ${escapeMrkdwn(application)}\`.`,
-      ));
-    }
-    choice = rollbackTargetBefore(history, jobId);
-    scanned = history;
+    choice = await rollbackTargetOfFailure(deps.queue, application, value.jobId);
   } catch (err) {
     return queueUnavailable({ respond: keep, deps }, err);
+  }
+  if (choice === undefined) {
+    return void (await reply(
+      `This Roll back button names no sync of *${escapeMrkdwn(application)}* that wavesync knows of; nothing was queued. To roll back, use \`/sync rollback ${escapeMrkdwn(application)}\`.`,
+    ));
   }
   if (!choice.ok)
     return void (await reply(
@@ -92,16 +79,10 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
     ));
   const { entry } = choice;
   const operation = rollbackOperation(entry.revision, false, entry.source, entry.sources);
-  const undoes = promotionUndone(scanned, entry.id);
+  const undoes = promotionUndone(choice.history, entry.id);
   const rollback = { id: entry.id, revision: entry.revision, ...(undoes ? { undoes } : {}) };
   // One rollback per failure, whoever clicks where: the failed job (all its buttons) and the entry it returns to.
-  const what = JSON.stringify([
-    body.team?.id ?? body.user.team_id ?? '',
-    application,
-    value.jobId ?? '',
-    entry.id,
-  ]);
-  const claim = createHash('sha256').update(what).digest('hex').slice(0, 40);
+  const claim = rollbackClaim(body.team?.id ?? body.user.team_id ?? '', application, value.jobId, entry.id);
   let first: Clicker | undefined;
   try {
     first = await claims.claim(claim, initiator);

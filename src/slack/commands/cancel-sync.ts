@@ -7,7 +7,7 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Initiator } from '../../queue/index.js';
+import type { Initiator } from '../../domain/index.js';
 import { type SlackMessage, textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { syncHeaderBlocks } from '../messages/sync-header-blocks.js';

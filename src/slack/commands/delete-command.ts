@@ -11,8 +11,14 @@
  * Application's own finalizers decide, as when it is deleted with kubectl.
  */
 import { parseArgs } from 'node:util';
-import { type DeletionCascade, type DeletionPlan, planHash } from '../../deletion/index.js';
-import { BotError, reasonForPeople, type SyncOperation } from '../../domain/index.js';
+import { type DeletionPlan, planHash } from '../../deletion/index.js';
+import {
+  BotError,
+  DELETION_CASCADES,
+  type DeletionCascade,
+  reasonForPeople,
+  type SyncOperation,
+} from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { type CommandProblem, commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { deletionConfirmationBlocks } from '../messages/deletion-blocks.js';
@@ -21,8 +27,6 @@ import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { breakGlassReasonOf } from './parse-sync-args.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
-
-const CASCADES: readonly DeletionCascade[] = ['foreground', 'background', 'orphan'];
 
 /** A deletion job's `operation` (unused by the worker; the queue's request shape requires one). */
 export const NO_SYNC: SyncOperation = { prune: false, dryRun: false, syncOptions: [] };
@@ -100,7 +104,7 @@ export function decodeDeletionButtonValue(raw: string | undefined): DeletionButt
   try {
     const v = JSON.parse(raw ?? '') as Partial<DeletionButtonValue>;
     if (typeof v.application !== 'string' || typeof v.planHash !== 'string') return undefined;
-    if (v.cascade !== undefined && !CASCADES.includes(v.cascade)) return undefined;
+    if (v.cascade !== undefined && !DELETION_CASCADES.includes(v.cascade)) return undefined;
     if (v.breakGlassReason !== undefined && typeof v.breakGlassReason !== 'string') return undefined;
     return {
       application: v.application,
@@ -157,7 +161,7 @@ export function parseDeleteArgs(args: readonly string[]): ParsedDelete {
       );
   }
   const cascade = values.cascade?.[0];
-  if (cascade !== undefined && !CASCADES.includes(cascade as DeletionCascade)) {
+  if (cascade !== undefined && !DELETION_CASCADES.includes(cascade as DeletionCascade)) {
     return fail(`--cascade must be foreground, background or orphan (not \`${escapeMrkdwn(cascade)}\`).`);
   }
   const reason = breakGlassReasonOf(values['break-glass']?.[0], 'INC-42 cleanup');

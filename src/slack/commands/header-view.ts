@@ -2,11 +2,17 @@
  * The header's fixed part (app, destination, who, command) for a request or a queued job, so the bot, the
  * cancel paths and the worker's reporter all draw the same header.
  */
-import type { SyncOperation } from '../../domain/index.js';
-import type { DeletionRequest, Initiator, PromotionRef, RollbackRef } from '../../queue/index.js';
+import type {
+  DeletionRequest,
+  Initiator,
+  PromotionRef,
+  RollbackRef,
+  SyncOperation,
+} from '../../domain/index.js';
+import { canRollBack } from '../../rollback/index.js';
 import { formatDestination } from '../messages/format.js';
 import type { SyncHeaderView } from '../messages/sync-header-blocks.js';
-import type { ApplicationCatalog, ApplicationSummary } from '../ports.js';
+import type { ApplicationCatalog } from '../ports.js';
 
 export type HeaderBase = Omit<SyncHeaderView, 'state'>;
 
@@ -70,11 +76,6 @@ export function commandTextOf(application: string, op: SyncOperation): string {
   for (const r of op.resources ?? [])
     words.push('--resource', `${r.group}:${r.kind}:${r.namespace ? `${r.namespace}/` : ''}${r.name}`);
   return words.join(' ');
-}
-
-/** A rollback is possible: no automated sync, and a source with revisions (not a local folder). */
-export function canRollBack(app: Pick<ApplicationSummary, 'automated' | 'source'>): boolean {
-  return !app.automated && typeof app.source !== 'string' && app.source.repoURL !== '';
 }
 
 /** `/sync rollback guestbook 41 --prune`. */

@@ -8,13 +8,13 @@
  * environment. The Promote button of `/sync pipeline` runs the same path.
  */
 import { parseArgs } from 'node:util';
+import type { Initiator } from '../../domain/index.js';
 import { type PromoteAsk, planPromotion } from '../../promotion/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { promotionTitle } from '../messages/sync-header-blocks.js';
-import type { Initiator } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf, type PromotionDeps } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';

@@ -1,34 +1,34 @@
 /**
  * `/sync rollback <app> [ID] [--prune] [--break-glass "reason"]` — Argo CD's `argocd app rollback APPNAME [ID]`:
  * sync the Application to the exact revision of history entry ID (default: the newest Succeeded entry before the
- * current one; ./rollback-target.ts), as a sync in every other respect — the `rollback` permission (one
+ * current one; src/rollback), as a sync in every other respect — the `rollback` permission (one
  * authorization, ephemeral refusals), freeze windows (break-glass), approval, header and thread. The header
  * reads `Rollback to 3f2a1c9 (#41)`. Refused, as Argo CD does, for an Application with automated sync (the next
  * automated sync would undo it), and for a local-folder source (no revisions to return to). Like Argo CD's
  * rollback it does not prune unless `--prune` is given.
  */
 import { parseArgs } from 'node:util';
-import type { ApplicationSource, SyncOperation } from '../../domain/index.js';
-import type { RollbackRef } from '../../queue/index.js';
+import type { RollbackRef } from '../../domain/index.js';
+import {
+  promotionUndone,
+  type RollbackChoice,
+  rollbackOperation,
+  rollbackRefusal,
+  rollbackTargetOf,
+  UNKNOWN_REVISION,
+} from '../../rollback/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { USAGE } from '../messages/help-blocks.js';
 import { rollbackTitle } from '../messages/sync-header-blocks.js';
-import type { ApplicationSummary, HistoryEntry, SyncQueueClient } from '../ports.js';
+import type { HistoryEntry } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';
 import { requestRefusal } from './request-refusal.js';
-import { chooseRollbackTarget, promotionUndone, type RollbackChoice } from './rollback-target.js';
 import { acceptCommand } from './start-sync-command.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
-
-/** The revision of the request-policy check made before the target is known (a rollback's revision is not checked). */
-export const UNKNOWN_REVISION = 'rollback';
-
-/** How many history entries a rollback looks through (the history itself is capped by `defaults.historyLimit`). */
-export const ROLLBACK_HISTORY_SCAN = 1000;
 
 export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   const parsed = parseRollbackArgs(ctx.args);
@@ -91,61 +91,6 @@ export function rollbackAcceptedText(
       ? 'It waits for approval: the request is the header below.'
       : 'Progress is in the thread under the header below.';
   return `Got it: ${rollbackTitle(rollback)} of *${escapeMrkdwn(application)}*. ${next}`;
-}
-
-/**
- * The operation of a rollback to `revision` with the entry's recorded `source` (Argo CD's rollback syncs
- * `RevisionHistory.source`; undefined: the Application's current one): no dry run, no selective sync, prune only
- * when asked (Argo CD).
- */
-export function rollbackOperation(
-  revision: string,
-  prune = false,
-  source?: ApplicationSource,
-  sources?: ApplicationSource[],
-): SyncOperation {
-  return {
-    revision,
-    prune,
-    dryRun: false,
-    syncOptions: [],
-    ...(source ? { source } : {}),
-    ...(sources ? { sources } : {}),
-  };
-}
-
-/** The rollback target of `application` from its history (entry `id`, or the default). */
-export async function rollbackTargetOf(
-  queue: Pick<SyncQueueClient, 'history'>,
-  application: string,
-  id?: number,
-): Promise<RollbackChoice & { history: HistoryEntry[] }> {
-  const history = await queue.history(application, ROLLBACK_HISTORY_SCAN);
-  return { ...chooseRollbackTarget(history, id), history };
-}
-
-/**
- * Why `app` cannot be rolled back at all, or undefined. Argo CD refuses a rollback of an Application with automated
- * sync ("rollback cannot be initiated when auto-sync is enabled"); a local folder (empty `repoURL`) has no history
- * of revisions to return to.
- */
-export function rollbackRefusal(app: ApplicationSummary | undefined): string | undefined {
-  if (!app) return undefined;
-  const name = app.name;
-  if (app.automated) {
-    return (
-      `${name} has automated sync (spec.syncPolicy.automated), so it cannot be rolled back: the next automated sync ` +
-      `would return it to its targetRevision (Argo CD refuses this too). Remove syncPolicy.automated from the ` +
-      `Application and roll back, or revert the change in git.`
-    );
-  }
-  if (typeof app.source !== 'string' && app.source.repoURL === '') {
-    return (
-      `${name} is read from a local folder (empty repoURL), which has no revisions to roll back to: only its ` +
-      `current files exist. Restore the files and run /sync ${name}, or move the manifests to git.`
-    );
-  }
-  return undefined;
 }
 
 type ParsedRollback =

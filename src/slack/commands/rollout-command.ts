@@ -10,11 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import type { Initiator } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { rolloutHeaderBlocks } from '../messages/rollout-blocks.js';
-import type { Initiator, JournalEntry, RolloutChain } from '../ports.js';
+import type { JournalEntry, RolloutChain } from '../ports.js';
 import { HEADER_EVENT_TYPE } from '../reporters/header-delivery.js';
 import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { requestRefusal } from './request-refusal.js';

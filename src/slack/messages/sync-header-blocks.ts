@@ -2,8 +2,13 @@
  * The sync's header: the root message of its thread, edited in place as the sync moves (queued → running →
  * succeeded/failed). Answers "what is happening right now?" without opening the thread.
  */
-import { displayRevision, type HealthStatus, type OperationPhase, type WaveRef } from '../../domain/index.js';
-import type { Initiator } from '../../queue/index.js';
+import {
+  displayRevision,
+  type HealthStatus,
+  type Initiator,
+  type OperationPhase,
+  type WaveRef,
+} from '../../domain/index.js';
 import type { JobAhead } from '../ports.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatClock, formatHealth, mention, ordinal, truncate } from './format.js';

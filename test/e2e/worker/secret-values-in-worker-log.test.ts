@@ -9,8 +9,8 @@ import { contentRevisionOf } from '../../../src/applications/manifests/index.js'
 import type { Application, KubeObject } from '../../../src/domain/index.js';
 import { runOperation, type SourcedObject } from '../../../src/engine/index.js';
 import { createLogger } from '../../../src/logger.js';
-import { createEngineSyncRunner } from '../../../src/main/engine-sync-runner.js';
 import { createSyncQueue, createSyncWorker } from '../../../src/queue/index.js';
+import { createEngineSyncRunner } from '../../../src/sync-run/index.js';
 import {
   deleteKeys,
   jobsFinished,

@@ -2,7 +2,8 @@
  * createEngineSyncRunner — adapts the sync engine's `runOperation(...)` to the queue's SyncRunner port: load the
  * Application from the registry → render its manifests at the operation's revision → run the operation against
  * the Cluster of the Application's destination, reporting to the job's reporter, persisting after every step and
- * terminating on the job's AbortSignal. A `/sync delete` job (request.deletion) runs `deleteApplication` instead.
+ * terminating on the job's AbortSignal. A `/sync delete` job (request.deletion) is src/deletion's (runDeletion); a
+ * rollback renders the source its history entry recorded (src/rollback).
  *
  * A request that cannot start (unknown Application, manifests that do not render, no cluster for the
  * destination) is an outcome the user must see, not a crash: the runner reports `OperationCompleted` with phase
@@ -13,6 +14,7 @@
  */
 
 import { applicationWarnings } from '../applications/index.js';
+import { type DeletionRunnerDeps, runDeletion } from '../deletion/index.js';
 import {
   type Application,
   isCompleted,
@@ -23,8 +25,16 @@ import {
   withApplicationSyncOptions,
 } from '../domain/index.js';
 import { type IgnoreDifferencesRule, ignoreDifferencesOf, type PlanWarning } from '../engine/index.js';
-import type { DeletionRequest, SyncRunner, SyncRunnerContext } from '../queue/index.js';
-import { isTransientError } from '../queue/index.js';
+import {
+  isTransientError,
+  messageOf,
+  type RunnerLogger,
+  reportStartFailure,
+  type SyncRunner,
+  type SyncRunnerContext,
+  TERMINATED,
+} from '../queue/index.js';
+import { rollbackWarnings, withOperationSource } from '../rollback/index.js';
 
 /** The desired objects of an Application at a revision, and the revision they were resolved to. */
 export interface RenderedApplication<Target> {
@@ -56,38 +66,16 @@ export type RunOperation<Target, ClusterT> = (input: {
   logger?: RunnerLogger;
 }) => Promise<OperationState>;
 
-export interface RunnerLogger {
-  debug(fields: Record<string, unknown>, message: string): void;
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-}
-
-export interface EngineSyncRunnerDeps<Target, ClusterT> {
-  /**
-   * The Application `name` (the request is passed too: an App of Apps child is resolved from it);
-   * throws (or rejects with) BotError('application_not_found') for an unknown one.
-   */
-  application(name: string, request: SyncRunnerContext['request']): Application | Promise<Application>;
+/** What a sync needs from the worker; a deletion job needs the DeletionRunnerDeps part (src/deletion). */
+export interface EngineSyncRunnerDeps<Target, ClusterT> extends DeletionRunnerDeps<ClusterT> {
   /** Stops when `signal` aborts (a cancel while rendering), rejecting with any error. */
   render(
     app: Application,
     options: { revision: string | undefined; signal: AbortSignal },
   ): Promise<RenderedApplication<Target>>;
-  /** The Cluster for the Application's destination (kubeconfig context from wavesync.yaml `clusters:`). */
-  clusterFor(app: Application): ClusterT;
   runOperation: RunOperation<Target, ClusterT>;
   /** Per-job logger (child of the root with `{ application, operationId }`). */
   logger(fields: { application: string; operationId: string }): RunnerLogger;
-  /**
-   * Runs a `/sync delete` job (request.deletion) against the Application's cluster (src/deletion deleteApplication);
-   * without it such jobs end with phase Error.
-   */
-  deleteApplication?(input: {
-    app: Application;
-    cluster: ClusterT;
-    ctx: SyncRunnerContext;
-    deletion: DeletionRequest;
-  }): Promise<OperationState>;
 }
 
 /** Build the SyncRunner. */
@@ -172,56 +160,6 @@ function withSyncedSource(state: OperationState, app: Application): OperationSta
   return { ...state, syncResult: { ...state.syncResult, source: app.source, ...sources } };
 }
 
-/**
- * `app` with the operation's sources (multi-source) or source in place of its own (a rollback to a recorded source),
- * else `app`.
- */
-function withOperationSource(app: Application, operation: SyncOperation): Application {
-  if (operation.sources?.[0]) return { ...app, source: operation.sources[0], sources: operation.sources };
-  return operation.source ? { ...app, source: operation.source } : app;
-}
-
-/**
- * A rollback to a history entry recorded before entries kept their source falls back to the Application's current
- * source at the entry's revision, and says so in the thread.
- */
-function rollbackWarnings(request: SyncRunnerContext['request'], app: Application): PlanWarning[] {
-  const { rollback, operation } = request;
-  if (!rollback || operation.source || operation.sources) return [];
-  const match = /^(.*):(\d+)$/.exec(app.origin);
-  const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
-  const message =
-    `history entry #${rollback.id} has no recorded source (recorded before history kept it): rolling back with ` +
-    `the Application's current source (repoURL, path, helm values) at revision ${rollback.revision}`;
-  return [{ file, line, message }];
-}
-
-/** A `/sync delete` job: the Application and its cluster, then the deletion (start failures end in Error). */
-async function runDeletion<Target, ClusterT>(
-  deps: EngineSyncRunnerDeps<Target, ClusterT>,
-  ctx: SyncRunnerContext,
-  deletion: DeletionRequest,
-  logger: RunnerLogger,
-): Promise<OperationState> {
-  let prepared: { app: Application; cluster: ClusterT };
-  try {
-    if (!deps.deleteApplication) throw new Error('this worker cannot delete Applications');
-    const app = await deps.application(ctx.request.application, ctx.request);
-    prepared = { app, cluster: deps.clusterFor(app) };
-  } catch (error) {
-    if (isTransientError(error)) throw error;
-    logger.warn({ err: messageOf(error) }, 'deletion could not start');
-    return reportStartFailure(ctx, error);
-  }
-  logger.info(
-    { cascade: deletion.cascade ?? 'finalizers', resumed: ctx.initialState !== undefined },
-    'deletion started',
-  );
-  const state = await deps.deleteApplication({ ...prepared, ctx, deletion });
-  logger.info({ phase: state.phase, message: state.message }, 'deletion finished');
-  return state;
-}
-
 /** `work`, or a rejection as soon as `signal` aborts (whichever comes first). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Error('cancelled'));
@@ -231,40 +169,3 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
-
-/** The engine's message for a cancelled operation (Argo CD's). */
-const TERMINATED = 'Operation terminated';
-
-/** Tell the thread why the operation did not start, and end it with `phase` (Error by default). */
-async function reportStartFailure(
-  ctx: SyncRunnerContext,
-  error: unknown,
-  phase: 'Error' | 'Failed' = 'Error',
-): Promise<OperationState> {
-  const now = new Date().toISOString();
-  const state: OperationState = {
-    operation: ctx.request.operation,
-    phase,
-    message: messageOf(error),
-    syncResult: { revision: ctx.request.operation.revision ?? '', resources: [] },
-    startedAt: ctx.initialState?.startedAt ?? now,
-    finishedAt: now,
-  };
-  const durationMs = Date.parse(now) - Date.parse(state.startedAt);
-  await ctx.reporter.report({
-    type: 'OperationCompleted',
-    at: now,
-    phase,
-    message: state.message,
-    durationMs,
-    state,
-  });
-  await ctx.persist(state);
-  return state;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-export { withApplicationSyncOptions };

@@ -4,7 +4,7 @@
  * Succeeded with a recorded revision qualify: dry runs, deletions, failed, errored or cancelled operations and
  * entries recorded before ids existed do not (rolling back to what never deployed would not restore anything).
  */
-import type { HistoryEntry } from '../ports.js';
+import type { HistoryEntry } from '../queue/index.js';
 
 export type RollbackChoice =
   | { ok: true; entry: HistoryEntry & { id: number } }

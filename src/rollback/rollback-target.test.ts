@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../ports.js';
-import { rollbackRefusal } from './rollback-command.js';
+import type { HistoryEntry, JobStatus } from '../queue/index.js';
+import { canRollBack, rollbackRefusal, rollbackTargetOfFailure } from './rollback-operation.js';
 import { chooseRollbackTarget, rollbackTargetBefore } from './rollback-target.js';
 
 const SHA = (c: string) => c.repeat(40);
@@ -26,7 +26,7 @@ function entry(
   };
 }
 
-describe('src/slack/commands/rollback-target', () => {
+describe('src/rollback/rollback-target', () => {
   it('default: the newest Succeeded entry before the current one, skipping failures, dry runs and deletions', () => {
     const history = [
       entry(44, 'Failed', SHA('d')),
@@ -71,15 +71,22 @@ describe('src/slack/commands/rollback-target', () => {
   });
 
   it('refuses automated-sync Applications and local folders, as Argo CD refuses auto-sync ones', () => {
-    const destination = { server: 'https://kubernetes.default.svc', namespace: 'web' };
     const git = { repoURL: 'https://git.example.com/apps.git', path: 'web' };
-    expect(rollbackRefusal({ name: 'web', destination, source: git })).toBeUndefined();
-    expect(rollbackRefusal({ name: 'web', destination, source: git, automated: true })).toMatch(
+    expect(rollbackRefusal({ name: 'web', source: git })).toBeUndefined();
+    expect(rollbackRefusal({ name: 'web', source: git, automated: true })).toMatch(
       /^web has automated sync \(spec\.syncPolicy\.automated\), so it cannot be rolled back/,
     );
-    expect(rollbackRefusal({ name: 'web', destination, source: { repoURL: '', path: 'web' } })).toMatch(
+    expect(rollbackRefusal({ name: 'web', source: { repoURL: '', path: 'web' } })).toMatch(
       /^web is read from a local folder \(empty repoURL\), which has no revisions to roll back to/,
     );
+  });
+
+  it('offers the Roll back button only for a source known to have revisions, without automated sync', () => {
+    const git = { repoURL: 'https://git.example.com/apps.git', path: 'web' };
+    expect(canRollBack({ source: git })).toBe(true);
+    expect(canRollBack({ source: git, automated: true })).toBe(false);
+    expect(canRollBack({ source: { repoURL: '', path: 'web' } })).toBe(false);
+    expect(canRollBack({ source: 'https://git.example.com/apps.git (web)' })).toBe(false);
   });
 
   it('the Roll back button: the newest Succeeded entry older than the failed job, recorded or not yet', () => {
@@ -94,5 +101,42 @@ describe('src/slack/commands/rollback-target', () => {
     // The failed job's end not recorded yet: every recorded entry is older than it.
     const pending = rollbackTargetBefore(history, 'j-not-yet');
     expect(pending.ok && pending.entry.id).toBe(4);
+  });
+});
+
+/** `web`'s history (newest first) and the jobs still in the queue, by id. */
+function queueOf(history: HistoryEntry[], queued: Record<string, Pick<JobStatus, 'application'>> = {}) {
+  return {
+    history: async (application: string) => (application === 'web' ? history : []),
+    jobStatus: async (jobId: string) => queued[jobId] as JobStatus | undefined,
+  };
+}
+
+describe('src/rollback/rollback-operation: the Roll back button', () => {
+  const history = [
+    entry(3, 'Failed', SHA('c')),
+    entry(2, 'Succeeded', SHA('b')),
+    entry(1, 'Succeeded', SHA('a')),
+  ];
+
+  it('the Roll back button of a recorded failure returns to the newest Succeeded entry before it', async () => {
+    const choice = await rollbackTargetOfFailure(queueOf(history), 'web', 'j3');
+    expect(choice).toMatchObject({ ok: true, entry: { id: 2, revision: SHA('b') }, history });
+  });
+
+  it('a failure still in the queue (not recorded yet) returns to the newest Succeeded entry of all', async () => {
+    const choice = await rollbackTargetOfFailure(
+      queueOf(history, { j4: { application: 'web' } }),
+      'web',
+      'j4',
+    );
+    expect(choice).toMatchObject({ ok: true, entry: { id: 2 } });
+  });
+
+  it("a button naming no sync of the Application that wavesync knows, or another Application's, has no target", async () => {
+    const queue = queueOf(history, { other: { application: 'shop' } });
+    expect(await rollbackTargetOfFailure(queue, 'web', 'forged')).toBeUndefined();
+    expect(await rollbackTargetOfFailure(queue, 'web', 'other')).toBeUndefined();
+    expect(await rollbackTargetOfFailure(queue, 'web', undefined)).toBeUndefined();
   });
 });

@@ -1,46 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { runnerContext, SILENT_RUNNER_LOGGER } from '../../test/support/runner-context.js';
+import { testApplication } from '../../test/support/test-application.js';
 import type { Application } from '../domain/index.js';
-import { BotError, type OperationState, type SyncEvent } from '../domain/index.js';
-import type { SyncRunnerContext } from '../queue/index.js';
+import { BotError, type OperationState } from '../domain/index.js';
 import { createEngineSyncRunner, type RunOperation } from './engine-sync-runner.js';
 
-const app = {
+const app = testApplication({
   name: 'guestbook',
-  namespace: 'argocd',
-  project: 'default',
   source: { repoURL: '', path: 'guestbook' },
   destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook' },
-  finalizers: [],
-  labels: {},
-  annotations: {},
-  manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'guestbook' } },
   origin: 'guestbook.yaml:1',
-} satisfies Application;
+});
 
-function context(initialState?: OperationState) {
-  const events: SyncEvent[] = [];
-  const persisted: OperationState[] = [];
-  const ctx: SyncRunnerContext = {
-    jobId: 'job-1',
-    request: {
-      application: 'guestbook',
-      operation: { revision: 'main', prune: false, dryRun: false, syncOptions: [] },
-      initiator: { userId: 'U1', userName: 'pat' },
-      target: { channel: 'C1', threadTs: '1.1' },
-      requestKey: 'k',
-    },
-    initialState,
-    reporter: { report: async (e) => void events.push(e), close: async () => {} },
-    persist: async (s) => void persisted.push(s),
-    signal: new AbortController().signal,
-    pruneConfirmation: async () => undefined,
-  };
-  return { ctx, events, persisted };
-}
+const context = (initialState?: OperationState) => runnerContext({}, initialState);
+const silent = SILENT_RUNNER_LOGGER;
 
-const silent = { debug() {}, info() {}, warn() {} };
-
-describe('src/main/engine-sync-runner', () => {
+describe('src/sync-run/engine-sync-runner', () => {
   it('runs the engine on the rendered targets, in the destination namespace, on the app cluster', async () => {
     const calls: Parameters<RunOperation<string, string>>[0][] = [];
     const runOperation: RunOperation<string, string> = async (input) => {
