@@ -2,7 +2,7 @@
  * The sync's header: the root message of its thread, edited in place as the sync moves (queued → running →
  * succeeded/failed). Answers "what is happening right now?" without opening the thread.
  */
-import { displayRevision, type HealthStatus, type OperationPhase, type WaveRef } from '../../domain/index.js';
+import { displayRevision, type WaveRef } from '../../domain/index.js';
 import type { Initiator } from '../../queue/index.js';
 import type { OperationHeaderState } from '../../thread/index.js';
 import type { JobAhead } from '../ports.js';

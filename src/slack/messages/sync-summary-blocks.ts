@@ -3,7 +3,7 @@
  * `🎉 Succeeded in 1:07 · Healthy after 42 s · 4 resources synced, 1 pruned, 3 hooks run`, or
  * `⚠️ Succeeded in 1:07 · Degraded: Deployment web ImagePullBackOff`, or `❌ Failed in 0:19 · <message>`.
  */
-import type { CancelledBy, HealthStatus, OperationState } from '../../domain/index.js';
+import type { CancelledBy, OperationState } from '../../domain/index.js';
 import { isAlarming, type SyncSummary } from '../../thread/index.js';
 import { plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatDuration, listNames, plural, truncate } from './format.js';
