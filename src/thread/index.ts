@@ -28,12 +28,11 @@ export {
   deliverSyncHeader,
   findHeaderByKey,
   HEADER_EVENT_TYPE,
-  type HeaderDelivered,
   type HeaderDelivery,
 } from './header-delivery.js';
-export { type OutboxSweeperOptions, startOutboxSweeper, sweepOutboxes } from './outbox-sweeper.js';
+export { startOutboxSweeper, sweepOutboxes } from './outbox-sweeper.js';
 export type { PostedLines } from './posted-lines.js';
-export { createSharedChannelPacer, RedisChannelPacer } from './redis-channel-pacer.js';
+export { createSharedChannelPacer } from './redis-channel-pacer.js';
 export { redisChildLineStore } from './redis-child-line-store.js';
 export { redisPostedLines } from './redis-posted-lines.js';
 export { outboxesKey, redisThreadOutbox, redisThreadOutboxes } from './redis-thread-outbox.js';
@@ -43,11 +42,10 @@ export {
   type SyncThreadReporterOptions,
 } from './sync-thread-reporter.js';
 export {
-  type EventOf,
   isAlarming,
   type OperationHeaderState,
   type SyncSummary,
   type SyncThreadWording,
 } from './sync-thread-wording.js';
-export type { ThreadOutbox, ThreadOutboxes } from './thread-outbox.js';
-export { postThreadReply, type ThreadReplyDeps, threadNotePoster } from './thread-reply.js';
+export type { ThreadOutbox } from './thread-outbox.js';
+export { postThreadReply, threadNotePoster } from './thread-reply.js';
