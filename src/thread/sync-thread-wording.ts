@@ -1,8 +1,8 @@
 /**
  * What a sync's thread says, as a port: the thread decides which event becomes which line, when, and how often
- * (./thread-story.ts); the chat's presentation (src/slack/reporters/slack-reporter.ts slackThreadWording: Block Kit) words each
- * one. Also the thread's own vocabulary the presentation reads: the header's states while an operation runs and
- * after it, and the summary of an ended operation.
+ * (./thread-story.ts); the chat's presentation words each one (in Slack, Block Kit: slackThreadWording in
+ * src/slack/reporters/slack-reporter.ts). Also the thread's own vocabulary the presentation reads: the header's
+ * states while an operation runs and after it, and the summary of an ended operation.
  */
 import type {
   CancelledBy,

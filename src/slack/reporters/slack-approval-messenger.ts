@@ -22,8 +22,9 @@ export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationP
 
 /**
  * `pacer`: notices (failure, recovery, subscriptions) to one channel are spaced by it — Slack allows about one
- * message per second per channel. The composition root passes the Redis-backed one (src/thread's redis-channel-pacer.ts), so
- * every process's notices to a channel share its slots; default one pacer per messenger (per process), 1 s apart.
+ * message per second per channel. The composition root passes the Redis-backed one
+ * (src/thread/redis-channel-pacer.ts), so every process's notices to a channel share its slots; default one pacer
+ * per messenger (per process), 1 s apart.
  */
 export function createSlackApprovalMessenger(
   client: WebClient,
