@@ -37,7 +37,7 @@ module.exports = {
       from: { path: '^src/engine/' },
       to: {
         path: [
-          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|promotion|requests|revisions|rollback|sync-run|ops|settings|demo)',
+          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|promotion|requests|revisions|rollback|sync-run|ops|settings|demo|thread)',
           infra,
         ],
       },
@@ -65,11 +65,12 @@ module.exports = {
         'adapter layer: no Slack code or type (src/slack/, @slack/*), no Kubernetes client adapter (src/kube/), no ' +
         'operator endpoints (src/ops/), no wiring (src/main/) and no process entry point (src/cli/, src/demo/). ' +
         'The adapters implement those ports; src/main/ chooses which. The files directly in src/ (config, logger, ' +
-        'package-info) follow the same rule.',
+        "package-info) follow the same rule. So does the sync's thread (src/thread/): it codes against its chat and " +
+        'presentation ports, which src/slack/ implements, and never imports src/slack/.',
       severity: 'error',
       from: {
         path: [
-          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|promotion|requests|revisions|rollback|sync-run|queue|settings|domain|engine)/',
+          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|promotion|requests|revisions|rollback|sync-run|queue|settings|domain|engine|thread)/',
           '^src/[^/]+\\.ts$',
         ],
       },
@@ -85,6 +86,24 @@ module.exports = {
       to: { path: ['^src/(slack|main|cli|demo)/', '(^|/)@slack/'] },
     },
     {
+      name: 'slack-holds-no-redis',
+      comment:
+        'src/slack/ is the Slack transport and presentation only (Bolt wiring, command parsing, actions, Block Kit ' +
+        'builders, the chat port of src/thread/): it imports no Redis client (ioredis, bullmq) and no Redis store ' +
+        "module — src/queue/store/ or a feature's redis-*.ts. Data it needs kept (replays, click claims, a thread's " +
+        'lines) lives behind a store owned by the feature that owns the data, reached through its ports.',
+      severity: 'error',
+      from: { path: '^src/slack/' },
+      to: {
+        path: [
+          '^(ioredis|bullmq)(/|$)',
+          '(^|/)node_modules/(ioredis|bullmq)/',
+          '^src/queue/store/',
+          '^src/.*/redis-[^/]+\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'only-entry-points-import-main',
       comment:
         'src/main/ is the composition root, the only folder that wires adapters to ports. Nothing imports it but ' +
@@ -97,7 +116,7 @@ module.exports = {
       name: 'folders-only-through-index',
       comment:
         'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, resource-actions, ' +
-        'promotion, requests, revisions, rollback, sync-run, queue, settings; the engine has its own rule) is reached from other folders only through it: its public face, ' +
+        'promotion, requests, revisions, rollback, sync-run, queue, settings, thread; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
         "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner). " +
         'src/applications/manifests/index.ts is a second, narrow face of applications/: the manifest loader alone, for ' +
@@ -107,7 +126,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
-        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|rollback|sync-run|queue|settings)/',
+        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|rollback|sync-run|queue|settings|thread)/',
         pathNot: [
           '^$1',
           '^src/[^/]+/index\\.ts$',

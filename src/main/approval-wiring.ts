@@ -32,12 +32,12 @@ import {
 import { createApprovalServices } from '../requests/index.js';
 import type { ResourceViews } from '../resource-actions/index.js';
 import type { Settings } from '../settings/index.js';
-import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import {
   createSlackApprovalMessenger,
   type SlackApprovalMessenger,
   slackGroupMembers,
 } from '../slack/reporters/slack-approval-messenger.js';
+import { createSharedChannelPacer } from '../thread/index.js';
 
 export interface ApprovalWiring {
   approvals: Approvals;

@@ -47,8 +47,8 @@ import type { SyncQueueClient } from '../queue/index.js';
 import { createRedisClient } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import { createDriftNotices, createSelfHealAnnouncer } from '../slack/reporters/drift-notices.js';
-import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
 import { createSlackApprovalMessenger } from '../slack/reporters/slack-approval-messenger.js';
+import { createSharedChannelPacer } from '../thread/index.js';
 
 export interface DriftDetectionWiringDeps {
   config: Pick<Config, 'redis' | 'kubeconfig' | 'queue'>;

@@ -18,8 +18,8 @@ import type { ApprovalRecord, Approvals } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient, SyncQueueClient } from '../queue/index.js';
 import type { RolloutStarter } from '../slack/ports.js';
-import type { ChannelPacer } from '../slack/reporters/channel-pacer.js';
 import { createSlackRolloutAnnouncer } from '../slack/reporters/rollout-announcer.js';
+import type { ChannelPacer } from '../thread/index.js';
 
 export interface RolloutWiring {
   driver: RolloutDriver;

@@ -22,6 +22,7 @@ import {
   createSyncQueue,
   REPLICA_WAIT_MS,
   redisClickClaims,
+  redisReplayStore,
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
@@ -29,11 +30,9 @@ import type { ResourceViews } from '../resource-actions/index.js';
 import { ROLLBACK_CLAIM_TTL_MS } from '../rollback/index.js';
 import type { Settings } from '../settings/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
-import { ChannelPacer } from '../slack/reporters/channel-pacer.js';
-import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
-import { redisReplayStore } from '../slack/request-guard.js';
 import { createSlackApp } from '../slack/slack-app.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
+import { ChannelPacer, createSharedChannelPacer } from '../thread/index.js';
 import type { ApprovalWiring } from './approval-wiring.js';
 import { watchRemovedApplications } from './appset-removal-wiring.js';
 import { stageObserver, startPromotionVerifier } from './promotion-wiring.js';

@@ -38,19 +38,22 @@ import { requestRetrySync } from '../requests/for-main.js';
 import type { Settings } from '../settings/index.js';
 import { headerViewOf } from '../slack/commands/header-view.js';
 import { createSlackAppOfAppsAnnouncer } from '../slack/reporters/app-of-apps-announcer.js';
-import type { ChannelPacer } from '../slack/reporters/channel-pacer.js';
-import {
-  type ChildLineStore,
-  createChildLineReporter,
-  redisChildLineStore,
-} from '../slack/reporters/child-line-reporter.js';
-import { startOutboxSweeper } from '../slack/reporters/outbox-sweeper.js';
-import { type PostedLines, redisPostedLines } from '../slack/reporters/posted-lines.js';
-import { createSharedChannelPacer } from '../slack/reporters/shared-channel-pacer.js';
-import { createSlackReporter } from '../slack/reporters/slack-reporter.js';
-import { redisThreadOutbox, type ThreadOutbox } from '../slack/reporters/thread-outbox.js';
-import { threadNotePoster } from '../slack/reporters/thread-reply.js';
+import { createSlackChildLineReporter, createSlackReporter } from '../slack/reporters/slack-reporter.js';
+import { slackChat } from '../slack/slack-chat.js';
 import { createEngineSyncRunner } from '../sync-run/index.js';
+import {
+  type ChannelPacer,
+  type ChildLineStore,
+  createSharedChannelPacer,
+  type PostedLines,
+  redisChildLineStore,
+  redisPostedLines,
+  redisThreadOutbox,
+  redisThreadOutboxes,
+  startOutboxSweeper,
+  type ThreadOutbox,
+  threadNotePoster,
+} from '../thread/index.js';
 import { createRolloutWiring } from './rollout-wiring.js';
 
 export interface WorkerDeps {
@@ -178,7 +181,7 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   const retry = syncRetryLifecycle({
     requestRetry: (ask) => requestRetrySync({ queue: producer }, ask),
     retryStrategyOf: (name) => apps.registry.find(name)?.syncPolicy?.retry,
-    ...(deps.web ? { announce: threadNotePoster({ client: deps.web, pacer, logger }) } : {}),
+    ...(deps.web ? { announce: threadNotePoster({ chat: slackChat(deps.web), pacer, logger }) } : {}),
     threadDelivered: (jobId) => threads.get(jobId)?.catch(() => undefined) ?? Promise.resolve(),
     logger,
   });
@@ -229,9 +232,9 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
   );
   const sweeper = deps.web
     ? startOutboxSweeper({
-        redis,
-        prefix: config.queue.prefix,
-        client: deps.threadWeb ?? deps.web,
+        outboxes: redisThreadOutboxes(redis, config.queue.prefix),
+        postedLines: (jobId) => redisPostedLines(redis, config.queue.prefix, jobId),
+        chat: slackChat(deps.threadWeb ?? deps.web),
         pacer,
         jobEnded: async (jobId) => {
           const state = (await producer.jobStatus(jobId))?.state;
@@ -305,7 +308,7 @@ function reporterFactory(
     const parentThread = request.appOfApps?.parentTarget ?? request.rollout?.target;
     if (deps.web && !request.target && parentThread) {
       reporters.push(
-        createChildLineReporter({
+        createSlackChildLineReporter({
           client: deps.web,
           target: parentThread,
           jobId,

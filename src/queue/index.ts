@@ -29,6 +29,7 @@ export {
   type RedisNode,
 } from './store/redis-connections.js';
 export { SYNC_QUEUE_NAME } from './store/redis-keys.js';
+export { memoryReplayStore, type ReplayStore, redisReplayStore } from './store/replay-store.js';
 export { createSyncQueue, type SyncQueue } from './sync-queue.js';
 export type {
   EnqueueOptions,

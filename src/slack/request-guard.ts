@@ -6,7 +6,7 @@
  *   `abs(now - ts) > 300`; Bolt 5.1.0 rejects only old ones, NOTES A1), else 401;
  * - the same signed request is accepted once: a request whose v0 signature is valid is remembered (a SHA-256 of
  *   its signature, which is itself the HMAC of the signed bytes) for as long as its timestamp can be accepted
- *   (`ts + 300 s - now`, plus a margin), in Redis so every bot replica refuses it. A second delivery of the same
+ *   (`ts + 300 s - now`, plus a margin), in the replay store (src/queue's, in Redis) so every bot replica refuses it. A second delivery of the same
  *   bytes is answered 401 — except Slack's own re-delivery (`X-Slack-Retry-Num`), answered 200 with nothing done
  *   (the first delivery is being handled; a re-sent copy must not run twice either way).
  * The payload of a signed request is parsed as Bolt parses it and checked (`checkPayload`, slack-payloads.ts)
@@ -23,42 +23,12 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { HTTPReceiver } from '@slack/bolt';
-import type { RedisClient } from '../queue/index.js';
+import type { ReplayStore } from '../queue/index.js';
 
 /** Seconds of allowed clock skew, each way. */
 export const REPLAY_WINDOW_SECONDS = 300;
 /** Largest body read (Bolt's default body limit). */
 const BODY_LIMIT = 4 * 1024 * 1024;
-
-/** Where accepted requests are remembered. */
-export interface ReplayStore {
-  /** True the first time `digest` is seen (and remember it for `ttlSeconds`); false for a repeat. */
-  firstSeen(digest: string, ttlSeconds: number): Promise<boolean>;
-}
-
-/** Remembered in Redis (`<prefix>:slack:seen:<digest>`, SET NX EX): one answer across bot replicas. */
-export function redisReplayStore(redis: RedisClient, prefix: string): ReplayStore {
-  return {
-    async firstSeen(digest, ttlSeconds) {
-      const key = `${prefix}:slack:seen:${digest}`;
-      return (await redis.set(key, '1', 'EX', Math.max(1, Math.ceil(ttlSeconds)), 'NX')) === 'OK';
-    },
-  };
-}
-
-/** Remembered in this process only (tests, or a bot without Redis); expired entries are dropped as it goes. */
-export function memoryReplayStore(now: () => number = Date.now): ReplayStore {
-  const seen = new Map<string, number>();
-  return {
-    async firstSeen(digest, ttlSeconds) {
-      const at = now();
-      for (const [key, until] of seen) if (until <= at) seen.delete(key);
-      if (seen.has(digest)) return false;
-      seen.set(digest, at + ttlSeconds * 1000);
-      return true;
-    },
-  };
-}
 
 export interface RequestGuardOptions {
   signingSecret: string;

@@ -19,7 +19,7 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import { memoryDriftNoticeClaims } from '../drift/index.js';
-import { memoryClickClaims } from '../queue/index.js';
+import { memoryClickClaims, memoryReplayStore, type ReplayStore } from '../queue/index.js';
 import { registerApprovalActions } from './actions/approval-actions.js';
 import { cancelAction } from './actions/cancel-action.js';
 import { cancelDeletionAction, confirmDeletionAction } from './actions/delete-action.js';
@@ -41,7 +41,7 @@ import { RESOURCE_ACTION_ID, RESOURCES_SHOW_ALL_ACTION_ID } from './messages/res
 import { REVISION_DIFF_ACTION_ID, REVISION_SYNC_ACTION_ID } from './messages/revision-notice-blocks.js';
 import { ROLLBACK_ACTION_ID } from './messages/rollback-button.js';
 import { CANCEL_ACTION_ID } from './messages/sync-header-blocks.js';
-import { guardSlackRequests, memoryReplayStore, type ReplayStore } from './request-guard.js';
+import { guardSlackRequests } from './request-guard.js';
 import {
   MalformedSlackPayload,
   type PayloadRules,

@@ -5,9 +5,9 @@
 import { createLogger } from '../../src/logger.js';
 import type { DurableWrites } from '../../src/queue/index.js';
 import type { ApplicationCatalog, ApplicationSummary, ApprovalGate } from '../../src/slack/ports.js';
-import { ChannelPacer } from '../../src/slack/reporters/channel-pacer.js';
 import { createSlackApp, httpRoute, type SlackApp, type SlackAppOptions } from '../../src/slack/slack-app.js';
 import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
+import { ChannelPacer } from '../../src/thread/channel-pacer.js';
 import { FakeSlackApi, type FakeSlackOptions } from './fake-slack-api.js';
 import { InMemorySyncQueue } from './in-memory-sync-queue.js';
 import { SignedSlackClient } from './slack-client.js';

@@ -8,9 +8,9 @@ import type { Logger } from '../../src/logger.js';
 import type { SyncReporter } from '../../src/queue/index.js';
 import { headerViewOf } from '../../src/slack/commands/header-view.js';
 import type { ApplicationCatalog, SyncRequest } from '../../src/slack/ports.js';
-import { ChannelPacer } from '../../src/slack/reporters/channel-pacer.js';
 import { createSlackReporter } from '../../src/slack/reporters/slack-reporter.js';
 import { createSlackWebClient } from '../../src/slack/slack-web-client.js';
+import { ChannelPacer } from '../../src/thread/channel-pacer.js';
 
 export interface SlackReporterFactoryOptions {
   botToken: string;

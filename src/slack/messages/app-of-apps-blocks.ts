@@ -5,21 +5,9 @@
  * Healthy · 12 s`), and the final summary (`✅ App of Apps: 5/5 children synced and Healthy`).
  */
 import type { AppOfAppsSummary, ChildOutcome } from '../../app-of-apps/index.js';
-import type { HealthStatus, OperationPhase, WaveRef } from '../../domain/index.js';
+import type { ChildLineView } from '../../thread/index.js';
 import { type SlackMessage, textMessage } from './block.js';
 import { escapeMrkdwn, formatDuration, listNames, plural, truncate } from './format.js';
-
-/** What a child's line shows. */
-export type ChildLineView =
-  | { kind: 'running'; application: string; wave?: WaveRef; resumed?: boolean }
-  | {
-      kind: 'completed';
-      application: string;
-      phase: OperationPhase;
-      message: string;
-      durationMs: number;
-      health?: HealthStatus;
-    };
 
 /** `↳ example.guestbook · Sync wave 1…`, or the child's outcome. */
 export function childLineBlocks(view: ChildLineView): SlackMessage {

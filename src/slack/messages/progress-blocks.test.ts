@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRef, WaveRef } from '../../domain/index.js';
+import { isAlarming } from '../../thread/index.js';
 import { plainFallback, SLACK_LIMITS } from './block.js';
 import { coalesceMessages } from './coalesce-messages.js';
 import { hookOutcomeBlocks, logTailText } from './hook-outcome-blocks.js';
 import { renderBlocksAsText } from './render-blocks-as-text.js';
-import { isAlarming, syncSummaryBlocks } from './sync-summary-blocks.js';
+import { syncSummaryBlocks } from './sync-summary-blocks.js';
 import { waveCompletedBlocks } from './wave-completed-blocks.js';
 import { syncFailStartedBlocks, waveStartedBlocks } from './wave-started-blocks.js';
 

@@ -2,13 +2,8 @@
  * The sync's header: the root message of its thread, edited in place as the sync moves (queued → running →
  * succeeded/failed). Answers "what is happening right now?" without opening the thread.
  */
-import {
-  displayRevision,
-  type HealthStatus,
-  type Initiator,
-  type OperationPhase,
-  type WaveRef,
-} from '../../domain/index.js';
+import { displayRevision, type Initiator, type WaveRef } from '../../domain/index.js';
+import type { OperationHeaderState } from '../../thread/index.js';
 import type { JobAhead } from '../ports.js';
 import { actions, type Block, button, context, plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatClock, formatHealth, mention, ordinal, truncate } from './format.js';
@@ -16,29 +11,11 @@ import { escapeMrkdwn, formatClock, formatHealth, mention, ordinal, truncate } f
 /** Action id of the header's Cancel button; its value is the job id. */
 export const CANCEL_ACTION_ID = 'wavesync_cancel';
 
+/** The header's state: the bot's, before the operation starts, and the thread's from then on (src/thread). */
 export type SyncHeaderState =
   | { kind: 'received' }
   | { kind: 'queued'; position: number; ahead: JobAhead[] }
-  | {
-      kind: 'running';
-      elapsedMs: number;
-      wave?: WaveRef;
-      /** Why the wave is not done yet, per waiting object (WaveWaiting), e.g. `Deployment/web 0/1 ready: …`. */
-      waiting?: string[];
-    }
-  | {
-      kind: 'completed';
-      phase: OperationPhase;
-      durationMs: number;
-      message: string;
-      /** App health observed after the operation (HealthAssessed), when known. */
-      health?: HealthStatus;
-    }
-  /**
-   * Cancelled by a person (`/sync cancel` or the Cancel button): before it started, or terminated while running
-   * (`durationMs` and the operation's `message`, e.g. "Operation terminated"). Not a failure.
-   */
-  | { kind: 'cancelled'; by: string; reason?: string; durationMs?: number; message?: string }
+  | OperationHeaderState
   | { kind: 'not_queued'; reason: string }
   | { kind: 'duplicate'; permalink: string | undefined };
 

@@ -3,39 +3,11 @@
  * `🎉 Succeeded in 1:07 · Healthy after 42 s · 4 resources synced, 1 pruned, 3 hooks run`, or
  * `⚠️ Succeeded in 1:07 · Degraded: Deployment web ImagePullBackOff`, or `❌ Failed in 0:19 · <message>`.
  */
-import type {
-  CancelledBy,
-  HealthStatus,
-  OperationPhase,
-  OperationState,
-  TaskRef,
-} from '../../domain/index.js';
+import type { CancelledBy, OperationState } from '../../domain/index.js';
+import { isAlarming, type SyncSummary } from '../../thread/index.js';
 import { plainFallback, type SlackMessage, section } from './block.js';
 import { escapeMrkdwn, formatDuration, listNames, plural, truncate } from './format.js';
 import { type RollbackButtonValue, rollbackButtonBlock } from './rollback-button.js';
-
-export interface SyncSummary {
-  phase: OperationPhase;
-  message: string;
-  durationMs: number;
-  state?: OperationState;
-  /** From HealthAssessed; absent when the operation failed before health was assessed. */
-  health?: { health: HealthStatus; afterMs: number; unhealthy: { task: TaskRef; health: HealthStatus }[] };
-  /** A person terminated the operation (`/sync cancel`, Cancel): shown as cancelled, not as a failure. */
-  cancelledBy?: CancelledBy;
-}
-
-/**
- * True when the outcome should alert people: the sync failed, or it succeeded but the app is not Healthy. A sync a
- * person cancelled is not alarming (they know).
- */
-export function isAlarming(summary: Pick<SyncSummary, 'phase' | 'health' | 'cancelledBy'>): boolean {
-  if (summary.cancelledBy) return false;
-  return (
-    summary.phase !== 'Succeeded' ||
-    (summary.health !== undefined && summary.health.health.status !== 'Healthy')
-  );
-}
 
 /**
  * One section with the outcome line; with `rollback`, an alarming outcome (failed, or not Healthy after it) also

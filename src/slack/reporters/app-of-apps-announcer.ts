@@ -6,15 +6,14 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppOfAppsAnnouncer } from '../../app-of-apps/index.js';
 import type { ReportTarget } from '../../queue/index.js';
+import { type ChannelPacer, type DeliveryLogger, postThreadReply } from '../../thread/index.js';
 import {
   appOfAppsSummaryBlocks,
   childrenNotSyncedBlocks,
   childrenStartingBlocks,
 } from '../messages/app-of-apps-blocks.js';
 import type { SlackMessage } from '../messages/block.js';
-import type { ChannelPacer } from './channel-pacer.js';
-import type { DeliveryLogger } from './slack-delivery.js';
-import { postThreadReply } from './thread-reply.js';
+import { slackChat } from '../slack-chat.js';
 
 /** The Slack announcer; delivery problems are logged, never thrown (deliver). */
 export function createSlackAppOfAppsAnnouncer(deps: {
@@ -22,9 +21,10 @@ export function createSlackAppOfAppsAnnouncer(deps: {
   pacer: ChannelPacer;
   logger?: DeliveryLogger;
 }): AppOfAppsAnnouncer {
+  const replies = { ...deps, chat: slackChat(deps.client) };
   /** `broadcast`: also show the reply in the channel, as a failed sync's summary is. */
   const post = (target: ReportTarget, message: SlackMessage, broadcast = false) =>
-    postThreadReply(deps, target, message, { broadcast, what: 'app of apps line' });
+    postThreadReply(replies, target, message, { broadcast, what: 'app of apps line' });
   return {
     childrenStarting: (target, plan) => post(target, childrenStartingBlocks(plan)),
     // The parent's header already says Succeeded: a chain that did not end all Healthy must be seen in the

@@ -6,6 +6,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { ApprovalMessenger, MessageRef, NotificationPoster } from '../../environments/index.js';
+import { ChannelPacer, type ChannelSlots } from '../../thread/index.js';
 import { approvalRefusedBlocks, approvalRequestBlocks } from '../messages/approval-request-blocks.js';
 import { textMessage } from '../messages/block.js';
 import {
@@ -13,8 +14,6 @@ import {
   recoveryNoticeBlocks,
   subscriptionNoticeBlocks,
 } from '../messages/failure-notice-blocks.js';
-import { ChannelPacer } from './channel-pacer.js';
-import type { ChannelSlots } from './shared-channel-pacer.js';
 
 export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationPoster {
   /** Turn a sync header into "not synced: <reason>" (a refused request; nothing was queued). */
@@ -23,8 +22,9 @@ export interface SlackApprovalMessenger extends ApprovalMessenger, NotificationP
 
 /**
  * `pacer`: notices (failure, recovery, subscriptions) to one channel are spaced by it — Slack allows about one
- * message per second per channel. The composition root passes the Redis-backed one (shared-channel-pacer.ts), so
- * every process's notices to a channel share its slots; default one pacer per messenger (per process), 1 s apart.
+ * message per second per channel. The composition root passes the Redis-backed one
+ * (src/thread/redis-channel-pacer.ts), so every process's notices to a channel share its slots; default one pacer
+ * per messenger (per process), 1 s apart.
  */
 export function createSlackApprovalMessenger(
   client: WebClient,

@@ -19,7 +19,7 @@ import { createLogger } from '../../../src/logger.js';
 import { type RunningWavesync, startWavesync } from '../../../src/main/start-wavesync.js';
 import { createSyncQueue, type HistoryEntry, type SyncQueue } from '../../../src/queue/index.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
-import { outboxesKey } from '../../../src/slack/reporters/thread-outbox.js';
+import { outboxesKey } from '../../../src/thread/redis-thread-outbox.js';
 import { waitFor } from '../../integration/support/queue-test-env.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

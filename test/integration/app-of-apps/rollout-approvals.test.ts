@@ -21,12 +21,12 @@ import { createRolloutWiring, type RolloutWiring } from '../../../src/main/rollo
 import { createSyncQueue, type RolloutChain, type SyncRequest } from '../../../src/queue/index.js';
 import { createApprovalServices } from '../../../src/requests/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
-import { ChannelPacer } from '../../../src/slack/reporters/channel-pacer.js';
 import {
   createSlackApprovalMessenger,
   slackGroupMembers,
 } from '../../../src/slack/reporters/slack-approval-messenger.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { ChannelPacer } from '../../../src/thread/channel-pacer.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { sharedFixturesDir } from '../../support/shared-fixtures.js';
 import { buttonsOf, WEDNESDAY } from '../approvals/approval-flow-env.js';

@@ -5,7 +5,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPLAY_WINDOW_SECONDS, redisReplayStore } from '../../../src/slack/request-guard.js';
+import { redisReplayStore } from '../../../src/queue/index.js';
+import { REPLAY_WINDOW_SECONDS } from '../../../src/slack/request-guard.js';
 import { type Harness, SIGNING_SECRET, startHarness } from '../../fakes/slack-app-harness.js';
 import { signSlackRequest } from '../../fakes/slack-client.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';

@@ -71,6 +71,22 @@ const tree: Record<string, string> = {
   'src/drift/passes-on.ts': "export { selfHeal as s2 } from '../requests/for-drift.js';\n",
   // Allowed: src/requests' own barrel re-exports its files; an owner re-exports the public barrel.
   'src/requests/barrel.ts': "export { anyOrigin } from './request-sync.js';\n",
+  // The sync's thread: a feature room with its own Redis stores; it codes against its chat port, never src/slack/.
+  'src/thread/index.ts': "export * from './redis-thread-outbox.js';\n",
+  'src/thread/redis-thread-outbox.ts':
+    "import { keys } from '../queue/index.js';\nexport const outbox = keys;\n",
+  'src/thread/slack-poster.ts':
+    "import { planner } from '../slack/ports.js';\nexport const poster = planner;\n",
+  'src/thread/slack-client.ts':
+    "import type { WebClient } from '@slack/web-api';\nexport type Client = WebClient;\n",
+  // src/slack/ holds no Redis: neither a client nor a store module (its own or a feature's); a face is fine.
+  'src/slack/replays.ts': "import { Redis } from 'ioredis';\nexport const r = Redis;\n",
+  'src/slack/jobs.ts': "import { Queue } from 'bullmq';\nexport const q = Queue;\n",
+  'src/slack/journal.ts': "import { keys } from '../queue/store/keys.js';\nexport const j = keys;\n",
+  'src/slack/outbox.ts':
+    "import { outbox } from '../thread/redis-thread-outbox.js';\nexport const o = outbox;\n",
+  'src/slack/thread-face.ts': "import { outbox } from '../thread/index.js';\nexport const f = outbox;\n",
+
   'src/drift/public.ts': "export { request } from '../requests/index.js';\n",
 };
 
@@ -118,6 +134,10 @@ describe('layering rules: features own their ports, main/ wires', () => {
         'folders-only-through-index: src/slack/internals.ts → src/drift/detector.ts',
         'folders-only-through-index: src/app-of-apps/store.ts → src/queue/store/keys.ts',
         'environments-below-requests: src/environments/gate.ts → src/requests/index.ts',
+        'features-own-their-ports: src/thread/slack-poster.ts → src/slack/ports.ts',
+        'features-own-their-ports: src/thread/slack-client.ts → @slack/web-api',
+        'folders-only-through-index: src/slack/journal.ts → src/queue/store/keys.ts',
+        'folders-only-through-index: src/slack/outbox.ts → src/thread/redis-thread-outbox.ts',
       ].sort(),
     );
   });
@@ -147,6 +167,22 @@ describe("layering rules: an owner's entry point is not passed on", () => {
       [
         `${rule}: src/app-of-apps/index.ts → src/requests/for-app-of-apps.ts`,
         `${rule}: src/drift/passes-on.ts → src/requests/for-drift.ts`,
+      ].sort(),
+    );
+  });
+});
+
+describe('layering rules: src/slack/ holds no Redis', () => {
+  it('a Redis client or a Redis store module imported from src/slack/ is reported; a folder face is not', async () => {
+    const rule = 'slack-holds-no-redis';
+    const violations = await violationsOf(new Set([rule]), ['src']);
+
+    expect(violations).toEqual(
+      [
+        `${rule}: src/slack/replays.ts → ioredis`,
+        `${rule}: src/slack/jobs.ts → bullmq`,
+        `${rule}: src/slack/journal.ts → src/queue/store/keys.ts`,
+        `${rule}: src/slack/outbox.ts → src/thread/redis-thread-outbox.ts`,
       ].sort(),
     );
   });

@@ -13,9 +13,9 @@ import {
   redisNotificationMarks,
 } from '../../../src/environments/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
-import { createSharedChannelPacer } from '../../../src/slack/reporters/shared-channel-pacer.js';
 import { createSlackApprovalMessenger } from '../../../src/slack/reporters/slack-approval-messenger.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { createSharedChannelPacer } from '../../../src/thread/redis-channel-pacer.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';
 
@@ -102,7 +102,7 @@ async function sync(notifier: ReturnType<typeof workerNotifier>, application: st
   await reporter.close();
 }
 
-describe('test/integration/slack/shared-channel-pacer', () => {
+describe('test/integration/thread/redis-channel-pacer', () => {
   it('when two workers announce six syncs to one channel at once, then every notice is posted and Slack rate-limits none', async () => {
     const errors: unknown[] = [];
     const workers = workerRedis.map((redis) => workerNotifier(redis, errors));

@@ -2,19 +2,17 @@ import type { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Block } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
-import { ChannelPacer } from '../../../src/slack/reporters/channel-pacer.js';
-import {
-  type ChildLineStore,
-  createChildLineReporter,
-} from '../../../src/slack/reporters/child-line-reporter.js';
+import { createSlackChildLineReporter } from '../../../src/slack/reporters/slack-reporter.js';
 import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { ChannelPacer } from '../../../src/thread/channel-pacer.js';
+import type { ChildLineStore } from '../../../src/thread/child-line-reporter.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { feed, manyWavesEvents, prePostSyncEvents } from '../../fakes/sync-event-streams.js';
 
 const CHANNEL = 'C0APPS';
 const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
 
-describe('src/slack/reporters/child-line-reporter against the fake Slack API', () => {
+describe('src/thread/child-line-reporter in Slack against the fake Slack API', () => {
   let fake: FakeSlackApi;
   afterEach(async () => fake?.close());
 
@@ -33,7 +31,7 @@ describe('src/slack/reporters/child-line-reporter against the fake Slack API', (
       set: async (jobId, ts) => void saved.set(jobId, ts),
     };
     const make = (jobId = 'job-1') =>
-      createChildLineReporter({
+      createSlackChildLineReporter({
         client,
         target,
         jobId,

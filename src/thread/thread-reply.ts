@@ -1,15 +1,14 @@
 /**
- * One reply in a thread, outside any operation's reporter (App of Apps lines, a scheduled `syncPolicy.retry`):
- * paced per channel like every post; delivery problems are logged, never thrown (deliver).
+ * One reply in a thread, outside any operation's reporter (App of Apps lines, a rollout's lines, a scheduled
+ * `syncPolicy.retry`): paced per channel like every post; delivery problems are logged, never thrown (deliver).
  */
-import type { WebClient } from '@slack/web-api';
-import type { ReportTarget } from '../../queue/index.js';
-import { type SlackMessage, textMessage } from '../messages/block.js';
+import type { ReportTarget } from '../queue/index.js';
 import type { ChannelPacer } from './channel-pacer.js';
-import { type DeliveryLogger, deliver } from './slack-delivery.js';
+import type { ChatMessage, ChatTransport } from './chat.js';
+import { type DeliveryLogger, deliver } from './delivery.js';
 
 export interface ThreadReplyDeps {
-  client: WebClient;
+  chat: ChatTransport;
   pacer: ChannelPacer;
   logger?: DeliveryLogger;
 }
@@ -18,18 +17,15 @@ export interface ThreadReplyDeps {
 export async function postThreadReply(
   deps: ThreadReplyDeps,
   target: ReportTarget,
-  message: SlackMessage,
+  message: ChatMessage,
   options: { broadcast?: boolean; what: string },
 ): Promise<void> {
   await deps.pacer.acquire(target.channel);
   await deliver(
     () =>
-      deps.client.chat.postMessage({
-        channel: target.channel,
-        thread_ts: target.threadTs,
-        text: message.text,
-        blocks: message.blocks,
-        reply_broadcast: options.broadcast ?? false,
+      deps.chat.post(target.channel, message, {
+        threadTs: target.threadTs,
+        broadcast: options.broadcast ?? false,
       }),
     {
       channel: target.channel,
@@ -44,5 +40,5 @@ export async function postThreadReply(
 export function threadNotePoster(
   deps: ThreadReplyDeps,
 ): (target: ReportTarget, text: string) => Promise<void> {
-  return (target, text) => postThreadReply(deps, target, textMessage(text), { what: 'thread note' });
+  return (target, text) => postThreadReply(deps, target, deps.chat.note(text), { what: 'thread note' });
 }

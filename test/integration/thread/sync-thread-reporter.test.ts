@@ -6,21 +6,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../src/domain/index.js';
 import { type Block, textMessage } from '../../../src/slack/messages/block.js';
 import { renderBlocksAsText } from '../../../src/slack/messages/render-blocks-as-text.js';
-import { CallBudget } from '../../../src/slack/reporters/call-budget.js';
-import { ChannelPacer } from '../../../src/slack/reporters/channel-pacer.js';
-import { sweepOutboxes } from '../../../src/slack/reporters/outbox-sweeper.js';
-import { type PostedLines, redisPostedLines } from '../../../src/slack/reporters/posted-lines.js';
 import {
   createSlackReporter,
   type SlackReporterOptions,
 } from '../../../src/slack/reporters/slack-reporter.js';
+import { slackChat } from '../../../src/slack/slack-chat.js';
+import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+import { CallBudget } from '../../../src/thread/call-budget.js';
+import { ChannelPacer } from '../../../src/thread/channel-pacer.js';
+import { sweepOutboxes } from '../../../src/thread/outbox-sweeper.js';
+import type { PostedLines } from '../../../src/thread/posted-lines.js';
+import { redisPostedLines } from '../../../src/thread/redis-posted-lines.js';
 import {
   outboxesKey,
   redisThreadOutbox,
-  type ThreadOutbox,
-} from '../../../src/slack/reporters/thread-outbox.js';
-import { ThreadPoster } from '../../../src/slack/reporters/thread-poster.js';
-import { createSlackWebClient } from '../../../src/slack/slack-web-client.js';
+  redisThreadOutboxes,
+} from '../../../src/thread/redis-thread-outbox.js';
+import type { ThreadOutbox } from '../../../src/thread/thread-outbox.js';
+import { ThreadPoster } from '../../../src/thread/thread-poster.js';
 import { type FakeMessage, FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import {
   feed,
@@ -39,7 +42,7 @@ const header = {
 };
 const text = (m: FakeMessage) => renderBlocksAsText(m.blocks as Block[]);
 
-describe('src/slack/reporters/slack-reporter against the fake Slack API', () => {
+describe('the sync thread reporter (src/thread) in Slack (src/slack/reporters/slack-reporter) against the fake Slack API', () => {
   let fake: FakeSlackApi;
   afterEach(async () => fake?.close());
 
@@ -466,7 +469,7 @@ describe('src/slack/reporters/slack-reporter against the fake Slack API', () => 
       outbox: ThreadOutbox,
     ) {
       return new ThreadPoster({
-        client,
+        chat: slackChat(client),
         target,
         pacer: new ChannelPacer(20),
         budget: new CallBudget(),
@@ -653,9 +656,9 @@ describe('src/slack/reporters/slack-reporter against the fake Slack API', () => 
         await new Promise((resolve) => setTimeout(resolve, 400));
 
         const closed = await sweepOutboxes({
-          redis,
-          prefix,
-          client: createSlackWebClient({ botToken: fake.botToken, apiUrl: fake.apiUrl, retries: 0 }),
+          outboxes: redisThreadOutboxes(redis, prefix),
+          postedLines: (jobId) => redisPostedLines(redis, prefix, jobId),
+          chat: slackChat(createSlackWebClient({ botToken: fake.botToken, apiUrl: fake.apiUrl, retries: 0 })),
           pacer: new ChannelPacer(20),
           jobEnded: async () => true,
           idleMs: 0,
@@ -689,9 +692,9 @@ describe('src/slack/reporters/slack-reporter against the fake Slack API', () => 
       await redis.del(`${prefix}:thread:outbox:job-1:lease`);
       const sweep = (jobEnded: boolean) =>
         sweepOutboxes({
-          redis,
-          prefix,
-          client,
+          outboxes: redisThreadOutboxes(redis, prefix),
+          postedLines: (jobId) => redisPostedLines(redis, prefix, jobId),
+          chat: slackChat(client),
           pacer: new ChannelPacer(20),
           jobEnded: async () => jobEnded,
           idleMs: 0,

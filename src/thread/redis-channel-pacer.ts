@@ -11,15 +11,9 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../../queue/index.js';
-import { luaScript, runScript } from '../../queue/index.js';
+import type { RedisClient } from '../queue/index.js';
+import { luaScript, runScript } from '../queue/index.js';
 import { ChannelPacer } from './channel-pacer.js';
-
-/** What a notice poster needs of a pacer: wait for the channel's next slot. */
-export interface ChannelSlots {
-  /** Claim the next slot of `channel` and wait for it; resolves when the post may be sent. */
-  acquire(channel: string): Promise<void>;
-}
 
 export interface SharedChannelPacerOptions {
   redis: RedisClient;

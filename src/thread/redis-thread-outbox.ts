@@ -1,93 +1,26 @@
 /**
- * A sync thread's durable outbox: every reply a job's reporter wants in its thread is appended here, with its
- * stable line key, before the reporter returns to the engine (so before the engine persists its next
- * OperationState); the header's latest state is stored with a sequence number. One deliverer at a time — the job's
- * current reporter, or the outbox sweeper once the job has ended — holds the thread's lease, posts the entries in
- * order and deletes each once Slack has it (or once it is given up). A worker that dies with lines pending leaves
- * them here for the job's next reporter (or the sweeper).
- *
- * Redis layout, all under `<prefix>:thread:` and expiring `OUTBOX_TTL_S` after their last write:
- * - `outbox:<jobId>` STREAM of lines: fields `k` (key), `m` (SlackMessage JSON), `b` ("1": broadcast), `h` ("1": a
- *   hook outcome);
+ * The thread outbox (./thread-outbox.ts) in Redis. Layout, all under `<prefix>:thread:` and expiring `OUTBOX_TTL_S`
+ * after their last write:
+ * - `outbox:<jobId>` STREAM of lines: fields `k` (key), `m` (the chat message, JSON), `b` ("1": broadcast), `h`
+ *   ("1": a hook outcome);
  * - `outbox:<jobId>:state` HASH: `channel`, `threadTs`; `drops` (lines given up), `announced` (drops said in the
- *   thread); the header: `hseq`, `hmsg` (SlackMessage JSON), `hfinal` ("1"), `happlied` (seq last applied);
+ *   thread); the header: `hseq`, `hmsg` (the chat message, JSON), `hfinal` ("1"), `happlied` (seq last applied);
  * - `outbox:<jobId>:lease` STRING: the deliverer's token, expiring `leaseMs` after its last renewal;
  * - `outboxes` ZSET: job ids with an open outbox, scored by the last write (ms), for the sweeper.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient, ReportTarget } from '../../queue/index.js';
-import type { SlackMessage } from '../messages/block.js';
+import type { RedisClient } from '../queue/index.js';
+import type { ChatMessage } from './chat.js';
+import {
+  DEFAULT_LEASE_MS,
+  type OutboxEntry,
+  type StoredHeader,
+  type ThreadOutbox,
+  type ThreadOutboxes,
+} from './thread-outbox.js';
 
 /** Retention of an outbox's keys after their last write, in seconds (7 days, like job records). */
 export const OUTBOX_TTL_S = 7 * 24 * 3600;
-/** Default lease of a deliverer, ms: renewed on every check; a dead deliverer's lease lapses after it. */
-export const DEFAULT_LEASE_MS = 30_000;
-
-/** One thread line to deliver. */
-export interface OutboxLine {
-  key: string;
-  message: SlackMessage;
-  broadcast: boolean;
-  hookOutcome: boolean;
-}
-
-/** A line in the outbox, with its stream entry id. */
-export interface OutboxEntry extends OutboxLine {
-  id: string;
-}
-
-/** The header's latest state. `applied`: Slack shows this seq (chat.update answered). */
-export interface StoredHeader {
-  seq: number;
-  message: SlackMessage;
-  final: boolean;
-  applied: boolean;
-}
-
-/** What an outbox holds when a deliverer opens it. */
-export interface OutboxSnapshot {
-  target: ReportTarget | undefined;
-  pending: OutboxEntry[];
-  header: StoredHeader | undefined;
-}
-
-export interface ThreadOutbox {
-  /**
-   * Take the delivery lease — from whoever holds it when `takeover` (the job's new reporter: the old one is dead or
-   * stale), only if free otherwise (the sweeper) — and read what is pending. `target` is recorded when given.
-   * Resolves undefined when the lease is held by another deliverer. Throws when Redis is unreachable.
-   */
-  open(options: { target?: ReportTarget; takeover: boolean }): Promise<OutboxSnapshot | undefined>;
-  /** Append `lines` in order; resolves to their entry ids. Throws when Redis is unreachable. */
-  append(lines: readonly OutboxLine[]): Promise<string[]>;
-  /**
-   * Whether this deliverer still holds the lease (renewing it; a lease that lapsed while its holder was idle is
-   * taken again — only another deliverer's token means no).
-   */
-  holds(): Promise<boolean>;
-  /** Entries posted (or skipped: already in the thread): removed. */
-  delivered(ids: readonly string[]): Promise<void>;
-  /** Entries given up (Slack outage past the retention, permanent error): removed and counted. */
-  dropped(ids: readonly string[]): Promise<void>;
-  /** Lines given up but not yet said in the thread (total dropped, and how many are unannounced). */
-  unannounced(): Promise<{ total: number; pending: number }>;
-  /** The drops up to `total` were said in the thread. */
-  announced(total: number): Promise<void>;
-  /**
-   * Store the header's new state (lease holder only; a non-final state after a final one is refused). Resolves to
-   * its seq, or undefined when refused.
-   */
-  storeHeader(message: SlackMessage, final: boolean): Promise<number | undefined>;
-  /** The header's latest stored state. */
-  header(): Promise<StoredHeader | undefined>;
-  /** Slack shows header state `seq`. */
-  headerApplied(seq: number): Promise<void>;
-  /**
-   * Close the outbox if nothing is left (no entry, no unannounced drop, the latest header applied): its keys are
-   * deleted and the lease released. Resolves whether it was closed; otherwise the lease is released for the sweeper.
-   */
-  finish(): Promise<boolean>;
-}
 
 /**
  * Whether the lease (KEYS[2]) is token ARGV[1]'s, renewing it for ARGV[2] ms: held, or lapsed while its holder —
@@ -175,7 +108,7 @@ export function redisThreadOutbox(
     if (!seq || !msg) return undefined;
     return {
       seq: Number(seq),
-      message: JSON.parse(msg) as SlackMessage,
+      message: JSON.parse(msg) as ChatMessage,
       final: final === '1',
       applied: Number(applied ?? 0) >= Number(seq),
     };
@@ -288,15 +221,12 @@ export function redisThreadOutbox(
   };
 }
 
-/** Consecutive lines with the same broadcast flag, in order: an alarming summary is posted on its own. */
-export function broadcastRuns<T extends { broadcast: boolean }>(lines: readonly T[]): T[][] {
-  const runs: T[][] = [];
-  for (const line of lines) {
-    const last = runs[runs.length - 1];
-    if (last && last[0]!.broadcast === line.broadcast) last.push(line);
-    else runs.push([line]);
-  }
-  return runs;
+/** Every job's outbox in Redis: the `outboxes` ZSET read by last write, and each job's outbox. */
+export function redisThreadOutboxes(redis: RedisClient, prefix: string): ThreadOutboxes {
+  return {
+    idle: (before, limit) => redis.zrangebyscore(outboxesKey(prefix), 0, before, 'LIMIT', 0, limit),
+    of: (jobId) => redisThreadOutbox(redis, prefix, jobId),
+  };
 }
 
 /** The ZSET of open outboxes (job id → last write, ms). */
@@ -310,7 +240,7 @@ function entryOf(id: string, fields: string[]): OutboxEntry {
   return {
     id,
     key: f.get('k') ?? '',
-    message: JSON.parse(f.get('m') ?? '{"text":"","blocks":[]}') as SlackMessage,
+    message: JSON.parse(f.get('m') ?? '{"text":"","blocks":[]}') as ChatMessage,
     broadcast: f.get('b') === '1',
     hookOutcome: f.get('h') === '1',
   };

@@ -1,13 +1,13 @@
 /**
- * The two Slack calls a sync's thread needs — a reply in the thread (paced per channel) and an update of the
- * header — with the reporter's failure policy (slack-delivery) and every attempt counted in the call budget.
+ * The two chat calls a sync's thread needs — a reply in the thread (paced per channel) and an update of the
+ * header — with the thread's failure policy (./delivery.ts) and every attempt counted in the call budget.
  *
- * Exactly once per line: every reply carries stable keys (SlackReporter's event keys). Keys already posted —
- * recorded in `PostedLines` (Redis, per job) right after Slack answers — are skipped, so a resumed worker does not
- * post again what its engine re-announces. Each post carries Slack message metadata
- * `{event_type: 'wavesync_thread_line', event_payload: {scope, keys}}` (keys space-separated); after a failed attempt whose request may
- * have reached Slack (timeout, connection reset, 5xx), the thread is read (conversations.replies with
- * include_all_metadata) and a message holding the keys counts as posted instead of posting again. A reporter that
+ * Exactly once per line: every reply carries stable keys (the sync thread reporter's event keys). Keys already posted —
+ * recorded in `PostedLines` (Redis, per job) right after the chat answers — are skipped, so a resumed worker does
+ * not post again what its engine re-announces. Each post carries a label (Slack's message metadata)
+ * `{kind: 'wavesync_thread_line', fields: {scope, keys}}` (keys space-separated); after a failed attempt whose
+ * request may have reached the chat (timeout, connection reset, 5xx), the thread's labels are read and a message
+ * holding the keys counts as posted instead of posting again. A reporter that
  * starts on a job which already posted reads the thread once the same way (a post answered just before a kill).
  *
  * With the job's ThreadOutbox: the poster is the thread's single deliverer only while it holds the outbox's lease
@@ -20,18 +20,15 @@
  * The posted-lines record keeps the first message of each key: a poster whose post repeats lines another deliverer
  * posted first (it was paused between its lease check and its call) deletes its copy (chat.delete).
  */
-import { ErrorCode, type WebClient } from '@slack/web-api';
-import type { ReportTarget } from '../../queue/index.js';
-import type { SlackMessage } from '../messages/block.js';
-import { textMessage } from '../messages/block.js';
-import { coalesceKeyed, type KeyedMessage } from '../messages/coalesce-messages.js';
+import type { ReportTarget } from '../queue/index.js';
 import type { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
+import { type ChatMessage, type ChatTransport, type KeyedMessage, notStored } from './chat.js';
+import { type DeliveryLogger, deliver } from './delivery.js';
 import type { PostedLines } from './posted-lines.js';
-import { type DeliveryLogger, deliver } from './slack-delivery.js';
 import type { StoredHeader, ThreadOutbox } from './thread-outbox.js';
 
-/** Slack message metadata event_type of wavesync's thread lines. */
+/** The label kind (Slack's metadata event_type) of wavesync's thread lines. */
 export const THREAD_LINE_EVENT = 'wavesync_thread_line';
 /** Pages of 200 replies read when looking a key up in a thread (bounded: 4,000 replies). */
 /** The store's mark that this job's thread poster has started (never a line's key: keys have no '!'). */
@@ -48,7 +45,7 @@ class StaleDelivererError extends Error {
 }
 
 export class ThreadPoster {
-  private readonly client: WebClient;
+  private readonly chat: ChatTransport;
   private readonly target: ReportTarget;
   private readonly pacer: ChannelPacer;
   private readonly budget: CallBudget;
@@ -66,7 +63,7 @@ export class ThreadPoster {
   stale = false;
 
   constructor(o: {
-    client: WebClient;
+    chat: ChatTransport;
     target: ReportTarget;
     pacer: ChannelPacer;
     budget: CallBudget;
@@ -82,10 +79,10 @@ export class ThreadPoster {
     onDropped?: (what: 'thread reply' | 'header update', lines: number) => void;
     /** The job's durable outbox (lease, entry removal, drop count, header seq); without it all is in memory. */
     outbox?: ThreadOutbox;
-    /** How long one message is retried through a Slack outage (ms); default slack-delivery's 10 min. */
+    /** How long one message is retried through a Slack outage (ms); default delivery's 10 min. */
     retentionMs?: number;
   }) {
-    this.client = o.client;
+    this.chat = o.chat;
     this.target = o.target;
     this.pacer = o.pacer;
     this.budget = o.budget;
@@ -118,7 +115,7 @@ export class ThreadPoster {
       ids,
     );
     let outcomes = hookOutcomes;
-    for (const { message, keys } of coalesceKeyed(messages.filter((m) => !isPosted(m)))) {
+    for (const { message, keys } of this.chat.pack(messages.filter((m) => !isPosted(m)))) {
       if (!(await this.holding())) return;
       await this.pacer.acquire(this.target.channel);
       const result = await this.postOnce(message, keys, broadcast);
@@ -141,7 +138,7 @@ export class ThreadPoster {
    * Replace the header (the thread's root message) with `message`; `final` marks the operation's last state (no
    * older state may follow it).
    */
-  async updateHeader(message: SlackMessage, final = false): Promise<void> {
+  async updateHeader(message: ChatMessage, final = false): Promise<void> {
     if (this.stale) return;
     let seq: number | undefined;
     if (this.outbox) {
@@ -181,7 +178,7 @@ export class ThreadPoster {
     const key = `dropped:${total}`;
     if ((await this.known()).has(key)) return;
     const lines = pending === 1 ? '1 progress line' : `${pending} progress lines`;
-    const notice = textMessage(
+    const notice = this.chat.note(
       `⚠️ ${lines} could not be delivered (Slack was unavailable); the job's events have the full story.`,
     );
     await this.pacer.acquire(this.target.channel);
@@ -194,11 +191,11 @@ export class ThreadPoster {
   }
 
   /** chat.update of the header; `checkLease`: only while this poster holds the outbox's lease. */
-  private async sendHeader(message: SlackMessage, checkLease: boolean): Promise<boolean> {
+  private async sendHeader(message: ChatMessage, checkLease: boolean): Promise<boolean> {
     const { channel, threadTs } = this.target;
     const result = await deliver(async () => {
       if (checkLease && !(await this.holding())) throw new StaleDelivererError();
-      return this.client.chat.update({ channel, ts: threadTs, text: message.text, blocks: message.blocks });
+      return this.chat.update(channel, threadTs, message);
     }, this.context('header update'));
     this.budget.spend(result.attempts);
     if (!result.ok && !this.stale) this.onDropped?.('header update', 0);
@@ -259,9 +256,9 @@ export class ThreadPoster {
   }
 
   /** One post; after a failed attempt the thread is searched for it before trying again. Resolves to its ts. */
-  private postOnce(message: SlackMessage, keys: readonly string[], broadcast: boolean) {
+  private postOnce(message: ChatMessage, keys: readonly string[], broadcast: boolean) {
     const { channel, threadTs } = this.target;
-    // Set once an attempt failed without Slack's answer (timeout, reset, 5xx): the message may be stored.
+    // Set once an attempt failed without the chat's answer (timeout, reset, 5xx): the message may be stored.
     let uncertain = false;
     return deliver(async () => {
       if (!(await this.holding())) throw new StaleDelivererError();
@@ -269,29 +266,14 @@ export class ThreadPoster {
         const found = await this.lookup(keys[keys.length - 1]!);
         if (found) return found;
       }
-      const answer = await this.client.chat
-        .postMessage({
-          channel,
-          thread_ts: threadTs,
-          text: message.text,
-          blocks: message.blocks,
-          reply_broadcast: broadcast,
-          ...(keys.length > 0
-            ? {
-                metadata: {
-                  event_type: THREAD_LINE_EVENT,
-                  event_payload: { scope: this.scope, keys: keys.join(' ') },
-                },
-              }
-            : {}),
-        })
-        .catch((err: { code?: string }) => {
-          // A 429 or a platform error is Slack's answer that nothing was stored; anything else may hide a post.
-          if (err.code !== ErrorCode.RateLimitedError && err.code !== ErrorCode.PlatformError)
-            uncertain = true;
+      const label = { kind: THREAD_LINE_EVENT, fields: { scope: this.scope, keys: keys.join(' ') } };
+      return this.chat
+        .post(channel, message, { threadTs, broadcast, ...(keys.length > 0 ? { label } : {}) })
+        .catch((err: unknown) => {
+          // Rate limited or refused is the chat's answer that nothing was stored; anything else may hide a post.
+          if (!notStored(err)) uncertain = true;
           throw err;
         });
-      return answer.ts;
     }, this.context('thread reply'));
   }
 
@@ -335,10 +317,7 @@ export class ThreadPoster {
     // its post (SIGSTOP, a long GC) while the thread was taken over. The thread keeps the first copy.
     for (const [key, first] of earlier) this.posted?.set(key, first);
     const { channel } = this.target;
-    const result = await deliver(
-      () => this.client.chat.delete({ channel, ts }),
-      this.context('repeat removal'),
-    );
+    const result = await deliver(() => this.chat.remove(channel, ts), this.context('repeat removal'));
     this.budget.spend(result.attempts);
     this.logger?.warn(
       { channel, ts, keys, removed: result.ok },
@@ -351,29 +330,19 @@ export class ThreadPoster {
     return (await this.threadKeys()).get(key);
   }
 
-  /** Every key of this scope found in the thread's message metadata → ts. Throws like a Web API call. */
+  /** Every key of this scope found in the thread's labels → ts. Throws like a chat call. */
   private async threadKeys(): Promise<Map<string, string>> {
     const { channel, threadTs } = this.target;
     const keys = new Map<string, string>();
-    let cursor: string | undefined;
+    let next: string | undefined;
     for (let page = 0; page < MAX_LOOKUP_PAGES; page++) {
-      const answer = await this.client.conversations.replies({
-        channel,
-        ts: threadTs,
-        include_all_metadata: true,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
-      for (const m of answer.messages ?? []) {
-        const meta = m.metadata as
-          | { event_type?: string; event_payload?: Record<string, unknown> }
-          | undefined;
-        const payload = meta?.event_payload;
-        if (meta?.event_type !== THREAD_LINE_EVENT || payload?.scope !== this.scope || !m.ts) continue;
-        for (const k of String(payload.keys ?? '').split(' ')) if (k) keys.set(k, m.ts);
+      const answer = await this.chat.replies(channel, threadTs, next);
+      for (const { ts, label } of answer.messages) {
+        if (label?.kind !== THREAD_LINE_EVENT || label.fields.scope !== this.scope) continue;
+        for (const k of (label.fields.keys ?? '').split(' ')) if (k) keys.set(k, ts);
       }
-      cursor = answer.response_metadata?.next_cursor;
-      if (!answer.has_more || !cursor) break;
+      next = answer.next;
+      if (!next) break;
     }
     return keys;
   }

@@ -1,3 +1,9 @@
+/** What a notice poster needs of a pacer: wait for the channel's next slot. */
+export interface ChannelSlots {
+  /** Claim the next slot of `channel` and wait for it; resolves when the post may be sent. */
+  acquire(channel: string): Promise<void>;
+}
+
 /**
  * Per-channel pacing for chat.postMessage: Slack allows about one message per second per channel
  * (https://docs.slack.dev/apis/web-api/rate-limits, "Special": chat.postMessage). One pacer is shared by every
@@ -19,7 +25,7 @@ export class ChannelPacer {
 
   /**
    * Claim the next slot of `channel` for a sync's header and wait for it. Here the same as acquire(); the pacer
-   * shared through Redis (./shared-channel-pacer.ts) lets headers go before thread lines.
+   * shared through Redis (./redis-channel-pacer.ts) lets headers go before thread lines.
    */
   acquireHeader(channel: string): Promise<void> {
     return this.acquire(channel);

@@ -1,24 +1,11 @@
 /**
- * What a job's thread already holds: stable line key → ts of the Slack message that carries it. The thread
- * poster skips keys found here and records each key right after Slack answers, so a worker that resumes a job
- * (after a kill, a stall or a lock loss) does not post again the lines its engine re-announces.
- *
- * Redis layout: one HASH per job, `<prefix>:thread:posted:<jobId>` (key → ts), expiring `POSTED_LINES_TTL_S`
- * after its last write — as long as job records are kept (7 days). Past that a resumed job would post again.
- * The first message recorded for a key stays (HSETNX): a later one is reported back so its poster can delete it.
+ * A job's posted lines (./posted-lines.ts) in Redis. Layout: one HASH per job, `<prefix>:thread:posted:<jobId>`
+ * (key → ts), expiring `POSTED_LINES_TTL_S` after its last write — as long as job records are kept (7 days). Past
+ * that a resumed job would post again. The first message recorded for a key stays (HSETNX): a later one is reported
+ * back so its poster can delete it.
  */
-import type { RedisClient } from '../../queue/index.js';
-
-export interface PostedLines {
-  /** Keys already posted in this job's thread (key → message ts). Throws when the store is unreachable. */
-  load(): Promise<Map<string, string>>;
-  /**
-   * Record `keys` as posted in the message `ts`, unless a key is recorded already with another message: resolves to
-   * those keys → the message that holds them (another deliverer posted them first). Throws when the store is
-   * unreachable.
-   */
-  record(keys: readonly string[], ts: string): Promise<Map<string, string>>;
-}
+import type { RedisClient } from '../queue/index.js';
+import type { PostedLines } from './posted-lines.js';
 
 /** Retention of a job's posted-lines record in seconds (7 days, like job records). */
 export const POSTED_LINES_TTL_S = 7 * 24 * 3600;

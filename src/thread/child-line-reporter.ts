@@ -1,21 +1,33 @@
 /**
  * ChildLineReporter — the SyncReporter of an App of Apps child sync: one reply in the **parent's** thread, posted
- * when the child's operation starts and updated in place (chat.update) as it moves through its waves and when it
- * ends (`↳ example.guestbook · Sync wave 1…` → `↳ ✅ example.guestbook Succeeded · Healthy · 12 s`).
+ * when the child's operation starts and updated in place as it moves through its waves and when it ends
+ * (`↳ example.guestbook · Sync wave 1…` → `↳ ✅ example.guestbook Succeeded · Healthy · 12 s`); the chat's
+ * presentation words each state (ChildLineView → `line`).
  *
  * The post waits for the channel's slot (shared ChannelPacer); updates are throttled (≤ 1 per `updateIntervalMs`,
  * latest state only) and bounded like a thread's calls (CallBudget: waves + 3, the final update reserved).
  * Restart-safe: the reply's ts is kept in a store (Redis) by job id, so a resumed child updates the same line.
  * `report()` never blocks on Slack; `close()` drains.
  */
-import type { WebClient } from '@slack/web-api';
-import type { SyncEvent } from '../../domain/index.js';
-import { Wakeup } from '../../engine/index.js';
-import type { RedisClient, ReportTarget, SyncReporter } from '../../queue/index.js';
-import { type ChildLineView, childLineBlocks } from '../messages/app-of-apps-blocks.js';
+import type { HealthStatus, OperationPhase, SyncEvent, WaveRef } from '../domain/index.js';
+import { Wakeup } from '../engine/index.js';
+import type { ReportTarget, SyncReporter } from '../queue/index.js';
 import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
-import { type DeliveryLogger, deliver } from './slack-delivery.js';
+import type { ChatMessage, ChatTransport } from './chat.js';
+import { type DeliveryLogger, deliver } from './delivery.js';
+
+/** What a child's line shows. */
+export type ChildLineView =
+  | { kind: 'running'; application: string; wave?: WaveRef; resumed?: boolean }
+  | {
+      kind: 'completed';
+      application: string;
+      phase: OperationPhase;
+      message: string;
+      durationMs: number;
+      health?: HealthStatus;
+    };
 
 /**
  * Where the ts of each child's line is kept (by job id), so a resumed job updates its line instead of posting.
@@ -26,24 +38,10 @@ export interface ChildLineStore {
   set(jobId: string, ts: string): Promise<void>;
 }
 
-/** How long a child line's ts is kept, in seconds (7 days, like job records). */
-export const CHILD_LINE_TTL_S = 7 * 24 * 3600;
-
-/** The ChildLineStore in Redis: `<prefix>:aoa:line:<jobId>` → the line's message ts, kept CHILD_LINE_TTL_S. */
-export function redisChildLineStore(redis: RedisClient, prefix: string): ChildLineStore {
-  const key = (jobId: string) => `${prefix}:aoa:line:${jobId}`;
-  return {
-    async get(jobId) {
-      return (await redis.get(key(jobId))) ?? undefined;
-    },
-    async set(jobId, ts) {
-      await redis.set(key(jobId), ts, 'EX', CHILD_LINE_TTL_S);
-    },
-  };
-}
-
 export interface ChildLineReporterOptions {
-  client: WebClient;
+  chat: ChatTransport;
+  /** The line's words for each state (the chat's presentation). */
+  line(view: ChildLineView): ChatMessage;
   /** The parent's thread. */
   target: ReportTarget;
   jobId: string;
@@ -146,12 +144,12 @@ class ChildLineReporter implements SyncReporter {
         continue;
       }
       this.dirty = false;
-      await this.send(childLineBlocks(this.view));
+      await this.send(this.o.line(this.view));
     }
   }
 
-  private async send(message: ReturnType<typeof childLineBlocks>): Promise<void> {
-    const { client, target, pacer, store, jobId } = this.o;
+  private async send(message: ChatMessage): Promise<void> {
+    const { chat, target, pacer, store, jobId } = this.o;
     const ctx = {
       channel: target.channel,
       pacer,
@@ -166,17 +164,11 @@ class ChildLineReporter implements SyncReporter {
     if (this.ts === undefined) {
       await pacer.acquire(target.channel);
       const result = await deliver(
-        () =>
-          client.chat.postMessage({
-            channel: target.channel,
-            thread_ts: target.threadTs,
-            text: message.text,
-            blocks: message.blocks,
-          }),
+        () => chat.post(target.channel, message, { threadTs: target.threadTs }),
         ctx,
       );
       this.budget.spend(result.attempts);
-      const ts = result.value?.ts;
+      const ts = result.value;
       if (ts) {
         this.ts = ts;
         await store
@@ -188,10 +180,7 @@ class ChildLineReporter implements SyncReporter {
       return;
     }
     const ts = this.ts;
-    const result = await deliver(
-      () => client.chat.update({ channel: target.channel, ts, text: message.text, blocks: message.blocks }),
-      ctx,
-    );
+    const result = await deliver(() => chat.update(target.channel, ts, message), ctx);
     this.budget.spend(result.attempts);
   }
 }

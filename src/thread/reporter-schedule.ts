@@ -1,5 +1,5 @@
 /**
- * The SlackReporter's scheduling rule as a pure function: given what is pending, the channel's pacing slot,
+ * The sync thread reporter's scheduling rule as a pure function: given what is pending, the channel's pacing slot,
  * the header throttle and the call budget, what to do next (post replies, post the summary, update the header,
  * wait, or stop). Order of precedence:
  * 1. the final summary (after a flush of pending replies when the summary will be broadcast);

@@ -1,5 +1,5 @@
 /**
- * The outbox sweeper: finishes the thread outboxes (thread-outbox.ts) that no reporter will finish — a job that
+ * The outbox sweeper: finishes the thread outboxes (./thread-outbox.ts) that no reporter will finish — a job that
  * ended while Slack was still down past the retention of its reporter's delivery, a job abandoned with lines
  * pending, a job whose worker died after it ended but before its lines were all posted (jobs end once their lines
  * are in the outbox) — and keeps their Redis memory bounded. When a worker starts and then every `intervalMs`
@@ -10,21 +10,21 @@
  * does not show it, and closes the outbox (keys deleted). Outboxes it cannot finish (Slack still down) stay for the
  * next round; every outbox key expires 7 days after its last write anyway.
  */
-import type { WebClient } from '@slack/web-api';
-import type { RedisClient } from '../../queue/index.js';
 import { CallBudget } from './call-budget.js';
 import type { ChannelPacer } from './channel-pacer.js';
-import { redisPostedLines } from './posted-lines.js';
-import type { DeliveryLogger } from './slack-delivery.js';
-import { broadcastRuns, DEFAULT_LEASE_MS, outboxesKey, redisThreadOutbox } from './thread-outbox.js';
+import type { ChatTransport } from './chat.js';
+import type { DeliveryLogger } from './delivery.js';
+import type { PostedLines } from './posted-lines.js';
+import { broadcastRuns, DEFAULT_LEASE_MS, type ThreadOutboxes } from './thread-outbox.js';
 import { ThreadPoster } from './thread-poster.js';
 
 export interface OutboxSweeperOptions {
-  redis: RedisClient;
-  /** The queue's key prefix (the outboxes live under `<prefix>:thread:`). */
-  prefix: string;
-  /** The thread client (no WebClient-level retries; see ThreadPoster). */
-  client: WebClient;
+  /** Every job's outbox (redisThreadOutboxes). */
+  outboxes: ThreadOutboxes;
+  /** Job `jobId`'s record of posted lines (redisPostedLines). */
+  postedLines(jobId: string): PostedLines;
+  /** The thread's chat (without client-level retries; see ThreadPoster). */
+  chat: ChatTransport;
   pacer: ChannelPacer;
   /** Whether job `jobId` has ended (completed, failed, cancelled, or unknown): its reporter delivers no more. */
   jobEnded(jobId: string): Promise<boolean>;
@@ -32,16 +32,16 @@ export interface OutboxSweeperOptions {
   idleMs?: number;
   /** Outboxes looked at per round; default 50. */
   batch?: number;
-  /** Retry of one message through a Slack outage (ms); default slack-delivery's 10 min. */
+  /** Retry of one message through a Slack outage (ms); default delivery's 10 min. */
   retentionMs?: number;
   logger?: DeliveryLogger & { info?(obj: object, msg: string): void };
   onDropped?: (what: 'thread reply' | 'header update', lines: number) => void;
 }
 
-/** One round: resolves with the job ids whose outbox was delivered and closed. Throws when Redis is unreachable. */
+/** One round: resolves with the job ids whose outbox was delivered and closed. Throws when the store is unreachable. */
 export async function sweepOutboxes(o: OutboxSweeperOptions): Promise<string[]> {
   const idle = Date.now() - (o.idleMs ?? DEFAULT_LEASE_MS);
-  const jobIds = await o.redis.zrangebyscore(outboxesKey(o.prefix), 0, idle, 'LIMIT', 0, o.batch ?? 50);
+  const jobIds = await o.outboxes.idle(idle, o.batch ?? 50);
   const closed: string[] = [];
   for (const jobId of jobIds) {
     if (!(await o.jobEnded(jobId))) continue;
@@ -51,16 +51,16 @@ export async function sweepOutboxes(o: OutboxSweeperOptions): Promise<string[]> 
 }
 
 async function sweepOne(o: OutboxSweeperOptions, jobId: string): Promise<boolean> {
-  const outbox = redisThreadOutbox(o.redis, o.prefix, jobId);
+  const outbox = o.outboxes.of(jobId);
   const snapshot = await outbox.open({ takeover: false });
   if (!snapshot) return false; // another deliverer holds it
   if (snapshot.target) {
     const poster = new ThreadPoster({
-      client: o.client,
+      chat: o.chat,
       target: snapshot.target,
       pacer: o.pacer,
       budget: new CallBudget(),
-      posted: redisPostedLines(o.redis, o.prefix, jobId),
+      posted: o.postedLines(jobId),
       scope: jobId,
       outbox,
       ...(o.logger ? { logger: o.logger } : {}),
