@@ -386,12 +386,3 @@ function locate(key: string, value: unknown): { segment: string | number; value:
   );
   return index < 0 ? undefined : { segment: index, value: value[index] };
 }
-
-/** For messages: `spec.replicas` for a pointer or the jq source as written. */
-export function describeRule(rule: IgnoreDifferencesRule): string[] {
-  return [
-    ...rule.jsonPointers.map(formatFieldPath),
-    ...rule.jqPaths.map((j) => j.source),
-    ...rule.managedFieldsManagers.map((m) => `fields managed by ${m}`),
-  ];
-}
