@@ -52,7 +52,7 @@ export {
   shortName,
   splitApiVersion,
 } from './resource.js';
-export { displayRevision, joinRevisions, REVISION_SEPARATOR, splitRevisions } from './revision.js';
+export { displayRevision, joinRevisions, splitRevisions } from './revision.js';
 export type { CancelledBy, SyncEvent, TaskRef, WaveRef } from './sync-event.js';
 export {
   HOOK_DELETE_POLICIES,

@@ -13,7 +13,6 @@ export type { ApprovalMessenger } from './approvals/approval-messenger.js';
 export {
   type ApprovalRecord,
   type DeletionApproval,
-  describeResourceAction,
   type MessageRef,
   rerunCommandOf,
 } from './approvals/approval-request.js';
@@ -30,7 +29,7 @@ export { type DiffSummary, diffSummaryWork, summarizeDiff } from './approvals/di
 export { STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
 export type { RequestDiffResult } from './approvals/live-diff.js';
 export type { PlanSummary } from './approvals/plan-summary.js';
-export type { ResourceActionAsk, ResourceActionGate } from './approvals/resource-action-approval.js';
+
 export {
   createSyncPreviewer,
   previewForTransfer,

@@ -5,20 +5,13 @@
  * The composition root passes the real implementations; tests pass in-memory doubles.
  */
 import type { ApplicationDestination, ApplicationSource, SyncOperationResource } from '../domain/index.js';
-import type {
-  Initiator,
-  RolloutChain,
-  RolloutChainStep,
-  SyncQueueClient,
-  SyncRequest,
-} from '../queue/index.js';
+import type { Initiator, RolloutChain, RolloutChainStep, SyncRequest } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */
 export type * from '../queue/index.js';
 
 /** What `SyncQueueClient.cancel` resolves to. */
-export type CancelResult = Awaited<ReturnType<SyncQueueClient['cancel']>>;
 
 /** What the bot shows about one Application. */
 export interface ApplicationSummary {

@@ -12,7 +12,7 @@
  * refused by `parseIgnoreDifferences` with a warning naming it, and left out (never applied half-understood).
  */
 import { type Application, type KubeObject, splitApiVersion } from '../../domain/index.js';
-import { type FieldPath, formatFieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
+import { type FieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
 
 /** One compiled `ignoreDifferences` entry. */
 export interface IgnoreDifferencesRule {
