@@ -43,6 +43,7 @@ export {
   autoSyncAllowed,
   driftChannelOf,
 } from './auto-sync-policy.js';
+export type { PolicyVerdict } from './check-request.js';
 export { assertKnownEnvironments, environmentFor, environmentNameOf } from './environment-resolver.js';
 export { createGroupMembership, type ListGroupMembers } from './group-membership.js';
 export type {

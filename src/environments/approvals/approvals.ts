@@ -6,7 +6,7 @@
 
 import type { Initiator } from '../../queue/index.js';
 import type { AuditRecord } from '../audit-log.js';
-import { checkRequest, type RequestAsk } from '../check-request.js';
+import { checkRequest, type PolicyVerdict, type RequestAsk } from '../check-request.js';
 import { environmentFor } from '../environment-resolver.js';
 import { type ActionContext, type Authorization, authorizeAction } from '../permissions.js';
 import type { ApprovalDeps } from './approval-deps.js';
@@ -78,14 +78,15 @@ export interface Approvals {
   requestAutomatedApproval(ctx: GateRequestContext & { header?: undefined }): Promise<GateResult>;
   /**
    * The same policy check as gateRequest (who may request, channels, revisions, freeze windows): nothing is
-   * posted, and nothing audited unless `options.audit`. `reason` is the text gateRequest would refuse with. Used to refuse before
-   * showing anything (e.g. `/sync delete`'s plan); gateRequest still decides when the request is made.
+   * posted, and nothing audited unless `options.audit`. `reason` is the text gateRequest would refuse with. Used to
+   * refuse before showing anything (e.g. `/sync delete`'s plan, before the ack); an allowed request's `verdict`,
+   * handed to gateRequest (`ctx.verdict`), spares the gate a second evaluation of the same ask.
    */
   checkRequest(
     ctx: RequestAsk,
     /** `audit`: write a refusal to the audit log (`refused`), as gateRequest would. */
     options?: { audit?: boolean },
-  ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
+  ): Promise<{ allowed: true; verdict?: PolicyVerdict } | { allowed: false; reason: string }>;
   /** `/sync diff` and `/sync <app> --dry-run`: the live diff, for whoever may dry-run the Application. */
   liveDiff(ask: DiffAsk): Promise<LiveDiffResult>;
   /** The approval message's View diff button: the request's diff now, and whether it changed since. */
@@ -189,7 +190,9 @@ export function createApprovals(
       const checked = await checkRequest(deps, ctx);
       if (checked.kind === 'unknown')
         return { allowed: false, reason: `No application named "${ctx.application}".` };
-      if (checked.kind === 'open' || checked.decision.allowed) return { allowed: true };
+      if (checked.kind === 'open') return { allowed: true };
+      if (checked.decision.allowed)
+        return { allowed: true, ...(checked.verdict ? { verdict: checked.verdict } : {}) };
       const { reason } = checked.decision;
       if (options.audit) {
         await deps.audit.append({
