@@ -18,10 +18,12 @@ export {
 } from './approvals/approval-request.js';
 export { type ApprovalStore, createApprovalStore } from './approvals/approval-store.js';
 export {
+  type ApprovalFlow,
   type Approvals,
   type AuditView,
   createApprovals,
   type PendingApproval,
+  type RequestApprovals,
   type WithdrawResult,
 } from './approvals/approvals.js';
 export type { Decision } from './approvals/authorize-decision.js';

@@ -5,17 +5,17 @@
  * whether the environment lets it sync now. Queued with the request key `automated:<key>` and a job id derived from
  * `key` (application and revision: a webhook racing a poll, or two bot replicas, queue one job), logged and audited
  * `automated-sync` with its trigger; where the environment requires approval, an approval request is posted
- * instead (Approvals.requestAutomatedApproval) and nothing is queued until it is approved.
+ * instead (RequestApprovals.requestAutomatedApproval) and nothing is queued until it is approved.
  */
-import type { Approvals, AuditEntry } from '../environments/index.js';
+import type { AuditEntry, RequestApprovals } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import { derivedJobId, type EnqueueResult, type SyncRequest } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 export interface AutomatedRequestDeps {
   queue: EnqueuePort;
-  /** Posts an automated sync's approval request (Approvals.requestAutomatedApproval). */
-  approvals: Pick<Approvals, 'requestAutomatedApproval'>;
+  /** Posts an automated sync's approval request (RequestApprovals.requestAutomatedApproval). */
+  approvals: Pick<RequestApprovals, 'requestAutomatedApproval'>;
   /** Records the sync in the Application's audit log (`automated-sync`, with its trigger); optional. */
   audit?(entry: AuditEntry): Promise<unknown>;
   logger?: Pick<Logger, 'info' | 'warn'>;

@@ -6,23 +6,23 @@
  * requester got an ephemeral note, and nothing is queued.
  */
 
-import type { Approvals } from '../environments/index.js';
+import type { RequestApprovals } from '../environments/index.js';
 import type { RequestGate } from '../requests/index.js';
 import type { PolicyCheck, RequestPolicyQuery } from './ports.js';
 import type { SlackApprovalMessenger } from './reporters/slack-approval-messenger.js';
 
 export interface SlackApprovalGate extends RequestGate {
   /**
-   * The request policy's answer for this request now (Approvals.checkRequest): the refusal's reason, or allowed with
+   * The request policy's answer for this request now (RequestApprovals.checkRequest): the refusal's reason, or allowed with
    * the verdict gate() reuses. Nothing is posted; with `audit` a refusal is written to the audit log.
    */
   policy(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<PolicyCheck>;
-  /** True when an allowed request for `application` waits for approval (Approvals.needsApproval). */
+  /** True when an allowed request for `application` waits for approval (RequestApprovals.needsApproval). */
   needsApproval(application: string): boolean;
 }
 
 export function createApprovalGate(
-  approvals: Pick<Approvals, 'gateRequest' | 'checkRequest' | 'needsApproval'>,
+  approvals: Pick<RequestApprovals, 'gateRequest' | 'checkRequest' | 'needsApproval'>,
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {

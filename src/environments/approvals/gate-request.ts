@@ -39,7 +39,7 @@ export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
   syncTrigger?: string;
   /** `/sync promote`: the verified revision it moves (shown to approvers, audited). */
   promotion?: PromotionRef;
-  /** The policy's verdict from a check before this one (Approvals.checkRequest): reused for the same ask. */
+  /** The policy's verdict from a check before this one (RequestApprovals.checkRequest): reused for the same ask. */
   verdict?: PolicyVerdict;
 }
 
