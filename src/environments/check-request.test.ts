@@ -1,39 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testApplication } from '../../test/support/test-application.js';
-import { parseSettings } from '../settings/index.js';
+import { requestPolicy as policy } from '../../test/support/request-policy.js';
 import { checkRequest, type RequestAsk, type RequestCheck } from './check-request.js';
-
-const settings = parseSettings(
-  [
-    'environments:',
-    '  production:',
-    '    destinations: [{ namespace: prod }]',
-    '    channels: [C0DEPLOYS, C0OPS]',
-    '    requesters: { groups: [S0DEVS] }',
-  ].join('\n'),
-  '/etc/wavesync/wavesync.yaml',
-);
-const guestbook = testApplication({
-  name: 'guestbook',
-  destination: { server: 'https://kubernetes.default.svc', namespace: 'prod' },
-});
-
-/** The policy's deps, counting the group look-ups (the part of an evaluation that asks Slack). */
-function policy(members: Record<string, string[]> = { S0DEVS: ['U0KIM'] }) {
-  const lookups: string[] = [];
-  const deps = {
-    settings,
-    findApplication: (name: string) => (name === guestbook.name ? guestbook : undefined),
-    groups: {
-      isMemberOfAny: async (userId: string, groups: readonly string[]) => {
-        lookups.push(userId);
-        return groups.some((g) => members[g]?.includes(userId));
-      },
-    },
-    now: Date.now,
-  };
-  return { deps, lookups };
-}
 
 const ask: RequestAsk = {
   application: 'guestbook',

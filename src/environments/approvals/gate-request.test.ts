@@ -1,42 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { testApplication } from '../../../test/support/test-application.js';
-import { parseSettings } from '../../settings/index.js';
-import type { AuditEntry } from '../audit-log.js';
+import { requestPolicy } from '../../../test/support/request-policy.js';
 import { checkRequest, type RequestCheck } from '../check-request.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import { type GateRequestContext, gateRequest } from './gate-request.js';
 
-const settings = parseSettings(
-  [
-    'environments:',
-    '  staging:',
-    '    destinations: [{ namespace: staging }]',
-    '    requesters: { groups: [S0DEVS] }',
-  ].join('\n'),
-  '/etc/wavesync/wavesync.yaml',
-);
-const guestbook = testApplication({
-  name: 'guestbook',
-  destination: { server: 'https://kubernetes.default.svc', namespace: 'staging' },
-});
-
-/** What gateRequest needs where no approval is required: the policy's deps and the audit log (recorded). */
+/** The policy's deps as gateRequest takes them (it needs no more where no approval is required). */
 function gateDeps() {
-  const lookups: string[] = [];
-  const audited: AuditEntry[] = [];
-  const deps = {
-    settings,
-    findApplication: (name: string) => (name === guestbook.name ? guestbook : undefined),
-    groups: {
-      isMemberOfAny: async (userId: string, groups: readonly string[]) => {
-        lookups.push(userId);
-        return groups.includes('S0DEVS') && userId === 'U0KIM';
-      },
-    },
-    now: Date.now,
-    audit: { append: async (entry: AuditEntry) => void audited.push(entry) },
-  } as unknown as ApprovalDeps;
-  return { deps, lookups, audited };
+  const policy = requestPolicy();
+  return { ...policy, deps: policy.deps as unknown as ApprovalDeps };
 }
 
 const ctx: GateRequestContext = {
@@ -59,7 +30,7 @@ describe('gateRequest with the verdict of the check before the ack', () => {
 
     const result = await gateRequest(deps, { ...ctx, verdict });
 
-    expect(result).toEqual({ kind: 'proceed', environment: 'staging' });
+    expect(result).toEqual({ kind: 'proceed', environment: 'production' });
     expect(lookups).toEqual(['U0KIM']);
     expect(audited).toEqual([
       expect.objectContaining({ type: 'requested', application: 'guestbook', userId: 'U0KIM' }),
