@@ -143,7 +143,7 @@ module.exports = {
         'other origin is requested only by the code that owns its authorization, through its own entry point ' +
         'src/requests/for-<folder>.ts, imported only from src/<folder>/: for-drift.ts (self-heal: the drift ' +
         "detector decided selfHealAllowed), for-app-of-apps.ts (a child inherits its parent's), for-revisions.ts (automated: the revision watcher decided the Application's automated policy allows it) and for-main.ts (the " +
-        "worker's wiring hands `retry` to src/queue's retry policy as its port). `approved` has " +
+        "worker's wiring hands `retry` to src/queue's retry policy as its port; an ApplicationSet's removal). Each file holds its origin's whole path. `approved` has " +
         'no entry point outside src/requests (createApprovalServices wires it to the approval flow). The group ' +
         "is the importer's folder under src/ (sim/ and src/*.ts match none).",
       severity: 'error',
@@ -153,13 +153,13 @@ module.exports = {
     {
       name: 'request-entry-points-not-passed-on',
       comment:
-        "An owner's entry point (src/requests/for-<folder>.ts) and the request path itself (request-sync.ts, whose " +
-        'requestSyncAnyOrigin takes every origin) are not re-exported outside src/requests: `export { requestChildSync } ' +
+        "The other half of request-origins-only-from-their-owner: an owner's entry point (src/requests/for-<folder>.ts) " +
+        'is not re-exported outside src/requests: `export { requestChildSync } ' +
         "from '../requests/for-app-of-apps.js'` in src/app-of-apps/index.ts would hand the child origin to every " +
         'importer of that barrel, past request-origins-only-from-their-owner. Import it where it is used instead.',
       severity: 'error',
       from: { pathNot: '^src/requests/' },
-      to: { path: '^src/requests/(for-[^/]+|request-sync)\\.ts$', dependencyTypes: ['export'] },
+      to: { path: '^src/requests/for-[^/]+\\.ts$', dependencyTypes: ['export'] },
     },
     {
       name: 'environments-below-requests',

@@ -13,6 +13,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * (scripts/bundle-cli.mjs) makes each an entry of its own next to the chunks that start it by URL; a module
  * started as a thread but missing here is missing from the bundle ("the worker thread ended before it started").
  */
+/** @public Read from the compiled module by scripts/bundle-cli.mjs (a dynamic import knip cannot follow). */
 export const THREAD_MODULES = ['health-scripts/health-script-worker', 'main/worker-thread-entry'] as const;
 
 /**

@@ -8,10 +8,9 @@ export { childJobId, childRequestKey, createAppOfAppsDriver } from './app-of-app
 export type { AppOfAppsAnnouncer, RolloutAnnouncer, RolloutApprovals } from './app-of-apps-ports.js';
 export { redisAppOfAppsChainStore } from './redis-chain-store.js';
 export { createApplicationResolver } from './resolve-application.js';
-export type { ClosedApproval, RolloutSummary } from './rollout.js';
+export type { RolloutSummary } from './rollout.js';
 export {
   createRolloutDriver,
   type RolloutDriver,
   rolloutJobId,
-  rolloutRequestKey,
 } from './rollout-driver.js';

@@ -7,18 +7,15 @@ export {
   gitRepositoryCacheFor,
 } from './applications-from-settings.js';
 export {
-  applicationSetOf,
   describeRollout,
-  type GeneratedApplications,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
-export { type RemovalDecision, removalDecision } from './applicationsets/removal-policy.js';
+export { removalDecision } from './applicationsets/removal-policy.js';
 export type { CommitSummary, GitRepositoryCache } from './git/git-repository-cache.js';
 export { resolveRef } from './git/resolve-revision.js';
-export type { ChartCache } from './helm/chart-cache.js';
+
 export {
   contentRevisionOf,
-  type LoadedManifests,
   loadManifests,
   manifestSourcesOf,
   parseManifests,

@@ -46,18 +46,6 @@ export interface ApplicationSourceDeps {
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 
-/**
- * All Applications of `settings`, sorted by name.
- * @throws BotError('invalid_manifest') listing every invalid Application (file:line: key path: problem) and
- *   duplicate name; BotError('invalid_config') when a source cannot be read or needs a missing dependency.
- */
-export async function loadApplicationSources(
-  settings: Settings,
-  deps: ApplicationSourceDeps,
-): Promise<Application[]> {
-  return (await loadApplicationsAndSets(settings, deps)).applications;
-}
-
 /** What one ApplicationSet generated at the last read: its Applications, rollout steps and deletion policy. */
 export interface ApplicationSetSummary {
   name: string;
@@ -73,7 +61,11 @@ export interface ApplicationSetSummary {
   applicationsSync: 'create-only' | 'create-update' | 'create-delete' | 'sync';
 }
 
-/** The Applications of `settings` (loadApplicationSources) and the ApplicationSets that generated some of them. */
+/**
+ * All Applications of `settings`, sorted by name, and the ApplicationSets that generated some of them.
+ * @throws BotError('invalid_manifest') listing every invalid Application (file:line: key path: problem) and
+ *   duplicate name; BotError('invalid_config') when a source cannot be read or needs a missing dependency.
+ */
 export async function loadApplicationsAndSets(
   settings: Settings,
   deps: ApplicationSourceDeps,

@@ -9,12 +9,11 @@ export {
   planDeletion,
   planHash,
 } from './application-deletion.js';
-export { deleteApplication } from './delete-application.js';
+
 export { renderedDeletionHooks } from './deletion-hooks.js';
 export { createDeletionPlanner, type DeletionPlanner } from './deletion-planner.js';
 export {
   type DeletionRunnerDeps,
   runDeletion,
-  type WorkerDeletionSettings,
   workerDeletion,
 } from './run-deletion.js';

@@ -54,12 +54,6 @@ export const DEFAULT_RESOURCE_TRACKING: Readonly<ResourceTracking> = {
 /** Finalizer that keeps a hook object alive until its completion was observed (Argo CD v2.14.3+). */
 export const HOOK_FINALIZER = 'argocd.argoproj.io/hook-finalizer';
 
-/** Application finalizers (foreground / background cascading delete). */
-export const ResourcesFinalizer = {
-  foreground: 'resources-finalizer.argocd.argoproj.io',
-  background: 'resources-finalizer.argocd.argoproj.io/background',
-} as const;
-
 /**
  * Annotation wavesync puts on every hook it creates: the operation's `startedAt`. A resumed process that finds a
  * live hook carrying its own operation's value knows it already created it, and never creates it twice.

@@ -49,7 +49,6 @@ export {
   type Initiator,
   type PromotionRef,
   type RevisionTrigger,
-  type RevisionTriggerKind,
   type RollbackRef,
 } from './request-refs.js';
 export {
@@ -62,7 +61,7 @@ export {
   shortName,
   splitApiVersion,
 } from './resource.js';
-export { displayRevision, joinRevisions, REVISION_SEPARATOR, splitRevisions } from './revision.js';
+export { displayRevision, joinRevisions, splitRevisions } from './revision.js';
 export type { CancelledBy, SyncEvent, TaskRef, WaveRef } from './sync-event.js';
 export {
   HOOK_DELETE_POLICIES,

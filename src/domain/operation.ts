@@ -17,11 +17,6 @@ export function isCompleted(phase: OperationPhase): boolean {
   return phase === 'Succeeded' || phase === 'Failed' || phase === 'Error';
 }
 
-/** True for Failed and Error. */
-export function isFailedPhase(phase: OperationPhase): boolean {
-  return phase === 'Failed' || phase === 'Error';
-}
-
 /** Result of one task (gitops-engine `ResultCode`). */
 export const RESULT_CODES = ['Synced', 'SyncFailed', 'Pruned', 'PruneSkipped'] as const;
 export type ResultCode = (typeof RESULT_CODES)[number];

@@ -161,8 +161,6 @@ export type SyncEvent =
       kept: { task: TaskRef; reason: string }[];
     };
 
-export type SyncEventType = SyncEvent['type'];
-
 /** Who cancelled an operation (Slack user id and name) and why, when they said. */
 export interface CancelledBy {
   userId: string;

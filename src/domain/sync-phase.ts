@@ -39,11 +39,6 @@ export function isSyncPhase(value: string): value is SyncPhase {
   return (SYNC_PHASES as readonly string[]).includes(value);
 }
 
-/** Type guard: is `value` a recognised HookType? (case-sensitive, as Argo CD) */
-export function isHookType(value: string): value is HookType {
-  return (HOOK_TYPES as readonly string[]).includes(value);
-}
-
 /** Type guard: is `value` a recognised HookDeletePolicy? (case-sensitive, as Argo CD) */
 export function isHookDeletePolicy(value: string): value is HookDeletePolicy {
   return (HOOK_DELETE_POLICIES as readonly string[]).includes(value);

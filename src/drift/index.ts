@@ -13,7 +13,7 @@ export {
   type RunningDriftDetection,
   runDriftDetection,
 } from './drift-runtime.js';
-export { createLiveStateCaches, type LiveStateCaches, type WatchedCluster } from './live-state-caches.js';
+export { createLiveStateCaches } from './live-state-caches.js';
 export {
   type DriftNoticeClaims,
   type DriftNoticeClicker,

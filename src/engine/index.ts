@@ -26,13 +26,13 @@ export {
   type ResourceDiff,
   withoutIgnored,
 } from './diff/index.js';
-export { type EngineOptions, NO_SCRIPTED_HEALTH, type ScriptedHealth } from './engine-options.js';
+export type { EngineOptions, ScriptedHealth } from './engine-options.js';
 export { getResourceHealth } from './health/index.js';
 export { hasDeletePolicy } from './hooks/delete-policy.js';
 export { hookTraitsOf, isHook } from './hooks/hook.js';
 export { annotationCsvOf } from './object-annotations.js';
 export { clusterScopedIn } from './plan/cluster-scoped-kinds.js';
-export { lateReferencesOf, lateReferencesWork } from './plan/reference-lint.js';
+export { lateReferencesWork } from './plan/reference-lint.js';
 export { syncOptionProblem } from './plan/sync-option-names.js';
 export { type BuildSyncTasksResult, buildSyncTasks, buildSyncTasksSliced } from './plan/sync-tasks.js';
 export { syncWaveOf } from './plan/sync-waves.js';
@@ -50,20 +50,14 @@ export { syncOptionValueOf } from './sync-options.js';
 export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 export {
   AbortedError,
-  DEFAULT_SLICE_MS,
   ITEMS_PER_YIELD,
   runAtOnce,
   type SlicedWork,
   TimeSlice,
-  yieldToEventLoop,
 } from './time-slice.js';
 export {
-  formatTrackingId,
   isTrackedBy,
   listTrackedLiveObjects,
-  parseTrackingId,
-  sharedResourceMessage,
-  type TrackingId,
   trackedKinds,
   trackingOwnerOf,
   withTracking,

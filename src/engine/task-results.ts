@@ -4,7 +4,7 @@
  * or Error. Results keep first-insertion order.
  */
 import type { OperationPhase, OperationState, ResourceResult, ResultCode } from '../domain/index.js';
-import { isPruneTask, resultKeyOf, type SyncTask } from './sync-task.js';
+import { resultKeyOf, type SyncTask } from './sync-task.js';
 import { ITEMS_PER_YIELD, type TimeSlice } from './time-slice.js';
 
 export type TaskState = 'pending' | 'running' | 'completed';
@@ -121,5 +121,3 @@ export function splitSyncFail(tasks: readonly SyncTask[]): { syncFail: SyncTask[
     others: tasks.filter((t) => t.phase !== 'SyncFail'),
   };
 }
-
-export { isPruneTask };

@@ -6,7 +6,7 @@
  */
 import type { Application, Initiator, PromotionRef, SyncOperation } from '../domain/index.js';
 import type { Settings } from '../settings/index.js';
-import { authorizeRequest, type RequestDecision } from './authorize-request.js';
+import { authorizeRequest, type RequestContext, type RequestDecision } from './authorize-request.js';
 import { environmentFor, type ResolvedEnvironment } from './environment-resolver.js';
 import type { GroupMembership } from './group-membership.js';
 
@@ -47,7 +47,24 @@ export interface RequestPolicyDeps {
 export type RequestCheck =
   | { kind: 'unknown' }
   | { kind: 'open'; app: Application }
-  | { kind: 'decided'; app: Application; env: ResolvedEnvironment; decision: RequestDecision };
+  | {
+      kind: 'decided';
+      app: Application;
+      env: ResolvedEnvironment;
+      decision: RequestDecision;
+      verdict?: PolicyVerdict;
+    };
+
+/**
+ * An allowed request's verdict, for the ask it was made for: a later check of the same ask (the gate after the ack)
+ * takes its decision instead of asking the policy again, so the policy is evaluated once per request. `ask` is the
+ * policy's whole input but the clock (authorizeRequest's RequestContext without `now`), so any other ask — another
+ * user, channel, revision, action or break-glass reason — is decided afresh.
+ */
+export interface PolicyVerdict {
+  readonly ask: string;
+  readonly decision: Extract<RequestDecision, { allowed: true }>;
+}
 
 /**
  * Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. A promotion's is the
@@ -57,26 +74,37 @@ export function revisionNameOf(app: Application, operation: SyncOperation, promo
   return (promotion ? undefined : operation.revision) ?? app.source.targetRevision ?? 'HEAD';
 }
 
-/** `unknown`: no such Application; `open`: it is in no environment (then anything goes); else the decision. */
-export async function checkRequest(deps: RequestPolicyDeps, ask: RequestAsk): Promise<RequestCheck> {
+/**
+ * `unknown`: no such Application; `open`: it is in no environment (then anything goes); else the decision — taken
+ * from `verdict` when it was made for this very ask, otherwise asked of the policy (an allowed one comes with its
+ * verdict).
+ */
+export async function checkRequest(
+  deps: RequestPolicyDeps,
+  ask: RequestAsk,
+  verdict?: PolicyVerdict,
+): Promise<RequestCheck> {
   const app = deps.findApplication(ask.application);
   if (!app) return { kind: 'unknown' };
   const env = environmentFor(deps.settings, app);
   if (!env) return { kind: 'open', app };
+  const context: Omit<RequestContext, 'now'> = {
+    application: app.name,
+    environment: env.name,
+    userId: ask.initiator.userId,
+    channel: ask.channel,
+    revisionName: revisionNameOf(app, ask.operation, ask.promotion),
+    breakGlassReason: ask.breakGlassReason,
+    action: ask.action ?? (ask.operation.dryRun ? 'dry-run' : 'sync'),
+    ...(ask.fromBotMessage ? { fromBotMessage: true } : {}),
+  };
+  const key = JSON.stringify(context);
+  if (verdict?.ask === key) return { kind: 'decided', app, env, decision: verdict.decision, verdict };
   const decision = await authorizeRequest(
     env.settings,
-    {
-      application: app.name,
-      environment: env.name,
-      userId: ask.initiator.userId,
-      channel: ask.channel,
-      revisionName: revisionNameOf(app, ask.operation, ask.promotion),
-      breakGlassReason: ask.breakGlassReason,
-      now: new Date(deps.now()),
-      action: ask.action ?? (ask.operation.dryRun ? 'dry-run' : 'sync'),
-      ...(ask.fromBotMessage ? { fromBotMessage: true } : {}),
-    },
+    { ...context, now: new Date(deps.now()) },
     deps.groups.isMemberOfAny,
   );
-  return { kind: 'decided', app, env, decision };
+  if (!decision.allowed) return { kind: 'decided', app, env, decision };
+  return { kind: 'decided', app, env, decision, verdict: { ask: key, decision } };
 }

@@ -13,16 +13,17 @@ export type { ApprovalMessenger } from './approvals/approval-messenger.js';
 export {
   type ApprovalRecord,
   type DeletionApproval,
-  describeResourceAction,
   type MessageRef,
   rerunCommandOf,
 } from './approvals/approval-request.js';
 export { type ApprovalStore, createApprovalStore } from './approvals/approval-store.js';
 export {
+  type ApprovalFlow,
   type Approvals,
   type AuditView,
   createApprovals,
   type PendingApproval,
+  type RequestApprovals,
   type WithdrawResult,
 } from './approvals/approvals.js';
 export type { Decision } from './approvals/authorize-decision.js';
@@ -30,7 +31,7 @@ export { type DiffSummary, diffSummaryWork, summarizeDiff } from './approvals/di
 export { STRANDED_AFTER_MS } from './approvals/enqueue-stranded.js';
 export type { RequestDiffResult } from './approvals/live-diff.js';
 export type { PlanSummary } from './approvals/plan-summary.js';
-export type { ResourceActionAsk, ResourceActionGate } from './approvals/resource-action-approval.js';
+
 export {
   createSyncPreviewer,
   previewForTransfer,
@@ -44,6 +45,7 @@ export {
   autoSyncAllowed,
   driftChannelOf,
 } from './auto-sync-policy.js';
+export type { PolicyVerdict } from './check-request.js';
 export { assertKnownEnvironments, environmentFor, environmentNameOf } from './environment-resolver.js';
 export { createGroupMembership, type ListGroupMembers } from './group-membership.js';
 export type {

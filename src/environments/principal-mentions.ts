@@ -16,13 +16,3 @@ export function describePrincipals(principals: Principals): string {
   const ids = [...principals.users, ...principals.groups];
   return ids.length === 0 ? 'nobody' : ids.map(mentionOf).join(', ');
 }
-
-/** True when `userId` is listed directly or is a member of a listed group. */
-export async function isPrincipal(
-  principals: Principals,
-  userId: string,
-  isMemberOfAny: (userId: string, groups: readonly string[]) => Promise<boolean>,
-): Promise<boolean> {
-  if (principals.users.includes(userId)) return true;
-  return principals.groups.length > 0 && isMemberOfAny(userId, principals.groups);
-}

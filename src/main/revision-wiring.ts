@@ -22,10 +22,10 @@ import type { ApplicationsFromSettings } from '../applications/index.js';
 import type { Config } from '../config.js';
 import type { Application } from '../domain/index.js';
 import {
-  type Approvals,
   createApprovalStore,
   createAuditLog,
   driftChannelOf,
+  type RequestApprovals,
 } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import type { OpsRoute } from '../ops/ops-routes.js';
@@ -52,7 +52,7 @@ export interface RevisionWiringDeps {
   apps: ApplicationsFromSettings;
   web: WebClient;
   queue: Pick<SyncQueueClient, 'enqueueSync' | 'applicationStatus' | 'history'>;
-  approvals: Pick<Approvals, 'requestAutomatedApproval'>;
+  approvals: Pick<RequestApprovals, 'requestAutomatedApproval'>;
   /** Where the webhook secrets are read (WAVESYNC_WEBHOOK_*). */
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;

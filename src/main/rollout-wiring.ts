@@ -14,7 +14,7 @@ import {
   redisAppOfAppsChainStore,
 } from '../app-of-apps/index.js';
 import type { ApplicationRegistry } from '../applications/index.js';
-import type { ApprovalRecord, Approvals } from '../environments/index.js';
+import type { ApprovalRecord, RequestApprovals } from '../environments/index.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient, SyncQueueClient } from '../queue/index.js';
 import type { RolloutStarter } from '../slack/ports.js';
@@ -38,7 +38,7 @@ export function createRolloutWiring(deps: {
   prefix: string;
   registry: Pick<ApplicationRegistry, 'find' | 'applicationSet'>;
   /** The approval flow (createApprovalWiring); absent without Slack. */
-  approvals?: Pick<Approvals, 'gateRequest' | 'releaseRollout'>;
+  approvals?: Pick<RequestApprovals, 'gateRequest' | 'releaseRollout'>;
   web?: WebClient;
   pacer: ChannelPacer;
   logger: Logger;
@@ -100,7 +100,9 @@ export function createRolloutWiring(deps: {
 }
 
 /** gateRequest for a rollout's Application: the initiator's policy, then the approval request on `header`. */
-function approvalsPort(approvals: Pick<Approvals, 'gateRequest' | 'releaseRollout'>): RolloutApprovals {
+function approvalsPort(
+  approvals: Pick<RequestApprovals, 'gateRequest' | 'releaseRollout'>,
+): RolloutApprovals {
   return {
     release: (chain, note) => approvals.releaseRollout(chain.rolloutId, note),
     async request(request, header) {

@@ -15,7 +15,7 @@ import type { Config } from '../config.js';
 import { renderedDeletionHooks, workerDeletion } from '../deletion/index.js';
 import type { Application } from '../domain/index.js';
 import { type EngineOptions, runOperation, type SourcedObject } from '../engine/index.js';
-import type { Approvals, FailureNotifier } from '../environments/index.js';
+import type { FailureNotifier, RequestApprovals } from '../environments/index.js';
 import { type ConfigMapReader, scriptedHealthSource } from '../health-scripts/index.js';
 import { type ClusterCaches, createClusterCaches } from '../kube/cluster-caches.js';
 import { createRetryingKubeCluster } from '../kube/retrying-cluster.js';
@@ -76,7 +76,7 @@ export interface WorkerDeps {
   /** Failure notifications (approvals), fanned out next to the thread. */
   notifier?: FailureNotifier;
   /** The approval flow: a rollout's Application whose environment requires approval asks for it here. */
-  approvals?: Pick<Approvals, 'gateRequest' | 'releaseRollout'>;
+  approvals?: Pick<RequestApprovals, 'gateRequest' | 'releaseRollout'>;
   /** The thread-outbox sweeper's round interval and idle time (ms); defaults 30 s and 60 s. */
   outboxSweep?: { intervalMs?: number; idleMs?: number };
   /**

@@ -1,6 +1,6 @@
 /**
  * One call for the approval flow over Redis with its store, audit log, group cache and plan preview, joined to the
- * request path: an approved request is queued by requestSync's steps (origin `approved`, asked only here:
+ * request path: an approved request is queued by the request path's `approved` origin (enqueueApproved, asked only here:
  * ApprovalDeps.enqueueApproved, called by decideApproval and enqueueStranded) on `queue`. The composition root
  * (src/main/approval-wiring.ts) and the approval flow tests both build it here. The worker process needs only
  * `createFailureNotifier` (see docs/approvals.md, "Wiring").
@@ -25,7 +25,8 @@ import {
 import type { RedisClient } from '../queue/index.js';
 import { allDurable, type DurableWrites, type ReplicaDurability, replicatedWrites } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
-import { type EnqueuePort, requestSyncAnyOrigin } from './request-sync.js';
+import { enqueueApproved } from './enqueue-approved.js';
+import type { EnqueuePort } from './enqueue-port.js';
 
 /** Key prefix of approvals, audit and notification keys. */
 export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
@@ -103,8 +104,7 @@ export function createApprovalServices(options: ApprovalServicesOptions): Approv
           ...(options.cluster ? { cluster: options.cluster } : {}),
           ...(options.settings.resourceTracking ? { tracking: options.settings.resourceTracking } : {}),
         }),
-      enqueueApproved: (flow, record) =>
-        requestSyncAnyOrigin({ ...flow, queue: options.queue }, { origin: 'approved', record }),
+      enqueueApproved: (flow, record) => enqueueApproved({ ...flow, queue: options.queue }, record),
       messenger: options.messenger,
       ...(options.runResourceAction ? { runResourceAction: options.runResourceAction } : {}),
       durable,

@@ -1,23 +1,34 @@
 /**
- * The request path's entry point for origin `retry`, for src/main/ only (dependency-cruiser
- * `request-origins-only-from-their-owner`): the worker's wiring hands it to the `spec.syncPolicy.retry` policy
- * (src/queue/sync-retry.ts, which sits below src/requests and reaches it only through its port). A retry inherits
- * the authorization of the failed operation it continues — same request, initiator and operation — and is queued
- * as asked with its derived job id and its backoff as the job's delay.
+ * The request path for the origins src/main/ owns (dependency-cruiser `request-origins-only-from-their-owner`):
+ * - `retry`: the worker's wiring hands it to the `spec.syncPolicy.retry` policy (src/queue/sync-retry.ts, which
+ *   sits below src/requests and reaches it only through its port). A retry inherits the authorization of the failed
+ *   operation it continues — same request, initiator and operation — and is queued as asked with its derived job id
+ *   and its backoff as the job's delay;
+ * - `appset-removal`: see requestRemovedApplicationDeletion.
  */
-import type { EnqueueResult } from '../queue/index.js';
-import { type RequestSyncDeps, requestSyncAnyOrigin, type SyncAsk } from './request-sync.js';
+import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { EnqueuePort } from './enqueue-port.js';
 
-/** The retry's SyncRequest, its derived job id and its backoff. */
-export type RetrySyncAsk = Omit<Extract<SyncAsk, { origin: 'retry' }>, 'origin'>;
-
-/** @throws what enqueueSync throws. */
-export function requestRetrySync(deps: RequestSyncDeps['retry'], ask: RetrySyncAsk): Promise<EnqueueResult> {
-  return requestSyncAnyOrigin(deps, { origin: 'retry', ...ask });
+/** The retry's SyncRequest, its job id (derived from the failed job's: one retry per failure) and its backoff. */
+export interface RetrySyncAsk {
+  request: SyncRequest;
+  jobId: string;
+  delayMs: number;
 }
 
-/** The deletion job of a removed generated Application and its derived job id. */
-export type RemovalDeletionAsk = Omit<Extract<SyncAsk, { origin: 'appset-removal' }>, 'origin'>;
+/** @throws what enqueueSync throws (the worker's `ended` hook runs again when the job is retried). */
+export function requestRetrySync(deps: { queue: EnqueuePort }, ask: RetrySyncAsk): Promise<EnqueueResult> {
+  return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId, delayMs: ask.delayMs });
+}
+
+/**
+ * The deletion job of a removed generated Application and its job id (derived from the Application and the deletion
+ * plan's hash: one per removal).
+ */
+export interface RemovalDeletionAsk {
+  request: SyncRequest;
+  jobId: string;
+}
 
 /**
  * Origin `appset-removal`: a generated Application its ApplicationSet no longer generates, whose resources Argo CD
@@ -26,8 +37,8 @@ export type RemovalDeletionAsk = Omit<Extract<SyncAsk, { origin: 'appset-removal
  * @throws what enqueueSync throws.
  */
 export function requestRemovedApplicationDeletion(
-  deps: RequestSyncDeps['appset-removal'],
+  deps: { queue: EnqueuePort },
   ask: RemovalDeletionAsk,
 ): Promise<EnqueueResult> {
-  return requestSyncAnyOrigin(deps, { origin: 'appset-removal', ...ask });
+  return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
 }

@@ -13,43 +13,11 @@ const request: PersonSyncRequest = {
   requestKey: 'probe',
 };
 
-/** The producer: reaching it at all fails the test (nothing may be queued). */
-const queue: EnqueuePort = {
-  enqueueSync: () => Promise.reject(new Error('enqueueSync was reached')),
-};
-
-describe("requestSync, src/requests' public face, takes a person's request only", () => {
-  it("refuses the reviewer's probe (a Slack action asking for an App of Apps child) before queueing", async () => {
-    const probe = requestSync(
-      { queue, gate: NO_APPROVAL_FLOW },
-      // @ts-expect-error the public requestSync takes origin `person` only
-      { origin: 'app-of-apps-child', request, jobId: 'aoa-probe' },
-    );
-
-    await expect(probe).rejects.toThrow(
-      "requestSync takes a person's request only, not origin 'app-of-apps-child'",
-    );
-  });
-
-  it('refuses origins self-heal and approved the same way', async () => {
-    const selfHeal = requestSync(
-      { queue, gate: NO_APPROVAL_FLOW },
-      // @ts-expect-error the public requestSync takes origin `person` only
-      { origin: 'self-heal', request, reason: 'probe' },
-    );
-    // @ts-expect-error the public requestSync takes origin `person` only
-    const approved = requestSync({ queue, gate: NO_APPROVAL_FLOW }, { origin: 'approved', record: {} });
-
-    await expect(selfHeal).rejects.toThrow("not origin 'self-heal'");
-    await expect(approved).rejects.toThrow("not origin 'approved'");
-  });
-});
-
 const context: GateContext = { header: { channel: 'C1', ts: '1.1' } };
 
 /** A gate that records what it was asked and answers `answer`. */
 function recordingGate(answer: 'proceed' | 'pending' | 'refused' = 'proceed') {
-  const asked: { request: SyncRequest; context: GateContext }[] = [];
+  const asked: { request: PersonSyncRequest; context: GateContext }[] = [];
   const gate: RequestGate = {
     gate: async (request, ctx) => {
       asked.push({ request, context: ctx });
@@ -80,148 +48,73 @@ const chain = {
   children: [{ name: 'guestbook', manifest: { kind: 'Application' }, origin: 'x:1', wave: 0 }],
 } as unknown as NonNullable<SyncRequest['appOfApps']>;
 
-describe("requestSync gates what it queues: the person's request as the gate saw it", () => {
-  it('refuses a request carrying appOfApps before the gate, queueing nothing', async () => {
-    const { gate, asked } = recordingGate();
-
-    const probe = requestSync(
-      { queue, gate },
-      // @ts-expect-error a person's request carries no appOfApps (PersonSyncRequest)
-      { origin: 'person', request: { ...request, appOfApps: chain }, context },
-    );
-
-    await expect(probe).rejects.toThrow("a person's request carries no appOfApps");
-    expect(asked).toEqual([]);
-  });
-
-  it('refuses a request carrying a rollout before the gate, queueing nothing', async () => {
-    const { gate, asked } = recordingGate();
-    const rollout = {
-      applicationSet: 'shop',
-      rolloutId: 'r1',
-      steps: [{ applications: ['guestbook'], atOnce: 1 }],
-      approval: [],
-      unassigned: [],
-    };
-
-    const probe = requestSync(
-      { queue, gate },
-      // @ts-expect-error a person's request carries no rollout (PersonSyncRequest)
-      { origin: 'person', request: { ...request, rollout }, context },
-    );
-
-    await expect(probe).rejects.toThrow("a person's request carries no rollout");
-    expect(asked).toEqual([]);
-  });
-
-  it('refuses a deletion without its plan (it would be gated as a sync), queueing nothing', async () => {
-    const { gate, asked } = recordingGate();
+describe("a person's request says by its type what a person may ask", () => {
+  it('has no App of Apps chain, no rollout step, and no deletion without its plan (tsc checks each)', () => {
     const deletion = { confirmed: [], planHash: '0'.repeat(32) };
+    const rollout = { rolloutId: 'r', applicationSet: 'set', step: 0 } as unknown as SyncRequest['rollout'];
+    // @ts-expect-error an App of Apps child is queued by its parent only (src/requests/for-app-of-apps.ts)
+    const child: PersonSyncRequest = { ...request, appOfApps: chain };
+    // @ts-expect-error a rollout queues its Applications itself (src/app-of-apps/rollout-driver.ts)
+    const step: PersonSyncRequest = { ...request, rollout };
+    // @ts-expect-error a deletion comes with its plan, in the gate context (GateContext.deletion)
+    const planless: PersonSyncRequest = { ...request, deletion };
+    // @ts-expect-error the gate context's deletion carries the plan the requester confirmed
+    const noPlan: GateContext = { ...context, deletion: { request: deletion } };
 
-    const probe = requestSync(
-      { queue, gate },
-      { origin: 'person', request: { ...request, deletion }, context },
-    );
-
-    await expect(probe).rejects.toThrow('without its plan (context.deletionPlan)');
-    expect(asked).toEqual([]);
-  });
-
-  it('gates a deletion with its plan, then queues it as asked', async () => {
-    const { gate, asked } = recordingGate();
-    const { port, queued } = recordingQueue();
-    const deletion = { confirmed: [], planHash: '0'.repeat(32) };
-    const deletionPlan = { objects: [] } as unknown as DeletionApproval['plan'];
-
-    const outcome = await requestSync(
-      { queue: port, gate },
-      { origin: 'person', request: { ...request, deletion }, context: { ...context, deletionPlan } },
-    );
-
-    expect(outcome.kind).toBe('queued');
-    expect(asked).toEqual([{ request: { ...request, deletion }, context: { ...context, deletionPlan } }]);
-    expect(queued).toEqual([{ ...request, deletion }]);
-  });
-
-  it('reads the ask once: an origin that changes after the check is still gated as a person', async () => {
-    const { gate, asked } = recordingGate('refused');
-    let reads = 0;
-    const shifty = {
-      get origin() {
-        reads += 1;
-        return reads === 1 ? 'person' : 'app-of-apps-child';
-      },
-      request,
-      context,
-      jobId: 'aoa-probe',
-    } as unknown as Parameters<typeof requestSync>[1];
-
-    const outcome = await requestSync({ queue, gate }, shifty);
-
-    expect(outcome).toEqual({ kind: 'refused' });
-    expect(asked).toHaveLength(1);
-  });
-
-  it('reads the request once: an appOfApps that appears after the check is not queued', async () => {
-    const { gate } = recordingGate();
-    const { port, queued } = recordingQueue();
-    let reads = 0;
-    const shifty = {
-      ...request,
-      get appOfApps() {
-        reads += 1;
-        return reads === 1 ? undefined : chain;
-      },
-    };
-
-    await requestSync({ queue: port, gate }, { origin: 'person', request: shifty as never, context });
-
-    expect(queued).toHaveLength(1);
-    // What the check saw is what was queued: a plain copy, however often the worker reads it.
-    expect(queued[0]?.appOfApps).toBeUndefined();
-    expect(queued[0]?.appOfApps).toBeUndefined();
-  });
-
-  it('reads nested fields once too: an operation gated as a dry run is queued as a dry run', async () => {
-    const { gate, asked } = recordingGate();
-    const { port, queued } = recordingQueue();
-    let reads = 0;
-    const operation = {
-      prune: false,
-      syncOptions: [],
-      get dryRun() {
-        reads += 1;
-        return reads === 1;
-      },
-    };
-
-    await requestSync(
-      { queue: port, gate },
-      { origin: 'person', request: { ...request, operation }, context },
-    );
-
-    expect(asked[0]?.request.operation.dryRun).toBe(true);
-    expect(queued[0]?.operation.dryRun).toBe(true);
+    expect([child, step, planless, noPlan]).toHaveLength(4);
   });
 });
 
-describe('requestSync needs a gate: a person is never queued unchecked by omission', () => {
-  it('fails closed without one (a caller that bypassed the type), queueing nothing', async () => {
-    const probe = requestSync(
-      // @ts-expect-error `gate` is required
-      { queue },
-      { origin: 'person', request, context },
-    );
+describe("requestSync: the gate, then the queue, for a person's request", () => {
+  it('queues nothing when the gate answers pending or refused', async () => {
+    for (const answer of ['pending', 'refused'] as const) {
+      const { gate, asked } = recordingGate(answer);
+      const { port, queued } = recordingQueue();
 
-    await expect(probe).rejects.toThrow(TypeError);
+      const outcome = await requestSync({ queue: port, gate }, { request, context });
+
+      expect(outcome).toEqual({ kind: answer });
+      expect(asked).toEqual([{ request, context }]);
+      expect(queued).toEqual([]);
+    }
   });
 
-  it('NO_APPROVAL_FLOW, where no approval flow is wired, queues the request as asked', async () => {
+  it('gates a deletion with its plan, then queues the deletion job', async () => {
+    const { gate, asked } = recordingGate();
     const { port, queued } = recordingQueue();
+    const deletion = { confirmed: [], planHash: '0'.repeat(32) };
+    const plan = { objects: [] } as unknown as DeletionApproval['plan'];
+    const gateContext = { ...context, deletion: { request: deletion, plan } };
+
+    const outcome = await requestSync({ queue: port, gate }, { request, context: gateContext });
+
+    expect(outcome.kind).toBe('queued');
+    expect(asked).toEqual([{ request, context: gateContext }]);
+    expect(queued).toEqual([{ ...request, deletion }]);
+  });
+
+  it('answers not-queued with the queue error when the producer refuses the job', async () => {
+    const error = new Error('Redis is down');
+    const port: EnqueuePort = { enqueueSync: () => Promise.reject(error) };
+
+    const outcome = await requestSync({ queue: port, gate: NO_APPROVAL_FLOW }, { request, context });
+
+    expect(outcome).toEqual({ kind: 'not-queued', error });
+  });
+
+  it('NO_APPROVAL_FLOW, where no approval flow is wired, queues the request as asked, with its journal id', async () => {
+    const { port, queued } = recordingQueue();
+    const asked: unknown[] = [];
+    const recordingPort: EnqueuePort = {
+      enqueueSync: (req, options) => {
+        asked.push(options);
+        return port.enqueueSync(req, options);
+      },
+    };
 
     const outcome = await requestSync(
-      { queue: port, gate: NO_APPROVAL_FLOW },
-      { origin: 'person', request, context, jobId: 'journal-1' },
+      { queue: recordingPort, gate: NO_APPROVAL_FLOW },
+      { request, context, jobId: 'journal-1' },
     );
 
     expect(outcome).toEqual({
@@ -229,5 +122,6 @@ describe('requestSync needs a gate: a person is never queued unchecked by omissi
       result: { jobId: 'job-1', duplicate: false, position: 0, ahead: [] },
     });
     expect(queued).toEqual([request]);
+    expect(asked).toEqual([{ jobId: 'journal-1' }]);
   });
 });

@@ -6,45 +6,26 @@
 export {
   AUTOMATED_INITIATOR,
   createMoveActions,
-  decideMove,
-  type MoveDecision,
   type RevisionAnnouncer,
   shortRevision,
-  triggerText,
 } from './act-on-move.js';
 export {
-  type RevisionNoticeRef,
   type RevisionNoticeRefs,
   redisDeliveryLog,
   redisRevisionLease,
   redisRevisionNoticeRefs,
   redisRevisionStore,
 } from './redis-revision-store.js';
-export { normalizeRepoUrl } from './repo-url.js';
-export { branchOf, resolveGitTarget } from './resolve-target.js';
+
 export {
   createRevisionWatcher,
-  isAutomated,
-  type PollResult,
   type RevisionMove,
-  type RevisionStore,
-  type RevisionTrigger,
   type RevisionWatcher,
 } from './revision-watcher.js';
-export { generatePaths, MANIFEST_GENERATE_PATHS, pushConcerns } from './webhook/match-applications.js';
+
 export {
   createWebhookHandler,
-  DELIVERY_TTL_MS,
-  type DeliveryLog,
-  MAX_WEBHOOK_BYTES,
   WEBHOOK_PATH,
 } from './webhook/webhook-handler.js';
-export {
-  envelopeOf,
-  type PushEvent,
-  pushesOf,
-  verify,
-  type WebhookProvider,
-  type WebhookSecrets,
-} from './webhook/webhook-payloads.js';
+
 export { webhookSecretsOf } from './webhook/webhook-secrets.js';

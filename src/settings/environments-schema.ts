@@ -247,8 +247,6 @@ export function resourceActionNeedsApproval(
 }
 export type Action = (typeof ACTIONS)[number];
 export type Grant = z.infer<typeof GrantSchema>;
-export type Permissions = z.infer<typeof PermissionsSchema>;
 export type Principals = z.infer<typeof PrincipalsSchema>;
 export type FreezeWindow = z.infer<typeof FreezeWindowSchema>;
 export type DestinationRule = z.infer<typeof DestinationRuleSchema>;
-export type NotificationSettings = z.infer<typeof NotificationsSchema>;

@@ -1,6 +1,5 @@
 /** wavesync.yaml: schema, loading, and lookups used by the application registry and the worker. */
 
-export type { ActionsOverrideSetting } from './action-customizations.js';
 export {
   type Action,
   type DestinationRule,
@@ -13,9 +12,9 @@ export {
   resourceActionNeedsApproval,
 } from './environments-schema.js';
 export { defaultSettings, loadSettings, parseSettings, resolveSettingsPath } from './load-settings.js';
-export type { PipelineSettings, PromotionSettings, VerifySettings } from './promotion-schema.js';
+export type { PipelineSettings, VerifySettings } from './promotion-schema.js';
 export { resolveCluster } from './resolve-cluster.js';
-export { type HealthOverrideSetting, parseResourceCustomizations } from './resource-customizations.js';
+export { parseResourceCustomizations } from './resource-customizations.js';
 export type {
   ApplicationSourceEntry,
   GitCredential,

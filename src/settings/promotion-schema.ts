@@ -85,6 +85,5 @@ export const PromotionSchema = z
     }
   });
 
-export type PromotionSettings = z.infer<typeof PromotionSchema>;
 export type PipelineSettings = z.infer<typeof PipelineSchema>;
 export type VerifySettings = z.infer<typeof VerifySchema>;

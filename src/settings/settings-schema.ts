@@ -384,11 +384,8 @@ export const SettingsSchema = z.strictObject({
 
 export type SettingsFile = z.infer<typeof SettingsSchema>;
 export type ApplicationSourceEntry = z.infer<typeof ApplicationSourceEntrySchema>;
-export type GitApplicationSource = z.infer<typeof GitApplicationSourceSchema>;
-export type ClusterSettings = z.infer<typeof ClusterSchema>;
 export type GitCredential = z.infer<typeof GitCredentialSchema>;
 export type HelmCredential = z.infer<typeof HelmCredentialSchema>;
-export type DefaultSettings = z.infer<typeof DefaultsSchema>;
 export type HealthSettings = z.infer<typeof HealthSettingsSchema>;
 export type PluginSettings = z.infer<typeof PluginSchema>;
 export type WebhookSettings = z.infer<typeof WebhookSettingsSchema>;

@@ -6,32 +6,29 @@
  * requester got an ephemeral note, and nothing is queued.
  */
 
-import type { Approvals } from '../environments/index.js';
+import type { RequestApprovals } from '../environments/index.js';
 import type { RequestGate } from '../requests/index.js';
-import type { RequestPolicyQuery } from './ports.js';
+import type { PolicyCheck, RequestPolicyQuery } from './ports.js';
 import type { SlackApprovalMessenger } from './reporters/slack-approval-messenger.js';
 
 export interface SlackApprovalGate extends RequestGate {
   /**
-   * The refusal text the gate would give this request now, or undefined. Nothing is posted; with `audit` a
-   * refusal is written to the audit log.
+   * The request policy's answer for this request now (RequestApprovals.checkRequest): the refusal's reason, or allowed with
+   * the verdict gate() reuses. Nothing is posted; with `audit` a refusal is written to the audit log.
    */
-  refusal(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
-  /** True when an allowed request for `application` waits for approval (Approvals.needsApproval). */
+  policy(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<PolicyCheck>;
+  /** True when an allowed request for `application` waits for approval (RequestApprovals.needsApproval). */
   needsApproval(application: string): boolean;
 }
 
 export function createApprovalGate(
-  approvals: Pick<Approvals, 'gateRequest' | 'checkRequest' | 'needsApproval'>,
+  approvals: Pick<RequestApprovals, 'gateRequest' | 'checkRequest' | 'needsApproval'>,
   messenger: Pick<SlackApprovalMessenger, 'showRefusal' | 'tellUser'>,
 ): SlackApprovalGate {
   return {
     needsApproval: (application) => approvals.needsApproval(application),
-    async refusal(request, options) {
-      const checked = await approvals.checkRequest(request, options);
-      return checked.allowed ? undefined : checked.reason;
-    },
-    async gate(request, { header, breakGlassReason, deletionPlan, trigger, fromBotMessage }) {
+    policy: (request, options) => approvals.checkRequest(request, options),
+    async gate(request, { header, breakGlassReason, deletion, trigger, fromBotMessage, verdict }) {
       const result = await approvals.gateRequest({
         application: request.application,
         operation: request.operation,
@@ -44,9 +41,8 @@ export function createApprovalGate(
         ...(fromBotMessage ? { fromBotMessage } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
         ...(request.promotion ? { promotion: request.promotion } : {}),
-        ...(request.deletion && deletionPlan
-          ? { deletion: { request: request.deletion, plan: deletionPlan } }
-          : {}),
+        ...(deletion ? { deletion } : {}),
+        ...(verdict ? { verdict } : {}),
       });
       if (result.kind === 'proceed') return 'proceed';
       if (result.kind === 'refused') {

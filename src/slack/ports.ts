@@ -10,14 +10,12 @@ import type {
   Initiator,
   SyncOperationResource,
 } from '../domain/index.js';
-import type { RolloutChain, RolloutChainStep, SyncQueueClient, SyncRequest } from '../queue/index.js';
+import type { PolicyVerdict } from '../environments/index.js';
+import type { RolloutChain, RolloutChainStep, SyncRequest } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */
 export type * from '../queue/index.js';
-
-/** What `SyncQueueClient.cancel` resolves to. */
-export type CancelResult = Awaited<ReturnType<SyncQueueClient['cancel']>>;
 
 /** What the bot shows about one Application. */
 export interface ApplicationSummary {
@@ -60,16 +58,19 @@ export interface ApplicationCatalog {
 export interface ApprovalGate extends RequestGate {
   /**
    * The environment's request policy (who may request, channels, freeze windows, `--break-glass`) for this user,
-   * checked before anything is shown — no header, no audit entry. Resolves with the refusal text `/sync` would
-   * give, or undefined when the request may go on (gate() still decides when it is made).
+   * checked before anything is shown — no header; a refusal is audited with `audit`. Resolves with the refusal text
+   * `/sync` would give, or allowed with the verdict gate() takes (GateContext.verdict) instead of asking again.
    */
-  refusal?(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<string | undefined>;
+  policy?(request: RequestPolicyQuery, options?: { audit?: boolean }): Promise<PolicyCheck>;
   /**
    * True when a request for `application` that the policy allows waits for approval (its environment has
    * `requireApproval`): the ack then says "waiting for approval", not "syncing".
    */
   needsApproval?(application: string): boolean;
 }
+
+/** The request policy's answer: allowed (with the verdict to hand to the gate), or the refusal's reason. */
+export type PolicyCheck = { allowed: true; verdict?: PolicyVerdict } | { allowed: false; reason: string };
 
 /** What a request-policy check looks at: the Application, the operation, who asks, where, and `--break-glass`. */
 export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' | 'initiator'> & {

@@ -4,9 +4,4 @@
  * from src/rollback, a deletion job runs in src/deletion; the composition root (src/main) and the CLI pass the
  * adapters in.
  */
-export {
-  createEngineSyncRunner,
-  type EngineSyncRunnerDeps,
-  type RenderedApplication,
-  type RunOperation,
-} from './engine-sync-runner.js';
+export { createEngineSyncRunner } from './engine-sync-runner.js';

@@ -6,14 +6,12 @@
  * ChildLineReporterOptions.line), which src/slack/ implements; its Redis stores are its own (redis-*.ts).
  */
 
-export { CallBudget } from './call-budget.js';
 export { ChannelPacer, type ChannelSlots } from './channel-pacer.js';
 export {
   ChatError,
   type ChatFailure,
   type ChatMessage,
   type ChatTransport,
-  type KeyedMessage,
   type LabelledMessage,
   type MessageLabel,
 } from './chat.js';
@@ -28,14 +26,13 @@ export {
   deliverSyncHeader,
   findHeaderByKey,
   HEADER_EVENT_TYPE,
-  type HeaderDelivery,
 } from './header-delivery.js';
-export { startOutboxSweeper, sweepOutboxes } from './outbox-sweeper.js';
+export { startOutboxSweeper } from './outbox-sweeper.js';
 export type { PostedLines } from './posted-lines.js';
 export { createSharedChannelPacer } from './redis-channel-pacer.js';
 export { redisChildLineStore } from './redis-child-line-store.js';
 export { redisPostedLines } from './redis-posted-lines.js';
-export { outboxesKey, redisThreadOutbox, redisThreadOutboxes } from './redis-thread-outbox.js';
+export { redisThreadOutbox, redisThreadOutboxes } from './redis-thread-outbox.js';
 export {
   createSyncThreadReporter,
   type SyncThreadReporter,

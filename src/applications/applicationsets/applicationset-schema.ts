@@ -178,5 +178,3 @@ export const ApplicationSetSchema = z.looseObject({
 
 export type ApplicationSetManifest = z.infer<typeof ApplicationSetSchema>;
 export type Generator = z.infer<typeof GeneratorSchema>;
-export type LabelSelector = z.infer<typeof LabelSelectorSchema>;
-export type ApplicationTemplate = z.infer<typeof ApplicationTemplateSchema>;

@@ -6,95 +6,29 @@
  * platform errors, HTTP 429 + Retry-After for rate limits), enforces Slack's message limits, records every call
  * and keeps the resulting messages so tests can assert threads. It also receives `response_url` posts at
  * `/response/<id>`. With `socketMode`, it is also Slack's Socket Mode endpoint (`apps.connections.open` and the
- * WebSocket it hands out: FakeSocketMode).
+ * WebSocket it hands out: FakeSocketMode). Here: the server, the message methods and the failure knobs; the modals
+ * (./fake-slack-views.ts), file uploads (./fake-slack-files.ts) and the read methods (./fake-slack-reads.ts) are
+ * parts of their own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChannelRateLimiter } from './channel-rate-limiter.js';
-import { FakeSocketMode, type FakeSocketModeOptions } from './fake-socket-mode.js';
-import { blockProblems, LIMITS, modalProblems } from './slack-block-rules.js';
+import { type FakeFile, FakeFileUploads } from './fake-slack-files.js';
+import { type Args, parseBody, parseJson, readBody, send } from './fake-slack-http.js';
+import {
+  conversationHistory,
+  conversationInfo,
+  conversationReplies,
+  usergroupUsers,
+  userInfo,
+} from './fake-slack-reads.js';
+import type { FakeMessage, FakeSlackOptions, RecordedCall, ResponseUrlPost } from './fake-slack-types.js';
+import { type FakeView, FakeViews } from './fake-slack-views.js';
+import { FakeSocketMode } from './fake-socket-mode.js';
+import { blockProblems, LIMITS } from './slack-block-rules.js';
 
-export interface RecordedCall {
-  method: string;
-  /** Arguments from the form or JSON body; `blocks`/`attachments` JSON-decoded. */
-  args: Record<string, unknown>;
-  /** ms since epoch when received. */
-  at: number;
-  status: 200 | 429 | 500;
-  response: Record<string, unknown>;
-}
+export type { FakeMessage, FakeSlackOptions, RecordedCall, ResponseUrlPost } from './fake-slack-types.js';
 
-export interface ResponseUrlPost {
-  id: string;
-  body: Record<string, unknown>;
-  at: number;
-}
-
-export interface FakeMessage {
-  channel: string;
-  ts: string;
-  text: string;
-  blocks: unknown[];
-  threadTs?: string;
-  broadcast: boolean;
-  /** How many times chat.update changed it. */
-  updates: number;
-  /** `metadata` as posted (`{ event_type, event_payload }`), returned by conversations.history with include_all_metadata. */
-  metadata?: unknown;
-}
-
-/** A modal opened with views.open (and its latest views.update). */
-export interface FakeView {
-  id: string;
-  triggerId: string;
-  view: Record<string, unknown>;
-  /** How many times views.update replaced it. */
-  updates: number;
-}
-
-/** A file shared with files.uploadV2 (files.getUploadURLExternal → upload → files.completeUploadExternal). */
-export interface FakeFile {
-  id: string;
-  filename: string;
-  title: string;
-  /** The uploaded bytes, as UTF-8. */
-  content: string;
-  channel?: string;
-  threadTs?: string;
-  permalink: string;
-}
-
-/** files.getUploadURLExternal: `length` is 1 byte to 1 GB; `alt_txt` at most 1,000 characters. */
-export const FILE_LIMITS = { maxBytes: 1024 ** 3, maxAltText: 1000 } as const;
-
-/** Slack's trigger_id is valid for 3 s after the interaction, once. */
-export const TRIGGER_TTL_MS = 3000;
-
-export interface FakeUser {
-  id: string;
-  name: string;
-  realName?: string;
-  isAdmin?: boolean;
-  isBot?: boolean;
-}
-
-export interface FakeSlackOptions {
-  /** Token the fake accepts; other tokens get `invalid_auth`. Default `xoxb-test-token`. */
-  botToken?: string;
-  /** Sustained chat.postMessage rate per channel: one per this many ms. Default 1000 (Slack's ~1/s). */
-  postIntervalMs?: number;
-  /** Posts per channel allowed in a burst before 429. Default 3. */
-  burst?: number;
-  users?: FakeUser[];
-  /** usergroup id → member user ids */
-  usergroups?: Record<string, string[]>;
-  /** channel id → info; unknown channels are treated as public channels the bot is in. */
-  channels?: Record<string, { name: string; isPrivate?: boolean }>;
-  /** Serve Socket Mode too (`apps.connections.open` + the WebSocket); `true` for the defaults. */
-  socketMode?: FakeSocketModeOptions | boolean;
-}
-
-type Args = Record<string, unknown>;
 type Handler = (args: Args) => Record<string, unknown>;
 
 export class FakeSlackApi {
@@ -105,10 +39,8 @@ export class FakeSlackApi {
   private readonly responsePosts: ResponseUrlPost[] = [];
   private readonly messages = new Map<string, FakeMessage>();
   private readonly failures = new Map<string, string[]>();
-  private readonly openViews = new Map<string, FakeView>();
-  private readonly usedTriggers = new Set<string>();
-  private readonly pendingFiles = new Map<string, { filename: string; length: number; bytes?: Buffer }>();
-  private readonly sharedFiles: FakeFile[] = [];
+  private readonly modals = new FakeViews();
+  private readonly uploads: FakeFileUploads;
   private readonly limiter: ChannelRateLimiter;
   private readonly handlers: Record<string, Handler>;
   private readonly server: Server;
@@ -125,6 +57,11 @@ export class FakeSlackApi {
     this.socketMode = options.socketMode
       ? new FakeSocketMode(options.socketMode === true ? {} : options.socketMode)
       : undefined;
+    this.uploads = new FakeFileUploads({
+      url: () => this.url,
+      hasMessage: (channel, ts) => this.messages.has(`${channel}/${ts}`),
+      postFileMessage: (channel, threadTs, text) => this.postFileMessage(channel, threadTs, text),
+    });
     this.handlers = {
       'auth.test': () => ({
         ok: true,
@@ -140,15 +77,15 @@ export class FakeSlackApi {
       'chat.delete': (a) => this.deleteMessage(a),
       'chat.postEphemeral': (a) => this.postEphemeral(a),
       'chat.getPermalink': (a) => this.permalink(a),
-      'users.info': (a) => this.userInfo(a),
-      'usergroups.users.list': (a) => this.usergroupUsers(a),
-      'conversations.info': (a) => this.conversationInfo(a),
-      'conversations.history': (a) => this.conversationHistory(a),
-      'conversations.replies': (a) => this.conversationReplies(a),
-      'views.open': (a) => this.viewsOpen(a),
-      'views.update': (a) => this.viewsUpdate(a),
-      'files.getUploadURLExternal': (a) => this.getUploadUrl(a),
-      'files.completeUploadExternal': (a) => this.completeUpload(a),
+      'users.info': (a) => userInfo(this.options, a),
+      'usergroups.users.list': (a) => usergroupUsers(this.options, a),
+      'conversations.info': (a) => conversationInfo(this.options, a),
+      'conversations.history': (a) => conversationHistory(this, a),
+      'conversations.replies': (a) => conversationReplies(this, a),
+      'views.open': (a) => this.modals.open(a),
+      'views.update': (a) => this.modals.update(a),
+      'files.getUploadURLExternal': (a) => this.uploads.uploadUrl(a),
+      'files.completeUploadExternal': (a) => this.uploads.complete(a),
     };
   }
 
@@ -206,12 +143,12 @@ export class FakeSlackApi {
 
   /** Files shared with files.completeUploadExternal, in order. */
   files(): FakeFile[] {
-    return [...this.sharedFiles];
+    return this.uploads.all();
   }
 
   /** Modals opened by views.open, in order (with their latest content). */
   views(): FakeView[] {
-    return [...this.openViews.values()];
+    return this.modals.all();
   }
 
   /** Change a user group's members (an admin editing @sre in Slack); usergroups.users.list answers with them. */
@@ -260,7 +197,7 @@ export class FakeSlackApi {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path.startsWith('/upload/') && req.method === 'POST')
-      return this.receiveUpload(path.slice(8), req, res);
+      return this.uploads.receive(path.slice(8), req, res);
     const raw = await readBody(req);
     if (path.startsWith('/response/') && req.method === 'POST') {
       this.responsePosts.push({
@@ -368,198 +305,18 @@ export class FakeSlackApi {
     };
   }
 
-  /**
-   * views.open: the trigger_id must come from an interaction (the signed client's `trigger.<ms>.<n>`), be at most
-   * 3 s old (`expired_trigger_id`) and not used before (`exchanged_trigger_id`); the view must be a valid modal.
-   */
-  private viewsOpen(a: Args): Record<string, unknown> {
-    const trigger = typeof a.trigger_id === 'string' ? a.trigger_id : '';
-    const issued = /^trigger\.(\d+)(\.\d+)?$/.exec(trigger);
-    if (!issued) return { ok: false, error: 'invalid_trigger_id' };
-    if (Date.now() - Number(issued[1]) > TRIGGER_TTL_MS) return { ok: false, error: 'expired_trigger_id' };
-    if (this.usedTriggers.has(trigger)) return { ok: false, error: 'exchanged_trigger_id' };
-    const problem = viewProblem(a.view);
-    if (problem) return problem;
-    this.usedTriggers.add(trigger);
-    const id = `V${String(this.openViews.size + 1).padStart(8, '0')}`;
-    const view = a.view as Record<string, unknown>;
-    this.openViews.set(id, { id, triggerId: trigger, view, updates: 0 });
-    return { ok: true, view: { id, ...view } };
-  }
-
-  private viewsUpdate(a: Args): Record<string, unknown> {
-    const existing = this.openViews.get(String(a.view_id ?? ''));
-    if (!existing) return { ok: false, error: 'not_found' };
-    const problem = viewProblem(a.view);
-    if (problem) return problem;
-    existing.view = a.view as Record<string, unknown>;
-    existing.updates += 1;
-    return { ok: true, view: { id: existing.id, ...existing.view } };
-  }
-
-  /** files.getUploadURLExternal: `filename` and `length` (whole bytes, 1 B to 1 GB) are required. */
-  private getUploadUrl(a: Args): Record<string, unknown> {
-    const filename = typeof a.filename === 'string' ? a.filename : '';
-    const length = Number(a.length);
-    if (!filename || !Number.isInteger(length) || length < 1 || length > FILE_LIMITS.maxBytes)
-      return { ok: false, error: 'invalid_arguments' };
-    if (typeof a.alt_txt === 'string' && a.alt_txt.length > FILE_LIMITS.maxAltText)
-      return { ok: false, error: 'alt_txt_too_large' };
-    const id = `F${String(this.pendingFiles.size + this.sharedFiles.length + 1).padStart(8, '0')}`;
-    this.pendingFiles.set(id, { filename, length });
-    return { ok: true, upload_url: `${this.url}/upload/${id}`, file_id: id };
-  }
-
-  /** The upload URL: raw bytes or multipart (the first file part); 200 when received, 404 for an unknown id. */
-  private async receiveUpload(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const pending = this.pendingFiles.get(id);
-    if (!pending) return void send(res, 404, { ok: false, error: 'file_not_found' });
-    const type = req.headers['content-type'] ?? '';
-    let bytes = raw;
-    if (type.startsWith('multipart/form-data')) {
-      const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
-      const part = [...form.values()].find((v) => typeof v !== 'string');
-      bytes = part && typeof part !== 'string' ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
-    }
-    pending.bytes = bytes;
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end(`OK - ${bytes.length}`);
-  }
-
-  /**
-   * files.completeUploadExternal: every file must have been issued and uploaded with exactly the `length` declared
-   * (`file_not_found` otherwise); with `channel_id` the files are shared there (in `thread_ts`'s thread, which must
-   * exist) as a message, as Slack posts them.
-   */
-  private completeUpload(a: Args): Record<string, unknown> {
-    const files = parseJson(a.files);
-    if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
-    const channel = typeof a.channel_id === 'string' && a.channel_id ? a.channel_id : undefined;
-    const threadTs = typeof a.thread_ts === 'string' && a.thread_ts ? a.thread_ts : undefined;
-    if (threadTs && (!channel || !this.messages.has(`${channel}/${threadTs}`)))
-      return { ok: false, error: 'invalid_thread_ts' };
-    const entries = files as { id?: string; title?: string }[];
-    for (const entry of entries) {
-      const pending = this.pendingFiles.get(String(entry.id));
-      if (!pending?.bytes || pending.bytes.length !== pending.length)
-        return { ok: false, error: 'file_not_found' };
-    }
-    const shared = entries.map((entry) => {
-      const id = String(entry.id);
-      const pending = this.pendingFiles.get(id)!;
-      this.pendingFiles.delete(id);
-      const file: FakeFile = {
-        id,
-        filename: pending.filename,
-        title: entry.title ?? pending.filename,
-        content: pending.bytes!.toString('utf8'),
-        ...(channel ? { channel } : {}),
-        ...(threadTs ? { threadTs } : {}),
-        permalink: `https://fake.slack.test/files/U0BOT/${id}/${encodeURIComponent(pending.filename)}`,
-      };
-      this.sharedFiles.push(file);
-      return file;
+  /** The message files.completeUploadExternal posts to share files in a channel (or a thread). */
+  private postFileMessage(channel: string, threadTs: string | undefined, text: string): void {
+    const ts = this.nextTs();
+    this.messages.set(`${channel}/${ts}`, {
+      channel,
+      ts,
+      text,
+      blocks: [],
+      ...(threadTs ? { threadTs } : {}),
+      broadcast: false,
+      updates: 0,
     });
-    if (channel) {
-      const ts = this.nextTs();
-      const text = typeof a.initial_comment === 'string' ? a.initial_comment : '';
-      this.messages.set(`${channel}/${ts}`, {
-        channel,
-        ts,
-        text,
-        blocks: [],
-        ...(threadTs ? { threadTs } : {}),
-        broadcast: false,
-        updates: 0,
-      });
-    }
-    return {
-      ok: true,
-      files: shared.map((f) => ({ id: f.id, title: f.title, name: f.filename, permalink: f.permalink })),
-    };
-  }
-
-  private userInfo(a: Args): Record<string, unknown> {
-    const u = this.options.users?.find((x) => x.id === a.user);
-    if (!u) return { ok: false, error: 'user_not_found' };
-    return {
-      ok: true,
-      user: {
-        id: u.id,
-        name: u.name,
-        real_name: u.realName ?? u.name,
-        is_admin: u.isAdmin ?? false,
-        is_bot: u.isBot ?? false,
-        deleted: false,
-        profile: { display_name: u.name },
-      },
-    };
-  }
-
-  private usergroupUsers(a: Args): Record<string, unknown> {
-    const users = this.options.usergroups?.[String(a.usergroup)];
-    return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
-  }
-
-  /** Top-level messages of a channel, newest first, at or after `oldest`; `metadata` only with include_all_metadata. */
-  private conversationHistory(a: Args): Record<string, unknown> {
-    const channel = String(a.channel ?? '');
-    if (!channel) return { ok: false, error: 'channel_not_found' };
-    const oldest = Number(a.oldest ?? 0);
-    const withMetadata = a.include_all_metadata === true || a.include_all_metadata === 'true';
-    const limit = Math.min(999, Number(a.limit ?? 100));
-    const messages = this.channelMessages(channel)
-      .filter((m) => !m.threadTs && Number(m.ts) >= oldest)
-      .reverse()
-      .slice(0, limit)
-      .map((m) => ({
-        type: 'message',
-        ts: m.ts,
-        text: m.text,
-        ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
-      }));
-    return { ok: true, messages, has_more: false };
-  }
-
-  /**
-   * A thread, oldest first, the parent included (Slack's shape: `messages`, `has_more`,
-   * `response_metadata.next_cursor`); `metadata` only with include_all_metadata; `thread_not_found` for an unknown ts.
-   */
-  private conversationReplies(a: Args): Record<string, unknown> {
-    const channel = String(a.channel ?? '');
-    const ts = String(a.ts ?? '');
-    if (!channel) return { ok: false, error: 'channel_not_found' };
-    const parent = this.messages.get(`${channel}/${ts}`);
-    if (!parent) return { ok: false, error: 'thread_not_found' };
-    const withMetadata = a.include_all_metadata === true || a.include_all_metadata === 'true';
-    const limit = Math.max(1, Math.min(1000, Number(a.limit ?? 1000)));
-    const start = Number(a.cursor ?? 0) || 0;
-    const all = [parent, ...this.thread(channel, ts)];
-    const page = all.slice(start, start + limit).map((m) => ({
-      type: 'message',
-      ts: m.ts,
-      thread_ts: ts,
-      text: m.text,
-      bot_id: 'B0BOT',
-      ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
-    }));
-    const more = start + limit < all.length;
-    return {
-      ok: true,
-      messages: page,
-      has_more: more,
-      ...(more ? { response_metadata: { next_cursor: String(start + limit) } } : {}),
-    };
-  }
-
-  private conversationInfo(a: Args): Record<string, unknown> {
-    const id = String(a.channel ?? '');
-    if (!id) return { ok: false, error: 'channel_not_found' };
-    const c = this.options.channels?.[id] ?? { name: id.toLowerCase() };
-    return { ok: true, channel: { id, name: c.name, is_private: c.isPrivate ?? false, is_member: true } };
   }
 
   /** Slack's checks on text/blocks: `channel_not_found`, `no_text`, `msg_too_long`, `invalid_blocks`. */
@@ -580,53 +337,4 @@ export class FakeSlackApi {
     this.seq += 1;
     return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
   }
-}
-
-function parseJson(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseBody(raw: string, req: IncomingMessage): Args {
-  if ((req.headers['content-type'] ?? '').includes('application/json'))
-    return raw ? (JSON.parse(raw) as Args) : {};
-  const args: Args = Object.fromEntries(new URLSearchParams(raw));
-  for (const key of ['blocks', 'attachments', 'view']) {
-    const v = args[key];
-    if (typeof v === 'string') {
-      try {
-        args[key] = JSON.parse(v);
-      } catch {
-        args[key] = v; // left as a string → invalid_blocks
-      }
-    }
-  }
-  return args;
-}
-
-function viewProblem(view: unknown): Record<string, unknown> | undefined {
-  const problems = modalProblems(view);
-  return problems.length
-    ? { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } }
-    : undefined;
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
 }

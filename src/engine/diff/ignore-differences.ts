@@ -12,7 +12,7 @@
  * refused by `parseIgnoreDifferences` with a warning naming it, and left out (never applied half-understood).
  */
 import { type Application, type KubeObject, splitApiVersion } from '../../domain/index.js';
-import { type FieldPath, formatFieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
+import { type FieldPath, setPath, valueAt, withoutPaths } from './field-path.js';
 
 /** One compiled `ignoreDifferences` entry. */
 export interface IgnoreDifferencesRule {
@@ -385,13 +385,4 @@ function locate(key: string, value: unknown): { segment: string | number; value:
       : JSON.stringify(item) === JSON.stringify(wanted),
   );
   return index < 0 ? undefined : { segment: index, value: value[index] };
-}
-
-/** For messages: `spec.replicas` for a pointer or the jq source as written. */
-export function describeRule(rule: IgnoreDifferencesRule): string[] {
-  return [
-    ...rule.jsonPointers.map(formatFieldPath),
-    ...rule.jqPaths.map((j) => j.source),
-    ...rule.managedFieldsManagers.map((m) => `fields managed by ${m}`),
-  ];
 }

@@ -1,2 +1,2 @@
 /** Resource health checks (spec §6): `getResourceHealth` and the options it takes. */
-export { getResourceHealth, type HealthOptions } from './get-resource-health.js';
+export { getResourceHealth } from './get-resource-health.js';

@@ -6,7 +6,7 @@
  * (targets get the destination namespace even when cluster-scoped, spec §3.1 step 4).
  */
 import type { KubeObject } from '../../domain/index.js';
-import { ITEMS_PER_YIELD, runAtOnce, type SlicedWork } from '../time-slice.js';
+import { ITEMS_PER_YIELD, type SlicedWork } from '../time-slice.js';
 import { apiVersionParts } from './api-version-parts.js';
 
 export interface LiveObjects {
@@ -14,12 +14,10 @@ export interface LiveObjects {
   find(target: KubeObject): KubeObject | undefined;
 }
 
-/** Index `live` by identity (when two share one, the later wins, as in a map keyed by identity). */
-export function indexLiveObjects(live: readonly KubeObject[]): LiveObjects {
-  return runAtOnce(liveObjectIndexSteps(live));
-}
-
-/** indexLiveObjects as SlicedWork (yields every ITEMS_PER_YIELD objects). */
+/**
+ * Index `live` by identity (when two share one, the later wins, as in a map keyed by identity), as SlicedWork
+ * (yields every ITEMS_PER_YIELD objects).
+ */
 export function* liveObjectIndexSteps(live: readonly KubeObject[]): SlicedWork<LiveObjects> {
   if (live.length === 0) return { find: () => undefined };
   // Keyed by name (a string whose hash is cached); the few objects sharing a name are compared field by field.

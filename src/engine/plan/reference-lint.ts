@@ -34,12 +34,10 @@ export function compareSteps(a: SyncTask, b: SyncTask): number {
   return SYNC_PHASE_ORDINAL[a.phase] - SYNC_PHASE_ORDINAL[b.phase] || a.wave - b.wave;
 }
 
-/** The earliest creating task of every ConfigMap/Secret/ServiceAccount/PVC target, by `Kind/namespace/name`. */
-export function creatorsOf(tasks: readonly SyncTask[]): Map<string, SyncTask> {
-  return runAtOnce(creatorsWork(tasks));
-}
-
-/** `creatorsOf` as SlicedWork (20,000 tasks: tens of ms in one piece, on every pass). */
+/**
+ * The earliest creating task of every ConfigMap/Secret/ServiceAccount/PVC target, by `Kind/namespace/name`, as
+ * SlicedWork (20,000 tasks: tens of ms in one piece, on every pass).
+ */
 export function* creatorsWork(tasks: readonly SyncTask[]): SlicedWork<Map<string, SyncTask>> {
   const creators = new Map<string, SyncTask>();
   let count = 0;

@@ -6,7 +6,7 @@
 
 import type { Initiator } from '../../domain/index.js';
 import type { AuditRecord } from '../audit-log.js';
-import { checkRequest, type RequestAsk } from '../check-request.js';
+import { checkRequest, type PolicyVerdict, type RequestAsk } from '../check-request.js';
 import { environmentFor } from '../environment-resolver.js';
 import { type ActionContext, type Authorization, authorizeAction } from '../permissions.js';
 import type { ApprovalDeps } from './approval-deps.js';
@@ -65,7 +65,12 @@ export type WithdrawResult =
   | { kind: 'refused'; reason: string }
   | { kind: 'withdrawn'; requestId: string; message?: MessageRef };
 
-export interface Approvals {
+/**
+ * The approval flow as a new request meets it, before anything is queued: the policy check, the gate (an approval
+ * request where the environment requires one), an automated sync's approval request, a stopped rollout's pending
+ * requests. Its callers: the Slack gate (src/slack/approval-gate.ts), the revision watcher's and the rollout's wiring.
+ */
+export interface RequestApprovals {
   /**
    * A person's request, before anything is queued (gateRequest): the policy check, then the approval request
    * where the environment needs one; `proceed` lets the request path (src/requests requestSync) enqueue it.
@@ -78,14 +83,30 @@ export interface Approvals {
   requestAutomatedApproval(ctx: GateRequestContext & { header?: undefined }): Promise<GateResult>;
   /**
    * The same policy check as gateRequest (who may request, channels, revisions, freeze windows): nothing is
-   * posted, and nothing audited unless `options.audit`. `reason` is the text gateRequest would refuse with. Used to refuse before
-   * showing anything (e.g. `/sync delete`'s plan); gateRequest still decides when the request is made.
+   * posted, and nothing audited unless `options.audit`. `reason` is the text gateRequest would refuse with. Used to
+   * refuse before showing anything (e.g. `/sync delete`'s plan, before the ack); an allowed request's `verdict`,
+   * handed to gateRequest (`ctx.verdict`), spares the gate a second evaluation of the same ask.
    */
   checkRequest(
     ctx: RequestAsk,
     /** `audit`: write a refusal to the audit log (`refused`), as gateRequest would. */
     options?: { audit?: boolean },
-  ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
+  ): Promise<{ allowed: true; verdict?: PolicyVerdict } | { allowed: false; reason: string }>;
+  /** True when a request for `application` (allowed by the policy) waits for approval before it is queued. */
+  needsApproval(application: string): boolean;
+  /**
+   * An ApplicationSet's rollout stopped: invalidate its requests still pending (with `note`, shown on each), so
+   * none of its Applications is approved and synced after the stop. Resolves with how many this call closed.
+   */
+  releaseRollout(rolloutId: string, note: string): Promise<number>;
+}
+
+/**
+ * The approval flow once requests exist: the Approve/Reject and View diff clicks, the live diff, the expiry sweeper,
+ * the authorizations and views behind `/sync audit`, `status`, `cancel`, `confirm-prune` and resource actions. Its
+ * callers: the Slack commands and buttons (SlackAppDeps.approvalFlow) and the bot's start-up (the sweeper).
+ */
+export interface ApprovalFlow {
   /** `/sync diff` and `/sync <app> --dry-run`: the live diff, for whoever may dry-run the Application. */
   liveDiff(ask: DiffAsk): Promise<LiveDiffResult>;
   /** The approval message's View diff button: the request's diff now, and whether it changed since. */
@@ -98,11 +119,6 @@ export interface Approvals {
   decide(click: DecisionClick): Promise<DecisionResult>;
   /** Expire due requests now; resolves with how many were expired. */
   expireDue(): Promise<number>;
-  /**
-   * An ApplicationSet's rollout stopped: invalidate its requests still pending (with `note`, shown on each), so
-   * none of its Applications is approved and synced after the stop. Resolves with how many this call closed.
-   */
-  releaseRollout(rolloutId: string, note: string): Promise<number>;
   /**
    * Queue approved requests a stopped bot never queued (approved ≥ 10 s ago, no job recorded); resolves with how
    * many were queued. Idempotent: the job id is derived from the request.
@@ -118,8 +134,6 @@ export interface Approvals {
   authorize(ctx: ActionContext): Promise<Authorization>;
   /** The audit log of `application`, newest first, for whoever the `audit` permission allows. */
   audit(application: string, userId: string, limit?: number, channel?: string): Promise<AuditView>;
-  /** True when a request for `application` (allowed by the policy) waits for approval before it is queued. */
-  needsApproval(application: string): boolean;
   /**
    * True when running resource action `action` on `application` waits for an approval (the environment's
    * `resourceActions.<action>.requireApproval`, else its `requireApproval`).
@@ -165,6 +179,9 @@ export interface Approvals {
   ): Promise<PruneConfirmationAuthorization>;
 }
 
+/** The whole flow (createApprovals), as the composition root wires it: both ports. */
+export interface Approvals extends RequestApprovals, ApprovalFlow {}
+
 /**
  * Build the flow. `onDeliveryError` receives Slack errors that happen after a decision is stored (they do not
  * change the decision; default: ignored).
@@ -189,7 +206,9 @@ export function createApprovals(
       const checked = await checkRequest(deps, ctx);
       if (checked.kind === 'unknown')
         return { allowed: false, reason: `No application named "${ctx.application}".` };
-      if (checked.kind === 'open' || checked.decision.allowed) return { allowed: true };
+      if (checked.kind === 'open') return { allowed: true };
+      if (checked.decision.allowed)
+        return { allowed: true, ...(checked.verdict ? { verdict: checked.verdict } : {}) };
       const { reason } = checked.decision;
       if (options.audit) {
         await deps.audit.append({

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Application, PromotionRef, RollbackRef } from '../../domain/index.js';
 import type { RolloutChain } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
-import { checkRequest, type RequestAsk, revisionNameOf } from '../check-request.js';
+import { checkRequest, type PolicyVerdict, type RequestAsk, revisionNameOf } from '../check-request.js';
 import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import {
@@ -39,6 +39,8 @@ export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
   syncTrigger?: string;
   /** `/sync promote`: the verified revision it moves (shown to approvers, audited). */
   promotion?: PromotionRef;
+  /** The policy's verdict from a check before this one (RequestApprovals.checkRequest): reused for the same ask. */
+  verdict?: PolicyVerdict;
 }
 
 export type GateResult =
@@ -48,11 +50,15 @@ export type GateResult =
   | { kind: 'refused'; code: RefusalCode | 'unknown_application'; reason: string };
 
 export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): Promise<GateResult> {
-  const checked = await checkRequest(deps, {
-    ...ctx,
-    ...(ctx.deletion ? { action: 'delete' as const } : {}),
-    ...(ctx.rollback ? { action: 'rollback' as const } : {}),
-  });
+  const checked = await checkRequest(
+    deps,
+    {
+      ...ctx,
+      ...(ctx.deletion ? { action: 'delete' as const } : {}),
+      ...(ctx.rollback ? { action: 'rollback' as const } : {}),
+    },
+    ctx.verdict,
+  );
   if (checked.kind === 'unknown')
     return {
       kind: 'refused',

@@ -6,7 +6,7 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import {
   APPROVE_ACTION_ID,
-  type Approvals,
+  type ApprovalFlow,
   type Decision,
   REJECT_ACTION_ID,
   VIEW_DIFF_ACTION_ID,
@@ -17,7 +17,7 @@ import { durableClick } from './durable-click.js';
 import { viewDiffAction } from './view-diff-action.js';
 
 export interface ApprovalActionsDeps {
-  approvals: Pick<Approvals, 'decide'> & Partial<Pick<Approvals, 'requestDiff'>>;
+  approvals: Pick<ApprovalFlow, 'decide'> & Partial<Pick<ApprovalFlow, 'requestDiff'>>;
   /** The bot's Redis writers: a decision is shown only once they are on the replicas (durable-click.ts). */
   durable?: DurableWrites;
   /** Errors of the flow (Slack or Redis down); default: rethrown to Bolt's error handler. */

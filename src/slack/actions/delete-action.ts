@@ -7,7 +7,7 @@ import {
   planOrExplain,
 } from '../commands/delete-command.js';
 import { requestKeyOfDeletion } from '../commands/request-key.js';
-import { requestRefusal } from '../commands/request-refusal.js';
+import { requestPolicy, verdictOf } from '../commands/request-refusal.js';
 import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { deletionPlanView } from '../messages/deletion-blocks.js';
@@ -47,7 +47,7 @@ export async function confirmDeletionAction({
     return void (await respond({ ...ephemeral(textMessage(text)), replace_original: true }));
   }
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-  const refusal = await requestRefusal(deps, {
+  const policy = await requestPolicy(deps, {
     application,
     operation: NO_SYNC,
     action: 'delete',
@@ -55,7 +55,7 @@ export async function confirmDeletionAction({
     channel,
     ...(breakGlassReason ? { breakGlassReason } : {}),
   });
-  if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
+  if (policy.refusal) return void (await respond({ ...ephemeral(policy.refusal), replace_original: false }));
   const plan = await planOrExplain(deps, application, cascade);
   if (typeof plan === 'string') {
     return void (await respond({ ...ephemeral(textMessage(plan)), replace_original: true }));
@@ -85,19 +85,21 @@ export async function confirmDeletionAction({
   const requestKey = requestKeyOfDeletion(body, channel, application, value.planHash);
   if (recent.claim(requestKey)) return; // a double click: the first one is already under way
   await startSync(
-    { channel, client, respond, deps, recent },
+    { channel, client, respond, deps, recent, ...verdictOf(policy) },
     {
       application,
       operation: NO_SYNC,
       initiator,
       requestKey,
-      // Only the Delete=confirm objects the confirmation named count as confirmed; the worker runs this plan only.
       deletion: {
-        confirmed: confirmationKeys(deletionPlanView(plan).confirmShown),
-        planHash: value.planHash,
-        ...(cascade ? { cascade } : {}),
+        // Only the Delete=confirm objects the confirmation named count as confirmed; the worker runs this plan only.
+        request: {
+          confirmed: confirmationKeys(deletionPlanView(plan).confirmShown),
+          planHash: value.planHash,
+          ...(cascade ? { cascade } : {}),
+        },
+        plan,
       },
-      deletionPlan: plan,
       ...(breakGlassReason ? { breakGlassReason } : {}),
     },
   );

@@ -17,7 +17,7 @@ import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import { parseSyncArgs } from '../commands/parse-sync-args.js';
 import { queueUnavailable } from '../commands/queue-unavailable.js';
 import { driftNoticeKeyOf } from '../commands/request-key.js';
-import { requestRefusal } from '../commands/request-refusal.js';
+import { requestPolicy, verdictOf } from '../commands/request-refusal.js';
 import { acceptedText, startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -53,13 +53,13 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   if (pinned !== undefined) parsed.operation = { ...parsed.operation, revision: pinned };
   const notice = driftNoticeKeyOf(body.team?.id ?? body.user.team_id ?? '', channel, messageTs, application);
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-  const refusal = await requestRefusal(deps, {
+  const policy = await requestPolicy(deps, {
     application,
     operation: parsed.operation,
     initiator,
     channel,
   });
-  if (refusal) return void (await reply(refusal));
+  if (policy.refusal) return void (await reply(policy.refusal));
   const keep = (m: Parameters<RespondFn>[0]) =>
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let first: DriftNoticeClicker | undefined;
@@ -78,7 +78,7 @@ export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeCl
   const awaitsApproval = deps.approvals?.needsApproval?.(application) === true;
   await reply(textMessage(acceptedText(application, parsed.operation, awaitsApproval)));
   const outcome = await startSync(
-    { respond, client: args.client, deps, recent, channel },
+    { respond, client: args.client, deps, recent, channel, ...verdictOf(policy) },
     { application, operation: parsed.operation, initiator, requestKey, trigger: DRIFT_TRIGGER },
   );
   if (outcome === 'refused' || outcome === 'not_queued')

@@ -6,6 +6,7 @@
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import { preparePromotion } from '../commands/promote-command.js';
 import { requestKeyOfPromotion } from '../commands/request-key.js';
+import { verdictOf } from '../commands/request-refusal.js';
 import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -43,7 +44,10 @@ export async function promoteAction({
   const requestKey = requestKeyOfPromotion(body, channel, value.t, value.r);
   if (recent.claim(requestKey)) return;
   await tell(prepared.accepted);
-  await startSync({ channel, client, respond, deps, recent }, { ...prepared.input, requestKey });
+  await startSync(
+    { channel, client, respond, deps, recent, ...verdictOf(prepared) },
+    { ...prepared.input, requestKey },
+  );
 }
 
 function decode(raw: string | undefined): PromoteButtonValue | undefined {

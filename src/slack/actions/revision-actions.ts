@@ -16,7 +16,7 @@ import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import { liveDiffReply } from '../commands/diff-command.js';
 import { queueUnavailable } from '../commands/queue-unavailable.js';
 import { driftNoticeKeyOf } from '../commands/request-key.js';
-import { requestRefusal } from '../commands/request-refusal.js';
+import { requestPolicy, verdictOf } from '../commands/request-refusal.js';
 import { acceptedText, startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -51,8 +51,8 @@ export async function revisionSyncAction(args: ActionArgs & RevisionActionDeps):
   };
   const { channel, ts } = clickedMessage(body);
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-  const refusal = await requestRefusal(deps, { application, operation, initiator, channel });
-  if (refusal) return void (await reply(refusal));
+  const policy = await requestPolicy(deps, { application, operation, initiator, channel });
+  if (policy.refusal) return void (await reply(policy.refusal));
   const keep = (m: Parameters<typeof respond>[0]) =>
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   const notice = driftNoticeKeyOf(body.team?.id ?? body.user.team_id ?? '', channel, ts, application);
@@ -81,7 +81,7 @@ export async function revisionSyncAction(args: ActionArgs & RevisionActionDeps):
   const awaitsApproval = deps.approvals?.needsApproval?.(application) === true;
   await reply(textMessage(acceptedText(application, operation, awaitsApproval)));
   const outcome = await startSync(
-    { respond, client: args.client, deps, recent, channel },
+    { respond, client: args.client, deps, recent, channel, ...verdictOf(policy) },
     { application, operation, initiator, requestKey, trigger: REVISION_TRIGGER },
   );
   if (outcome === 'refused' || outcome === 'not_queued')

@@ -14,7 +14,7 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { reasonForPeople } from '../../domain/index.js';
 import type { ApplicationDiff } from '../../engine/index.js';
-import type { Approvals } from '../../environments/index.js';
+import type { ApprovalFlow } from '../../environments/index.js';
 import { section } from '../messages/block.js';
 import { diffModal, diffModalView, diffTextLines } from '../messages/diff-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
@@ -35,7 +35,7 @@ export async function viewDiffAction(input: {
   body: BlockAction;
   action: ButtonAction;
   client: WebClient;
-  requestDiff: Approvals['requestDiff'];
+  requestDiff: ApprovalFlow['requestDiff'];
   logger?: { warn(fields: Record<string, unknown>, message: string): void };
 }): Promise<void> {
   const { body, action, client } = input;

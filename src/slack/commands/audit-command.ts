@@ -2,7 +2,7 @@
  * `/sync audit <app>` — the newest entries of the Application's audit log (requests, refusals, decisions,
  * expiries, cancels, outcomes with Slack ids), for whoever the `audit` permission allows (default: approvers). Returns the ephemeral reply.
  */
-import type { Approvals } from '../../environments/index.js';
+import type { ApprovalFlow } from '../../environments/index.js';
 import { auditLogBlocks } from '../messages/audit-log-blocks.js';
 import { type SlackMessage, textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
@@ -20,7 +20,7 @@ export interface AuditCommandInput {
   /** Where the command was typed (`command.channel_id`). */
   channel?: string;
   /** The approval flow; undefined when approvals are not configured. */
-  approvals: Pick<Approvals, 'audit'> | undefined;
+  approvals: Pick<ApprovalFlow, 'audit'> | undefined;
 }
 
 /** The `/sync audit` subcommand: ack, then answer ephemerally (the log is read from Redis). */

@@ -1,5 +1,5 @@
 /**
- * The Slack side of the one authorization (Approvals.authorize → authorizeAction, src/environments/permissions.ts):
+ * The Slack side of the one authorization (ApprovalFlow.authorize → authorizeAction, src/environments/permissions.ts):
  * every command and button asks here, with the user id and channel of the signed payload, before it changes
  * anything. A refusal is answered to that user only (ephemeral), never posted in the channel. Without an approval
  * flow (no `environments:` in wavesync.yaml) there are no rules and everything is allowed.

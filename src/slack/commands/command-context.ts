@@ -12,7 +12,7 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { DriftNoticeClaims, DriftNoticeRefs } from '../../drift/index.js';
-import type { Approvals, AuditLog } from '../../environments/index.js';
+import type { ApprovalFlow, AuditLog } from '../../environments/index.js';
 import type { Logger } from '../../logger.js';
 import type { PromotionStore, StageObservation } from '../../promotion/index.js';
 import type { ClickClaims, DurableWrites } from '../../queue/index.js';
@@ -42,12 +42,12 @@ export interface SlackAppDeps {
   approvals?: ApprovalGate;
   /** The approval flow behind the Approve/Reject buttons and `/sync audit` (src/environments/approvals; optional). */
   approvalFlow?: Pick<
-    Approvals,
+    ApprovalFlow,
     'decide' | 'audit' | 'authorizePruneConfirmation' | 'authorize' | 'recordCancel'
   > &
     Partial<
       Pick<
-        Approvals,
+        ApprovalFlow,
         | 'liveDiff'
         | 'requestDiff'
         | 'pendingApprovals'

@@ -52,7 +52,7 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   }
   await ctx.ack(ephemeral(textMessage(`Planning the deletion of *${escapeMrkdwn(parsed.application)}*…`)));
   // The same request policy the Delete click goes through: who may not delete sees no plan and no button.
-  const refusal = await deps.approvals?.refusal?.({
+  const checked = await deps.approvals?.policy?.({
     application: parsed.application,
     operation: NO_SYNC,
     action: 'delete',
@@ -60,7 +60,7 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
     channel: ctx.command.channel_id,
     ...(parsed.breakGlassReason ? { breakGlassReason: parsed.breakGlassReason } : {}),
   });
-  if (refusal !== undefined) return void (await ctx.respond(ephemeral(textMessage(refusal))));
+  if (checked?.allowed === false) return void (await ctx.respond(ephemeral(textMessage(checked.reason))));
   const planned = await planOrExplain(deps, parsed.application, parsed.cascade);
   if (typeof planned === 'string') {
     return void (await ctx.respond(ephemeral(commandErrorBlocks({ problem: planned }))));

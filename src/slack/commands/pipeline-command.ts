@@ -137,9 +137,9 @@ async function maySync(
   stage: string,
   top: VerifiedRevision,
 ): Promise<boolean> {
-  const check = ctx.deps.approvals?.refusal;
+  const check = ctx.deps.approvals?.policy;
   if (!check) return true;
-  const reason = await check(
+  const checked = await check(
     {
       application: stage,
       operation: { revision: top.revision, prune: false, dryRun: false, syncOptions: [] },
@@ -148,6 +148,6 @@ async function maySync(
       promotion: { pipeline, from: top.stage, revision: top.revision },
     },
     { audit: false },
-  ).catch(() => 'unknown');
-  return reason === undefined;
+  ).catch(() => ({ allowed: false }));
+  return checked.allowed;
 }

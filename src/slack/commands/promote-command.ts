@@ -7,8 +7,10 @@
  * unverified revision is refused with why, unless `--break-glass "reason"` (audited) where the stage is in an
  * environment. The Promote button of `/sync pipeline` runs the same path.
  */
+
 import { parseArgs } from 'node:util';
 import type { Initiator } from '../../domain/index.js';
+import type { PolicyVerdict } from '../../environments/index.js';
 import { type PromoteAsk, planPromotion } from '../../promotion/index.js';
 import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
@@ -18,7 +20,7 @@ import { promotionTitle } from '../messages/sync-header-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf, type PromotionDeps } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';
-import { requestRefusal } from './request-refusal.js';
+import { requestPolicy } from './request-refusal.js';
 import { acceptCommand, type SyncStartInput } from './start-sync-command.js';
 
 export async function promoteCommand(ctx: CommandContext): Promise<void> {
@@ -42,11 +44,17 @@ export async function promoteCommand(ctx: CommandContext): Promise<void> {
     prepared.input.operation,
     parsed.ask.breakGlassReason,
   );
-  await acceptCommand(ctx, { ...prepared.input, requestKey: `promote-${key}` }, prepared.accepted);
+  await acceptCommand(
+    ctx,
+    { ...prepared.input, requestKey: `promote-${key}` },
+    prepared.accepted,
+    prepared.verdict,
+  );
 }
 
 type Prepared =
-  | { ok: true; input: Omit<SyncStartInput, 'requestKey'>; accepted: string }
+  /** `verdict`: the request policy's, for the gate (SyncStartContext.verdict). */
+  | { ok: true; input: Omit<SyncStartInput, 'requestKey'>; accepted: string; verdict?: PolicyVerdict }
   | { ok: false; reply: ReturnType<typeof textMessage> };
 
 /**
@@ -67,7 +75,7 @@ export async function preparePromotion(
     return { ok: false, reply: textMessage(`🚫 ${escapeMrkdwn(plan.problem)} Nothing was queued.`) };
   const operation = { revision: plan.revision, prune: ask.prune ?? false, dryRun: false, syncOptions: [] };
   const breakGlass = ask.breakGlassReason === undefined ? {} : { breakGlassReason: ask.breakGlassReason };
-  const refusal = await requestRefusal(deps, {
+  const policy = await requestPolicy(deps, {
     application: plan.to,
     operation,
     initiator,
@@ -76,7 +84,7 @@ export async function preparePromotion(
     ...breakGlass,
     ...(fromBotMessage ? { fromBotMessage } : {}),
   });
-  if (refusal) return { ok: false, reply: refusal };
+  if (policy.refusal) return { ok: false, reply: policy.refusal };
   const waits = deps.approvals?.needsApproval?.(plan.to) === true;
   const how = plan.ref.unverified ? 'NOT verified (break glass)' : plan.ref.verified;
   const next = waits
@@ -92,6 +100,7 @@ export async function preparePromotion(
       ...breakGlass,
       ...(fromBotMessage ? { fromBotMessage, trigger: 'pipeline Promote button' } : {}),
     },
+    ...(policy.verdict ? { verdict: policy.verdict } : {}),
     accepted: `Got it: ${promotionTitle(plan.ref)} to *${escapeMrkdwn(plan.to)}* (${escapeMrkdwn(how ?? '')}). ${next}`,
   };
 }

@@ -4,7 +4,7 @@
  * Application's environment says the action needs an approval (`resourceActions.<action>.requireApproval`, else its
  * `requireApproval`), what it would write is checked now (ResourceViews.plan: nothing written; a request that cannot
  * run is told to the user and audited) and an approval request is posted in the channel instead
- * (Approvals.gateResourceAction; approved, the approval flow runs it once and posts the result in that message's
+ * (ApprovalFlow.gateResourceAction; approved, the approval flow runs it once and posts the result in that message's
  * thread). Otherwise the action runs now (src/resource-actions: only an offered, enabled action; server-side apply),
  * is written to the audit log (`resource-action`: who, what, result), and its result is posted in the channel for
  * everyone; a failure is told to the user only, and audited too.

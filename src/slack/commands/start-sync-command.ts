@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import type { DeletionPlan } from '../../deletion/index.js';
 import { BotError, type SyncOperation } from '../../domain/index.js';
+import type { DeletionApproval, PolicyVerdict } from '../../environments/index.js';
 import { NO_APPROVAL_FLOW, type PersonSyncRequest, requestSync } from '../../requests/index.js';
 import { ChannelPacer } from '../../thread/index.js';
 import { textMessage } from '../messages/block.js';
@@ -24,7 +24,7 @@ import { type HeaderBase, headerViewOf } from './header-view.js';
 import { localRevisionProblem } from './local-revision.js';
 import { parseSyncArgs } from './parse-sync-args.js';
 import { requestKeyOf } from './request-key.js';
-import { requestRefusal } from './request-refusal.js';
+import { requestPolicy } from './request-refusal.js';
 import { missingResourcesProblem } from './selected-resources.js';
 
 interface Header {
@@ -37,14 +37,14 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
   const parsed = parseSyncArgs(ctx.args);
   if (!parsed.ok) return ctx.ack(ephemeral(commandErrorBlocks(parsed.problem)));
   const { command } = ctx;
-  const refusal = await requestRefusal(ctx.deps, {
+  const policy = await requestPolicy(ctx.deps, {
     application,
     operation: parsed.operation,
     initiator: initiatorOf(command),
     channel: command.channel_id,
     ...reasonOf(parsed),
   });
-  if (refusal) return ctx.ack(ephemeral(refusal));
+  if (policy.refusal) return ctx.ack(ephemeral(policy.refusal));
   const noRevisions = localRevisionProblem(ctx.deps.catalog, application, parsed.operation);
   if (noRevisions) return ctx.ack(ephemeral(commandErrorBlocks({ problem: noRevisions })));
   const missing = await missingResourcesProblem(ctx.deps, application, parsed.operation);
@@ -62,19 +62,22 @@ export async function startSyncCommand(ctx: CommandContext, application: string)
     ctx,
     input,
     acceptedText(application, parsed.operation, awaitsApproval),
+    policy.verdict,
   );
   if (outcome) await showDryRunDiff(ctx, application, parsed.operation, outcome);
 }
 
 /**
  * The accepted command's common path (`/sync <app>`, `/sync rollback`): claim its request key (a repeat within the
- * window is answered "Already requested"), write it to the command journal, ack with `accepted`, then start it.
+ * window is answered "Already requested"), write it to the command journal, ack with `accepted`, then start it
+ * with the policy's `verdict` from before the ack (kept in memory, not in the journal: a recovery asks again).
  * Resolves with the outcome, or undefined when nothing was started (a repeat, or the journal unavailable).
  */
 export async function acceptCommand(
   ctx: CommandContext,
   input: SyncStartInput,
   accepted: string,
+  verdict?: PolicyVerdict,
 ): Promise<SyncStartOutcome | undefined> {
   const { command } = ctx;
   const { application, requestKey } = input;
@@ -83,7 +86,7 @@ export async function acceptCommand(
     return undefined;
   }
   const journal = ctx.deps.journal;
-  const startCtx = { ...ctx, channel: command.channel_id };
+  const startCtx = { ...ctx, channel: command.channel_id, ...(verdict ? { verdict } : {}) };
   if (!journal) {
     await ctx.ack(ephemeral(textMessage(accepted)));
     return startSync(startCtx, input);
@@ -155,9 +158,13 @@ export async function startJournaled(
   }
 }
 
-/** Where a sync is being started from: the channel, and how to talk back to the person (ephemeral). */
+/**
+ * Where a sync is being started from: the channel, and how to talk back to the person (ephemeral); `verdict`: the
+ * request policy's, asked before the ack (requestRefusal), which the gate takes instead of asking again.
+ */
 export type SyncStartContext = Pick<CommandContext, 'respond' | 'client' | 'deps' | 'recent'> & {
   channel: string;
+  verdict?: PolicyVerdict;
 };
 
 /** `Already requested: …` — the answer to a repeat of the same request within the dedup window. */
@@ -175,7 +182,7 @@ export type SyncStartOutcome = 'queued' | 'pending' | 'refused' | 'not_queued';
 /**
  * Post the header in `ctx.channel`, hand the request to requestSync (src/requests: the gate — policy, approval —
  * then the queue), and show the position — what `/sync <app>` does once the request is acknowledged (also the drift notice's Sync button, and `/sync delete`'s Delete button:
- * `deletion` makes it a deletion job, `deletionPlan` is what the approvers see). `input.requestKey` must already be
+ * `deletion` makes it a deletion job, its plan is what the approvers see). `input.requestKey` must already be
  * claimed in `ctx.recent`; it is released when nothing was queued (`not_queued`).
  */
 export async function startSync(
@@ -189,7 +196,7 @@ export async function startSync(
     application,
     operation,
     initiator,
-    ...(deletion ? { deletion } : {}),
+    ...(deletion ? { deletion: deletion.request } : {}),
     ...(rollback ? { rollback } : {}),
     ...(promotion ? { promotion } : {}),
   });
@@ -206,22 +213,21 @@ export async function startSync(
     initiator: base.initiator,
     target: { channel: header.channel, threadTs: header.ts },
     requestKey,
-    ...(deletion ? { deletion } : {}),
     ...(rollback ? { rollback } : {}),
     ...(promotion ? { promotion } : {}),
   };
-  const plan = input.deletionPlan;
   const context = {
     header: { channel: header.channel, ts: header.ts },
     ...reasonOf(input),
-    ...(plan ? { deletionPlan: plan } : {}),
+    ...(deletion ? { deletion } : {}),
     ...(input.trigger ? { trigger: input.trigger } : {}),
     ...(input.fromBotMessage ? { fromBotMessage: true } : {}),
+    ...(ctx.verdict ? { verdict: ctx.verdict } : {}),
   };
   const outcome = await requestSync(
     // No approval flow wired (no environments configured): the request is queued as asked, as it always was.
     { queue: deps.queue, gate: deps.approvals ?? NO_APPROVAL_FLOW },
-    { origin: 'person', request, context, ...(durable ? { jobId: durable.jobId } : {}) },
+    { request, context, ...(durable ? { jobId: durable.jobId } : {}) },
   );
   switch (outcome.kind) {
     case 'pending':
@@ -241,12 +247,12 @@ export async function startSync(
 }
 
 /**
- * What startSync starts: the request (without its target, the header is; never an App of Apps child) and what the
- * approvers see.
+ * What startSync starts: the request (without its target, the header is; never an App of Apps child nor a rollout's
+ * step) and what the approvers see: a deletion comes with the plan the requester confirmed.
  */
-export type SyncStartInput = Omit<SyncRequest, 'target' | 'appOfApps'> & {
+export type SyncStartInput = Omit<SyncRequest, 'target' | 'appOfApps' | 'rollout' | 'deletion'> & {
+  deletion?: DeletionApproval;
   breakGlassReason?: string;
-  deletionPlan?: DeletionPlan;
   /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
   /** Started by a button on a message the bot posted (the Roll back button), not a typed command. */

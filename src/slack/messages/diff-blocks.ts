@@ -145,11 +145,6 @@ export function* fullDiffLayoutWork(
   return { blocks, hiddenLines };
 }
 
-/** fullDiffLayout's blocks. */
-export function fullDiffBlocks(diff: ApplicationDiff, options: FullDiffOptions): Block[] {
-  return fullDiffLayout(diff, options).blocks;
-}
-
 /**
  * The View diff modal (`views.open` view) and how many diff lines it could not show. `fullDiffLink` (`<url|name>`)
  * names the file with the whole diff.

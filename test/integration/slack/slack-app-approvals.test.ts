@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PolicyVerdict } from '../../../src/environments/index.js';
 import type { ApprovalGate, SyncRequest } from '../../../src/slack/ports.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
 
@@ -46,5 +47,49 @@ describe('src/slack/slack-app with an approval gate', () => {
     const request = await h.fake.waitFor(() => h.queue.requests[0]);
     expect(calls.map((c) => c.request)).toEqual([request]);
     expect(calls[0]!.context).toEqual({ header: { channel: CHANNEL, ts: request.target!.threadTs } });
+  });
+
+  it('the verdict of the policy check before the ack is handed to the gate, so the policy is not evaluated twice', async () => {
+    const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
+    const { gate: recording, calls } = recordingGate('proceed');
+    const checks: string[] = [];
+    const gate: ApprovalGate = {
+      ...recording,
+      async policy(request) {
+        checks.push(request.application);
+        return { allowed: true, verdict };
+      },
+    };
+    h = await startHarness({}, gate);
+
+    await h.slack.sendCommand({ text: 'guestbook' });
+
+    const request = await h.fake.waitFor(() => h.queue.requests[0]);
+    expect(checks).toEqual(['guestbook']);
+    expect(calls[0]!.context).toEqual({
+      header: { channel: CHANNEL, ts: request.target!.threadTs },
+      verdict,
+    });
+  });
+
+  it('a refusal before the ack is the ephemeral answer: no header, the gate never asked, nothing queued', async () => {
+    const { gate: recording, calls } = recordingGate('proceed');
+    const gate: ApprovalGate = {
+      ...recording,
+      policy: async () => ({
+        allowed: false,
+        reason: 'guestbook (production) can only be synced from <#C0DEPLOYS>.',
+      }),
+    };
+    h = await startHarness({}, gate);
+
+    const ack = await h.slack.sendCommand({ text: 'guestbook' });
+
+    expect(JSON.stringify(ack)).toContain(
+      '🚫 guestbook (production) can only be synced from <#C0DEPLOYS>. Nothing was queued.',
+    );
+    expect(h.fake.channelMessages(CHANNEL)).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(h.queue.requests).toEqual([]);
   });
 });
