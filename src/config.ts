@@ -220,7 +220,7 @@ export function missingSettings(role: 'serve' | 'bot' | 'worker', config: Config
 }
 
 /** The variables that say where Redis is (the demo passes them on to the Config it builds). */
-export const REDIS_VARIABLES = [
+const REDIS_VARIABLES = [
   'REDIS_URL',
   'REDIS_SENTINELS',
   'REDIS_SENTINEL_MASTER',

@@ -7,7 +7,7 @@ import { type Logger as PinoLogger, pino } from 'pino';
 export type Logger = PinoLogger;
 
 /** Paths pino replaces with `[Redacted]`: tokens, signing secrets, auth headers, Secret data. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'token',
   '*.token',
   'botToken',

@@ -90,7 +90,7 @@ export function nextChildSyncStep(
  * Per-parent override of `defaults.appOfApps.gateOnChildHealth`: `wavesync.io/gate-on-child-health: "false"` (or
  * `"true"`) on the parent Application. Any other value is ignored (the default applies).
  */
-export const GATE_ON_CHILD_HEALTH_ANNOTATION = 'wavesync.io/gate-on-child-health';
+const GATE_ON_CHILD_HEALTH_ANNOTATION = 'wavesync.io/gate-on-child-health';
 
 /** Whether the children of `parent` are gated on health: its annotation when set to true/false, else `defaultGate`. */
 export function gateOnChildHealthOf(parent: Pick<Application, 'annotations'>, defaultGate: boolean): boolean {

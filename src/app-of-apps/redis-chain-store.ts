@@ -10,7 +10,7 @@ import type { ChildOutcome } from './app-of-apps.js';
 import type { AppOfAppsChainStore } from './app-of-apps-ports.js';
 
 /** How long a chain's keys are kept, in seconds. */
-export const CHAIN_RETAIN_SECONDS = 7 * 24 * 3600;
+const CHAIN_RETAIN_SECONDS = 7 * 24 * 3600;
 
 /** The Redis store; rejects with ioredis' errors when Redis is unreachable. */
 export function redisAppOfAppsChainStore(redis: RedisClient, prefix: string): AppOfAppsChainStore {

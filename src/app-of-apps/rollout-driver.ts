@@ -78,7 +78,7 @@ export function rolloutJobId(rolloutId: string, application: string): string {
 }
 
 /** The request key of a rollout's Application (its approval request is keyed by it too). */
-export function rolloutRequestKey(rolloutId: string, application: string): string {
+function rolloutRequestKey(rolloutId: string, application: string): string {
   return `rollout:${rolloutId}:${application}`;
 }
 

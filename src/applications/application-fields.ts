@@ -8,7 +8,7 @@
  */
 import { closestNames } from '../engine/index.js';
 
-export type FieldStatus = 'honoured' | 'differently' | 'refused';
+type FieldStatus = 'honoured' | 'differently' | 'refused';
 
 export interface ApplicationField {
   /** Key path below the Application; list items take their list's path (`spec.source.helm.parameters.name`). */

@@ -18,7 +18,7 @@ import {
 import { undeclaredPlugins } from './render/render-plugin.js';
 
 /** What chat commands show about an Application. */
-export interface ApplicationDescription {
+interface ApplicationDescription {
   name: string;
   environment?: string;
   project: string;
@@ -181,7 +181,7 @@ function notFoundMessage(name: string, known: string[]): string {
 }
 
 /** The description of `app` shown by chat commands. */
-export function describeApplication(app: Application): ApplicationDescription {
+function describeApplication(app: Application): ApplicationDescription {
   const environment = environmentOf(app);
   const applicationSet = applicationSetOf(app);
   return {

@@ -45,7 +45,7 @@ export function gitRepositoryCacheFor(settings: Settings, wiring: ApplicationsWi
 }
 
 /** The Helm chart cache for `settings`: `defaults.helmCacheDir`, `helmCredentials` (files resolved like other paths). */
-export function chartCacheFor(settings: Settings, wiring: ApplicationsWiring): ChartCache {
+function chartCacheFor(settings: Settings, wiring: ApplicationsWiring): ChartCache {
   const resolve = (file: string | undefined) =>
     file === undefined ? undefined : resolveSettingsPath(settings, file);
   return createChartCache({

@@ -28,10 +28,10 @@ export const NOTIFICATION_TRIGGERS = [
 export type NotificationTrigger = (typeof NOTIFICATION_TRIGGERS)[number];
 
 /** The annotation prefix of subscriptions (Argo CD: `notifications.argoproj.io/subscribe.`). */
-export const SUBSCRIBE_PREFIX = 'notifications.argoproj.io/subscribe.';
+const SUBSCRIBE_PREFIX = 'notifications.argoproj.io/subscribe.';
 
 /** The YAML annotation (notifications-engine `pkg/subscriptions/annotations.go`). */
-export const SUBSCRIPTIONS_ANNOTATION = 'notifications.argoproj.io/subscriptions';
+const SUBSCRIPTIONS_ANNOTATION = 'notifications.argoproj.io/subscriptions';
 
 /** Channels per trigger. */
 export type Subscriptions = ReadonlyMap<NotificationTrigger, readonly string[]>;
@@ -42,12 +42,12 @@ export interface ParsedSubscriptions {
   warnings: string[];
 }
 
-export function isNotificationTrigger(name: string): name is NotificationTrigger {
+function isNotificationTrigger(name: string): name is NotificationTrigger {
   return (NOTIFICATION_TRIGGERS as readonly string[]).includes(name);
 }
 
 /** Split `a;b, c` into recipients, as notifications-engine's ParseRecipients does. */
-export function parseRecipients(value: string): string[] {
+function parseRecipients(value: string): string[] {
   return value
     .split(/[;,]/)
     .map((r) => r.trim())

@@ -34,7 +34,7 @@ export interface ParsedApplicationFile {
 }
 
 /** The Application namespace Argo CD assumes when metadata.namespace is absent. */
-export const DEFAULT_APPLICATION_NAMESPACE = 'argocd';
+const DEFAULT_APPLICATION_NAMESPACE = 'argocd';
 
 /** Parse every document of `text` (read from `file`, used in messages). Never throws; see `problems`. */
 export function parseApplicationFile(text: string, file: string): ParsedApplicationFile {

@@ -11,7 +11,7 @@ import { type Application, BotError, sourcesOf } from '../domain/index.js';
 import type { Settings } from '../settings/index.js';
 
 /** A render that failed, for the CLI: the cause on one line, the raw detail and the warnings to print with it. */
-export class ApplicationRenderError extends BotError {
+class ApplicationRenderError extends BotError {
   /** `warning: file:line: message` lines printed before the error (the Application's field warnings). */
   readonly warnings: string[];
 
@@ -46,7 +46,7 @@ export async function checkBeforeRender(
 }
 
 /** `git https://github.com/x/y.git path apps/web at main`, `local folder apps/web`, `chart redis 17.x from …`. */
-export function describeSource(app: Application): string {
+function describeSource(app: Application): string {
   const sources = sourcesOf(app);
   const one = (s: (typeof sources)[number]) => {
     if (s.repoURL === '') return `local folder ${s.path ?? '.'}`;

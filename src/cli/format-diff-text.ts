@@ -23,7 +23,7 @@ function paint(line: string, color: boolean): string {
 }
 
 /** `apps/Deployment prod/web`. */
-export function resourceLabel(r: Pick<ResourceDiff, 'group' | 'kind' | 'namespace' | 'name'>): string {
+function resourceLabel(r: Pick<ResourceDiff, 'group' | 'kind' | 'namespace' | 'name'>): string {
   return `${r.group ? `${r.group}/` : ''}${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 }
 

@@ -21,7 +21,7 @@ export interface HealthCommandOptions {
   config?: string;
 }
 
-export interface ObjectHealth {
+interface ObjectHealth {
   apiVersion: string;
   kind: string;
   name: string;
@@ -34,7 +34,7 @@ export interface ObjectHealth {
 }
 
 /** A document that is no valid object: where, and why. */
-export interface BadDocument {
+interface BadDocument {
   file: string;
   line: number;
   error: string;
@@ -58,7 +58,7 @@ async function objectsOf(target: string): Promise<(SourcedObject | ManifestError
 const shown = (file: string) => path.relative(process.cwd(), file) || file;
 
 /** The health of every object of `targets`, in file order, and every bad document in its place. */
-export async function healthOfManifests(
+async function healthOfManifests(
   targets: readonly string[],
   options: HealthCommandOptions,
 ): Promise<(ObjectHealth | BadDocument)[]> {

@@ -32,13 +32,13 @@ import { isVerbose } from './command-io.js';
  * the `yaml` package, the shape of ParsedManifests): entries under another tag never match. The tag also holds
  * wavesync's version and the time the running build was written (buildStamp).
  */
-export const MANIFEST_CACHE_FORMAT = 1;
+const MANIFEST_CACHE_FORMAT = 1;
 
 /** The folder's bound: past it, the oldest entries are removed after a write. */
-export const MANIFEST_CACHE_MAX_BYTES = 64 * 2 ** 20;
+const MANIFEST_CACHE_MAX_BYTES = 64 * 2 ** 20;
 
 /** Parses one file's text; the parse outcome, or throws as parseManifests does. */
-export type ParseManifestFile = (text: string, file: string) => Promise<ParsedManifests>;
+type ParseManifestFile = (text: string, file: string) => Promise<ParsedManifests>;
 
 export interface ManifestParseCacheOptions {
   /** The cache folder (default: manifestCacheDir()). */

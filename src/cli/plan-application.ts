@@ -42,7 +42,7 @@ export interface PlanOptions {
 }
 
 /** The plan of an Application, and what it was rendered as. */
-export interface ApplicationPlan extends BuildSyncTasksResult {
+interface ApplicationPlan extends BuildSyncTasksResult {
   application: string;
   environment: string | undefined;
   namespace: string;
@@ -59,7 +59,7 @@ export interface ApplicationPlan extends BuildSyncTasksResult {
  * you mean"), and the renderer's errors (invalid_manifest with file and line, a missing helm/kustomize binary,
  * git failures).
  */
-export async function planApplication(
+async function planApplication(
   name: string,
   options: Pick<PlanOptions, 'config' | 'revision'>,
 ): Promise<ApplicationPlan> {
@@ -239,7 +239,7 @@ export async function printPlan(
 }
 
 /** The plan of the manifests at `target`: load, then order as Argo CD would with nothing live. */
-export async function planManifests(
+async function planManifests(
   target: string,
   options: Pick<PlanOptions, 'namespace'>,
 ): Promise<BuildSyncTasksResult> {

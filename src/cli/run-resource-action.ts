@@ -31,7 +31,7 @@ export interface ActionCommandOptions {
 }
 
 /** `k=v` pairs as a map; a pair without `=` or a name given twice is a usage error. */
-export function parseParams(pairs: readonly string[]): Record<string, string> {
+function parseParams(pairs: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

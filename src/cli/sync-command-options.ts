@@ -42,7 +42,7 @@ export interface SyncCommandOptions {
  * @throws BotError invalid_command for anything but a number ≥ 0: `"abc" is not a number of seconds (--timeout):
  * give seconds, like --timeout 300`.
  */
-export function secondsOption(flag: string, value: string | undefined): number | undefined {
+function secondsOption(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = Number(value) * 1000;
   if (value.trim() === '' || !(ms >= 0)) {

@@ -38,7 +38,7 @@ import { rejectPathAndApp } from './target-or-app.js';
 export type { SyncCommandOptions } from './sync-command-options.js';
 
 /** Default `--health-timeout`: 300 s, as the engine's healthTimeoutMs. */
-export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
+const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
 
 /** The JSON document `--output json` prints; `ref`: what a git source's revision was resolved from (`sync --app`). */
 export function syncResultJson(state: OperationState, ref?: string): string {

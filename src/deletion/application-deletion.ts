@@ -27,7 +27,7 @@ export const CASCADE_FINALIZERS = [
   'resources-finalizer.argocd.argoproj.io/background',
 ];
 
-export type PropagationPolicy = 'Foreground' | 'Background';
+type PropagationPolicy = 'Foreground' | 'Background';
 
 /**
  * The Application fields a deletion reads. `destination` (optional): with `CreateNamespace=true` the destination
@@ -55,7 +55,7 @@ export type DeletionStep =
   | { action: 'remove-application'; kept: KeptResource[] };
 
 /** True when deleting `app` cascades to its resources (it carries a resources finalizer). */
-export function cascadesOnDelete(app: Pick<Application, 'finalizers'>): boolean {
+function cascadesOnDelete(app: Pick<Application, 'finalizers'>): boolean {
   return app.finalizers.some((f) => CASCADE_FINALIZERS.includes(f));
 }
 

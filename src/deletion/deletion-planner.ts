@@ -61,7 +61,7 @@ export function createDeletionPlanner(deps: DeletionPlannerDeps): DeletionPlanne
  * `hooks` when the deletion cascades.
  * @throws ClusterError when the cluster cannot be listed.
  */
-export async function planApplicationDeletion(
+async function planApplicationDeletion(
   app: Application,
   cluster: Cluster,
   cascade: DeletionCascade | undefined,

@@ -91,7 +91,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
  * The scenarios to run: all of DEMO_APPS, or the one named. @throws BotError('application_not_found') naming
  * the scenarios, with the closest one.
  */
-export function selectScenario(name: string | undefined): readonly DemoApp[] {
+function selectScenario(name: string | undefined): readonly DemoApp[] {
   if (name === undefined) return DEMO_APPS;
   // The look-and-act step alone (it syncs its own app).
   if (name === LOOK_AND_ACT.application) return [];

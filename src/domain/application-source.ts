@@ -35,7 +35,7 @@ export interface ApplicationSourceHelm {
 }
 
 /** A Kustomize patch (Argo CD KustomizePatch): inline `patch` or a `path`, with an optional `target`. */
-export interface KustomizePatch {
+interface KustomizePatch {
   path?: string;
   patch?: string;
   target?: {

@@ -29,7 +29,7 @@ export interface RetryStrategy {
   backoff?: { duration?: string; factor?: number; maxDuration?: string };
 }
 
-export interface SyncPolicy {
+interface SyncPolicy {
   /** Absent when the manifest has none or says `enabled: false` (Argo CD 3.x IsAutomatedSyncEnabled). */
   automated?: { prune?: boolean; selfHeal?: boolean; allowEmpty?: boolean; enabled?: boolean };
   syncOptions?: string[];

@@ -9,7 +9,7 @@ import type { HealthStatus } from './health-status.js';
 import type { HookType, SyncPhase, SyncWave } from './sync-phase.js';
 
 /** Phase of a whole operation, also used as the phase of one hook (`hookPhase`). */
-export const OPERATION_PHASES = ['Running', 'Terminating', 'Failed', 'Error', 'Succeeded'] as const;
+const OPERATION_PHASES = ['Running', 'Terminating', 'Failed', 'Error', 'Succeeded'] as const;
 export type OperationPhase = (typeof OPERATION_PHASES)[number];
 
 /** True for the terminal phases Succeeded, Failed and Error. */
@@ -18,7 +18,7 @@ export function isCompleted(phase: OperationPhase): boolean {
 }
 
 /** Result of one task (gitops-engine `ResultCode`). */
-export const RESULT_CODES = ['Synced', 'SyncFailed', 'Pruned', 'PruneSkipped'] as const;
+const RESULT_CODES = ['Synced', 'SyncFailed', 'Pruned', 'PruneSkipped'] as const;
 export type ResultCode = (typeof RESULT_CODES)[number];
 
 /** Comparison status of a resource or an Application. */
@@ -78,7 +78,7 @@ export interface ResourceResult {
 }
 
 /** Results of a sync operation. */
-export interface SyncResult {
+interface SyncResult {
   /** Resolved revision (git SHA, or a content hash for directory sources). */
   revision: string;
   resources: ResourceResult[];

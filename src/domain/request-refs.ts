@@ -57,7 +57,7 @@ export interface DeletionRequest {
 }
 
 /** The kinds of trigger that make the revision watcher look: its interval, or a git host's push webhook. */
-export type RevisionTriggerKind = 'poll' | 'push';
+type RevisionTriggerKind = 'poll' | 'push';
 
 /** What made the watcher look: the interval, or a git host's webhook (`provider`: GitHub, GitLab, …). */
 export interface RevisionTrigger {

@@ -6,7 +6,7 @@
  */
 
 /** Between the revisions (and the refs) of a multi-source Application's sources. */
-export const REVISION_SEPARATOR = ';';
+const REVISION_SEPARATOR = ';';
 
 /** The revisions of each source, in order (one element for a single-source Application). */
 export function splitRevisions(revision: string): string[] {

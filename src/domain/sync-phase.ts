@@ -16,15 +16,7 @@ export const SYNC_PHASE_ORDINAL: Readonly<Record<SyncPhase, number>> = {
 };
 
 /** Values of `argocd.argoproj.io/hook`. PreDelete/PostDelete are handled outside the engine (app deletion). */
-export const HOOK_TYPES = [
-  'PreSync',
-  'Sync',
-  'PostSync',
-  'SyncFail',
-  'Skip',
-  'PreDelete',
-  'PostDelete',
-] as const;
+const HOOK_TYPES = ['PreSync', 'Sync', 'PostSync', 'SyncFail', 'Skip', 'PreDelete', 'PostDelete'] as const;
 export type HookType = (typeof HOOK_TYPES)[number];
 
 /** Values of `argocd.argoproj.io/hook-delete-policy`; the default is BeforeHookCreation. */

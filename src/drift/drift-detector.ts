@@ -17,7 +17,7 @@ import { type DriftAction, type DriftState, observeDrift } from './drift-episode
 import { selfHealAllowed } from './self-heal.js';
 
 /** The next state and action for one Application, given its stored state (undefined: never seen). */
-export type DriftTransition = (previous: DriftState | undefined) => {
+type DriftTransition = (previous: DriftState | undefined) => {
   state: DriftState;
   action: DriftAction;
 };
@@ -90,7 +90,7 @@ export interface DriftDetector {
 }
 
 /** An in-process DriftStateStore. */
-export function memoryDriftStateStore(): DriftStateStore {
+function memoryDriftStateStore(): DriftStateStore {
   const states = new Map<string, DriftState>();
   return {
     get: async (name) => states.get(name),

@@ -32,7 +32,7 @@ return 1
 const MAX_ATTEMPTS = 5;
 
 /** Key of an Application's drift episode state. */
-export function driftStateKey(prefix: string, application: string): string {
+function driftStateKey(prefix: string, application: string): string {
   return `${prefix}:drift:state:${application}`;
 }
 
@@ -65,7 +65,7 @@ export function redisDriftStateStore(redis: RedisClient, prefix: string): DriftS
 }
 
 /** A posted drift notice: where it is, and what it said (so it can be edited when the drift resolves). */
-export interface DriftNoticeRef {
+interface DriftNoticeRef {
   channel: string;
   ts: string;
   differences: ResourceDifference[];
@@ -121,7 +121,7 @@ export type DriftNoticeClicker = Clicker;
 export type DriftNoticeClaims = ClickClaims;
 
 /** How long a notice claim is kept (ms): longer than a drift notice is usually clickable. */
-export const DRIFT_NOTICE_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
+const DRIFT_NOTICE_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
 
 /**
  * DriftNoticeClaims in Redis under `<prefix>:drift:click:<notice>` (SET NX PX, value the clicker as JSON), shared
@@ -150,7 +150,7 @@ return 1
 `);
 
 /** How long a replica keeps an Application's change-driven checks after its last one (ms). */
-export const DRIFT_CHANGE_CLAIM_TTL_MS = 5_000;
+const DRIFT_CHANGE_CLAIM_TTL_MS = 5_000;
 
 /**
  * The change-driven checks' claim: `<prefix>:drift:change:<application>` (SET PX when absent or already ours),

@@ -21,7 +21,7 @@ export interface ApiResourceInfo {
 }
 
 /** Delete propagation (Argo CD `PrunePropagationPolicy`, default Foreground). */
-export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
 export interface WriteOptions {
   /** Server-side dry run (`dryRun=All`): validated and defaulted by the API server, nothing persisted. */
@@ -51,7 +51,7 @@ export interface WatchTarget {
   resourceVersion?: string;
 }
 
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** One observed change. */
 export interface ObjectChange {

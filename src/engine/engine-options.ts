@@ -19,7 +19,7 @@ export type ScriptedHealth = (
 ) => HealthStatus | undefined | Promise<HealthStatus | undefined>;
 
 /** No scripts: every kind keeps the engine's own checks, and kinds without one have no health. */
-export const NO_SCRIPTED_HEALTH: ScriptedHealth = () => undefined;
+const NO_SCRIPTED_HEALTH: ScriptedHealth = () => undefined;
 
 export interface EngineOptions {
   /**

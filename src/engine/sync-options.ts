@@ -6,7 +6,7 @@ import { Annotations, type KubeObject, type SyncOperation } from '../domain/inde
 import { annotationCsvOf, hasAnnotationOption } from './object-annotations.js';
 
 /** True when the object's sync-options annotation lists `option`. */
-export function objectHasOption(obj: KubeObject | undefined, option: string): boolean {
+function objectHasOption(obj: KubeObject | undefined, option: string): boolean {
   return obj !== undefined && hasAnnotationOption(obj, Annotations.syncOptions, option);
 }
 

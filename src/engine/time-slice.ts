@@ -71,7 +71,7 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /** Synchronous work between two yields to the event loop, in ms. */
-export const DEFAULT_SLICE_MS = 20;
+const DEFAULT_SLICE_MS = 20;
 
 /** A loop stopped by its AbortSignal (a cancelled operation). */
 export class AbortedError extends Error {

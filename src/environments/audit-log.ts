@@ -5,7 +5,7 @@
  */
 import type { RedisClient } from '../queue/index.js';
 
-export type AuditEventType =
+type AuditEventType =
   | 'requested'
   | 'refused'
   | 'approval-recorded'

@@ -88,7 +88,7 @@ function checkFreeze(env: EnvironmentSettings, ctx: RequestContext): RequestDeci
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** `Mon 2026-11-30 09:00 UTC`. */
-export function formatUtc(date: Date): string {
+function formatUtc(date: Date): string {
   const iso = date.toISOString();
   return `${WEEKDAYS[date.getUTCDay()]} ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }

@@ -16,7 +16,7 @@ import { environmentFor } from './environment-resolver.js';
 import { activeFreeze } from './freeze-windows.js';
 
 /** Annotation (or label) on an Application naming the Slack channel id of its drift notices. */
-export const CHANNEL_ANNOTATION = 'wavesync.io/channel';
+const CHANNEL_ANNOTATION = 'wavesync.io/channel';
 
 type PolicySettings = Pick<Settings, 'environments' | 'defaults'>;
 

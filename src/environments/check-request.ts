@@ -14,7 +14,7 @@ import type { GroupMembership } from './group-membership.js';
  * The permission a request needs: `delete` for `/sync delete`, `rollback` for `/sync rollback`, `dry-run` for
  * `--dry-run`, else `sync`.
  */
-export type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
+type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
 
 /** What the policy looks at: the Application, the operation, who asks, where, and `--break-glass`. */
 export interface RequestAsk {

@@ -21,7 +21,7 @@ let remaining = Number.POSITIVE_INFINITY;
 let limitOfCall = Number.POSITIVE_INFINITY;
 let exceeded = false;
 
-export class ByteBudgetExceeded extends RangeError {
+class ByteBudgetExceeded extends RangeError {
   constructor(limit: number) {
     super(`made more than ${limit / 2 ** 20} MB of strings`);
   }

@@ -18,7 +18,7 @@ import { type BuiltInScriptsGit, scriptedHealthFromSettings } from './scripted-h
 export type { ConfigMapReader } from './argocd-cm-health-keys.js';
 
 /** The health overrides of the cluster's argocd-cm; none when it has none (or cannot be read: `note` says why). */
-export async function clusterHealthOverrides(
+async function clusterHealthOverrides(
   cluster: ConfigMapReader,
   namespace: string,
 ): Promise<{ overrides: HealthOverride[]; note?: string }> {

@@ -22,7 +22,7 @@ export interface HealthOverride {
   useOpenLibs: boolean;
 }
 
-export interface ScriptChoice extends HealthScript {
+interface ScriptChoice extends HealthScript {
   /** `override` (argocd-cm) or `built-in` (the scripts folder). */
   origin: 'override' | 'built-in';
 }

@@ -151,7 +151,7 @@ export function createApprovalWiring(deps: ApprovalWiringDeps): ApprovalWiring {
 }
 
 /** How many of the failing Pod's last lines a Degraded notice shows (as a failed hook's: EngineOptions.logTailLines). */
-export const DEGRADED_LOG_TAIL_LINES = 50;
+const DEGRADED_LOG_TAIL_LINES = 50;
 
 /** FailureNotifierDeps.degradedLogTail over ResourceViews.failingPodLog. */
 export function degradedLogTailOf(

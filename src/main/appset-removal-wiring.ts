@@ -46,7 +46,7 @@ export function watchRemovedApplications(deps: RemovalWatchDeps): void {
 }
 
 /** Announce one removal (once) and queue the deletion its policy asks for. Resolves when done. */
-export async function announce(deps: RemovalWatchDeps, removed: RemovedGeneratedApplication): Promise<void> {
+async function announce(deps: RemovalWatchDeps, removed: RemovedGeneratedApplication): Promise<void> {
   const app = removed.application;
   const set = removed.applicationSet;
   const decision = removalDecision(removed);

@@ -65,7 +65,7 @@ type PreviewResources = NonNullable<SyncPreview['diff']>['resources'];
  * message queued on a port in one turn of the event loop, and copying 50,000 diffs in one piece held the bot's loop
  * ~330 ms; a part of 1,000 takes a few ms.
  */
-export const PREVIEW_PART_SIZE = 1000;
+const PREVIEW_PART_SIZE = 1000;
 
 /** Serve → thread. */
 export type HostMessage =

@@ -12,7 +12,7 @@ import type { Queue } from 'bullmq';
 import express from 'express';
 import type { OpsRoute } from './ops-routes.js';
 
-export const ADMIN_BASE_PATH = '/admin/queues';
+const ADMIN_BASE_PATH = '/admin/queues';
 
 export interface BasicAuth {
   user: string;

@@ -37,7 +37,7 @@ import type { SyncReporter } from '../queue/index.js';
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 /** Job counts by BullMQ state, as `Queue.getJobCounts()` returns them. */
-export type JobCountsReader = () => Promise<Record<string, number>>;
+type JobCountsReader = () => Promise<Record<string, number>>;
 
 export interface Metrics {
   readonly registry: Registry;

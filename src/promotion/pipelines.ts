@@ -26,7 +26,7 @@ export interface StageRef {
 type PromotionOnly = Pick<Settings, 'promotion'>;
 
 /** The pipeline named `name`, or undefined. */
-export function pipelineNamed(settings: PromotionOnly, name: string): Pipeline | undefined {
+function pipelineNamed(settings: PromotionOnly, name: string): Pipeline | undefined {
   const found = Object.hasOwn(settings.promotion.pipelines, name)
     ? settings.promotion.pipelines[name]
     : undefined;
@@ -104,7 +104,7 @@ export function assertPromotionPipelines(
   if (problems.length > 0) throw new BotError('invalid_config', problems.join('\n'));
 }
 
-export function sourcesOf(app: Pick<Application, 'source' | 'sources'>): ApplicationSource[] {
+function sourcesOf(app: Pick<Application, 'source' | 'sources'>): ApplicationSource[] {
   return app.sources ?? [app.source];
 }
 

@@ -12,9 +12,9 @@ import { luaScript, type RedisClient, runScript } from '../queue/index.js';
 import type { Pin, PromotionStore, StageSync, VerifiedRevision } from './stage-records.js';
 
 /** How many verified revisions are kept per stage. */
-export const VERIFIED_KEPT = 50;
+const VERIFIED_KEPT = 50;
 /** How long a stage's verified revisions are kept after the last one was added: 90 days. */
-export const VERIFIED_TTL_MS = 90 * 24 * 3600 * 1000;
+const VERIFIED_TTL_MS = 90 * 24 * 3600 * 1000;
 
 /**
  * Compare-and-set of a stage's current sync: write ARGV[2] ('' deletes) only while KEYS[1] still holds ARGV[1]

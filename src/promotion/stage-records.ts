@@ -1,4 +1,5 @@
 import type { PromotionRef } from '../domain/index.js';
+
 /**
  * What wavesync remembers of each stage of a promotion pipeline (kept in Redis by ./redis-promotion-store.ts):
  *
@@ -13,7 +14,7 @@ import type { PromotionRef } from '../domain/index.js';
  * instant (the verified list lives for a duration after its last write).
  */
 
-export type StageSyncStatus = 'verifying' | 'verified' | 'failed';
+type StageSyncStatus = 'verifying' | 'verified' | 'failed';
 
 export interface StageSync {
   /** The exact revision synced: each source's git SHA or chart version, joined by `;`. */

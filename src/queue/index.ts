@@ -39,8 +39,8 @@ export type {
   JobStatus,
   SyncQueueClient,
 } from './sync-queue-client.js';
-export { fanOutReporter, type Initiator, type ReportTarget, type SyncReporter } from './sync-reporter.js';
-export type { DeletionRequest, PromotionRef, RollbackRef, SyncRequest } from './sync-request.js';
-export { nextRetry, parseRetryDuration, retryLine, syncRetryLifecycle } from './sync-retry.js';
+export { fanOutReporter, type ReportTarget, type SyncReporter } from './sync-reporter.js';
+export type { PromotionRef, SyncRequest } from './sync-request.js';
+export { syncRetryLifecycle } from './sync-retry.js';
 export type { RunnerLogger, SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker } from './sync-worker.js';

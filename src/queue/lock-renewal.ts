@@ -11,7 +11,7 @@
  */
 
 /** `lockRenewTime` is the lock divided by this: renewals every 1/20 to 1/10 of it, so a pause of ~9/10 keeps it. */
-export const RENEWALS_PER_LOCK = 10;
+const RENEWALS_PER_LOCK = 10;
 
 /** Renewing more often than this (ms) only adds Redis round trips. */
 const MIN_RENEW_MS = 50;

@@ -144,5 +144,3 @@ export interface SyncQueueClient {
   history(application: string, limit?: number): Promise<HistoryEntry[]>;
   close(): Promise<void>;
 }
-
-export type { SyncRequest };

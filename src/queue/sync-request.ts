@@ -16,7 +16,7 @@ import { type AppOfAppsChain, AppOfAppsChainSchema } from './app-of-apps-chain.j
 import { type RolloutChain, RolloutChainSchema } from './rollout-chain.js';
 import type { Initiator, ReportTarget } from './sync-reporter.js';
 
-export type { DeletionRequest, PromotionRef, RollbackRef };
+export type { PromotionRef, RollbackRef };
 
 /** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
 export interface SyncRequest {
@@ -56,7 +56,7 @@ export interface SyncRequest {
 }
 
 /** Which attempt a retry is, of how many (none without a limit), after how long, and the failed attempt's message. */
-export interface SyncRetryRef {
+interface SyncRetryRef {
   attempt: number;
   attempts?: number;
   /** Backoff from the moment it was enqueued; the worker does not run it earlier. */

@@ -29,7 +29,7 @@ import { enqueueApproved } from './enqueue-approved.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 /** Key prefix of approvals, audit and notification keys. */
-export const DEFAULT_APPROVALS_PREFIX = 'wavesync';
+const DEFAULT_APPROVALS_PREFIX = 'wavesync';
 
 export interface ApprovalServicesOptions {
   redis: RedisClient;

@@ -47,8 +47,6 @@ import type { DeletionApproval, MessageRef, PolicyVerdict } from '../environment
 import type { EnqueueResult, SyncRequest } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
-export type { EnqueuePort } from './enqueue-port.js';
-
 /** What a person's request brings to the gate besides the SyncRequest: where its header is, and what to audit. */
 export interface GateContext {
   /** The sync's header, already posted: the approval message where approval is required. */

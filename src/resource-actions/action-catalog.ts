@@ -24,7 +24,7 @@ import { builtInGoActions } from './built-in-actions.js';
 import { runActionScript } from './run-action-script.js';
 
 /** An argocd-cm actions override for one `<group>/<Kind>`. */
-export interface ActionsOverride {
+interface ActionsOverride {
   key: string;
   discoveryLua: string;
   definitions: { name: string; actionLua: string }[];
@@ -55,7 +55,7 @@ export interface ResourceActionCatalog {
 }
 
 /** `Kind/name` of an object, for messages. */
-export function objectLabel(obj: JsonObject): string {
+function objectLabel(obj: JsonObject): string {
   const metadata = isJsonObject(obj.metadata) ? obj.metadata : {};
   return `${String(obj.kind ?? '?')}/${String(metadata.name ?? '?')}`;
 }

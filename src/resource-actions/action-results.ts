@@ -13,7 +13,7 @@ import type { Json } from './lua-json.js';
 
 export type JsonObject = { [key: string]: Json };
 
-export interface ResourceActionParam {
+interface ResourceActionParam {
   name: string;
   value?: string;
   type?: string;
@@ -29,7 +29,7 @@ export interface ResourceAction {
   params?: ResourceActionParam[];
 }
 
-export type ActionOperation = 'patch' | 'create';
+type ActionOperation = 'patch' | 'create';
 
 /** One object an action changes (Argo CD's ImpactedResource). */
 export interface ImpactedResource {
@@ -95,7 +95,7 @@ export function readDiscoveryResult(result: Json): ResourceAction[] {
 }
 
 /** Argo CD's cleanReturnedObj: an empty list where the live object has a map becomes that map again. */
-export function cleanReturnedObject(changed: JsonObject, live: JsonObject): JsonObject {
+function cleanReturnedObject(changed: JsonObject, live: JsonObject): JsonObject {
   for (const [key, before] of Object.entries(live)) {
     const after = changed[key];
     if (isJsonObject(after) && isJsonObject(before)) changed[key] = cleanReturnedObject(after, before);

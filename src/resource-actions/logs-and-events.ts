@@ -13,10 +13,10 @@ import type { Cluster } from '../engine/index.js';
 import { ResourceActionError } from './action-catalog.js';
 import { kindSlashName, type ResourceLine } from './resource-tree.js';
 
-export const DEFAULT_TAIL = 100;
+const DEFAULT_TAIL = 100;
 export const MAX_TAIL = 1_000;
-export const MAX_LOG_BYTES = 64 * 1024;
-export const MAX_EVENTS = 50;
+const MAX_LOG_BYTES = 64 * 1024;
+const MAX_EVENTS = 50;
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob']);
 
 export interface LogOptions {
@@ -25,7 +25,7 @@ export interface LogOptions {
   previous?: boolean;
 }
 
-export interface PodLog {
+interface PodLog {
   pod: string;
   namespace: string;
   lines: string[];
@@ -103,7 +103,7 @@ export function secretValues(secrets: readonly KubeObject[]): string[] {
   return [...values].sort((a, b) => b.length - a.length);
 }
 
-export function redact(line: string, values: readonly string[]): string {
+function redact(line: string, values: readonly string[]): string {
   let out = line;
   for (const value of values) if (out.includes(value)) out = out.split(value).join('***');
   return out;

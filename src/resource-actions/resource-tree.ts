@@ -30,7 +30,7 @@ export function kindSlashName(obj: KubeObject): string {
   return `${obj.kind}/${obj.metadata.name ?? ''}`;
 }
 
-export function identityOf(obj: KubeObject): string {
+function identityOf(obj: KubeObject): string {
   const { group } = splitApiVersion(obj.apiVersion);
   return `${group}/${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 }

@@ -44,7 +44,7 @@ export interface ResourceViewLine extends ResourceLine {
   actions: ResourceAction[];
 }
 
-export interface ActionRequest {
+interface ActionRequest {
   application: string;
   action: string;
   /** `Kind/name` (kind case-insensitive), optionally `namespace/Kind/name`. */
@@ -52,7 +52,7 @@ export interface ActionRequest {
   params?: Readonly<Record<string, string>>;
 }
 
-export interface ActionOutcome {
+interface ActionOutcome {
   /** `Kind/name` of the object acted on. */
   target: string;
   namespace: string;
@@ -81,7 +81,7 @@ export interface ResourceViews {
   failingPodLog(application: string, target: string, tail: number): Promise<FailingPodLog | undefined>;
 }
 
-export interface FailingPodLog {
+interface FailingPodLog {
   /** `Pod/web-7d9c-abcde`. */
   pod: string;
   container: string;
@@ -105,7 +105,7 @@ export interface ResourceViewsDeps {
 }
 
 /** The fields of `after` that differ from `before` (lists whole), for an apply that claims only those. */
-export function changedFields(before: Json | undefined, after: Json): Json | undefined {
+function changedFields(before: Json | undefined, after: Json): Json | undefined {
   if (isJsonObject(after) && isJsonObject(before)) {
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(after)) {

@@ -20,7 +20,7 @@ import { type Json, LuaJsonError, readLuaJson } from './lua-json.js';
 const { lua, lauxlib, lualib, to_luastring, to_jsstring } = fengari;
 
 /** Argo CD's limit for one script run. */
-export const ACTION_SCRIPT_TIMEOUT_MS = 1_000;
+const ACTION_SCRIPT_TIMEOUT_MS = 1_000;
 const HOOK_INSTRUCTIONS = 1_000;
 
 export class ActionScriptError extends Error {

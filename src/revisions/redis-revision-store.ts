@@ -39,7 +39,7 @@ export function redisRevisionLease(redis: RedisClient, prefix: string, holder: s
 }
 
 /** The newest "main moved" message of an Application: its Sync button must name it (an older one is stale). */
-export interface RevisionNoticeRef {
+interface RevisionNoticeRef {
   channel: string;
   ts: string;
   /** The revision the message offers (a commit SHA or chart version). */

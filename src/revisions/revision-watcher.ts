@@ -22,8 +22,6 @@ import type { Logger } from '../logger.js';
 import { normalizeRepoUrl } from './repo-url.js';
 import { branchOf, resolveGitTarget } from './resolve-target.js';
 
-export type { RevisionTrigger };
-
 /** One Application whose resolved revision is not the one last seen (or that was never synced). */
 export interface RevisionMove {
   app: Application;
@@ -95,7 +93,7 @@ export interface RevisionWatcher {
 }
 
 /** How long a first automated sync of one revision is claimed: it is requested once in that time. */
-export const FIRST_SYNC_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
+const FIRST_SYNC_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
 
 export function createRevisionWatcher(deps: RevisionWatcherDeps): RevisionWatcher {
   let running: Promise<PollResult> | undefined;

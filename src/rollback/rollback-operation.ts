@@ -20,7 +20,7 @@ import { chooseRollbackTarget, type RollbackChoice, rollbackTargetBefore } from 
 export const UNKNOWN_REVISION = 'rollback';
 
 /** How many history entries a rollback looks through (the history itself is capped by `defaults.historyLimit`). */
-export const ROLLBACK_HISTORY_SCAN = 1000;
+const ROLLBACK_HISTORY_SCAN = 1000;
 
 /**
  * The operation of a rollback to `revision` with the entry's recorded `source` (Argo CD's rollback syncs

@@ -40,7 +40,7 @@ const mentionId = z
   .regex(/^([UW][A-Z0-9]+|S[A-Z0-9]+|here|channel)$/, 'must be a user id, a user group id, here or channel');
 
 /** Slack users and user groups (membership read with usergroups.users.list). */
-export const PrincipalsSchema = z.strictObject({
+const PrincipalsSchema = z.strictObject({
   users: z.array(userId).default([]),
   groups: z.array(groupId).default([]),
 });
@@ -86,7 +86,7 @@ const timeZone = nonEmpty.refine(
  * `/sync status` (Argo CD RBAC's `get`), `view`: `/sync resources`, `/sync logs` and `/sync events` (Argo CD's
  * `get` and `logs`), and `action`: resource actions, `/sync action` and its buttons (Argo CD's `action/*`).
  */
-export const ACTIONS = [
+const ACTIONS = [
   'sync',
   'dry-run',
   'cancel',
@@ -104,14 +104,14 @@ export const ACTIONS = [
  * One grant (an Argo CD AppProject role): who (`users`, members of `groups`; both omitted = anyone) and where
  * (`channels`; omitted = the environment's `channels`, empty = any channel).
  */
-export const GrantSchema = z.strictObject({
+const GrantSchema = z.strictObject({
   users: z.array(userId).optional(),
   groups: z.array(groupId).optional(),
   channels: z.array(channelId).optional(),
 });
 
 /** Action → one grant or a list of grants (any grant allows). An action not listed keeps its default. */
-export const PermissionsSchema = z.partialRecord(
+const PermissionsSchema = z.partialRecord(
   z.enum(ACTIONS),
   // One grant is read as a list of one (so a bad id is reported at its key, not as "Invalid input").
   z.preprocess(
@@ -136,7 +136,7 @@ const ResourceActionsSchema = z.record(
 );
 
 /** A change freeze: starts at every time `cron` matches (in `timezone`) and lasts `durationMinutes`. */
-export const FreezeWindowSchema = z.strictObject({
+const FreezeWindowSchema = z.strictObject({
   name: nonEmpty,
   cron: cronExpression,
   durationMinutes: z.number().int().positive(),
@@ -144,13 +144,13 @@ export const FreezeWindowSchema = z.strictObject({
 });
 
 /** An Argo CD destination rule: every given field must equal the Application's spec.destination field. */
-export const DestinationRuleSchema = z
+const DestinationRuleSchema = z
   .strictObject({ server: nonEmpty.optional(), name: nonEmpty.optional(), namespace: nonEmpty.optional() })
   .refine((d) => d.server !== undefined || d.name !== undefined || d.namespace !== undefined, {
     message: 'needs server, name or namespace',
   });
 
-export const NotificationsSchema = z.strictObject({
+const NotificationsSchema = z.strictObject({
   /** Channel that gets failure and recovery notices. */
   channel: channelId,
   /** Who is mentioned in failure notices: user ids, user group ids, `here` or `channel`. */

@@ -29,7 +29,7 @@ const hookName = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9]*\/[a-z0-9]([-a-z0-9.]*[a-z0-9-])?$/, 'must be Kind/name, e.g. Job/smoke-test');
 
-export const VerifySchema = z.strictObject({
+const VerifySchema = z.strictObject({
   /**
    * A stage's sync is verified once its Application stayed Synced and Healthy for this long after the sync ended
    * (0: as soon as the sync ended Succeeded and Healthy). Fractions are allowed (0.5 = 30 s). At most a week.
@@ -42,7 +42,7 @@ export const VerifySchema = z.strictObject({
   postSyncHook: hookName.optional(),
 });
 
-export const PipelineSchema = z.strictObject({
+const PipelineSchema = z.strictObject({
   /** The Applications of the pipeline, first stage first; each Application is a stage of one pipeline only. */
   stages: z
     .array(applicationName)

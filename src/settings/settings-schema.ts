@@ -51,7 +51,7 @@ function exactlyOne<T extends Record<string, unknown>>(keys: readonly (keyof T &
   };
 }
 
-export const GitApplicationSourceSchema = z.strictObject({
+const GitApplicationSourceSchema = z.strictObject({
   repoURL: nonEmpty,
   /** Branch, tag, commit SHA or HEAD. */
   revision: nonEmpty.default('HEAD'),
@@ -59,7 +59,7 @@ export const GitApplicationSourceSchema = z.strictObject({
   path: nonEmpty.default('.'),
 });
 
-export const ClusterApplicationSourceSchema = z.strictObject({
+const ClusterApplicationSourceSchema = z.strictObject({
   /** Namespace holding the Application objects (Argo CD's default `argocd`). */
   namespace: nonEmpty.default('argocd'),
   /** kubeconfig context to read them from; default: the current context. */
@@ -67,7 +67,7 @@ export const ClusterApplicationSourceSchema = z.strictObject({
 });
 
 /** One entry of `applications:`; exactly one of directory, file, git, cluster. */
-export const ApplicationSourceEntrySchema = z
+const ApplicationSourceEntrySchema = z
   .strictObject({
     directory: nonEmpty.optional(),
     file: nonEmpty.optional(),
@@ -77,7 +77,7 @@ export const ApplicationSourceEntrySchema = z
   .superRefine(exactlyOne(['directory', 'file', 'git', 'cluster']));
 
 /** One entry of `clusters:` — an Argo CD destination (server URL and/or name) mapped to a kubeconfig context. */
-export const ClusterSchema = z
+const ClusterSchema = z
   .strictObject({
     server: nonEmpty.optional(),
     name: nonEmpty.optional(),
@@ -92,7 +92,7 @@ export const ClusterSchema = z
   .refine((c) => c.server !== undefined || c.name !== undefined, { message: 'needs server or name' });
 
 /** Credentials for git repositories whose URL starts with `url`. Secrets are referenced, never inline. */
-export const GitCredentialSchema = z
+const GitCredentialSchema = z
   .strictObject({
     url: nonEmpty,
     /** User name sent with the token (HTTP Basic); GitHub and GitLab accept `x-access-token`/`oauth2`. */
@@ -110,7 +110,7 @@ export const GitCredentialSchema = z
  * Credentials and TLS for Helm chart repositories (`https://…`) and OCI registries (`oci://…`) whose URL starts
  * with `url` — what Argo CD keeps in a repository Secret of type helm. Secrets are referenced, never inline.
  */
-export const HelmCredentialSchema = z
+const HelmCredentialSchema = z
   .strictObject({
     url: nonEmpty,
     /** HTTP Basic user (also what an OCI registry's token service is asked with). */
@@ -142,7 +142,7 @@ export const HelmCredentialSchema = z
     message: 'certFile and keyFile go together',
   });
 
-export const DefaultsSchema = z.strictObject({
+const DefaultsSchema = z.strictObject({
   /** How long a wave may wait for its resources to become Healthy, in seconds. */
   healthTimeoutSeconds: z.number().int().positive().default(300),
   /**
@@ -241,7 +241,7 @@ const webhookSecret = z
  * WAVESYNC_WEBHOOK_GITHUB_SECRET, …_GITLAB_SECRET, …_BITBUCKET_UUID, …_BITBUCKET_SERVER_SECRET and
  * …_GITEA_SECRET take precedence. A host without one has its webhooks refused.
  */
-export const WebhookSettingsSchema = z.strictObject({
+const WebhookSettingsSchema = z.strictObject({
   github: webhookSecret.optional(),
   gitlab: webhookSecret.optional(),
   bitbucket: webhookSecret.optional(),
@@ -254,7 +254,7 @@ export const WebhookSettingsSchema = z.strictObject({
  * How objects are marked as an Application's — the argocd-cm keys of an Argo CD on the same cluster, so both
  * agree on who owns what (docs/applications.md, "Resource tracking").
  */
-export const ResourceTrackingSchema = z.strictObject({
+const ResourceTrackingSchema = z.strictObject({
   /** argocd-cm `application.resourceTrackingMethod`: annotation (Argo CD 3.x default), label, annotation+label. */
   method: z.enum(TRACKING_METHODS as [TrackingMethod, ...TrackingMethod[]]).default('annotation'),
   /** argocd-cm `application.instanceLabelKey`: the label of `label` and `annotation+label`. */
@@ -330,7 +330,7 @@ export const HealthSettingsSchema = z.strictObject({
  * Kustomize binaries by version, for Applications that set `spec.source.kustomize.version` (Argo CD: argocd-cm
  * `kustomize.path.<version>`). Without a version the kustomize (or kubectl) on PATH renders.
  */
-export const KustomizeSettingsSchema = z.strictObject({
+const KustomizeSettingsSchema = z.strictObject({
   versions: z.record(nonEmpty, nonEmpty).default({}),
 });
 
@@ -345,7 +345,7 @@ const PluginCommandSchema = z.strictObject({
  * Application's `source.plugin.name` is `<name>` or `<name>-<version>`; without a name the first plugin whose
  * `discover` matches the source folder renders it.
  */
-export const PluginSchema = z.strictObject({
+const PluginSchema = z.strictObject({
   name: nonEmpty,
   version: nonEmpty.optional(),
   init: PluginCommandSchema.optional(),
@@ -382,7 +382,7 @@ export const SettingsSchema = z.strictObject({
   promotion: PromotionSchema.prefault({}),
 });
 
-export type SettingsFile = z.infer<typeof SettingsSchema>;
+type SettingsFile = z.infer<typeof SettingsSchema>;
 export type ApplicationSourceEntry = z.infer<typeof ApplicationSourceEntrySchema>;
 export type GitCredential = z.infer<typeof GitCredentialSchema>;
 export type HelmCredential = z.infer<typeof HelmCredentialSchema>;

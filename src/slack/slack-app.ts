@@ -49,7 +49,7 @@ import {
   socketEnvelopeProblem,
 } from './slack-payloads.js';
 
-export const EVENTS_PATH = '/slack/events';
+const EVENTS_PATH = '/slack/events';
 
 export interface SlackAppOptions {
   botToken: string;

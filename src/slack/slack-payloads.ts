@@ -25,7 +25,7 @@ const name = z.string().max(255);
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
 /** How long `/sync …` text may be (characters); Slack's message text limit is far above any command. */
-export const MAX_COMMAND_TEXT = 4000;
+const MAX_COMMAND_TEXT = 4000;
 /** Slack's limit on a button's value (characters). */
 const MAX_BUTTON_VALUE = 2000;
 
@@ -107,8 +107,8 @@ const socketEnvelopeSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-export type SlashCommandPayload = z.infer<ReturnType<typeof slashCommandSchema>>;
-export type BlockActionsPayload = z.infer<ReturnType<typeof blockActionsSchema>>;
+type SlashCommandPayload = z.infer<ReturnType<typeof slashCommandSchema>>;
+type BlockActionsPayload = z.infer<ReturnType<typeof blockActionsSchema>>;
 
 export type PayloadCheck =
   | { ok: true; kind: 'handshake'; payload: Record<string, unknown> }

@@ -37,7 +37,7 @@ import {
 import { rollbackWarnings, withOperationSource } from '../rollback/index.js';
 
 /** The desired objects of an Application at a revision, and the revision they were resolved to. */
-export interface RenderedApplication<Target> {
+interface RenderedApplication<Target> {
   targets: Target[];
   /** Resolved revision: a git SHA, or the content hash of a local directory. */
   revision: string;

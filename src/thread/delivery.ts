@@ -24,7 +24,7 @@ export interface DeliveryResult<T> {
 
 const MAX_RATE_LIMITED = 20;
 /** How long one message is retried through a Slack outage before it is dropped (ms). */
-export const DEFAULT_RETENTION_MS = 10 * 60_000;
+const DEFAULT_RETENTION_MS = 10 * 60_000;
 const MAX_BACKOFF_MS = 30_000;
 
 /** Run `call` until it succeeds or fails permanently (or an outage outlasts `retentionMs`). */

@@ -8,7 +8,7 @@ import type { RedisClient } from '../queue/index.js';
 import type { PostedLines } from './posted-lines.js';
 
 /** Retention of a job's posted-lines record in seconds (7 days, like job records). */
-export const POSTED_LINES_TTL_S = 7 * 24 * 3600;
+const POSTED_LINES_TTL_S = 7 * 24 * 3600;
 
 /** HSETNX each key (ARGV[3..]) to ts ARGV[1]; returns [key, ts, …] of keys already held by another message. */
 const RECORD = `

@@ -20,7 +20,7 @@ import {
 } from './thread-outbox.js';
 
 /** Retention of an outbox's keys after their last write, in seconds (7 days, like job records). */
-export const OUTBOX_TTL_S = 7 * 24 * 3600;
+const OUTBOX_TTL_S = 7 * 24 * 3600;
 
 /**
  * Whether the lease (KEYS[2]) is token ARGV[1]'s, renewing it for ARGV[2] ms: held, or lapsed while its holder —

@@ -16,7 +16,7 @@ import type {
 import type { ChatMessage } from './chat.js';
 
 /** The event of type `T`. */
-export type EventOf<T extends SyncEvent['type']> = Extract<SyncEvent, { type: T }>;
+type EventOf<T extends SyncEvent['type']> = Extract<SyncEvent, { type: T }>;
 
 /** The header's state from the operation's start on (before it, the bot's command shows received/queued). */
 export type OperationHeaderState =

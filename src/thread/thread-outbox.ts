@@ -35,7 +35,7 @@ export interface StoredHeader {
 }
 
 /** What an outbox holds when a deliverer opens it. */
-export interface OutboxSnapshot {
+interface OutboxSnapshot {
   target: ReportTarget | undefined;
   pending: OutboxEntry[];
   header: StoredHeader | undefined;

@@ -29,7 +29,7 @@ import type { PostedLines } from './posted-lines.js';
 import type { StoredHeader, ThreadOutbox } from './thread-outbox.js';
 
 /** The label kind (Slack's metadata event_type) of wavesync's thread lines. */
-export const THREAD_LINE_EVENT = 'wavesync_thread_line';
+const THREAD_LINE_EVENT = 'wavesync_thread_line';
 /** Pages of 200 replies read when looking a key up in a thread (bounded: 4,000 replies). */
 /** The store's mark that this job's thread poster has started (never a line's key: keys have no '!'). */
 const OPENED = '!opened';

@@ -282,7 +282,7 @@ function taskKey(task: TaskRef): string {
  * a retry is not taken for a second worker —, taken back by the same worker after its job lock lapsed, or resumed
  * by another worker (its worker died, froze past its lock, or shut down).
  */
-export function resumedLine(retry: RetryAttempt | undefined, resumedFrom?: ResumedFrom): string {
+function resumedLine(retry: RetryAttempt | undefined, resumedFrom?: ResumedFrom): string {
   if (retry) {
     return `↻ Retrying (attempt ${retry.attempt} of ${retry.attempts}) after: ${retry.reason}; continuing in this thread.`;
   }

@@ -12,7 +12,7 @@ import type { Cluster } from '../../src/engine/cluster.js';
 const FILE = path.resolve(import.meta.dirname, '../../examples/app-of-apps/application-crd.yaml');
 
 /** The CRD object, as in the example file. */
-export const APPLICATION_CRD = parse(readFileSync(FILE, 'utf8')) as KubeObject;
+const APPLICATION_CRD = parse(readFileSync(FILE, 'utf8')) as KubeObject;
 
 /** Apply the CRD and resolve once the simulator reports it Established (its kind is then served). */
 export async function installApplicationCrd(cluster: Cluster, sim: Simulator): Promise<void> {

@@ -54,7 +54,7 @@ export async function packChart(
   }
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   path: string;
   authorization: string | undefined;
 }

@@ -32,7 +32,7 @@ export function redisServerMissing(): string | undefined {
   console.warn(`skipped: ${reason}`);
   return reason;
 }
-export const SENTINEL_MASTER = 'wavesync';
+const SENTINEL_MASTER = 'wavesync';
 
 interface Proc {
   port: number;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 
 const str = z.string();
 
-export const LabelSelectorSchema = z.strictObject({
+const LabelSelectorSchema = z.strictObject({
   matchLabels: z.record(str, str).optional(),
   matchExpressions: z
     .array(
@@ -24,7 +24,7 @@ export const LabelSelectorSchema = z.strictObject({
 });
 
 /** An Application template: metadata and spec; rendered, then checked as an Application. */
-export const ApplicationTemplateSchema = z.strictObject({
+const ApplicationTemplateSchema = z.strictObject({
   metadata: z
     .strictObject({
       name: str.optional(),
@@ -111,7 +111,7 @@ const nestedGenerator = z.strictObject({
     .optional(),
 });
 
-export const GeneratorSchema = z.strictObject({
+const GeneratorSchema = z.strictObject({
   ...terminalGenerators,
   matrix: z
     .strictObject({ generators: z.array(nestedGenerator), template: ApplicationTemplateSchema.optional() })

@@ -45,7 +45,7 @@ export interface GenerateDeps {
 }
 
 /** A generator wavesync did not run: which, why, and the Applications therefore missing. */
-export interface RefusedGenerator {
+interface RefusedGenerator {
   where: string;
   generator: string;
   message: string;

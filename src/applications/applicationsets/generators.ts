@@ -47,7 +47,7 @@ export interface GeneratorContext {
   revisions: Map<string, string>;
 }
 
-export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
+const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
 const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 /** Files the git cache writes into a checkout, not part of the repository. */
 const CHECKOUT_FILES = new Set(['.git', '.wavesync-ready']);

@@ -18,7 +18,7 @@ export interface ApplicationSetDocument {
 }
 
 /** `spec.generators[0].list` → `['spec', 'generators', 0, 'list']`. */
-export function keyPathOf(path: string): (string | number)[] {
+function keyPathOf(path: string): (string | number)[] {
   return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) =>
     m[2] === undefined ? (m[1] as string) : Number(m[2]),
   );

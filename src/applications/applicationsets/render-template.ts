@@ -19,7 +19,7 @@ import { isMap } from './go-template/go-value.js';
 import type { Params } from './params.js';
 import { TemplateError } from './template-error.js';
 
-export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
+const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
 export interface TemplateEngine {
   goTemplate: boolean;

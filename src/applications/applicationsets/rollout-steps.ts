@@ -11,7 +11,7 @@
 import type { Application } from '../../domain/index.js';
 import type { ApplicationSetManifest } from './applicationset-schema.js';
 
-export interface RolloutStep {
+interface RolloutStep {
   /** 1-based, as people count steps. */
   number: number;
   applications: string[];

@@ -43,7 +43,7 @@ export interface GitRepositoryCacheOptions {
 }
 
 /** A checked-out commit: `dir` holds the repository's files at `sha` (read-only by convention). */
-export interface GitCheckout {
+interface GitCheckout {
   repoURL: string;
   revision: string;
   sha: string;

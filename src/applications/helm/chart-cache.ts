@@ -19,7 +19,7 @@ import { type HelmAuth, helmAuthFor, helmCredentialFor } from './helm-auth.js';
 import { httpGet } from './http-get.js';
 import { findOciChart } from './oci-registry.js';
 
-export interface FetchedChart {
+interface FetchedChart {
   /** The unpacked chart folder (holds Chart.yaml). */
   dir: string;
   /** The version fetched: the source's revision. */

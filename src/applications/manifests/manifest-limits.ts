@@ -68,6 +68,6 @@ export class ManifestBudget {
 }
 
 /** `4,194,400 bytes (4.0 MiB)`: exact, so a figure just over its limit never reads the same as the limit. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   return `${bytes.toLocaleString('en')} bytes (${(bytes / 1024 / 1024).toFixed(1)} MiB)`;
 }

@@ -18,7 +18,7 @@ import { type BuildEnv, envsubst } from './build-env.js';
 import { KUSTOMIZATION_FILES, type KustomizeOptions, renderKustomize } from './render-kustomize.js';
 
 /** A kustomization `images:` entry. */
-export interface KustomizeImage {
+interface KustomizeImage {
   name: string;
   newName?: string;
   newTag?: string;
@@ -26,7 +26,7 @@ export interface KustomizeImage {
 }
 
 /** `[old=]new[:tag|@digest]` (Argo CD KustomizeImage) → a kustomization images entry. */
-export function parseKustomizeImage(spec: string): KustomizeImage {
+function parseKustomizeImage(spec: string): KustomizeImage {
   const eq = spec.indexOf('=');
   const target = eq < 0 ? spec : spec.slice(eq + 1);
   const at = target.indexOf('@');
@@ -42,7 +42,7 @@ export function parseKustomizeImage(spec: string): KustomizeImage {
 }
 
 /** True when the options change the kustomization (Argo CD edits it only for non-empty options). */
-export function hasKustomizeOptions(k: ApplicationSourceKustomize | undefined): boolean {
+function hasKustomizeOptions(k: ApplicationSourceKustomize | undefined): boolean {
   if (!k) return false;
   const lists = [k.images, k.replicas, k.components, k.patches];
   const maps = [k.commonLabels, k.commonAnnotations];

@@ -50,7 +50,7 @@ export interface RenderedApplication {
   sourceType: ApplicationSourceType;
 }
 
-export interface RenderApplicationOptions {
+interface RenderApplicationOptions {
   /**
    * Overrides `targetRevision` (branch, tag, SHA, HEAD; a chart version or range); ignored, with a warning, for local
    * folders. For a multi-source Application one per source, joined by `;` (an empty one keeps that source's

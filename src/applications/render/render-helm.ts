@@ -133,7 +133,7 @@ function inlineValues(helm: ApplicationSourceHelm | undefined): string | undefin
 }
 
 /** Argo CD cleanSetParameters: escape unescaped commas unless the value is a `{a,b}` list. */
-export function escapeSetValue(value: string): string {
+function escapeSetValue(value: string): string {
   if (value.startsWith('{') && value.endsWith('}')) return value;
   return value.replace(/(?<!\\),/g, '\\,');
 }

@@ -8,7 +8,7 @@ import { BotError, ManifestError } from '../../domain/index.js';
 import { spawnWithTimeout } from './spawn-with-timeout.js';
 
 /** A command line that renders a Kustomize directory; the directory is appended as the last argument. */
-export interface KustomizeRenderer {
+interface KustomizeRenderer {
   command: string;
   args: readonly string[];
 }
@@ -20,7 +20,7 @@ export interface KustomizeOptions {
   renderers?: readonly KustomizeRenderer[];
 }
 
-export const DEFAULT_KUSTOMIZE_RENDERERS: readonly KustomizeRenderer[] = [
+const DEFAULT_KUSTOMIZE_RENDERERS: readonly KustomizeRenderer[] = [
   { command: 'kustomize', args: ['build'] },
   { command: 'kubectl', args: ['kustomize'] },
 ];

@@ -47,7 +47,7 @@ function flagsOf(option: Option): string[] {
 }
 
 /** A bash script: subcommands at the first word, then each subcommand's options, option choices, file names. */
-export function bashCompletion(program: Command): string {
+function bashCompletion(program: Command): string {
   const commands = shapesOf(program);
   const cases = commands.map((command) => {
     const flags = [...command.options.flatMap(flagsOf), '--help'].join(' ');
@@ -87,7 +87,7 @@ complete -o default -F _wavesync wavesync
 }
 
 /** A zsh script (`_arguments` per subcommand); registered with compdef, so `compinit` must have run. */
-export function zshCompletion(program: Command): string {
+function zshCompletion(program: Command): string {
   const commands = shapesOf(program);
   const described = commands.map(
     (c) => `    '${quote(c.name)}:${quote(c.description.replaceAll(':', '\\:'))}'`,

@@ -30,7 +30,7 @@ export interface FakeMessage {
   metadata?: unknown;
 }
 
-export interface FakeUser {
+interface FakeUser {
   id: string;
   name: string;
   realName?: string;

@@ -29,7 +29,7 @@ import {
 } from './slack-client.js';
 
 /** Slack's deadline for an envelope's ack, in ms. */
-export const SOCKET_MODE_ACK_MS = 3000;
+const SOCKET_MODE_ACK_MS = 3000;
 /** The app id the fake reports (`connection_info.app_id`, `api_app_id` of payloads). */
 const APP_ID = 'A0WAVESYNC';
 

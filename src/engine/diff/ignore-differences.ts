@@ -28,7 +28,7 @@ export interface IgnoreDifferencesRule {
 }
 
 /** A compiled jq path expression (the supported subset). */
-export interface JqPath {
+interface JqPath {
   source: string;
   stages: JqStage[];
 }
@@ -133,7 +133,7 @@ function parseJsonPointer(pointer: string): FieldPath | undefined {
 }
 
 /** The rules that apply to `obj` (Argo CD matches group and kind with `*` wildcards, name and namespace exactly). */
-export function rulesFor(rules: readonly IgnoreDifferencesRule[], obj: KubeObject): IgnoreDifferencesRule[] {
+function rulesFor(rules: readonly IgnoreDifferencesRule[], obj: KubeObject): IgnoreDifferencesRule[] {
   if (rules.length === 0) return [];
   const { group } = splitApiVersion(obj.apiVersion);
   return rules.filter(
@@ -149,7 +149,7 @@ export function rulesFor(rules: readonly IgnoreDifferencesRule[], obj: KubeObjec
  * The concrete paths of `obj` the rules ignore. Managed-fields managers are read from `managedFieldsOf` (the
  * live object's `metadata.managedFields`; the target has none) and resolved in `obj`.
  */
-export function ignoredPathsOf(
+function ignoredPathsOf(
   rules: readonly IgnoreDifferencesRule[],
   obj: KubeObject,
   managedFieldsOf: KubeObject | undefined = obj,
@@ -323,11 +323,7 @@ interface ManagedFieldsEntry {
  * The leaf paths of `obj` that `managers` own according to `source.metadata.managedFields` (fieldsV1: `f:<key>`
  * object fields, `k:<json>` list items by key fields, `v:<json>` set items by value, `i:<n>` by index).
  */
-export function managedPathsOf(
-  source: KubeObject,
-  managers: readonly string[],
-  obj: KubeObject,
-): FieldPath[] {
+function managedPathsOf(source: KubeObject, managers: readonly string[], obj: KubeObject): FieldPath[] {
   const entries = (source.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? [];
   const paths: FieldPath[] = [];
   for (const entry of entries) {

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../domain/index.js';
 
 /** True for a core-group Secret. */
-export function isSecret(obj: KubeObject | undefined): boolean {
+function isSecret(obj: KubeObject | undefined): boolean {
   return (
     obj !== undefined && obj.kind === 'Secret' && (obj.apiVersion === 'v1' || !obj.apiVersion.includes('/'))
   );

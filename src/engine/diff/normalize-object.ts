@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../../domain/index.js';
 
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 const SERVER_METADATA = [
   'managedFields',

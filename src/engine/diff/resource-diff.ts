@@ -20,7 +20,7 @@ import { unifiedDiff } from './unified-diff.js';
 export type DiffAction = 'create' | 'change' | 'unchanged' | 'prune' | 'prune-skipped';
 
 /** One changed field: its path and short renderings of both values (absent = the field is missing). */
-export interface FieldChange {
+interface FieldChange {
   path: string;
   /** Short rendering of the live value (`'(absent)'` when missing); for Secret data, the mask only. */
   live: string;

@@ -8,7 +8,7 @@
  */
 
 /** One line of a diff: ' ' unchanged, '-' only in the old text, '+' only in the new text. */
-export interface DiffLine {
+interface DiffLine {
   op: ' ' | '-' | '+';
   text: string;
 }
@@ -17,7 +17,7 @@ export interface DiffLine {
 const MAX_MIDDLE_CELLS = 4_000_000;
 
 /** Every line of `before` and `after` marked unchanged, removed or added, in order. */
-export function diffLines(before: readonly string[], after: readonly string[]): DiffLine[] {
+function diffLines(before: readonly string[], after: readonly string[]): DiffLine[] {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let endB = before.length;

@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from '../../domain/index.js';
 
-export type ReferencedKind = 'ConfigMap' | 'Secret' | 'ServiceAccount' | 'PersistentVolumeClaim';
+type ReferencedKind = 'ConfigMap' | 'Secret' | 'ServiceAccount' | 'PersistentVolumeClaim';
 
 export interface PodReference {
   kind: ReferencedKind;

@@ -33,7 +33,7 @@ function statusesOf(pod: KubeObject): ContainerStatus[] {
 }
 
 /** True for a Pod whose containers have not all started yet (Pending). */
-export function isNotStarted(pod: KubeObject): boolean {
+function isNotStarted(pod: KubeObject): boolean {
   if (pod.metadata.deletionTimestamp !== undefined) return false;
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
   return phase === undefined || phase === 'Pending';

@@ -72,7 +72,7 @@ function verbOf(ref: PodReference): string {
 }
 
 /** The late reference's message, in the words of the issue that asked for it. */
-export function lateReferenceMessage(task: SyncTask, ref: PodReference, creator: SyncTask): string {
+function lateReferenceMessage(task: SyncTask, ref: PodReference, creator: SyncTask): string {
   return (
     `${task.phase} ${task.kind}/${task.name} ${verbOf(ref)} ${ref.kind}/${ref.name}, which this sync creates ` +
     `later (${creator.phase} wave ${creator.wave}): ${reorderAdvice(task)}`

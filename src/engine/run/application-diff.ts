@@ -40,7 +40,7 @@ import {
 import { kindsDefinedInSync, notServedMessage } from './plan-pass.js';
 
 /** A hook the sync would run, in execution order. */
-export interface DiffHook {
+interface DiffHook {
   phase: SyncPhase;
   kind: string;
   namespace: string;

@@ -21,7 +21,7 @@ export function isMultiStep(tasks: readonly SyncTask[]): boolean {
 }
 
 /** Running tasks that hold the operation: hooks, plus resources in a multi-step sync. */
-export function blockingTasks(state: OperationState, tasks: readonly SyncTask[]): SyncTask[] {
+function blockingTasks(state: OperationState, tasks: readonly SyncTask[]): SyncTask[] {
   const multiStep = isMultiStep(tasks);
   return tasks.filter(
     (t) => taskStateOf(state, t) === 'running' && (t.isHook || (multiStep && !isPruneTask(t))),

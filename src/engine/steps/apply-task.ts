@@ -28,7 +28,7 @@ import { withTracking } from '../tracked-objects.js';
 export type ApplyOutcome = { ok: true; object: KubeObject; message: string } | { ok: false; message: string };
 
 /** The object exactly as wavesync sends it for a task. */
-export function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
+function desiredObjectOf(ctx: SyncContext, task: SyncTask, operationStartedAt: string): KubeObject {
   const obj = desiredObject(task, objectRefOf(ctx, task), ctx, operationStartedAt);
   return respectsIgnoreDifferences(ctx.operation)
     ? withIgnoredFromLive(ctx.ignoreDifferences, obj, task.liveObj)
@@ -132,7 +132,7 @@ export async function applyTask(
  * True when `live` holds every field `desired` sets, with the same value (maps: every key, recursively; lists:
  * same length, element by element; scalars: equal). Fields only the server adds (defaults, status, uid) are fine.
  */
-export function holdsDesired(live: unknown, desired: unknown): boolean {
+function holdsDesired(live: unknown, desired: unknown): boolean {
   if (Array.isArray(desired))
     return (
       Array.isArray(live) &&

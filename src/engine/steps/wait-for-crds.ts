@@ -28,7 +28,7 @@ function servedKindOf(task: SyncTask): { apiVersion: string; group: string; kind
 }
 
 /** True when the CRD's `Established` condition is True (apiextensions-apiserver sets it once it serves the kind). */
-export function isEstablished(crd: KubeObject | undefined): boolean {
+function isEstablished(crd: KubeObject | undefined): boolean {
   const conditions = (crd?.status as { conditions?: { type?: string; status?: string }[] } | undefined)
     ?.conditions;
   return (conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');

@@ -16,7 +16,7 @@ import type {
 } from './approval-request.js';
 import { CLOSE, DECIDE } from './approval-scripts.js';
 
-export type DecideOutcome =
+type DecideOutcome =
   | { kind: 'missing' }
   | { kind: 'decided'; status: ApprovalStatus }
   | { kind: 'expired' }
@@ -76,7 +76,7 @@ export interface ApprovalStore {
 }
 
 /** How long a request key suppresses a second approval request (ms): Slack's redelivery window and then some. */
-export const REQUEST_KEY_TTL_MS = 60_000;
+const REQUEST_KEY_TTL_MS = 60_000;
 
 export interface ApprovalStoreOptions {
   /** Key prefix, e.g. `wavesync` (tests: a unique one). */

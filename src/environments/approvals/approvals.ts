@@ -37,7 +37,7 @@ import {
 
 export type AuditView = { allowed: true; records: AuditRecord[] } | { allowed: false; reason: string };
 
-export type PruneConfirmationAuthorization = { allowed: true } | { allowed: false; reason: string };
+type PruneConfirmationAuthorization = { allowed: true } | { allowed: false; reason: string };
 
 /** A request waiting for approval, as `/sync status` shows it. */
 export interface PendingApproval {

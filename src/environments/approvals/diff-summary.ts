@@ -15,7 +15,7 @@ import {
   type SlicedWork,
 } from '../../engine/index.js';
 
-export interface DiffSummaryEntry {
+interface DiffSummaryEntry {
   /** `Kind/name` (namespace left out: the destination's is the rule). */
   resource: string;
   action: DiffAction;
@@ -42,7 +42,7 @@ const MAX_FIELDS = 3;
 const MAX_WARNINGS = 3;
 
 /** Field lines of one resource: Secret data as key names only. */
-export function fieldLinesOf(r: ResourceDiff): string[] {
+function fieldLinesOf(r: ResourceDiff): string[] {
   if (r.action !== 'change') return [];
   const secret = isSecretDiff(r);
   const fields = r.fields

@@ -221,7 +221,7 @@ function breakGlassOf(ctx: GateRequestContext, breakGlass: BreakGlass | undefine
 }
 
 /** The `revision` of a deletion request (nothing is rendered or applied). */
-export const DELETION_REVISION = 'delete';
+const DELETION_REVISION = 'delete';
 
 /** A deletion renders nothing: the plan of no tasks, live state not read, nothing pruned. */
 const EMPTY_PLAN = summarizePlan([], false, false);

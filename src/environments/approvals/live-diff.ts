@@ -19,10 +19,10 @@ export interface DiffAsk {
   channel: string;
 }
 
-export type DiffAccess = { allowed: true } | { allowed: false; reason: string };
+type DiffAccess = { allowed: true } | { allowed: false; reason: string };
 
 /** May `ask.initiator` see the diff of `ask.application` from `ask.channel`? (The dry-run permission.) */
-export async function authorizeDiff(deps: RequestPolicyDeps, ask: DiffAsk): Promise<DiffAccess> {
+async function authorizeDiff(deps: RequestPolicyDeps, ask: DiffAsk): Promise<DiffAccess> {
   const checked = await checkRequest(deps, { ...ask, operation: { ...ask.operation, dryRun: true } });
   if (checked.kind === 'unknown')
     return { allowed: false, reason: `No application named "${ask.application}".` };

@@ -44,7 +44,7 @@ export type ResourceActionGate =
   | { kind: 'refused'; reason: string };
 
 /** The `revision` of a resource action request (nothing is rendered). */
-export const RESOURCE_ACTION_REVISION = 'resource-action';
+const RESOURCE_ACTION_REVISION = 'resource-action';
 
 /** True when running `action` on `application` waits for an approval. */
 export function resourceActionRequiresApproval(

@@ -133,7 +133,7 @@ export interface DegradedLogTail {
 }
 
 /** Workload kinds whose failing Pod's log a Degraded notice shows. */
-export const POD_WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
+const POD_WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 
 /** The first Degraded workload of `unhealthy` (a Deployment, StatefulSet or DaemonSet), as `namespace/Kind/name`. */
 export function degradedWorkload(

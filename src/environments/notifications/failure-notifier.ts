@@ -82,7 +82,7 @@ export function subscriptionsOf(app: Application, env: ResolvedEnvironment | und
  * re-sync of a revision already deployed and Healthy notifies nobody again; every other trigger once per
  * operation (the job id).
  */
-export function oncePerKey(
+function oncePerKey(
   notice: Pick<SubscriptionNotice, 'trigger' | 'jobId' | 'application' | 'revision'>,
 ): string {
   return notice.trigger === 'on-deployed' && notice.revision !== ''

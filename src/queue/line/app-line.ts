@@ -13,7 +13,7 @@ import { parseSyncRequest, type SyncRequest } from '../sync-request.js';
 import { ACQUIRE, CANCEL, FINISH, REGISTER, REGISTER_AND_ACQUIRE, UPDATE } from './app-line-scripts.js';
 
 /** How long a finished job's record (status, state) is kept: 7 days, in seconds. */
-export const RETAIN_FINISHED_SECONDS = 7 * 24 * 3600;
+const RETAIN_FINISHED_SECONDS = 7 * 24 * 3600;
 
 /** A job's record as stored in its Redis hash. */
 export interface JobRecord {
@@ -43,7 +43,7 @@ export interface HistoryLimit {
   of(application: string): number | undefined;
 }
 
-export interface FinishInput {
+interface FinishInput {
   jobId: string;
   application: string;
   status: 'completed' | 'failed' | 'cancelled';

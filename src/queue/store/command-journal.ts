@@ -44,7 +44,7 @@ export interface CommandJournal {
 export type JournalDurability = ReplicaDurability;
 
 /** Entries nobody finished are dropped after a day (a recovering bot runs within seconds of a restart). */
-export const ENTRY_TTL_S = 86_400;
+const ENTRY_TTL_S = 86_400;
 
 const CLAIM_DUE = luaScript(`
 local now = tonumber(ARGV[1])

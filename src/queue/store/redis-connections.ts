@@ -90,7 +90,7 @@ export interface QueueLogger {
 export const silentLogger: QueueLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Reconnect quickly (100 ms, growing to 2 s) so a restarted Redis is found again within seconds. */
-export function reconnectDelayMs(times: number): number {
+function reconnectDelayMs(times: number): number {
   return Math.min(100 * 2 ** Math.min(times, 5), 2000);
 }
 

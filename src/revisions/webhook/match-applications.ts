@@ -12,7 +12,7 @@ import { type Application, type ApplicationSource, sourcesOf } from '../../domai
 import { normalizeRepoUrl } from '../repo-url.js';
 import type { PushEvent } from './webhook-payloads.js';
 
-export const MANIFEST_GENERATE_PATHS = 'argocd.argoproj.io/manifest-generate-paths';
+const MANIFEST_GENERATE_PATHS = 'argocd.argoproj.io/manifest-generate-paths';
 
 export function pushConcerns(app: Application, push: PushEvent): boolean {
   const repos = new Set(push.repoURLs.map(normalizeRepoUrl));

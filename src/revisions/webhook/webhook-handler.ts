@@ -23,12 +23,12 @@ import { envelopeOf, pushesOf, secretFor, verify, type WebhookSecrets } from './
 
 export const WEBHOOK_PATH = '/api/webhook';
 /** Largest body accepted (bytes). */
-export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
 /** How long a delivery id is remembered. */
-export const DELIVERY_TTL_MS = 24 * 3_600_000;
+const DELIVERY_TTL_MS = 24 * 3_600_000;
 
 /** Delivery ids seen, shared by the replicas. */
-export interface DeliveryLog {
+interface DeliveryLog {
   /** True the first time `id` is seen within `ttlMs`. */
   firstTime(id: string, ttlMs: number): Promise<boolean>;
 }

@@ -25,7 +25,7 @@ import type { SyncQueueClient } from '../ports.js';
 import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a sync requested from a drift notice. */
-export const DRIFT_TRIGGER = 'drift notice Sync button';
+const DRIFT_TRIGGER = 'drift notice Sync button';
 
 export async function driftSyncAction(args: ActionArgs & { claims: DriftNoticeClaims }): Promise<void> {
   const { body, action, respond, deps, recent, claims } = args;

@@ -93,7 +93,7 @@ function gatedClient(client: WebClient, confirm: () => Promise<void>): WebClient
  * The clicker's ephemeral answer. The click reached the Redis master but no replica confirmed it: a failover now
  * would lose it, so it is not shown as done. (If the master survives it does take effect — the next click says so.)
  */
-export function notRecordedText(error: NotReplicatedError): string {
+function notRecordedText(error: NotReplicatedError): string {
   return `⚠️ Your click was not recorded: it could not be confirmed as stored on a Redis replica (${error.message}), so nothing is shown as done. Click again in a moment to check.`;
 }
 

@@ -24,7 +24,7 @@ import { parseRevisionButtonValue } from '../messages/revision-notice-blocks.js'
 import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a sync requested from a "main moved" message. */
-export const REVISION_TRIGGER = 'new revision Sync button';
+const REVISION_TRIGGER = 'new revision Sync button';
 
 export interface RevisionActionDeps {
   claims: ClickClaims;

@@ -33,7 +33,7 @@ import { rollbackTitle } from '../messages/sync-header-blocks.js';
 import { clickedMessage } from '../slack-payloads.js';
 
 /** The audit log's `trigger` of a rollback requested with the button. */
-export const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
+const ROLLBACK_BUTTON_TRIGGER = 'Roll back button';
 
 /** `claims`: who started each failure's rollback first (redisClickClaims, shared by the bot replicas). */
 export async function rollbackAction(args: ActionArgs & { claims: ClickClaims }): Promise<void> {

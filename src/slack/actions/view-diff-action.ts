@@ -93,7 +93,7 @@ const MAX_SHARED = 200;
  * resolves with a mrkdwn link to it. @throws the Web API's error (a failed share is forgotten, so a later click
  * tries again).
  */
-export function shareFullDiff(
+function shareFullDiff(
   client: WebClient,
   diff: ApplicationDiff,
   at: { channel: string; threadTs: string },

@@ -8,9 +8,9 @@ import { type SlackMessage, textMessage } from '../messages/block.js';
 import { commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { type CommandContext, ephemeral } from './command-context.js';
 
-export const AUDIT_USAGE = '/sync audit <app>';
+const AUDIT_USAGE = '/sync audit <app>';
 /** Entries shown per request. */
-export const AUDIT_LIMIT = 25;
+const AUDIT_LIMIT = 25;
 
 export interface AuditCommandInput {
   /** Words after `audit`. */

@@ -68,7 +68,7 @@ export function headerViewOf(
 }
 
 /** The canonical command for an operation: `/sync guestbook --revision v2 --prune --resource apps:Deployment:web`. */
-export function commandTextOf(application: string, op: SyncOperation): string {
+function commandTextOf(application: string, op: SyncOperation): string {
   const words = ['/sync', application];
   if (op.revision) words.push('--revision', op.revision);
   if (op.prune) words.push('--prune');
@@ -79,7 +79,7 @@ export function commandTextOf(application: string, op: SyncOperation): string {
 }
 
 /** `/sync rollback guestbook 41 --prune`. */
-export function rollbackCommandTextOf(application: string, rollback: RollbackRef, op: SyncOperation): string {
+function rollbackCommandTextOf(application: string, rollback: RollbackRef, op: SyncOperation): string {
   return `/sync rollback ${application} ${rollback.id}${op.prune ? ' --prune' : ''}`;
 }
 
@@ -89,7 +89,7 @@ export function deleteCommandTextOf(application: string, deletion: Pick<Deletion
 }
 
 /** What the header should say about a special operation (selective sync runs no hooks, as in Argo CD). */
-export function noteOf(op: SyncOperation): string | undefined {
+function noteOf(op: SyncOperation): string | undefined {
   const notes: string[] = [];
   if (op.resources?.length) notes.push('selective sync: hooks do not run');
   if (op.dryRun) notes.push('dry run: nothing is applied');

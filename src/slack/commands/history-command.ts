@@ -12,7 +12,7 @@ import { queueUnavailable } from './queue-unavailable.js';
 import { tooManyArguments } from './too-many-arguments.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
-export const HISTORY_LIMIT = 10;
+const HISTORY_LIMIT = 10;
 
 export async function historyCommand(ctx: CommandContext): Promise<void> {
   const [application, ...extra] = ctx.args;

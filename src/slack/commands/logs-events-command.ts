@@ -22,7 +22,7 @@ interface LogsArgs {
   previous?: boolean;
 }
 
-export function parseLogsArgs(args: readonly string[]): LogsArgs | { problem: string } {
+function parseLogsArgs(args: readonly string[]): LogsArgs | { problem: string } {
   const out: LogsArgs = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;

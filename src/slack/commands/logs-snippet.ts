@@ -14,7 +14,7 @@ import { escapeMrkdwn, mention, plural } from '../messages/format.js';
 import { logsBlocks } from '../messages/logs-events-blocks.js';
 import type { SyncQueueClient } from '../ports.js';
 
-export interface LogsThread {
+interface LogsThread {
   channel: string;
   threadTs: string;
   /** True when the thread is the Application's sync thread (else wavesync started it for these logs). */
@@ -30,7 +30,7 @@ export interface SharedLogs {
 }
 
 /** The snippet's text: one header per Pod (its problem, if any), then its lines. */
-export function logsSnippetText(result: LogsResult): string {
+function logsSnippetText(result: LogsResult): string {
   const parts = result.logs.map((log) => {
     const head = `==> Pod ${log.namespace}/${log.pod}${log.problem ? ` — ${log.problem}` : ''} <==`;
     return [head, ...log.lines].join('\n');
@@ -40,7 +40,7 @@ export function logsSnippetText(result: LogsResult): string {
 }
 
 /** The Application's latest sync thread in `channel`: its running or queued sync's, else its last finished one's. */
-export async function latestSyncThread(
+async function latestSyncThread(
   queue: Pick<SyncQueueClient, 'applicationStatus' | 'history' | 'jobStatus'>,
   application: string,
   channel: string,

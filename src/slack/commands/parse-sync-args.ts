@@ -91,7 +91,7 @@ export function parseSyncArgs(args: readonly string[]): ParsedSync {
  * Longest `--break-glass` reason, in characters. The reason travels in button values (Slack: ≤ 2000 characters
  * per value), the approval message and the audit log; a ticket reference and a sentence fit easily.
  */
-export const MAX_BREAK_GLASS_REASON = 300;
+const MAX_BREAK_GLASS_REASON = 300;
 
 /**
  * The trimmed `--break-glass` value: undefined when the flag is absent, else the reason, or a problem for an

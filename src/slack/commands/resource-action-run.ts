@@ -30,7 +30,7 @@ export interface ResourceActionRun {
   fromBotMessage?: boolean;
 }
 
-export function describeAction(run: Pick<ResourceActionRun, 'action' | 'target' | 'params'>): string {
+function describeAction(run: Pick<ResourceActionRun, 'action' | 'target' | 'params'>): string {
   const params = Object.entries(run.params).map(([k, v]) => `${k}=${v}`);
   return [run.action, run.target.replace(/^\//, ''), ...params].join(' ');
 }

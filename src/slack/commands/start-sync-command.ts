@@ -168,7 +168,7 @@ export type SyncStartContext = Pick<CommandContext, 'respond' | 'client' | 'deps
 };
 
 /** `Already requested: …` — the answer to a repeat of the same request within the dedup window. */
-export function alreadyRequested(application: string) {
+function alreadyRequested(application: string) {
   return textMessage(`Already requested: your sync of *${escapeMrkdwn(application)}* is in this channel.`);
 }
 

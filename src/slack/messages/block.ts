@@ -4,12 +4,12 @@
  * can handle every case. Limits from https://docs.slack.dev/reference/block-kit/blocks.
  */
 
-export interface MrkdwnText {
+interface MrkdwnText {
   type: 'mrkdwn';
   text: string;
 }
 
-export interface PlainText {
+interface PlainText {
   type: 'plain_text';
   text: string;
   emoji?: boolean;
@@ -41,11 +41,11 @@ export interface ActionsBlock {
   elements: ButtonElement[];
 }
 
-export interface DividerBlock {
+interface DividerBlock {
   type: 'divider';
 }
 
-export interface HeaderBlock {
+interface HeaderBlock {
   type: 'header';
   text: PlainText;
 }
@@ -85,7 +85,7 @@ export function section(text: string): SectionBlock {
 }
 
 /** Appended to a section cut to Slack's 3000 characters. */
-export const CUT_MARK = '… (cut to fit Slack)';
+const CUT_MARK = '… (cut to fit Slack)';
 
 /** A context block of mrkdwn elements (small grey text). */
 export function context(...texts: string[]): ContextBlock {

@@ -29,7 +29,7 @@ const ACTION_MARK: Record<DiffAction, string> = {
 };
 
 /** The summary as mrkdwn lines: `*Live diff:* 2 to create, 3 to change…` then one bullet per changed resource. */
-export function diffSummaryLines(summary: DiffSummary): string[] {
+function diffSummaryLines(summary: DiffSummary): string[] {
   const lines = [`*Live diff:* ${formatDiffCounts(summary.counts)}`];
   for (const entry of summary.entries) {
     const fields = entry.fields.map((f) => `\`${escapeMrkdwn(truncate(f, 120))}\``).join(', ');
@@ -53,7 +53,7 @@ export function liveDiffUnavailableBlock(reason: string): Block {
 }
 
 /** Slack's modal limits (views.open reference): 100 blocks, title 24 characters. */
-export const MODAL_LIMITS = { maxBlocks: 100, maxTitle: 24 } as const;
+const MODAL_LIMITS = { maxBlocks: 100, maxTitle: 24 } as const;
 
 /** The unified diff of every changed resource as lines, each resource under a `===== Kind ns/name (action) =====` line. */
 export function diffTextLines(diff: ApplicationDiff): string[] {

@@ -30,7 +30,7 @@ export interface DriftNoticeView {
 }
 
 /** `OutOfSync: 2 resources differ`. */
-export function outOfSyncTitle(count: number): string {
+function outOfSyncTitle(count: number): string {
   return `OutOfSync: ${plural(count, 'resource')} ${count === 1 ? 'differs' : 'differ'}`;
 }
 
@@ -38,7 +38,7 @@ export function outOfSyncTitle(count: number): string {
  * `• Deployment/web: spec.replicas changed` lines for the first `max` differences, as many as fit in `budget`
  * characters (one Slack section), then `…and N more`.
  */
-export function differenceLines(
+function differenceLines(
   differences: readonly ResourceDifference[],
   max = MAX_LISTED,
   budget = 2500,

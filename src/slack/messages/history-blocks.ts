@@ -47,7 +47,7 @@ function entryLine(e: HistoryEntry): string {
 }
 
 /** `2026-11-29 14:03 UTC` from an ISO-8601 timestamp. */
-export function utcMinute(iso: string): string {
+function utcMinute(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

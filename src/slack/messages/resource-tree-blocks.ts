@@ -39,12 +39,12 @@ export interface ResourceActionButtonValue {
   target: string;
 }
 
-export function targetOf(line: Pick<ResourceViewLine, 'object'>): string {
+function targetOf(line: Pick<ResourceViewLine, 'object'>): string {
   const { metadata, kind } = line.object;
   return `${metadata.namespace ?? ''}/${kind}/${metadata.name ?? ''}`;
 }
 
-export function resourceLineText(line: ResourceViewLine): string {
+function resourceLineText(line: ResourceViewLine): string {
   const indent = line.depth > 0 ? `${'\u2003'.repeat(line.depth - 1)}└ ` : '';
   const icon = line.health ? (ICONS[line.health.status] ?? '▫️') : '▫️';
   const parts = [`*${escapeMrkdwn(line.object.kind)}/${escapeMrkdwn(line.object.metadata.name ?? '')}*`];

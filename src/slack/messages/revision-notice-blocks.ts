@@ -31,7 +31,7 @@ export interface RevisionNoticeView {
 }
 
 /** `main moved to 3f9c2e1 (by Ana: "Bump image"), 2 files changed`. */
-export function movedLine(view: Pick<RevisionNoticeView, 'what' | 'revision' | 'commit'>): string {
+function movedLine(view: Pick<RevisionNoticeView, 'what' | 'revision' | 'commit'>): string {
   const commit = view.commit;
   const by = commit
     ? ` (by ${escapeMrkdwn(commit.author)}: "${escapeMrkdwn(truncate(commit.subject, 120))}")`

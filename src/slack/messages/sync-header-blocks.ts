@@ -161,7 +161,7 @@ export function waveText(wave: WaveRef): string {
 }
 
 /** `queued · next in line` or `queued · 2nd in line behind @lee's sync (running, Sync wave 1 · step 2 of 3)`. */
-export function queuedText(position: number, ahead: readonly JobAhead[]): string {
+function queuedText(position: number, ahead: readonly JobAhead[]): string {
   const first = ahead[0];
   if (position <= 0 || !first) return 'queued · next in line';
   const detail =

@@ -53,7 +53,7 @@ function healthPart(h: NonNullable<SyncSummary['health']>): string {
 }
 
 /** `4 resources synced, 1 pruned, 3 hooks run` from the operation's results (empty when nothing ran). */
-export function resultCounts(state: OperationState): string {
+function resultCounts(state: OperationState): string {
   const results = state.syncResult.resources;
   const synced = results.filter((r) => !r.hookType && r.status === 'Synced').length;
   const pruned = results.filter((r) => r.status === 'Pruned').length;

@@ -20,7 +20,7 @@ export function syncFailStartedBlocks(event: SyncFailStarted): SlackMessage {
 }
 
 /** What a step does, in gitops-engine's words: applies resources, prunes, runs hooks. */
-export function describeTasks(tasks: readonly TaskRef[]): string {
+function describeTasks(tasks: readonly TaskRef[]): string {
   const hooks = tasks.filter((t) => t.isHook).map(taskName);
   const prunes = tasks.filter((t) => !t.isHook && t.isPrune).map(taskName);
   const applies = tasks.filter((t) => !t.isHook && !t.isPrune).map(taskName);

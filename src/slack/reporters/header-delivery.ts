@@ -46,7 +46,7 @@ export async function postSyncHeader(
 }
 
 /** What a person reads when Slack refused the header: Slack's answer in words, never a client's raw error. */
-export function headerProblem(error: string | undefined): { reason: string; hint?: string } {
+function headerProblem(error: string | undefined): { reason: string; hint?: string } {
   const invite = ' Invite me with `/invite @wavesync` and try again.';
   switch (error) {
     case 'not_in_channel':

@@ -65,7 +65,7 @@ export function createSlackChildLineReporter(
 }
 
 /** Block Kit words for the thread of the sync whose header shows `view`. */
-export function slackThreadWording(view: Omit<SyncHeaderView, 'state'>): SyncThreadWording {
+function slackThreadWording(view: Omit<SyncHeaderView, 'state'>): SyncThreadWording {
   return {
     header: (state, revision) =>
       syncHeaderBlocks({ ...view, ...(revision === undefined ? {} : { revision }), state }),

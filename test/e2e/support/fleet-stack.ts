@@ -30,7 +30,7 @@ export interface FleetOptions {
   concurrency?: number;
 }
 
-export interface BurstResult {
+interface BurstResult {
   /** The ack latency of each command (ms), in sending order. */
   ackMs: number[];
   /** The ephemeral ack texts. */
@@ -39,7 +39,7 @@ export interface BurstResult {
   startedAt: number;
 }
 
-export interface FleetFigures {
+interface FleetFigures {
   jobs: number;
   completed: number;
   /** Per job: enqueued (job.timestamp) → its first server-side apply in the simulator (ms). */

@@ -53,7 +53,7 @@ import { sharedFixturesDir } from '../../support/shared-fixtures.js';
 import { deleteKeys, REDIS_URL, uniquePrefix, waitFor } from '../support/queue-test-env.js';
 import { createRecordingRunner } from '../support/recording-runner.js';
 
-export const SECRET = 'test-signing-secret';
+const SECRET = 'test-signing-secret';
 export const DEPLOYS = 'C0DEPLOYS';
 export const ALERTS = 'C0ALERTS';
 const DAY_MS = 86_400_000;

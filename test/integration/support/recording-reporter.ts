@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { SyncEvent } from '../../../src/domain/index.js';
 import type { SyncReporter } from '../../../src/queue/sync-reporter.js';
 
-export function eventLine(event: SyncEvent): string {
+function eventLine(event: SyncEvent): string {
   const wave = 'wave' in event ? `:${event.wave.index}` : '';
   const resumed = event.type === 'OperationStarted' && event.resumed ? ':resumed' : '';
   return `${event.type}${wave}${resumed}`;

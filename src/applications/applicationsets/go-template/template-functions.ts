@@ -53,7 +53,7 @@ function sortKeys(value: unknown): unknown {
 }
 
 /** Go's json.Marshal: sorted map keys, `<`, `>`, `&` escaped. */
-export function goJson(value: unknown, indent = 0): string {
+function goJson(value: unknown, indent = 0): string {
   return (JSON.stringify(sortKeys(toPlain(value)), null, indent) ?? 'null')
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
@@ -61,7 +61,7 @@ export function goJson(value: unknown, indent = 0): string {
 }
 
 /** sigs.k8s.io/yaml Marshal (sorted keys, sequences not indented) with the trailing newline trimmed. */
-export function goYaml(value: unknown): string {
+function goYaml(value: unknown): string {
   const plain = sortKeys(toPlain(value));
   return stringifyYaml(plain, { indentSeq: false, lineWidth: 0 }).replace(/\n$/, '');
 }
