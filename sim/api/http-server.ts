@@ -33,6 +33,8 @@ export interface ApiServerDeps extends ResourceContext {
    * log.
    */
   onRequest?: (method: string, path: string, code: number, user: string | undefined) => void;
+  /** Whether /api and /apis answer the aggregated form when asked for it (false: an API server before 1.26). */
+  aggregatedDiscovery: boolean;
   /** Fault injection: asked for every request; a fault is answered instead of serving it (see sim/faults.ts). */
   fault?: () => Fault | undefined;
 }
@@ -80,7 +82,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ApiServer
   // /api and /apis are answered by what the Accept asks for (and say that they vary by it, as the API server does).
   if (route.kind === 'coreVersions' || route.kind === 'groupList') {
     res.setHeader('Vary', 'Accept');
-    if (wantsAggregatedDiscovery(req.headers.accept)) {
+    if (deps.aggregatedDiscovery && wantsAggregatedDiscovery(req.headers.accept)) {
       const document = aggregatedDiscovery(deps.registry.all(), route.kind === 'coreVersions');
       return sendJson(res, 200, document, [], AGGREGATED_DISCOVERY_TYPE);
     }
