@@ -321,6 +321,45 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     }
   });
 
+  it("watches one namespace from a list of the kind in all namespaces: that list's version holds for it", async () => {
+    await cluster.apply(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } },
+      { dryRun: false, force: true },
+    );
+    const inOther = (name: string) => configMap(name, { namespace: 'other' });
+    let version = '';
+    await cluster.list({
+      ...ref(''),
+      namespace: '',
+      listedAt: (resourceVersion) => {
+        version = resourceVersion;
+      },
+    });
+    await cluster.apply(configMap('wide-1'), { dryRun: false, force: true }); // after the list, before the watch
+    await cluster.apply(inOther('wide-1'), { dryRun: false, force: true });
+    const before = sim.requests.length;
+    const seen: string[] = [];
+    const watch = cluster.watch(
+      [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: version }],
+      (c) => seen.push(`${c.type} ${c.object.metadata.namespace}/${c.object.metadata.name}`),
+    );
+    try {
+      await cluster.apply(inOther('wide-2'), { dryRun: false, force: true });
+      await cluster.apply(configMap('wide-2'), { dryRun: false, force: true });
+      await expect
+        .poll(() => seen, { timeout: 5000 })
+        .toEqual(['ADDED default/wide-1', 'ADDED default/wide-2']);
+      const lists = sim.requests
+        .slice(before)
+        .filter(
+          (r) => r.method === 'GET' && r.path.includes('/configmaps') && !r.path.includes('watch=true'),
+        );
+      expect(lists).toEqual([]);
+    } finally {
+      watch.stop();
+    }
+  });
+
   it('lists after all when the version it is given to watch from is compacted away (410 Gone)', async () => {
     let version = '';
     await cluster.list({
