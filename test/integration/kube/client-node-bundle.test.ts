@@ -11,10 +11,25 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const DIR = path.join(ROOT, 'dist', `test-client-node-bundle-${process.pid}`);
+const file = path.join(DIR, 'client-node.js');
+/** What scripts/bundle-client-node.mjs printed. */
+let stdout = '';
+
+// The bundle as the build makes it, of src/kube/client-node.ts compiled.
+beforeAll(async () => {
+  const source = await readFile(path.join(ROOT, 'src', 'kube', 'client-node.ts'), 'utf8');
+  const compiled = await transform(source, { loader: 'ts', format: 'esm' });
+  await mkdir(DIR, { recursive: true });
+  await writeFile(file, compiled.code);
+  ({ stdout } = await promisify(execFile)(process.execPath, [
+    path.join(ROOT, 'scripts', 'bundle-client-node.mjs'),
+    file,
+  ]));
+});
 
 afterAll(async () => {
   await rm(DIR, { recursive: true, force: true });
@@ -22,15 +37,6 @@ afterAll(async () => {
 
 describe('the client-node bundle of npm run build', () => {
   it('holds KubeConfig and ApiException without the generated API, its proxy agents loaded when used', async () => {
-    const source = await readFile(path.join(ROOT, 'src', 'kube', 'client-node.ts'), 'utf8');
-    const compiled = await transform(source, { loader: 'ts', format: 'esm' });
-    await mkdir(DIR, { recursive: true });
-    const file = path.join(DIR, 'client-node.js');
-    await writeFile(file, compiled.code);
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      path.join(ROOT, 'scripts', 'bundle-client-node.mjs'),
-      file,
-    ]);
     const modules = Number(/(\d+) modules/.exec(stdout)?.[1]);
     expect(modules).toBeGreaterThan(10);
     expect(modules).toBeLessThan(40); // the package's index alone is ~830; with the lazy dependencies 77
@@ -82,7 +88,7 @@ describe('the client-node bundle of npm run build', () => {
   });
 
   it("runs the auth providers' libraries and node-fetch from node_modules when a kubeconfig uses them, as client-node's own files do", async () => {
-    const { KubeConfig: Bundled } = await import(pathToFileURL(path.join(DIR, 'client-node.js')).href);
+    const { KubeConfig: Bundled } = await import(pathToFileURL(file).href);
     const { KubeConfig: Unbundled } = await import('@kubernetes/client-node/dist/config.js');
     // gcp's cmd-path: its output is read with jsonpath-plus.
     const helper = path.join(DIR, 'gcp-token.sh');
@@ -133,5 +139,20 @@ describe('the client-node bundle of npm run build', () => {
     }
     expect(await outcome(Bundled, gcp)).toBe('Authorization: Bearer from-gcp');
     expect(await outcome(Bundled, oidc)).not.toMatch(/Cannot find module|is not a function|undefined/);
+    // openid-client is an ES module `require`d (Node ≥ 20.19): in a process of its own, nothing is said on stderr.
+    const script = [
+      `const { KubeConfig } = await import(${JSON.stringify(pathToFileURL(file).href)});`,
+      'const kc = new KubeConfig();',
+      `kc.loadFromOptions(${JSON.stringify({
+        clusters: [{ name: 'c', server: 'https://127.0.0.1:6443' }],
+        users: [{ name: 'u', authProvider: oidc }],
+        contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+        currentContext: 'x',
+      })});`,
+      'await kc.applyToHTTPSOptions({ headers: {} }).catch((error) => console.log(error.message));',
+    ].join('\n');
+    const run = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+    expect(run.stdout.trim()).toBe((await outcome(Unbundled, oidc)).replace(/^\w+: /, ''));
+    expect(run.stderr).toBe('');
   });
 });
