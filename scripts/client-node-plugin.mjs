@@ -32,21 +32,21 @@ export const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
 /**
- * Dependencies of client-node that only some kubeconfigs or calls use, and their importers' share of the start-up:
- * node-fetch (whatwg-url and tr46's 260 KB mapping table: client-node's fetch path, Watch, and one `Headers` in
- * config.js), the proxy agents (socks-proxy-agent with socks, ip-address and smart-buffer; hpagent: a `proxy-url`),
- * openid-client with jose and oauth4webapi (the `oidc` auth provider) and jsonpath-plus (the `azure` and `gcp` auth
- * providers). Bundled as they are, each module's top level ran at every start of the command line (~25 ms of CPU of
- * `wavesync sync`'s ~80 ms for the client-node chunk).
+ * Dependencies of client-node that only some kubeconfigs or calls use: node-fetch (whatwg-url and tr46's 260 KB
+ * mapping table: client-node's fetch path, Watch, and one `Headers` in config.js), the proxy agents
+ * (socks-proxy-agent with socks, ip-address and smart-buffer; hpagent: a `proxy-url`), openid-client with jose and
+ * oauth4webapi (the `oidc` auth provider) and jsonpath-plus (the `azure` and `gcp` auth providers). Together ~900 KB
+ * of the client-node chunk's 1 MB: bundled, even unrun, V8 pre-parsed them at every start (~18 ms of CPU).
  */
 const LAZY_DEPENDENCIES = ['node-fetch', 'socks-proxy-agent', 'hpagent', 'openid-client', 'jsonpath-plus'];
 
 /**
- * An esbuild plugin that loads LAZY_DEPENDENCIES when first used instead of when client-node is imported: client-node's
- * import of one of them resolves to a small CommonJS stand-in whose exports are getters (and, for a function like
- * node-fetch's `fetch`, a function) that `require` the real module on first access — still from the bundle, where
- * esbuild keeps a required module's top level unrun until that `require`. The export names are read from the real
- * module at build time, so a new version's exports are followed.
+ * An esbuild plugin that leaves LAZY_DEPENDENCIES (and what they import) out of the bundle and loads each from
+ * node_modules when first used: client-node's import of one of them resolves to a small CommonJS stand-in whose
+ * exports are getters (and, for a function like node-fetch's `fetch`, a function) that `require` the real module on
+ * first access — resolved from @kubernetes/client-node's own folder, as client-node itself would find it (npm may
+ * nest a version of its own there). openid-client and jsonpath-plus's ES modules are loaded by `require` (Node
+ * ≥ 20.19). The export names are read from the real module at build time, so a new version's exports are followed.
  */
 export const clientNodeLazyDependencies = {
   name: 'client-node-lazy-dependencies',
@@ -69,8 +69,11 @@ export const clientNodeLazyDependencies = {
         typeof real === 'function' ? 'function (...args) { return load().apply(this, args); }' : '{}';
       return {
         contents: [
+          "const { createRequire } = require('node:module');",
           'let real;',
-          `const load = () => (real ??= require(${module}));`,
+          // Not a literal require: esbuild leaves it (and the module's own imports) out of the bundle.
+          "const fromClientNode = () => createRequire(require.resolve('@kubernetes/client-node/package.json'));",
+          `const load = () => (real ??= fromClientNode()(${module}));`,
           `module.exports = ${exports};`,
           `for (const name of ${JSON.stringify(names)})`,
           '  Object.defineProperty(module.exports, name, { enumerable: true, get: () => load()[name] });',

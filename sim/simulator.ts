@@ -36,6 +36,11 @@ export interface SimulatorOptions {
   watchHistory?: number;
   /** Simulated seconds before a new CRD is Established and its kind served (default 0.5). */
   crdEstablishSeconds?: number;
+  /**
+   * Whether /api and /apis answer the aggregated discovery form (apidiscovery.k8s.io/v2) to a client that asks for
+   * it (default true, as Kubernetes ≥ 1.26); false answers the legacy documents only, as an older API server.
+   */
+  aggregatedDiscovery?: boolean;
 }
 
 export interface RequestRecord {
@@ -104,6 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     readLog: (ns, name, container, tail, previous) =>
       logs.read(store.get('/pods', ns, name), name, container, tail, previous),
     bookmarkIntervalMs: scheduler.ms(60),
+    aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     trackWatch: (res) => {
       watches.add(res);
       return () => watches.delete(res);

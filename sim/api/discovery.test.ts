@@ -9,9 +9,40 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-async function getJson(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${sim.url}${path}`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+async function getJson(
+  path: string,
+  accept?: string,
+): Promise<{ status: number; body: Record<string, unknown>; contentType: string | null }> {
+  const res = await fetch(`${sim.url}${path}`, accept === undefined ? {} : { headers: { accept } });
+  const body = (await res.json()) as Record<string, unknown>;
+  return { status: res.status, body, contentType: res.headers.get('content-type') };
+}
+
+/** What kubectl 1.32 and client-go send for /api and /apis. */
+const KUBECTL_ACCEPT =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
+  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+
+interface AggregatedResource {
+  resource: string;
+  responseKind: { group: string; version: string; kind: string };
+  scope: string;
+  singularResource: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: { subresource: string; responseKind: object; verbs: string[] }[];
+}
+interface AggregatedGroup {
+  metadata: { name?: string };
+  versions: { version: string; resources: AggregatedResource[]; freshness: string }[];
+}
+
+async function aggregated(path: '/api' | '/apis'): Promise<AggregatedGroup[]> {
+  const { body, contentType } = await getJson(path, KUBECTL_ACCEPT);
+  expect(contentType).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+  expect(body).toMatchObject({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2' });
+  return body.items as AggregatedGroup[];
 }
 
 const DUMMY_CRD = {
@@ -84,6 +115,117 @@ describe('discovery', () => {
     expect(core.find((r) => r.name === 'pods/log')).toMatchObject({ verbs: ['get'] });
   });
 
+  it('answers /api and /apis in the aggregated form (apidiscovery.k8s.io/v2) when the Accept asks for it', async () => {
+    const [core, ...others] = await aggregated('/api');
+    expect(others).toEqual([]);
+    expect(core?.metadata.name ?? '').toBe('');
+    expect(core?.versions.map((v) => [v.version, v.freshness])).toEqual([['v1', 'Current']]);
+    const pods = core?.versions[0]?.resources.find((r) => r.resource === 'pods');
+    expect(pods).toMatchObject({
+      responseKind: { group: '', version: '', kind: 'Pod' },
+      scope: 'Namespaced',
+      singularResource: 'pod',
+      shortNames: ['po'],
+    });
+    expect(pods?.subresources?.find((s) => s.subresource === 'log')).toEqual({
+      subresource: 'log',
+      responseKind: { group: '', version: '', kind: 'Pod' },
+      verbs: ['get'],
+    });
+    expect(core?.versions[0]?.resources.find((r) => r.resource === 'namespaces')?.scope).toBe('Cluster');
+
+    const groups = await aggregated('/apis');
+    const legacyGroups = (await getJson('/apis')).body.groups as { name: string }[];
+    expect(groups.map((g) => g.metadata.name)).toEqual(legacyGroups.map((g) => g.name));
+    const apps = groups.find((g) => g.metadata.name === 'apps');
+    expect(apps?.versions[0]?.resources.find((r) => r.resource === 'deployments')).toEqual({
+      resource: 'deployments',
+      responseKind: { group: '', version: '', kind: 'Deployment' },
+      scope: 'Namespaced',
+      singularResource: 'deployment',
+      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+      shortNames: ['deploy'],
+      subresources: [
+        {
+          subresource: 'status',
+          responseKind: { group: '', version: '', kind: 'Deployment' },
+          verbs: ['get', 'patch', 'update'],
+        },
+        {
+          subresource: 'scale',
+          responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+          verbs: ['get', 'patch', 'update'],
+        },
+      ],
+    });
+  });
+
+  it('says in the aggregated form what each legacy APIResourceList says', async () => {
+    const groups = [...(await aggregated('/api')), ...(await aggregated('/apis'))];
+    for (const group of groups)
+      for (const { version, resources } of group.versions) {
+        const groupVersion = group.metadata.name ? `${group.metadata.name}/${version}` : version;
+        const path = group.metadata.name ? `/apis/${groupVersion}` : `/api/${version}`;
+        const legacy = (await getJson(path)).body.resources as {
+          name: string;
+          singularName: string;
+          namespaced: boolean;
+          kind: string;
+          verbs: string[];
+          shortNames?: string[];
+          categories?: string[];
+        }[];
+        const fromAggregated = resources.flatMap((r) => [
+          {
+            name: r.resource,
+            singularName: r.singularResource,
+            namespaced: r.scope === 'Namespaced',
+            kind: r.responseKind.kind,
+            verbs: r.verbs,
+            shortNames: r.shortNames,
+            categories: r.categories,
+          },
+          ...(r.subresources ?? []).map((s) => ({ name: `${r.resource}/${s.subresource}`, verbs: s.verbs })),
+        ]);
+        const fromLegacy = legacy.map((r) =>
+          r.name.includes('/')
+            ? { name: r.name, verbs: r.verbs }
+            : { ...r, shortNames: r.shortNames, categories: r.categories },
+        );
+        expect(fromAggregated.map((r) => r.name).sort(), groupVersion).toEqual(
+          fromLegacy.map((r) => r.name).sort(),
+        );
+        for (const entry of fromAggregated)
+          expect(entry, `${groupVersion} ${entry.name}`).toMatchObject(
+            Object.fromEntries(
+              Object.entries(fromLegacy.find((r) => r.name === entry.name) ?? {}).filter(
+                ([, value]) => value !== undefined,
+              ),
+            ),
+          );
+      }
+  });
+
+  it('answers the legacy form to a plain Accept, to v2beta1 alone, and to a lower q for the aggregated form', async () => {
+    const aggregatedType = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+    for (const accept of [
+      undefined,
+      'application/json',
+      '*/*',
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+      `application/json, ${aggregatedType};q=0.5`,
+      'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+    ]) {
+      const api = await getJson('/api', accept);
+      expect(api.body.kind, String(accept)).toBe('APIVersions');
+      expect(api.contentType).toBe('application/json');
+      expect((await getJson('/apis', accept)).body.kind, String(accept)).toBe('APIGroupList');
+    }
+    expect((await getJson('/apis', `application/json;q=0.9, ${aggregatedType}`)).body.kind).toBe(
+      'APIGroupDiscoveryList',
+    );
+  });
+
   it('answers 404 Status for unknown groups and resources', async () => {
     const missing = await getJson('/apis/argoproj.io/v1alpha1');
     expect(missing.status).toBe(404);
@@ -124,6 +266,15 @@ describe('discovery', () => {
       singularName: 'dummy',
       namespaced: true,
       kind: 'Dummy',
+      shortNames: ['dm'],
+    });
+    const served = (await aggregated('/apis')).find((g) => g.metadata.name === 'argoproj.io');
+    expect(served?.versions.map((v) => v.version)).toEqual(['v1alpha1']);
+    expect(served?.versions[0]?.resources[0]).toMatchObject({
+      resource: 'dummies',
+      responseKind: { kind: 'Dummy' },
+      scope: 'Namespaced',
+      singularResource: 'dummy',
       shortNames: ['dm'],
     });
     const fresh = KubernetesObjectApi.makeApiClient(kc);

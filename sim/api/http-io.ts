@@ -47,10 +47,16 @@ export function decodeBody(text: string, contentType: string): unknown {
   }
 }
 
-export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  warnings: string[] = [],
+  contentType = 'application/json',
+): void {
   const text = JSON.stringify(body);
   const headers: Record<string, string | string[]> = {
-    'Content-Type': 'application/json',
+    'Content-Type': contentType,
     'Content-Length': String(Buffer.byteLength(text)),
   };
   if (warnings.length > 0) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);

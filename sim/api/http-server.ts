@@ -4,7 +4,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { answerFault, type Fault } from '../faults.js';
-import { apiGroup, apiGroupList, apiResourceList, coreApiVersions, SERVER_VERSION } from './discovery.js';
+import {
+  AGGREGATED_DISCOVERY_TYPE,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  coreApiVersions,
+  SERVER_VERSION,
+  wantsAggregatedDiscovery,
+} from './discovery.js';
 import { sendJson, sendStatus } from './http-io.js';
 import {
   OPENAPI_V2_JSON,
@@ -24,6 +33,8 @@ export interface ApiServerDeps extends ResourceContext {
    * log.
    */
   onRequest?: (method: string, path: string, code: number, user: string | undefined) => void;
+  /** Whether /api and /apis answer the aggregated form when asked for it (false: an API server before 1.26). */
+  aggregatedDiscovery: boolean;
   /** Fault injection: asked for every request; a fault is answered instead of serving it (see sim/faults.ts). */
   fault?: () => Fault | undefined;
 }
@@ -68,6 +79,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ApiServer
       'the server does not allow this method on the requested resource',
       {},
     );
+  // /api and /apis are answered by what the Accept asks for (and say that they vary by it, as the API server does).
+  if (route.kind === 'coreVersions' || route.kind === 'groupList') {
+    res.setHeader('Vary', 'Accept');
+    if (deps.aggregatedDiscovery && wantsAggregatedDiscovery(req.headers.accept)) {
+      const document = aggregatedDiscovery(deps.registry.all(), route.kind === 'coreVersions');
+      return sendJson(res, 200, document, [], AGGREGATED_DISCOVERY_TYPE);
+    }
+  }
   sendJson(res, 200, discoveryDocument(route, deps.registry));
 }
 

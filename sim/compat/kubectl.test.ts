@@ -47,6 +47,52 @@ async function kubectl(...args: string[]) {
   return run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 });
 }
 
+/** The rows of a kubectl table, each cell cut at its header's column and trimmed, joined by '|'. */
+function tableRows(table: string): string[] {
+  const [header = '', ...lines] = table.trimEnd().split('\n');
+  const starts = [...header.matchAll(/\S+/g)].map((m) => m.index ?? 0);
+  return lines.map((line) =>
+    starts.map((start, i) => line.slice(start, starts[i + 1] ?? line.length).trim()).join('|'),
+  );
+}
+
+/**
+ * `kubectl api-resources -o wide` as the legacy documents say it (NAME, SHORTNAMES, APIVERSION, NAMESPACED, KIND,
+ * VERBS, CATEGORIES): every resource of /api/v1 and of each group's preferred version, subresources left out.
+ */
+async function legacyApiResources(url: string): Promise<string[]> {
+  const json = async <T>(p: string) => (await (await fetch(`${url}${p}`)).json()) as T;
+  const groups = await json<{ groups: { preferredVersion: { groupVersion: string } }[] }>('/apis');
+  const versions = ['v1', ...groups.groups.map((g) => g.preferredVersion.groupVersion)];
+  const rows: string[] = [];
+  for (const groupVersion of versions) {
+    type Entry = {
+      name: string;
+      namespaced: boolean;
+      kind: string;
+      verbs: string[];
+      shortNames?: string[];
+      categories?: string[];
+    };
+    const list = await json<{ resources: Entry[] }>(
+      groupVersion === 'v1' ? '/api/v1' : `/apis/${groupVersion}`,
+    );
+    for (const r of list.resources.filter((e) => !e.name.includes('/')))
+      rows.push(
+        [
+          r.name,
+          (r.shortNames ?? []).join(','),
+          groupVersion,
+          String(r.namespaced),
+          r.kind,
+          r.verbs.join(','),
+          (r.categories ?? []).join(','),
+        ].join('|'),
+      );
+  }
+  return rows;
+}
+
 // Debian's kubectl (1.32 here; CI installs the kubernetes-client package, kubectl 1.20, when missing).
 describe.skipIf(!available)('kubectl against the simulator', () => {
   beforeAll(async () => {
@@ -152,6 +198,26 @@ describe.skipIf(!available)('kubectl against the simulator', () => {
     expect((error as { stderr: string }).stderr).toMatch(
       /^Error from server \(BadRequest\): .*field selector "message=x": field label not supported: message$/m,
     );
+  });
+
+  it('api-resources reads the aggregated discovery (kubectl ≥ 1.26) and lists what the legacy documents list', async () => {
+    const client = JSON.parse((await run(KUBECTL, ['version', '--client', '-o', 'json'])).stdout) as {
+      clientVersion: { minor: string };
+    };
+    const before = sim.requests.length;
+    const cacheDir = path.join(dir, 'discovery-cache');
+    const { stdout } = await kubectl('api-resources', '-o', 'wide', '--cache-dir', cacheDir);
+    const asked = sim.requests.slice(before).map((r) => r.path.split('?')[0]);
+    if (Number.parseInt(client.clientVersion.minor, 10) >= 26) {
+      // Two documents hold everything: no APIResourceList of a group version is asked for.
+      expect(asked.filter((p) => p === '/api' || p === '/apis')).toEqual(['/api', '/apis']);
+      expect(asked.filter((p) => /^\/apis?\/[^/]+(\/[^/]+)?$/.test(p ?? '') && p !== '/apis')).toEqual([]);
+    }
+    // kubectl 1.20 prints the verbs as `[create delete …]`, 1.32 as `create,delete,…`.
+    const rows = tableRows(stdout).map((row) =>
+      row.replace(/\[([^\]]*)\]/, (_, verbs: string) => verbs.split(' ').join(',')),
+    );
+    expect(rows.sort()).toEqual((await legacyApiResources(sim.url)).sort());
   });
 
   it('delete -f removes the objects', async () => {

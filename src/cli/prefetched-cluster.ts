@@ -7,6 +7,8 @@
  * documents, ~0.5 s for 2,000) and the ~3 round trips of discovery and listing then overlap instead of following
  * each other.
  *
+ * A prefetched list is the whole of its kind (no `keep`), and the resourceVersion it was read at is told to the
+ * engine's `listedAt` as the list would have told it: the engine takes its targets' collections from these lists.
  * A prefetched read that fails fails the engine's call as it would have (the same error); until then it is held,
  * not reported, so a manifest error is still said first.
  */
@@ -39,12 +41,19 @@ function held<T>(promise: Promise<T>): Promise<T> {
  */
 export function withPrefetchedTracking(cluster: Cluster, application: string): Cluster {
   let kinds: Promise<Kinds> | undefined = held(cluster.listKinds());
-  const lists = new Map<string, Promise<KubeObject[]>>();
+  const lists = new Map<string, Promise<{ objects: KubeObject[]; resourceVersion: string | undefined }>>();
   held(
     kinds.then((served) => {
       for (const k of trackedKinds(served)) {
-        const query = { apiVersion: k.apiVersion, kind: k.kind, namespace: '', trackedBy: application };
-        lists.set(keyOf(query), held(cluster.list(query)));
+        let resourceVersion: string | undefined;
+        const query = {
+          apiVersion: k.apiVersion,
+          kind: k.kind,
+          namespace: '',
+          trackedBy: application,
+          listedAt: (version: string) => (resourceVersion = version),
+        };
+        lists.set(keyOf(query), held(cluster.list(query).then((objects) => ({ objects, resourceVersion }))));
       }
     }),
   );
@@ -59,7 +68,11 @@ export function withPrefetchedTracking(cluster: Cluster, application: string): C
       const key = keyOf(query);
       const prefetched = lists.get(key);
       lists.delete(key);
-      return prefetched ?? cluster.list(query);
+      if (prefetched === undefined) return cluster.list(query);
+      return prefetched.then(({ objects, resourceVersion }) => {
+        if (resourceVersion !== undefined) query.listedAt?.(resourceVersion);
+        return objects;
+      });
     },
   };
 }

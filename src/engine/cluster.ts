@@ -116,7 +116,9 @@ export interface Cluster {
     keep?(obj: KubeObject): boolean;
     /**
      * Told the resourceVersion the answer was read at (the list's `metadata.resourceVersion`), when it comes from
-     * the API server: a watch of the same collection can start there (WatchTarget.resourceVersion).
+     * the API server — and then the answer holds every object of the collection that `keep` accepts (`trackedBy`
+     * is not applied): a watch of the same collection, or of one namespace of it, can start there
+     * (WatchTarget.resourceVersion). Not told when the answer comes from elsewhere (a cache's index).
      */
     listedAt?(resourceVersion: string): void;
   }): Promise<KubeObject[]>;

@@ -3,7 +3,9 @@
  * the API server's answers to our own writes; an object never seen is read by listing its collection once (GET
  * when listing fails). A collection listed before its watch starts is watched from that list's resourceVersion,
  * not listed a second time by the watch (at 10,000 objects the second list and its replay were ~45 MB of garbage
- * promoted to the old generation, most of a re-apply's peak heap). An answer at the resourceVersion already held
+ * promoted to the old generation, most of a re-apply's peak heap). A collection can also be seeded from a list of
+ * more than it (its kind in all namespaces, read for the tracked objects at one resourceVersion): it is then neither
+ * listed on its own nor by its watch, which starts at that list's version (valid for any namespace of the kind). An answer at the resourceVersion already held
  * is the same object: the held copy is kept (one copy, shared with the task that wrote it). `invalidate()` (the
  * polling fallback) forgets everything so the next pass re-reads. Every change wakes the runner.
  */
@@ -90,6 +92,19 @@ export class LiveCache {
     return this.listCollection({ ...target, name: '' });
   }
 
+  /**
+   * Holds `objects` as the whole collection `target`, as a list answered it at `resourceVersion` (a list of its kind
+   * in all namespaces, which held every object of this namespace): a read of the collection then needs no list of
+   * its own, and its watch starts at that version. A collection read already, or being read, is left as it is.
+   */
+  seed(target: WatchTarget, objects: readonly KubeObject[], resourceVersion: string): void {
+    const collection = targetKey(target);
+    if (this.listings.has(collection)) return;
+    this.hold(objects);
+    this.listings.set(collection, Promise.resolve(true));
+    this.listedAt.set(collection, resourceVersion);
+  }
+
   /** Always reads from the API server (and caches the answer). */
   async fresh(ref: ObjectRef): Promise<KubeObject | undefined> {
     const obj = (await this.cluster.get(ref)) ?? null;
@@ -164,10 +179,7 @@ export class LiveCache {
       };
       listing = this.cluster.list(query).then(
         (items) => {
-          for (const obj of items) {
-            const key = refKey(refOf(obj));
-            if (isNewer(obj, this.objects.get(key), true)) this.objects.set(key, obj);
-          }
+          this.hold(items);
           if (version !== undefined && this.listings.get(collection) === listing)
             this.listedAt.set(collection, version);
           return true;
@@ -180,6 +192,14 @@ export class LiveCache {
       this.listings.set(collection, listing);
     }
     return listing;
+  }
+
+  /** Keeps each of a list's objects unless a newer copy is held. */
+  private hold(items: readonly KubeObject[]): void {
+    for (const obj of items) {
+      const key = refKey(refOf(obj));
+      if (isNewer(obj, this.objects.get(key), true)) this.objects.set(key, obj);
+    }
   }
 
   private observe(change: ObjectChange): void {

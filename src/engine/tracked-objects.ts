@@ -35,7 +35,6 @@ import {
   splitApiVersion,
 } from '../domain/index.js';
 import type { Cluster } from './cluster.js';
-import type { SyncContext } from './sync-context.js';
 import { TimeSlice } from './time-slice.js';
 
 /** A parsed tracking id: the Application and the object it names. */
@@ -242,14 +241,29 @@ function isTopLevelTracked(obj: KubeObject, application: string, tracking: Resou
   return (obj.metadata.ownerReferences ?? []).length === 0 && isTrackedBy(obj, application, tracking);
 }
 
-/** Every top-level live object tracked by the sync's Application, across all namespaces and listable kinds. */
-export function listTrackedObjects(ctx: SyncContext): Promise<KubeObject[]> {
-  return listTrackedLiveObjects(ctx.cluster, ctx.application, ctx.tracking);
+/** A kind as listKinds gives it. */
+export type ServedKind = Awaited<ReturnType<Cluster['listKinds']>>[number];
+
+/**
+ * Whole collections a caller wants from the tracked objects' lists besides the tracked objects: the engine's live
+ * cache takes its targets' collections (a kind in a namespace) from the list of their kind in all namespaces that
+ * the tracking reads anyway, instead of listing them again.
+ */
+export interface CollectionsAlongside {
+  /** True for an object (apiVersion and kind set) of a wanted collection: kept from the list. */
+  wants(obj: KubeObject): boolean;
+  /**
+   * A kind's list as the API server answered it, read at `resourceVersion`: every object of the kind that is
+   * tracked or wanted. Not called when the answer did not come from the API server (a live-state cache's index
+   * holds the Application's objects only, not whole collections).
+   */
+  listed(kind: ServedKind, objects: readonly KubeObject[], resourceVersion: string): void;
 }
 
 /**
- * The same for callers outside a sync (diff, drift, approvals, deletion): the top-level objects of `cluster`
- * tracked by `application`. Rejects with the cluster's error when a list fails.
+ * Every top-level live object of `cluster` tracked by `application`, across all namespaces and listable kinds (a
+ * sync's pass lists kind by kind with listTrackedOfKind; diff, drift, approvals and deletion call this). Rejects
+ * with the cluster's error when a list fails.
  */
 export async function listTrackedLiveObjects(
   cluster: Pick<Cluster, 'listKinds' | 'list'>,
@@ -260,21 +274,39 @@ export async function listTrackedLiveObjects(
   // Filtered in time slices: reading the tracking of 20,000 objects is tens of ms of CPU.
   const slice = new TimeSlice();
   const lists = await Promise.all(
-    kinds.map(async (k) => {
-      const objects = await cluster.list({
-        apiVersion: k.apiVersion,
-        kind: k.kind,
-        namespace: '',
-        trackedBy: application,
-        keep: (obj) => isTopLevelTracked(obj, application, tracking),
-      });
-      const tracked: KubeObject[] = [];
-      for (const obj of objects) {
-        if (slice.due()) await slice.pause();
-        if (isTopLevelTracked(obj, application, tracking)) tracked.push(obj);
-      }
-      return tracked;
-    }),
+    kinds.map((k) => listTrackedOfKind(cluster, k, application, tracking, slice)),
   );
   return lists.flat();
+}
+
+/**
+ * The top-level objects of one kind (all namespaces) tracked by `application`; with `alongside`, the objects of
+ * the collections it wants are kept from the same list and handed to it.
+ */
+export async function listTrackedOfKind(
+  cluster: Pick<Cluster, 'list'>,
+  kind: ServedKind,
+  application: string,
+  tracking: ResourceTracking,
+  slice: TimeSlice,
+  alongside?: CollectionsAlongside,
+): Promise<KubeObject[]> {
+  let resourceVersion: string | undefined;
+  const objects = await cluster.list({
+    apiVersion: kind.apiVersion,
+    kind: kind.kind,
+    namespace: '',
+    trackedBy: application,
+    keep: alongside
+      ? (obj) => isTopLevelTracked(obj, application, tracking) || alongside.wants(obj)
+      : (obj) => isTopLevelTracked(obj, application, tracking),
+    ...(alongside ? { listedAt: (version: string) => (resourceVersion = version) } : {}),
+  });
+  if (alongside && resourceVersion !== undefined) alongside.listed(kind, objects, resourceVersion);
+  const tracked: KubeObject[] = [];
+  for (const obj of objects) {
+    if (slice.due()) await slice.pause();
+    if (isTopLevelTracked(obj, application, tracking)) tracked.push(obj);
+  }
+  return tracked;
 }

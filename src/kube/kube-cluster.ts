@@ -24,7 +24,7 @@ import {
 } from '../engine/index.js';
 import type { KubeConfig } from './client-node.js';
 import { toClusterError } from './cluster-errors.js';
-import { type ApiResourceEntry, KubeDiscovery } from './kube-discovery.js';
+import { type ApiResourceEntry, KubeDiscovery, type ServedGroup } from './kube-discovery.js';
 import { KubeHttp, type KubeRequest } from './kube-http.js';
 import { type WatchList, watchCollections } from './kube-watch.js';
 
@@ -157,23 +157,16 @@ class KubeCluster implements Cluster {
     return resource === undefined ? undefined : { name: resource.name, namespaced: resource.namespaced };
   }
 
+  /** The preferred version of each group (aggregated discovery: two requests; else the legacy walk). */
   async listKinds() {
-    type Groups = { groups?: { preferredVersion?: { groupVersion?: string } }[] };
-    const groups = await this.call<Groups>('discover API groups', () =>
-      this.http.request({ method: 'GET', path: '/apis' }),
-    );
-    const versions = ['v1', ...(groups.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? [])];
-    const lists = await Promise.all(
-      versions.map(async (apiVersion) => {
-        const resources = await this.call<ApiResourceEntry[]>(`discover ${apiVersion}`, () =>
-          this.api.resourceList(apiVersion),
-        );
-        return resources
-          .filter((r) => !r.name.includes('/') && r.verbs.includes('list') && r.verbs.includes('delete'))
-          .map((r) => ({ apiVersion, kind: r.kind, namespaced: r.namespaced }));
-      }),
-    );
-    return lists.flat();
+    const groups = await this.call<ServedGroup[]>('discover API groups', () => this.api.served());
+    return groups.flatMap((group) => {
+      const preferred = group.versions[0];
+      if (preferred === undefined) return [];
+      return preferred.resources
+        .filter((r) => !r.name.includes('/') && r.verbs.includes('list') && r.verbs.includes('delete'))
+        .map((r) => ({ apiVersion: preferred.apiVersion, kind: r.kind, namespaced: r.namespaced }));
+    });
   }
 
   get(ref: ObjectRef): Promise<KubeObject | undefined> {

@@ -1,8 +1,19 @@
 /**
- * KubeDiscovery — which resources the API server serves, over KubeHttp: `GET /api/v1` or `/apis/<group>/<version>`
- * (an APIResourceList) cached per apiVersion and asked again when a kind is not in the cached list (a CRD created
- * since), as client-node's KubernetesObjectApi did; concurrent misses for one kind share one request. Also the
- * request paths that discovery implies. Its GETs are retried on transient trouble by KubeHttp.
+ * KubeDiscovery — which resources the API server serves, over KubeHttp.
+ *
+ * - **Everything served** (`served()`, what listKinds reads): the aggregated discovery documents, `GET /api` and
+ *   `GET /apis` asked for as `apidiscovery.k8s.io/v2` `APIGroupDiscoveryList`s (Kubernetes ≥ 1.26, GA in 1.30;
+ *   what kubectl and client-go ask for first): two requests, side by side, hold every group, version and resource.
+ *   A server that answers the legacy form (an older one, or one without it) is walked as before: the `APIVersions`
+ *   and `APIGroupList` it answered, then one APIResourceList per preferred group version. A group version the
+ *   aggregated document marks `Stale` (an aggregated API server it could not reach) is asked for on its own.
+ * - **One kind** (`resource()`): the cached APIResourceList of its apiVersion, filled by `served()` for every group
+ *   version, or by `GET /api/v1` or `/apis/<group>/<version>` (a legacy APIResourceList); asked again when the kind is
+ *   not in the cached list (a CRD created since), as client-node's KubernetesObjectApi did. A miss while `served()`
+ *   is under way waits for it rather than asking for the same list beside it; concurrent misses for one kind share
+ *   one request.
+ *
+ * Also the request paths that discovery implies. Its GETs are retried on transient trouble by KubeHttp.
  */
 import type { KubeHttp } from './kube-http.js';
 
@@ -14,8 +25,50 @@ export interface ApiResourceEntry {
   verbs: string[];
 }
 
+/** A served group: its versions in the server's order of preference (core: the group ''). */
+export interface ServedGroup {
+  name: string;
+  versions: { apiVersion: string; resources: ApiResourceEntry[] }[];
+}
+
 interface ApiResourceList {
   resources?: ApiResourceEntry[];
+}
+
+/** The media type of aggregated discovery, then plain JSON (the legacy documents) for a server without it. */
+export const AGGREGATED_DISCOVERY_ACCEPT =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+
+/** What `/api` or `/apis` answers: an APIGroupDiscoveryList, or the legacy APIVersions / APIGroupList. */
+interface DiscoveryRoot {
+  kind?: string;
+  apiVersion?: string;
+  /** APIGroupDiscoveryList */
+  items?: {
+    metadata?: { name?: string };
+    versions?: {
+      version: string;
+      freshness?: string;
+      resources?: {
+        resource: string;
+        responseKind?: { kind?: string } | null;
+        scope?: string;
+        verbs?: string[];
+      }[];
+    }[];
+  }[];
+  /** APIVersions (`/api`) */
+  versions?: string[];
+  /** APIGroupList (`/apis`) */
+  groups?: { name: string; preferredVersion?: { groupVersion?: string } }[];
+}
+
+function isAggregated(root: DiscoveryRoot | undefined): root is DiscoveryRoot & { items: unknown[] } {
+  return (
+    root?.kind === 'APIGroupDiscoveryList' &&
+    root.apiVersion === 'apidiscovery.k8s.io/v2' &&
+    Array.isArray(root.items)
+  );
 }
 
 /** `/api/v1` for the core group, `/apis/<group>/<version>` otherwise. */
@@ -30,6 +83,8 @@ export class KubeDiscovery {
   private readonly cache = new Map<string, ApiResourceEntry[]>();
   /** Discovery requests in flight, by apiVersion and kind: concurrent misses share one. */
   private readonly discovering = new Map<string, Promise<ApiResourceEntry | undefined>>();
+  /** `served()` under way: a miss waits for it (it fills the cache) instead of asking beside it. */
+  private serving: Promise<ServedGroup[]> | undefined;
 
   constructor(http: KubeHttp, defaultNamespace: string) {
     this.http = http;
@@ -41,22 +96,99 @@ export class KubeDiscovery {
    * @throws ApiException 404 when the apiVersion is not served at all (and any other failure of the request).
    */
   resource(apiVersion: string, kind: string): Promise<ApiResourceEntry | undefined> {
-    const cached = this.cache.get(apiVersion)?.find((r) => r.kind === kind);
+    const cached = this.cached(apiVersion, kind);
     if (cached) return Promise.resolve(cached);
     const key = `${apiVersion} ${kind}`;
     let pending = this.discovering.get(key);
     if (pending === undefined) {
-      pending = this.fetch(apiVersion)
-        .then((resources) => resources.find((r) => r.kind === kind))
+      const serving = this.serving;
+      pending = (
+        serving
+          ? serving.then(
+              () => this.cached(apiVersion, kind),
+              () => undefined,
+            )
+          : Promise.resolve()
+      )
+        .then(async (found) => found ?? (await this.fetch(apiVersion)).find((r) => r.kind === kind))
         .finally(() => this.discovering.delete(key));
       this.discovering.set(key, pending);
     }
     return pending;
   }
 
-  /** All resources of one apiVersion (a fresh request; the cache takes the answer). */
-  async resourceList(apiVersion: string): Promise<ApiResourceEntry[]> {
-    return this.fetch(apiVersion);
+  private cached(apiVersion: string, kind: string): ApiResourceEntry | undefined {
+    return this.cache.get(apiVersion)?.find((r) => r.kind === kind);
+  }
+
+  /**
+   * Every group the server serves, each with its versions in order of preference and their resources (fresh
+   * requests; the cache takes the answers). Aggregated discovery when the server answers it: every version of
+   * every group; else the legacy walk: each group's preferred version. Concurrent calls share one.
+   */
+  served(): Promise<ServedGroup[]> {
+    if (this.serving === undefined) {
+      const serving = this.fetchServed().finally(() => {
+        if (this.serving === serving) this.serving = undefined;
+      });
+      this.serving = serving;
+    }
+    return this.serving;
+  }
+
+  private async fetchServed(): Promise<ServedGroup[]> {
+    const root = (path: string) =>
+      this.http.request<DiscoveryRoot | undefined>({
+        method: 'GET',
+        path,
+        accept: AGGREGATED_DISCOVERY_ACCEPT,
+      });
+    const [core, named] = await Promise.all([root('/api'), root('/apis')]);
+    const legacyCore = (core?.versions ?? ['v1']).slice(0, 1).map((version) => ({ name: '', version }));
+    const legacyNamed = (named?.groups ?? []).flatMap((g) =>
+      g.preferredVersion?.groupVersion ? [{ name: g.name, version: g.preferredVersion.groupVersion }] : [],
+    );
+    const groups = await Promise.all([
+      ...(isAggregated(core) ? this.aggregatedGroups(core) : legacyCore.map((g) => this.legacyGroup(g))),
+      ...(isAggregated(named) ? this.aggregatedGroups(named) : legacyNamed.map((g) => this.legacyGroup(g))),
+    ]);
+    return groups;
+  }
+
+  /** A group of the legacy walk: its preferred version's APIResourceList. */
+  private async legacyGroup(group: { name: string; version: string }): Promise<ServedGroup> {
+    return {
+      name: group.name,
+      versions: [{ apiVersion: group.version, resources: await this.fetch(group.version) }],
+    };
+  }
+
+  /** The groups of an APIGroupDiscoveryList, in the legacy entries' shape; a Stale version asked for on its own. */
+  private aggregatedGroups(list: DiscoveryRoot): Promise<ServedGroup>[] {
+    return (list.items ?? []).map(async (item) => {
+      const name = item.metadata?.name ?? '';
+      const versions = await Promise.all(
+        (item.versions ?? []).map(async (v) => {
+          const apiVersion = name === '' ? v.version : `${name}/${v.version}`;
+          if (v.freshness === 'Stale') return { apiVersion, resources: await this.fetch(apiVersion) };
+          const resources = (v.resources ?? []).flatMap((r) =>
+            r.responseKind?.kind
+              ? [
+                  {
+                    name: r.resource,
+                    kind: r.responseKind.kind,
+                    namespaced: r.scope === 'Namespaced',
+                    verbs: r.verbs ?? [],
+                  },
+                ]
+              : [],
+          );
+          this.cache.set(apiVersion, resources);
+          return { apiVersion, resources };
+        }),
+      );
+      return { name, versions };
+    });
   }
 
   private async fetch(apiVersion: string): Promise<ApiResourceEntry[]> {

@@ -12,7 +12,12 @@ import { apiVersionOf, objectRefOf, type SyncContext } from '../sync-context.js'
 import { hasSyncOption } from '../sync-options.js';
 import type { SyncTask } from '../sync-task.js';
 import { TimeSlice } from '../time-slice.js';
-import { listTrackedObjects, sharedResourceMessage } from '../tracked-objects.js';
+import {
+  type CollectionsAlongside,
+  listTrackedOfKind,
+  sharedResourceMessage,
+  trackedKinds,
+} from '../tracked-objects.js';
 
 export interface PassPlan {
   tasks: SyncTask[];
@@ -26,11 +31,56 @@ function identityOf(obj: KubeObject): string {
 
 const SKIP_DRY_RUN_ON_MISSING = 'SkipDryRunOnMissingResource=true';
 
+/** `<apiVersion>/<kind>` */
+const kindKeyOf = (k: { apiVersion: string; kind: string }) => `${k.apiVersion}/${k.kind}`;
+
+/**
+ * The tracked objects (listed once per operation), and the targets' collections read into the live cache: each
+ * taken from its kind's list in all namespaces, which the tracking reads anyway (one fetch of each thing), or else
+ * read on its own once that list is in.
+ */
 async function trackedLive(ctx: SyncContext, slice: TimeSlice): Promise<KubeObject[]> {
   if (ctx.memory.trackedObjects !== undefined) return ctx.memory.trackedObjects;
-  // The targets' collections are read (into the live cache) while the tracked objects are listed: the reads the
-  // pass makes right after the listing, started a round trip earlier.
-  const [tracked] = await Promise.all([listTrackedObjects(ctx), readTargetCollections(ctx, slice)]);
+  const collections = await targetCollections(ctx, slice);
+  /** kind → the namespaces of its wanted collections ('' for a cluster-scoped kind's one collection). */
+  const wanted = new Map<string, Set<string>>();
+  for (const target of collections) {
+    const namespaces = wanted.get(kindKeyOf(target)) ?? new Set(['']);
+    namespaces.add(target.namespace);
+    wanted.set(kindKeyOf(target), namespaces);
+  }
+  const alongside: CollectionsAlongside = {
+    wants: (obj) => wanted.get(kindKeyOf(obj))?.has(obj.metadata.namespace ?? '') === true,
+    listed: (kind, objects, resourceVersion) => {
+      const namespaces = kind.namespaced
+        ? [...(wanted.get(kindKeyOf(kind)) ?? [])].filter((n) => n !== '')
+        : [''];
+      for (const namespace of namespaces)
+        ctx.live.seed(
+          { apiVersion: kind.apiVersion, kind: kind.kind, namespace },
+          objects.filter((o) => (o.metadata.namespace ?? '') === namespace),
+          resourceVersion,
+        );
+    },
+  };
+  const kinds = trackedKinds(await ctx.cluster.listKinds());
+  const lists = new Map(
+    kinds.map((k) => [
+      kindKeyOf(k),
+      listTrackedOfKind(
+        ctx.cluster,
+        k,
+        ctx.application,
+        ctx.tracking,
+        slice,
+        wanted.has(kindKeyOf(k)) ? alongside : undefined,
+      ),
+    ]),
+  );
+  const [tracked] = await Promise.all([
+    Promise.all(lists.values()).then((found) => found.flat()),
+    readTargetCollections(ctx, collections, lists),
+  ]);
   // The same objects came in both (a target's collection holds the tracked objects of its kind and namespace):
   // the tracked list keeps the live cache's copies, so 10,000 tracked targets are held once, not twice.
   for (const [i, obj] of tracked.entries()) {
@@ -42,12 +92,13 @@ async function trackedLive(ctx: SyncContext, slice: TimeSlice): Promise<KubeObje
 }
 
 /**
- * Reads the collection (kind and namespace) of every target into the live cache, as liveOf does for its task a
- * moment later; a target of a kind not served is left to the pass. Failures are the pass's to report: its own
- * reads meet them again.
+ * The collection (kind and namespace) of every target, as liveOf reads it a moment later — the destination
+ * namespace for one without a namespace, its scope unknown yet — and the Namespaces (the destination's).
  */
-async function readTargetCollections(ctx: SyncContext, slice: TimeSlice): Promise<void> {
+async function targetCollections(ctx: SyncContext, slice: TimeSlice): Promise<WatchTarget[]> {
   const collections = new Map<string, WatchTarget>();
+  if (ctx.namespace !== '')
+    collections.set('v1/Namespace/', { apiVersion: 'v1', kind: 'Namespace', namespace: '' });
   for (const { object } of ctx.targets) {
     if (slice.due()) await slice.pause();
     const namespace = object.metadata.namespace || ctx.namespace;
@@ -55,9 +106,23 @@ async function readTargetCollections(ctx: SyncContext, slice: TimeSlice): Promis
     if (!collections.has(key))
       collections.set(key, { apiVersion: object.apiVersion, kind: object.kind, namespace });
   }
+  return [...collections.values()];
+}
+
+/**
+ * Reads each collection into the live cache once its kind's tracked list is in: nothing more when that list
+ * seeded it (the live cache holds it), else its own list. A target of a kind not served is left to the pass.
+ * Failures are the pass's to report: its own reads meet them again.
+ */
+async function readTargetCollections(
+  ctx: SyncContext,
+  collections: readonly WatchTarget[],
+  lists: ReadonlyMap<string, Promise<unknown>>,
+): Promise<void> {
   await Promise.all(
-    [...collections.values()].map(async (target) => {
+    collections.map(async (target) => {
       try {
+        await lists.get(kindKeyOf(target))?.catch(() => undefined);
         const info = await ctx.cluster.discover(target.apiVersion, target.kind);
         if (info !== undefined)
           await ctx.live.readCollection({ ...target, namespace: info.namespaced ? target.namespace : '' });
@@ -195,10 +260,9 @@ async function livesOf(
 export async function planPass(ctx: SyncContext, startedAt: string): Promise<PassPlan> {
   const slice = new TimeSlice();
   const namespaceRef = { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ctx.namespace };
-  const [tracked, namespaceLive] = await Promise.all([
-    trackedLive(ctx, slice),
-    ctx.namespace === '' ? undefined : ctx.live.get(namespaceRef),
-  ]);
+  // The destination Namespace is one of the collections read with the tracked objects.
+  const tracked = await trackedLive(ctx, slice);
+  const namespaceLive = ctx.namespace === '' ? undefined : await ctx.live.get(namespaceRef);
   const namespaceExists = ctx.namespace === '' || namespaceLive !== undefined;
   const draft = await build(ctx, startedAt, tracked, namespaceExists, slice);
   await discoverKinds(ctx, draft, slice);

@@ -55,9 +55,35 @@ describe('withPrefetchedTracking', () => {
 
     expect(tracked.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/mine']);
     const gets = getsSince(from);
-    expect(gets.filter((p, i) => gets.indexOf(p) !== i && p !== '/api/v1')).toEqual([]); // each read once
+    expect(gets.filter((p, i) => gets.indexOf(p) !== i)).toEqual([]); // each read once, discovery too
     await listTrackedLiveObjects(prefetching, 'app');
     expect(getsSince(from).filter((p) => p === '/api/v1/configmaps')).toHaveLength(2); // asked again later
+  });
+
+  it("tells the engine's list the version the prefetched list was read at, with every object of the kind", async () => {
+    const cluster = createKubeCluster(kc);
+    const untracked = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'not-mine', namespace: 'default' },
+    };
+    await cluster.apply(untracked, { force: true, dryRun: false });
+    const from = sim.requests.length;
+    const prefetching = withPrefetchedTracking(cluster, 'app');
+    await prefetching.listKinds();
+    let version: string | undefined;
+    const objects = await prefetching.list({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: '',
+      trackedBy: 'app',
+      listedAt: (v) => {
+        version = v;
+      },
+    });
+    expect(getsSince(from).filter((p) => p === '/api/v1/configmaps')).toHaveLength(1); // the prefetched answer
+    expect(Number(version)).toBeGreaterThan(0);
+    expect(objects.map((o) => o.metadata.name)).toContain('not-mine');
   });
 
   it('fails the call that takes a failed prefetch with its error, and no unhandled rejection before', async () => {

@@ -75,6 +75,59 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
     ).toBe(undefined);
   });
 
+  it('lists the served kinds from aggregated discovery: GET /api and /apis only, and the kinds served since', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+    const fresh = createKubeCluster(kc);
+    const before = sim.requests.length;
+    // A kind's discovery asked while the listing is under way waits for it: no GET /api/v1 beside it.
+    const [kinds, configMaps] = await Promise.all([fresh.listKinds(), fresh.discover('v1', 'ConfigMap')]);
+    expect(configMaps).toEqual({ name: 'configmaps', namespaced: true });
+    await fresh.discover('apps/v1', 'Deployment');
+    const asked = sim.requests.slice(before).map((r) => `${r.method} ${r.path}`);
+    expect(asked.sort()).toEqual(['GET /api', 'GET /apis']);
+    expect(kinds).toContainEqual({ apiVersion: 'v1', kind: 'Namespace', namespaced: false });
+    expect(kinds).toContainEqual({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      namespaced: true,
+    });
+    // Subresources and kinds that cannot be listed and deleted are left out, as from the legacy walk.
+    expect(kinds.map((k) => k.kind)).not.toContain('Scale');
+
+    const group = 'aggregated.example.com';
+    await fresh.apply(servedCrd(group, 'Sprocket', 'sprockets'), { dryRun: false, force: true });
+    let served: Awaited<ReturnType<Cluster['listKinds']>> = [];
+    for (let i = 0; i < 100 && !served.some((k) => k.kind === 'Sprocket'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      served = await fresh.listKinds();
+    }
+    expect(served).toContainEqual({ apiVersion: `${group}/v1`, kind: 'Sprocket', namespaced: true });
+  });
+
+  it('walks the legacy documents on an API server without aggregated discovery, to the same kinds', async () => {
+    const legacySim = await startSimulator({ speed: 20, aggregatedDiscovery: false });
+    try {
+      const kc = new KubeConfig();
+      kc.loadFromString(legacySim.kubeconfig({ namespace: 'default' }));
+      const legacy = createKubeCluster(kc);
+      const [kinds] = await Promise.all([legacy.listKinds(), legacy.discover('v1', 'ConfigMap')]);
+      const asked = legacySim.requests.map((r) => r.path);
+      // /api and /apis (answered in the legacy form: not asked twice), then the preferred version of each group.
+      expect(asked.filter((p) => p === '/api' || p === '/apis').sort()).toEqual(['/api', '/apis']);
+      expect(asked.filter((p) => p === '/api/v1')).toEqual(['/api/v1']);
+      expect(asked).toContain('/apis/apps/v1');
+      const onAggregated = new KubeConfig();
+      onAggregated.loadFromString(sim.kubeconfig({ namespace: 'default' }));
+      const builtIn = (await createKubeCluster(onAggregated).listKinds()).filter(
+        (k) => !k.apiVersion.includes('example.com'),
+      );
+      expect(kinds).toEqual(builtIn);
+    } finally {
+      await legacySim.stop();
+    }
+  });
+
   it('server-side dry run persists nothing; apply does, with plain JSON timestamps', async () => {
     await cluster.apply(configMap('dry'), { dryRun: true, force: true });
     expect(await cluster.get(ref('dry'))).toBeUndefined();
@@ -263,6 +316,45 @@ describe('createKubeCluster over HTTP against the simulator (real client-node 1.
         );
       expect(lists).toEqual([]);
       expect(listed).toBe(0);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it("watches one namespace from a list of the kind in all namespaces: that list's version holds for it", async () => {
+    await cluster.apply(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } },
+      { dryRun: false, force: true },
+    );
+    const inOther = (name: string) => configMap(name, { namespace: 'other' });
+    let version = '';
+    await cluster.list({
+      ...ref(''),
+      namespace: '',
+      listedAt: (resourceVersion) => {
+        version = resourceVersion;
+      },
+    });
+    await cluster.apply(configMap('wide-1'), { dryRun: false, force: true }); // after the list, before the watch
+    await cluster.apply(inOther('wide-1'), { dryRun: false, force: true });
+    const before = sim.requests.length;
+    const seen: string[] = [];
+    const watch = cluster.watch(
+      [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: version }],
+      (c) => seen.push(`${c.type} ${c.object.metadata.namespace}/${c.object.metadata.name}`),
+    );
+    try {
+      await cluster.apply(inOther('wide-2'), { dryRun: false, force: true });
+      await cluster.apply(configMap('wide-2'), { dryRun: false, force: true });
+      await expect
+        .poll(() => seen, { timeout: 5000 })
+        .toEqual(['ADDED default/wide-1', 'ADDED default/wide-2']);
+      const lists = sim.requests
+        .slice(before)
+        .filter(
+          (r) => r.method === 'GET' && r.path.includes('/configmaps') && !r.path.includes('watch=true'),
+        );
+      expect(lists).toEqual([]);
     } finally {
       watch.stop();
     }
