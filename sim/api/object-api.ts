@@ -19,7 +19,7 @@ import { alreadyExists, badRequest, notFound, StatusError, unsupportedMediaType 
 import type { CustomResourceType } from './type-registry.js';
 import type { WritePipeline } from './write-pipeline.js';
 
-export const PATCH_TYPES = {
+const PATCH_TYPES = {
   json: 'application/json-patch+json',
   merge: 'application/merge-patch+json',
   strategic: 'application/strategic-merge-patch+json',

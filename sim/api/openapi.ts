@@ -8,8 +8,6 @@
  */
 import { apiVersionOf, type ResourceType } from './resource-type.js';
 
-export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-
 /** gnostic openapi_v2.Document with only `swagger: "2.0"` (field 1, length-delimited). */
 export const OPENAPI_V2_PROTOBUF_BODY = Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]);
 

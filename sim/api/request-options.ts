@@ -4,7 +4,7 @@
  */
 import { badRequest } from './status-error.js';
 
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 export interface RequestOptions {
   dryRun: boolean;

@@ -16,7 +16,7 @@ import type { CustomResourceType } from './type-registry.js';
 import { serveWatch } from './watch-stream.js';
 
 /** Reads a pod's log: (namespace, pod, container?, tailLines?, previous?) → text; throws StatusError. */
-export type PodLogReader = (
+type PodLogReader = (
   namespace: string,
   name: string,
   container: string | undefined,

@@ -53,25 +53,6 @@ export function labelMatcher(selector: string | null | undefined): (obj: KubeObj
   return (obj) => requirements.every((r) => r(obj.metadata.labels ?? {}));
 }
 
-/** Does a structured selector `{matchLabels, matchExpressions}` select these labels? */
-export function selectorMatches(selector: unknown, labels: Record<string, string> | undefined): boolean {
-  if (!isJsonObject(selector)) return false;
-  const l = labels ?? {};
-  const matchLabels = (selector.matchLabels ?? {}) as Record<string, string>;
-  if (!Object.entries(matchLabels).every(([k, v]) => l[k] === v)) return false;
-  const expressions = (selector.matchExpressions ?? []) as {
-    key: string;
-    operator: string;
-    values?: string[];
-  }[];
-  return expressions.every(({ key, operator, values = [] }) => {
-    if (operator === 'In') return key in l && values.includes(l[key] ?? '');
-    if (operator === 'NotIn') return !(key in l) || !values.includes(l[key] ?? '');
-    if (operator === 'Exists') return key in l;
-    return !(key in l);
-  });
-}
-
 function fieldValue(obj: KubeObject, path: string): string {
   let node: unknown = obj;
   for (const part of path.split('.')) node = isJsonObject(node) ? node[part] : undefined;

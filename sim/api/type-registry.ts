@@ -69,7 +69,7 @@ interface CrdSpec {
   versions: CrdVersion[];
 }
 
-export function typesOfCrd(crd: KubeObject): CustomResourceType[] {
+function typesOfCrd(crd: KubeObject): CustomResourceType[] {
   const spec = crd.spec as CrdSpec;
   return spec.versions
     .filter((v) => v.served !== false)

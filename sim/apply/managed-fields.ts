@@ -20,7 +20,7 @@ export interface Manager {
   fields: FieldSet;
 }
 
-export function toFieldsV1(fields: FieldSet): FieldsV1 {
+function toFieldsV1(fields: FieldSet): FieldsV1 {
   const root: FieldsV1 = {};
   for (const path of [...fields].sort()) {
     const elems = parsePath(path);
@@ -34,7 +34,7 @@ export function toFieldsV1(fields: FieldSet): FieldsV1 {
   return root;
 }
 
-export function fromFieldsV1(tree: FieldsV1, prefix: string[] = [], out: FieldSet = new Set()): FieldSet {
+function fromFieldsV1(tree: FieldsV1, prefix: string[] = [], out: FieldSet = new Set()): FieldSet {
   for (const [key, child] of Object.entries(tree)) {
     if (key === '.') out.add(JSON.stringify(prefix));
     else if (Object.keys(child).length === 0) out.add(JSON.stringify([...prefix, key]));

@@ -5,7 +5,7 @@
 import type { ClusterClient } from './cluster-client.js';
 
 export const NODE_NAME = 'sim-node';
-export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export function bootstrapCluster(client: ClusterClient): void {
   for (const name of SYSTEM_NAMESPACES) {

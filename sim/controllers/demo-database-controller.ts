@@ -17,7 +17,7 @@ import {
 } from './controller-context.js';
 
 /** Store key (group/plural) of the demo's Database kind. */
-export const DATABASE_TYPE_KEY = 'demo.wavesync.dev/databases';
+const DATABASE_TYPE_KEY = 'demo.wavesync.dev/databases';
 
 /** Simulated seconds a Database takes to provision (3 s of wall clock at the demo's ×20). */
 export const DATABASE_PROVISION_SECONDS = 60;

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../store/kube-object.js';
 import { type ControllerContext, onTypes, statusOf } from './controller-context.js';
 
-export const INFRA_SECONDS = 0.5;
+const INFRA_SECONDS = 0.5;
 
 export function infrastructureControllers(ctx: ControllerContext): void {
   let nextIp = 10;

@@ -12,7 +12,7 @@
 
 export const DEFAULT_STEP_SECONDS = 1;
 
-export interface LogAt {
+interface LogAt {
   /** Simulated seconds after the container starts. */
   at: number;
   line: string;

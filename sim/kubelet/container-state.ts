@@ -6,7 +6,7 @@
 import type { Condition } from '../controllers/controller-context.js';
 import { type JsonObject, type KubeObject, timestamp } from '../store/kube-object.js';
 
-export type ContainerState =
+type ContainerState =
   | { waiting: { reason: string; message?: string } }
   | { running: { startedAt: string } }
   | {
@@ -54,12 +54,12 @@ export function newContainer(spec: JsonObject): ContainerRuntime {
   };
 }
 
-export function isTerminated(c: ContainerRuntime): boolean {
+function isTerminated(c: ContainerRuntime): boolean {
   return 'terminated' in c.state;
 }
 
 /** Pending until every container started; Succeeded/Failed once all ended and none restarts; else Running. */
-export function podPhase(runtime: PodRuntime, restartPolicy: string): string {
+function podPhase(runtime: PodRuntime, restartPolicy: string): string {
   const { containers } = runtime;
   if (!containers.every((c) => c.started)) return 'Pending';
   const ended = containers.every((c) => isTerminated(c) && !willRestart(c, restartPolicy));

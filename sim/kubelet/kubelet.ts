@@ -25,9 +25,9 @@ import {
   willRestart,
 } from './container-state.js';
 
-export const SCHEDULE_SECONDS = 0.1;
-export const PULL_SECONDS = 0.3;
-export const BACKOFF_BASE_SECONDS = 10;
+const SCHEDULE_SECONDS = 0.1;
+const PULL_SECONDS = 0.3;
+const BACKOFF_BASE_SECONDS = 10;
 
 export interface KubeletHandle {
   /** Make a container exit now with exitCode (default: the first container). Returns false if not running. */

@@ -9,7 +9,7 @@
  */
 import { clone, type KubeObject } from './kube-object.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface StoreEvent {
   type: WatchEventType;

@@ -2,7 +2,7 @@
  * Small manifest builders for simulator tests.
  */
 
-export interface ContainerManifest {
+interface ContainerManifest {
   name: string;
   image: string;
   command?: string[];

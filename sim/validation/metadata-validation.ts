@@ -15,7 +15,7 @@ import type { ObjectMeta } from '../store/kube-object.js';
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-export const MESSAGES = {
+const MESSAGES = {
   ...NAME_MESSAGES,
   namePart:
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
@@ -41,7 +41,7 @@ export function validateName(name: string, rule: NameRule, field = 'metadata.nam
 }
 
 /** A label/annotation key: optional DNS-subdomain prefix and a qualified name part. */
-export function validateQualifiedName(key: string, field: string): StatusCause[] {
+function validateQualifiedName(key: string, field: string): StatusCause[] {
   const slash = key.lastIndexOf('/');
   const prefix = slash < 0 ? undefined : key.slice(0, slash);
   const name = slash < 0 ? key : key.slice(slash + 1);
@@ -69,7 +69,7 @@ export function validateLabels(labels: unknown, field: string): StatusCause[] {
   return causes;
 }
 
-export function validateAnnotations(annotations: unknown): StatusCause[] {
+function validateAnnotations(annotations: unknown): StatusCause[] {
   if (annotations === undefined || annotations === null) return [];
   const entries = Object.entries(annotations as Record<string, unknown>);
   const causes = entries.flatMap(([key]) => validateQualifiedName(key.toLowerCase(), 'metadata.annotations'));

@@ -11,6 +11,5 @@
  * they are.
  */
 export { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-export type { Cluster as KubeConfigCluster, User } from '@kubernetes/client-node/dist/config_types.js';
+export type { User } from '@kubernetes/client-node/dist/config_types.js';
 export { ApiException } from '@kubernetes/client-node/dist/gen/apis/exception.js';
-export { PatchStrategy } from '@kubernetes/client-node/dist/patch.js';

@@ -40,7 +40,7 @@ export interface ClusterCaches {
 }
 
 /** True when the Application's ignoreDifferences read the live objects' managedFields. */
-export function readsManagedFields(app: Pick<Application, 'manifest'>): boolean {
+function readsManagedFields(app: Pick<Application, 'manifest'>): boolean {
   return ignoreDifferencesOf(app).rules.some((rule) => rule.managedFieldsManagers.length > 0);
 }
 

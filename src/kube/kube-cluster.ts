@@ -49,10 +49,10 @@ export interface KubeClusterOptions {
 }
 
 /** Default KubeClusterOptions.maxInFlight. */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
+const DEFAULT_MAX_IN_FLIGHT = 64;
 
 /** Objects per page of a list: kubectl's default `--chunk-size`. */
-export const LIST_PAGE_SIZE = 500;
+const LIST_PAGE_SIZE = 500;
 
 /** A counting semaphore: `run` starts `task` once fewer than `limit` tasks are running. */
 class InFlightLimit {
@@ -78,7 +78,7 @@ class InFlightLimit {
 }
 
 /** Default per-request timeout in ms (KubeClusterOptions.requestTimeoutMs). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 function refOfObject(obj: KubeObject): ObjectRef {
   const { namespace = '', name = '' } = obj.metadata;

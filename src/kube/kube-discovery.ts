@@ -72,7 +72,7 @@ function isAggregated(root: DiscoveryRoot | undefined): root is DiscoveryRoot & 
 }
 
 /** `/api/v1` for the core group, `/apis/<group>/<version>` otherwise. */
-export function apiVersionPath(apiVersion: string): string {
+function apiVersionPath(apiVersion: string): string {
   return apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
 }
 

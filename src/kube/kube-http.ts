@@ -24,7 +24,7 @@ import https from 'node:https';
 import { ApiException, type KubeConfig } from './client-node.js';
 import { type HttpRetryPolicy, withHttpRetries } from './retrying-http.js';
 
-export type KubeMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type KubeMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One API request: `path` from the server root (e.g. `/api/v1/namespaces/default/configmaps/x`). */
 export interface KubeRequest {
