@@ -89,3 +89,12 @@ export function sourcesOf(app: Pick<Application, 'source' | 'sources'>): Applica
 export function hasOnlyLocalSources(app: Pick<Application, 'source' | 'sources'>): boolean {
   return sourcesOf(app).every((s) => s.repoURL === '');
 }
+
+/**
+ * `app` with the operation's sources (multi-source) or source in place of its own (Argo CD's
+ * `operation.sync.source(s)`: a rollback to a recorded source), else `app`.
+ */
+export function withOperationSource(app: Application, operation: SyncOperation): Application {
+  if (operation.sources?.[0]) return { ...app, source: operation.sources[0], sources: operation.sources };
+  return operation.source ? { ...app, source: operation.source } : app;
+}

@@ -22,6 +22,7 @@ export {
   type RetryStrategy,
   sourcesOf,
   withApplicationSyncOptions,
+  withOperationSource,
 } from './application.js';
 export { BotError, type BotErrorCode, ManifestError } from './errors.js';
 export {

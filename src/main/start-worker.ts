@@ -125,9 +125,11 @@ export async function startWorker(deps: WorkerDeps): Promise<SyncWorker> {
       cache: { logger },
     });
   const runner = createEngineSyncRunner<SourcedObject, ReturnType<typeof createRetryingKubeCluster>>({
+    // An App of Apps child's Application comes from its parent's render (app-of-apps/); any other from the registry.
     application: async (_name, request) => {
-      if (!request.appOfApps && !apps.registry.find(request.application)) await deps.refreshApplications?.();
-      return applicationOf(request);
+      if (request.appOfApps) return applicationOf(request);
+      if (!apps.registry.find(request.application)) await deps.refreshApplications?.();
+      return apps.registry.get(request.application);
     },
     render,
     clusterFor: (app) => clusters.clusterFor(app),

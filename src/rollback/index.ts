@@ -13,6 +13,5 @@ export {
   rollbackTargetOfFailure,
   rollbackWarnings,
   UNKNOWN_REVISION,
-  withOperationSource,
 } from './rollback-operation.js';
 export { promotionUndone, type RollbackChoice } from './rollback-target.js';

@@ -121,24 +121,15 @@ export function canRollBackApplication(app: Application): boolean {
 }
 
 /**
- * `app` with the operation's sources (multi-source) or source in place of its own (a rollback to a recorded source),
- * else `app`.
- */
-export function withOperationSource(app: Application, operation: SyncOperation): Application {
-  if (operation.sources?.[0]) return { ...app, source: operation.sources[0], sources: operation.sources };
-  return operation.source ? { ...app, source: operation.source } : app;
-}
-
-/**
  * A rollback to a history entry recorded before entries kept their source falls back to the Application's current
  * source at the entry's revision, and says so in the thread.
  */
 export function rollbackWarnings(
-  request: { rollback?: RollbackRef; operation: SyncOperation },
+  rollback: RollbackRef,
+  operation: SyncOperation,
   app: Application,
 ): PlanWarning[] {
-  const { rollback, operation } = request;
-  if (!rollback || operation.source || operation.sources) return [];
+  if (operation.source || operation.sources) return [];
   const match = /^(.*):(\d+)$/.exec(app.origin);
   const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
   const message =

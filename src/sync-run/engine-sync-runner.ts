@@ -23,6 +23,7 @@ import {
   type SyncEvent,
   type SyncOperation,
   withApplicationSyncOptions,
+  withOperationSource,
 } from '../domain/index.js';
 import { type IgnoreDifferencesRule, ignoreDifferencesOf, type PlanWarning } from '../engine/index.js';
 import {
@@ -34,7 +35,7 @@ import {
   type SyncRunnerContext,
   TERMINATED,
 } from '../queue/index.js';
-import { rollbackWarnings, withOperationSource } from '../rollback/index.js';
+import { rollbackWarnings } from '../rollback/index.js';
 
 /** The desired objects of an Application at a revision, and the revision they were resolved to. */
 interface RenderedApplication<Target> {
@@ -121,7 +122,7 @@ export function createEngineSyncRunner<Target, ClusterT>(
         : {}),
       // Said in the thread (OperationStarted) as `wavesync plan` says them: Argo CD's silent fallbacks.
       warnings: [
-        ...rollbackWarnings(ctx.request, prepared.app),
+        ...(ctx.request.rollback ? rollbackWarnings(ctx.request.rollback, operation, prepared.app) : []),
         ...applicationWarnings(prepared.app),
         ...(prepared.rendered.warnings ?? []),
       ],
