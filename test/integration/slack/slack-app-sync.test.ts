@@ -240,9 +240,11 @@ describe('src/slack/commands/start-sync-command under Slack rate limits', () => 
   afterEach(async () => harness?.close());
 
   it('when Slack rate-limits the headers of a burst of commands, then every command is acked, its header posted after Retry-After and its sync queued', async () => {
-    // Slack's shape (a burst of 3, then one post per interval, 429 + Retry-After beyond) while the bot paces
-    // itself too fast for it: only Retry-After gets the headers through.
-    const h = await startHarness({ postIntervalMs: 200, burst: 3 }, undefined, { headerIntervalMs: 1 });
+    // Slack's shape (one post per interval, 429 + Retry-After beyond) while the bot paces itself too fast for it:
+    // only Retry-After gets the headers through. No burst and a 500 ms interval, so that eight headers meet a 429
+    // however slowly a loaded machine handles the commands (with a burst of 3 and 200 ms, commands handled more
+    // than 200 ms apart never met one, and the test failed on a busy machine).
+    const h = await startHarness({ postIntervalMs: 500, burst: 1 }, undefined, { headerIntervalMs: 1 });
     harness = h;
     const apps = ['guestbook', 'helm-guestbook'];
     const sent = await Promise.all(
