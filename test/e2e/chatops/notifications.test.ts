@@ -46,7 +46,7 @@ beforeAll(async () => {
         automated: true,
         annotations: { 'notifications.argoproj.io/subscribe.on-health-degraded.slack': 'C0WATCH' },
       }),
-      'manifests/watch/deployment.yaml': webDeploymentYaml('nginx:1.27', 2),
+      'manifests/watch/deployment.yaml': webDeploymentYaml('nginx:1.27', 600),
       'manifests/api/deployment.yaml': webDeploymentYaml('registry.example/api:does-not-exist', 2),
     },
   });
@@ -105,8 +105,11 @@ describe('test/e2e/chatops/notifications', () => {
     const [entry] = await stack.finished('watch', 1);
     expect(entry).toMatchObject({ phase: 'Succeeded', health: { status: 'Healthy' } });
     expect(texts('C0WATCH')).toEqual([]);
-    // Someone sets an image that cannot be pulled: the rollout passes its progress deadline.
+    // Someone sets an image that cannot be pulled, and a short progress deadline: the rollout passes it. (The
+    // deadline is shortened only now: a 2 s deadline from the start raced the first, healthy rollout on a loaded
+    // machine, which then turned Degraded before the sync's health was taken.)
     const live = await stack.apps.readNamespacedDeployment({ name: 'web', namespace: 'watch' });
+    live.spec!.progressDeadlineSeconds = 2;
     live.spec!.template.spec!.containers[0]!.image = 'registry.example/web:does-not-exist';
     await stack.apps.replaceNamespacedDeployment({ name: 'web', namespace: 'watch', body: live });
     await waitFor(
