@@ -37,7 +37,6 @@ import {
   type JobLifecycle,
   type SyncJob,
   type SyncQueueClient,
-  type SyncRequest,
   TransientError,
 } from '../queue/index.js';
 import { requestChildSync } from '../requests/for-app-of-apps.js';

@@ -23,7 +23,8 @@ type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
 export type RequestAsk = AskCommon &
   (
     | {
-        operation: SyncOperation /** Default `dry-run` / `sync` from the operation. */;
+        operation: SyncOperation;
+        /** Default `dry-run` / `sync` from the operation. */
         action?: Exclude<RequestAction, 'delete'>;
       }
     | { operation?: never; action: 'delete' }

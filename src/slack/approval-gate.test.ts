@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyVerdict, RequestApprovals } from '../environments/index.js';
-import type { PersonSyncRequest } from '../requests/index.js';
 import { createApprovalGate } from './approval-gate.js';
 
 const asker = {
@@ -9,7 +8,6 @@ const asker = {
   target: { channel: 'C0DEPLOYS', threadTs: '1.1' },
   requestKey: 'k',
 };
-const request: PersonSyncRequest = { ...asker, operation: { prune: false, dryRun: false, syncOptions: [] } };
 const header = { channel: 'C0DEPLOYS', ts: '1.1' };
 
 /** The request side of the approval flow, recording what gateRequest was asked and how often the policy was. */

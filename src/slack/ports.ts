@@ -11,7 +11,7 @@ import type {
   SyncOperationResource,
 } from '../domain/index.js';
 import type { PolicyVerdict, RequestAsk } from '../environments/index.js';
-import type { RolloutChain, RolloutChainStep, SyncJob } from '../queue/index.js';
+import type { RolloutChain, RolloutChainStep } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */

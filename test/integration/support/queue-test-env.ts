@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { SyncOperation } from '../../../src/domain/index.js';
 import type { JobStatus, SyncQueueClient } from '../../../src/queue/sync-queue-client.js';
-import type { DeletionJob, QueuedDeletion, SyncJob, SyncRequest } from '../../../src/queue/sync-request.js';
+import type { DeletionJob, QueuedDeletion, SyncJob } from '../../../src/queue/sync-request.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
