@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import type { OperationState } from '../src/domain/index.js';
 import { createSyncQueue, type SyncQueue } from '../src/queue/sync-queue.js';
 import type { SyncRequest } from '../src/queue/sync-request.js';
+import { recordedOperation } from '../src/queue/sync-request.js';
 import type { SyncRunner } from '../src/queue/sync-runner.js';
 import { createSyncWorker } from '../src/queue/sync-worker.js';
 import { deleteKeys } from '../test/integration/support/queue-test-env.js';
@@ -34,7 +35,7 @@ const runner: SyncRunner = async ({ jobId, request }) => {
   ended.set(jobId, performance.now());
   const now = new Date().toISOString();
   const state: OperationState = {
-    operation: request.operation,
+    operation: recordedOperation(request),
     phase: 'Succeeded',
     message: 'successfully synced',
     syncResult: { revision: 'bench', resources: [] },

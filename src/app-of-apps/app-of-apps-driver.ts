@@ -35,8 +35,8 @@ import {
   derivedJobId,
   isTransientError,
   type JobLifecycle,
+  type SyncJob,
   type SyncQueueClient,
-  type SyncRequest,
   TransientError,
 } from '../queue/index.js';
 import { requestChildSync } from '../requests/for-app-of-apps.js';
@@ -118,7 +118,7 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
     if (!child) return;
     const next: AppOfAppsChain = { ...chain, index };
     const app = deps.applicationOf({ application: child.name, appOfApps: next });
-    const request: SyncRequest = {
+    const request: SyncJob = {
       application: child.name,
       // The child's own automated prune setting, as Argo CD's automated sync of the child would use.
       operation: { prune: app.syncPolicy?.automated?.prune === true, dryRun: false, syncOptions: [] },
@@ -194,7 +194,7 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
     }
   }
 
-  async function startChildren(jobId: string, request: SyncRequest, state: OperationState): Promise<void> {
+  async function startChildren(jobId: string, request: SyncJob, state: OperationState): Promise<void> {
     const parent = deps.applicationOf(request);
     const target = request.target ?? request.appOfApps?.parentTarget;
     let children: ChildApplication[];
@@ -293,7 +293,7 @@ export function createAppOfAppsDriver(deps: AppOfAppsDriverDeps): JobLifecycle {
         await advance(chain, outcomes, child.name, request.initiator);
       }
       // A `/sync delete` job (request.deletion) deletes the parent; it syncs no children.
-      if (!cancelled && state.phase === 'Succeeded' && !request.operation.dryRun && !request.deletion) {
+      if (!cancelled && state.phase === 'Succeeded' && !request.deletion && !request.operation.dryRun) {
         await startChildren(jobId, request, state);
       }
     },

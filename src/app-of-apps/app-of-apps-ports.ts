@@ -4,7 +4,7 @@
  * composition root (src/main/start-worker.ts) chooses which.
  */
 import type { MessageRef } from '../environments/index.js';
-import type { ReportTarget, RolloutChain, SyncRequest } from '../queue/index.js';
+import type { ReportTarget, RolloutChain, SyncJob } from '../queue/index.js';
 import type { AppOfAppsSummary, ChildOutcome } from './app-of-apps.js';
 import type { RolloutSummary } from './rollout.js';
 
@@ -90,7 +90,7 @@ export interface RolloutAnnouncer {
  */
 export interface RolloutApprovals {
   request(
-    request: SyncRequest,
+    request: SyncJob,
     header: MessageRef | undefined,
   ): Promise<{ kind: 'pending' } | { kind: 'proceed' } | { kind: 'refused'; reason: string }>;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runnerContext, SILENT_RUNNER_LOGGER } from '../../test/support/runner-context.js';
+import { deletionRunnerContext, SILENT_RUNNER_LOGGER } from '../../test/support/runner-context.js';
 import { testApplication } from '../../test/support/test-application.js';
 import type { OperationState } from '../domain/index.js';
 import { runDeletion } from './run-deletion.js';
@@ -12,8 +12,7 @@ const app = testApplication({
 
 const deletion = { confirmed: [], planHash: 'a'.repeat(32) };
 
-const context = () =>
-  runnerContext({ operation: { prune: false, dryRun: false, syncOptions: [] }, deletion });
+const context = () => deletionRunnerContext(deletion);
 const silent = SILENT_RUNNER_LOGGER;
 
 describe('src/deletion/run-deletion', () => {
@@ -31,11 +30,10 @@ describe('src/deletion/run-deletion', () => {
         },
       },
       ctx,
-      deletion,
       silent,
     );
     expect(state).toBe(done);
-    expect(seen).toEqual([{ app, cluster: 'cluster of guestbook', ctx, deletion }]);
+    expect(seen).toEqual([{ app, cluster: 'cluster of guestbook', ctx }]);
   });
 
   it('when the worker cannot delete or the Application is unknown, then the thread is told and the job ends in Error', async () => {
@@ -53,7 +51,7 @@ describe('src/deletion/run-deletion', () => {
       ],
     ] as const) {
       const { ctx, events, persisted } = context();
-      const state = await runDeletion(deps, ctx, deletion, silent);
+      const state = await runDeletion(deps, ctx, silent);
       expect(state).toMatchObject({ phase: 'Error', message });
       expect(events).toMatchObject([{ type: 'OperationCompleted', phase: 'Error', message }]);
       expect(persisted).toEqual([state]);
@@ -70,7 +68,7 @@ describe('src/deletion/run-deletion', () => {
       },
       deleteApplication: async () => ({ phase: 'Succeeded' }) as OperationState,
     };
-    await expect(runDeletion(deps, ctx, deletion, silent)).rejects.toBe(transient);
+    await expect(runDeletion(deps, ctx, silent)).rejects.toBe(transient);
     expect(events).toEqual([]);
   });
 });

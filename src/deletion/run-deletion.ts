@@ -1,12 +1,14 @@
 /**
- * The worker's run of a `/sync delete` job (request.deletion): the Application and the Cluster of its destination,
+ * The worker's run of a deletion job (DeletionJob: `/sync delete`, a removed generated Application): the Application and the Cluster of its destination,
  * then the deletion (./delete-application.ts, as the composition root configures it). A deletion that cannot start
  * (unknown Application, no cluster, a worker that cannot delete) ends in phase Error, said in the thread; transient
  * errors are rethrown so BullMQ retries them.
  */
-import type { Application, DeletionRequest, OperationState, ResourceTracking } from '../domain/index.js';
+import type { Application, OperationState, ResourceTracking } from '../domain/index.js';
 import type { Cluster, ScriptedHealth } from '../engine/index.js';
 import {
+  type DeletionJob,
+  deletionOperation,
   isTransientError,
   messageOf,
   type RunnerLogger,
@@ -32,18 +34,17 @@ export interface DeletionRunnerDeps<ClusterT> {
   deleteApplication?(input: {
     app: Application;
     cluster: ClusterT;
-    ctx: SyncRunnerContext;
-    deletion: DeletionRequest;
+    ctx: SyncRunnerContext<DeletionJob>;
   }): Promise<OperationState>;
 }
 
 /** A `/sync delete` job: the Application and its cluster, then the deletion (start failures end in Error). */
 export async function runDeletion<ClusterT>(
   deps: DeletionRunnerDeps<ClusterT>,
-  ctx: SyncRunnerContext,
-  deletion: DeletionRequest,
+  ctx: SyncRunnerContext<DeletionJob>,
   logger: RunnerLogger,
 ): Promise<OperationState> {
+  const { deletion } = ctx.request;
   let prepared: { app: Application; cluster: ClusterT };
   try {
     if (!deps.deleteApplication) throw new Error('this worker cannot delete Applications');
@@ -58,7 +59,7 @@ export async function runDeletion<ClusterT>(
     { cascade: deletion.cascade ?? 'finalizers', resumed: ctx.initialState !== undefined },
     'deletion started',
   );
-  const state = await deps.deleteApplication({ ...prepared, ctx, deletion });
+  const state = await deps.deleteApplication({ ...prepared, ctx });
   logger.info({ phase: state.phase, message: state.message }, 'deletion finished');
   return state;
 }
@@ -76,22 +77,23 @@ export interface WorkerDeletionSettings<ClusterT extends Cluster> {
 }
 
 /**
- * `DeletionRunnerDeps.deleteApplication` for a worker: the job's DeletionRequest (cascade, confirmed objects, the
+ * `DeletionRunnerDeps.deleteApplication` for a worker: the job's deletion (cascade, confirmed objects, the
  * confirmed plan's hash), its thread, persistence and cancel signal, and the worker's `settings`. The hooks are
- * rendered at the request's revision: a removed generated Application names the commit it was last synced at (its
+ * rendered at the deletion's revision: a removed generated Application names the commit it was last synced at (its
  * path may be gone).
  */
 export function workerDeletion<ClusterT extends Cluster>(
   settings: WorkerDeletionSettings<ClusterT>,
 ): NonNullable<DeletionRunnerDeps<ClusterT>['deleteApplication']> {
-  return async ({ app, cluster, ctx, deletion }) => {
+  return async ({ app, cluster, ctx }) => {
+    const { deletion } = ctx.request;
     const scriptedHealth = await settings.scriptedHealth(cluster);
     return deleteApplication({
       app,
       cascade: deletion.cascade,
       confirmed: deletion.confirmed,
       planHash: deletion.planHash,
-      operation: ctx.request.operation,
+      operation: deletionOperation(deletion),
       cluster,
       ...(settings.tracking ? { tracking: settings.tracking } : {}),
       reporter: ctx.reporter,
@@ -99,7 +101,7 @@ export function workerDeletion<ClusterT extends Cluster>(
       ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
       signal: ctx.signal,
       timeoutMs: settings.timeoutMs,
-      hooks: () => settings.hooks(app, ctx.request.operation.revision),
+      hooks: () => settings.hooks(app, deletion.revision),
       ...(scriptedHealth ? { scriptedHealth } : {}),
     });
   };

@@ -35,7 +35,7 @@ describe('checkRequest evaluates the request policy once per request', () => {
       { ...ask, initiator: { userId: 'U0EVE', userName: 'eve' } },
       { ...ask, channel: 'C0OPS' },
       { ...ask, operation: { ...ask.operation, revision: 'v2' } },
-      { ...ask, action: 'delete' },
+      { application: ask.application, initiator: ask.initiator, channel: ask.channel, action: 'delete' },
       { ...ask, breakGlassReason: 'hotfix' },
     ];
 

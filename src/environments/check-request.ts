@@ -16,18 +16,29 @@ import type { GroupMembership } from './group-membership.js';
  */
 type RequestAction = 'sync' | 'dry-run' | 'delete' | 'rollback';
 
-/** What the policy looks at: the Application, the operation, who asks, where, and `--break-glass`. */
-export interface RequestAsk {
+/**
+ * What the policy looks at: the Application, the operation (none for a deletion: it syncs nothing), who asks,
+ * where, and `--break-glass`.
+ */
+export type RequestAsk = AskCommon &
+  (
+    | {
+        operation: SyncOperation;
+        /** Default `dry-run` / `sync` from the operation. */
+        action?: Exclude<RequestAction, 'delete'>;
+      }
+    | { operation?: never; action: 'delete' }
+  );
+
+/** What every ask says: the Application, who asks, where, and how. */
+export interface AskCommon {
   application: string;
-  operation: SyncOperation;
   initiator: Initiator;
   channel: string;
   /** `--break-glass "reason"`: undefined without the flag. */
   breakGlassReason?: string;
   /** A button on a message the bot posted, not a typed command (authorizeAction's `fromBotMessage`). */
   fromBotMessage?: boolean;
-  /** Default `dry-run` / `sync` from the operation. */
-  action?: RequestAction;
   /**
    * `/sync promote`: the revision verified in the previous stage. Its `allowedRevisions` check is of the
    * Application's targetRevision (the branch the promoted commit came down), not of the pinned SHA.
@@ -70,8 +81,12 @@ export interface PolicyVerdict {
  * Symbolic revision of a sync: `--revision`, else the Application's targetRevision, else HEAD. A promotion's is the
  * targetRevision: its pinned SHA is what that branch was in the previous stage.
  */
-export function revisionNameOf(app: Application, operation: SyncOperation, promotion?: PromotionRef): string {
-  return (promotion ? undefined : operation.revision) ?? app.source.targetRevision ?? 'HEAD';
+export function revisionNameOf(
+  app: Application,
+  operation: SyncOperation | undefined,
+  promotion?: PromotionRef,
+): string {
+  return (promotion ? undefined : operation?.revision) ?? app.source.targetRevision ?? 'HEAD';
 }
 
 /**

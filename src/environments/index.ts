@@ -45,7 +45,7 @@ export {
   autoSyncAllowed,
   driftChannelOf,
 } from './auto-sync-policy.js';
-export type { PolicyVerdict } from './check-request.js';
+export type { PolicyVerdict, RequestAsk } from './check-request.js';
 export { assertKnownEnvironments, environmentFor, environmentNameOf } from './environment-resolver.js';
 export { createGroupMembership, type ListGroupMembers } from './group-membership.js';
 export type {

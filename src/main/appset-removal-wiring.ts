@@ -92,11 +92,11 @@ async function deleteResources(
       {
         request: {
           application: name,
-          operation: { prune: false, dryRun: false, syncOptions: [], ...(revision ? { revision } : {}) },
           initiator: { userId: 'wavesync', userName: `ApplicationSet ${removed.applicationSet.name}` },
           target: undefined,
           requestKey: `appset-removed:${name}:${hash}`,
-          deletion: { confirmed: [], planHash: hash },
+          // Its hooks are rendered at the last synced commit (src/deletion workerDeletion).
+          deletion: { confirmed: [], planHash: hash, ...(revision ? { revision } : {}) },
         },
         jobId: derivedJobId('appset-removed', `${name}:${hash}`),
       },

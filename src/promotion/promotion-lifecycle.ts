@@ -8,7 +8,7 @@
  */
 import { SELF_HEAL_INITIATOR } from '../drift/index.js';
 import type { Logger } from '../logger.js';
-import type { JobLifecycle } from '../queue/index.js';
+import { type JobLifecycle, recordedOperation } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import { stageOf } from './pipelines.js';
 import type { PromotionStore } from './stage-records.js';
@@ -27,7 +27,7 @@ export function promotionLifecycle(deps: PromotionLifecycleDeps): JobLifecycle {
     async ended({ jobId, request, state, cancelled }) {
       const application = request.application;
       const stage = stageOf(deps.settings, application);
-      if (!stage || request.operation.dryRun) return;
+      if (!stage || request.operation?.dryRun) return;
       const succeeded = !cancelled && state.phase === 'Succeeded';
       if (succeeded && request.promotion) {
         const { pipeline, from } = request.promotion;
@@ -38,7 +38,7 @@ export function promotionLifecycle(deps: PromotionLifecycleDeps): JobLifecycle {
       } else if (succeeded && request.initiator.userId !== SELF_HEAL_INITIATOR.userId) {
         // A sync to exactly the pinned revision (a drift notice's Sync button on a pinned stage) keeps the pin.
         const pin = await deps.store.pin(application);
-        if (pin && pin.revision !== (state.syncResult.revision || request.operation.revision)) {
+        if (pin && pin.revision !== (state.syncResult.revision || recordedOperation(request).revision)) {
           await deps.store.clearPin(application);
         }
       }

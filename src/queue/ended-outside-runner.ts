@@ -5,7 +5,7 @@
  * sync. Built from the last persisted OperationState when there is one.
  */
 import { type OperationState, type SyncEvent, withoutAddresses } from '../domain/index.js';
-import type { SyncRequest } from './sync-request.js';
+import { recordedOperation, type SyncRequest } from './sync-request.js';
 
 export function endedOutsideRunner(
   request: SyncRequest,
@@ -18,9 +18,10 @@ export function endedOutsideRunner(
   const now = new Date();
   const phase = cancelled ? 'Failed' : 'Error';
   const startedAt = last?.startedAt ?? now.toISOString();
+  const operation = recordedOperation(request);
   const state: OperationState = {
-    operation: last?.operation ?? request.operation,
-    syncResult: last?.syncResult ?? { revision: request.operation.revision ?? '', resources: [] },
+    operation: last?.operation ?? operation,
+    syncResult: last?.syncResult ?? { revision: operation.revision ?? '', resources: [] },
     startedAt,
     ...(last?.health ? { health: last.health } : {}),
     phase,

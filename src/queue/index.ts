@@ -40,7 +40,15 @@ export type {
   SyncQueueClient,
 } from './sync-queue-client.js';
 export { fanOutReporter, type ReportTarget, type SyncReporter } from './sync-reporter.js';
-export type { PromotionRef, SyncRequest } from './sync-request.js';
+export {
+  type DeletionJob,
+  deletionOperation,
+  type PromotionRef,
+  type QueuedDeletion,
+  recordedOperation,
+  type SyncJob,
+  type SyncRequest,
+} from './sync-request.js';
 export { syncRetryLifecycle } from './sync-retry.js';
 export type { RunnerLogger, SyncRunner, SyncRunnerContext } from './sync-runner.js';
 export { createSyncWorker, type SyncWorker } from './sync-worker.js';

@@ -4,6 +4,7 @@
  * the job ends with that state (src/sync-run, src/deletion).
  */
 import type { OperationState } from '../domain/index.js';
+import { recordedOperation } from './sync-request.js';
 import type { SyncRunnerContext } from './sync-runner.js';
 
 /** The engine's message for a cancelled operation (Argo CD's). */
@@ -16,11 +17,12 @@ export async function reportStartFailure(
   phase: 'Error' | 'Failed' = 'Error',
 ): Promise<OperationState> {
   const now = new Date().toISOString();
+  const operation = recordedOperation(ctx.request);
   const state: OperationState = {
-    operation: ctx.request.operation,
+    operation,
     phase,
     message: messageOf(error),
-    syncResult: { revision: ctx.request.operation.revision ?? '', resources: [] },
+    syncResult: { revision: operation.revision ?? '', resources: [] },
     startedAt: ctx.initialState?.startedAt ?? now,
     finishedAt: now,
   };

@@ -9,6 +9,14 @@ const valid = {
   requestKey: 'trigger-123',
 };
 
+const { operation: _operation, ...job } = valid;
+const deletion = {
+  cascade: 'background',
+  confirmed: ['/PersistentVolumeClaim/shop/data'],
+  planHash: '0123456789abcdef0123456789abcdef',
+  revision: 'a'.repeat(40),
+};
+
 describe('src/queue/sync-request parseSyncRequest', () => {
   it('accepts a complete request and keeps an absent report target as undefined', () => {
     expect(parseSyncRequest(valid)).toEqual(valid);
@@ -18,21 +26,48 @@ describe('src/queue/sync-request parseSyncRequest', () => {
     expect('target' in parsed).toBe(true);
   });
 
-  it('carries a /sync delete request (cascade, confirmed objects, plan hash) and rejects an unknown cascade or a missing hash', () => {
-    const deletion = {
-      cascade: 'background',
-      confirmed: ['/PersistentVolumeClaim/shop/data'],
-      planHash: '0123456789abcdef0123456789abcdef',
-    };
-    const parsed = parseSyncRequest(JSON.parse(JSON.stringify({ ...valid, deletion })));
+  it('reads a deletion job (cascade, confirmed objects, plan hash, hooks revision): no operation, and rejects an unknown cascade or a missing hash', () => {
+    const parsed = parseSyncRequest(JSON.parse(JSON.stringify({ ...job, deletion })));
 
-    expect(parsed.deletion).toEqual(deletion);
+    expect(parsed).toEqual({ ...job, deletion });
+    expect(parsed).not.toHaveProperty('operation');
     expect(parseSyncRequest(valid)).not.toHaveProperty('deletion');
-    expect(() => parseSyncRequest({ ...valid, deletion: { ...deletion, cascade: 'sideways' } })).toThrow(
+    expect(() => parseSyncRequest({ ...job, deletion: { ...deletion, cascade: 'sideways' } })).toThrow(
       /deletion\.cascade/,
     );
     const { planHash: _hash, ...unhashed } = deletion;
-    expect(() => parseSyncRequest({ ...valid, deletion: unhashed })).toThrow(/deletion\.planHash/);
+    expect(() => parseSyncRequest({ ...job, deletion: unhashed })).toThrow(/deletion\.planHash/);
+  });
+
+  it('reads a deletion queued before the upgrade (a sync request whose operation synced nothing) as a deletion job, its revision the hooks revision', () => {
+    const { revision, ...asked } = deletion;
+    // What `/sync delete` queued (its operation syncing nothing), and a removed generated Application (at a commit).
+    const slack = { ...job, operation: { prune: false, dryRun: false, syncOptions: [] }, deletion: asked };
+    const removal = { ...slack, operation: { ...slack.operation, revision } };
+
+    expect(parseSyncRequest(slack)).toEqual({ ...job, deletion: asked });
+    expect(parseSyncRequest(removal)).toEqual({ ...job, deletion });
+    expect(parseSyncRequest(removal)).not.toHaveProperty('operation');
+  });
+
+  it('refuses a deletion whose operation would sync something, naming the field', () => {
+    for (const [operation, field] of [
+      [
+        { ...valid.operation, revision: undefined, syncOptions: [] },
+        /operation\.prune: a deletion prunes nothing/,
+      ],
+      [{ prune: false, dryRun: true, syncOptions: [] }, /operation\.dryRun: a deletion is no dry run/],
+      [
+        { prune: false, dryRun: false, syncOptions: ['Replace=true'] },
+        /operation\.syncOptions: a deletion has no sync options/,
+      ],
+      [
+        { prune: false, dryRun: false, syncOptions: [], resources: [] },
+        /operation: Unrecognized key: "resources"/,
+      ],
+    ] as const) {
+      expect(() => parseSyncRequest({ ...job, operation, deletion })).toThrow(field);
+    }
   });
 
   it('names every bad field in one BotError', () => {
@@ -46,7 +81,7 @@ describe('src/queue/sync-request parseSyncRequest', () => {
       expect.objectContaining({
         code: 'invalid_command',
         message: expect.stringMatching(
-          /application: must be an Argo CD Application name.*operation\.prune.*requestKey/,
+          /application: must be an Argo CD Application name.*requestKey.*operation\.prune/,
         ),
       }),
     );

@@ -18,24 +18,30 @@ import type { Initiator, ReportTarget } from './sync-reporter.js';
 
 export type { PromotionRef, RollbackRef };
 
-/** One sync request. `requestKey` is the caller's idempotency key (e.g. Slack trigger id + app). */
-export interface SyncRequest {
+/**
+ * What the sync queue runs: a sync of an Application (SyncJob) or its deletion (DeletionJob). Both ride the same
+ * per-application line, so a deletion never overlaps a sync of that app. `deletion` tells them apart: a reader
+ * narrows on it (`if (request.deletion)`), and then only a SyncJob has an `operation`.
+ */
+export type SyncRequest = SyncJob | DeletionJob;
+
+/** What every request carries: the Application, who asked, where it reports, and the caller's idempotency key. */
+interface QueuedRequest {
   application: string;
-  operation: SyncOperation;
   initiator: Initiator;
   target: ReportTarget | undefined;
+  /** The caller's idempotency key (e.g. Slack trigger id + app). */
   requestKey: string;
+}
+
+/** One sync: the operation to run and where it comes from. */
+export interface SyncJob extends QueuedRequest {
+  operation: SyncOperation;
+  deletion?: never;
   /** Set when this is the sync of an App of Apps child: the chain it belongs to (src/queue/app-of-apps-chain.ts). */
   appOfApps?: AppOfAppsChain;
   /** Set when this sync is one step of an ApplicationSet's rollout (src/queue/rollout-chain.ts). */
   rollout?: RolloutChain;
-  /**
-   * Present when this job deletes the Application (`/sync delete <app>`) instead of syncing it; it runs in the
-   * same per-application line, so it never overlaps a sync of that app (src/deletion runDeletion). `operation` then
-   * syncs nothing: it is recorded in the deletion's OperationState, and its `revision`, when set, is the one the
-   * Application's deletion hooks are rendered at (a removed generated Application's last synced commit).
-   */
-  deletion?: DeletionRequest;
   /**
    * Present when this sync is a rollback (`/sync rollback <app> [ID]`, the Roll back button): the history entry it
    * returns to. `operation.revision` is then that entry's exact revision.
@@ -53,6 +59,42 @@ export interface SyncRequest {
    * stage. `operation.revision` is then exactly that revision (each source's, joined by `;`).
    */
   promotion?: PromotionRef;
+}
+
+/** The deletion of an Application (`/sync delete <app>`, a removed generated Application): src/deletion runs it. */
+export interface DeletionJob extends QueuedRequest {
+  deletion: QueuedDeletion;
+  operation?: never;
+  appOfApps?: never;
+  rollout?: never;
+  rollback?: never;
+  retry?: never;
+  trigger?: never;
+  promotion?: never;
+}
+
+/**
+ * What a deletion job asks for. `revision`, when set, is the commit the Application's deletion hooks are rendered
+ * at (a removed generated Application's last synced commit: its path may be gone at its targetRevision).
+ */
+export type QueuedDeletion = DeletionRequest & { revision?: string };
+
+/**
+ * The operation a deletion's OperationState records (Argo CD records none: a deletion is no sync): nothing pruned,
+ * applied or dry-run, at the revision its hooks are rendered at.
+ */
+export function deletionOperation(deletion: QueuedDeletion): SyncOperation {
+  return {
+    prune: false,
+    dryRun: false,
+    syncOptions: [],
+    ...(deletion.revision ? { revision: deletion.revision } : {}),
+  };
+}
+
+/** The operation a request's OperationState records: a sync's own, a deletion's deletionOperation. */
+export function recordedOperation(request: SyncRequest): SyncOperation {
+  return request.deletion ? deletionOperation(request.deletion) : request.operation;
 }
 
 /** Which attempt a retry is, of how many (none without a limit), after how long, and the failed attempt's message. */
@@ -90,12 +132,16 @@ const OperationSchema = z.object({
   sources: z.array(applicationSource).min(1).optional(),
 });
 
-export const SyncRequestSchema = z.object({
+/** What every request carries (QueuedRequest). */
+const QueuedRequestSchema = z.object({
   application: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be an Argo CD Application name'),
-  operation: OperationSchema,
   initiator: z.object({ userId: z.string().min(1), userName: z.string() }),
   target: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   requestKey: z.string().min(1).max(200),
+});
+
+const SyncJobSchema = QueuedRequestSchema.extend({
+  operation: OperationSchema,
   appOfApps: AppOfAppsChainSchema.optional(),
   rollout: RolloutChainSchema.optional(),
   rollback: z
@@ -130,26 +176,50 @@ export const SyncRequestSchema = z.object({
     })
     .optional(),
   trigger: z.string().min(1).max(200).optional(),
-  deletion: z
+});
+
+const DeletionJobSchema = QueuedRequestSchema.extend({
+  deletion: z.object({
+    cascade: z.enum(DELETION_CASCADES).optional(),
+    confirmed: z.array(z.string().min(1)),
+    planHash: z.string().regex(/^[0-9a-f]{32}$/, 'must be a deletion plan hash'),
+    revision: z.string().min(1).optional(),
+  }),
+  /**
+   * The shape before a deletion was its own job: it rode a sync request whose operation synced nothing, its
+   * `revision` the hooks' commit. Jobs queued in Redis before an upgrade still carry it, so it is read (its revision
+   * becomes `deletion.revision`) and refused when it would sync something.
+   */
+  operation: z
     .object({
-      cascade: z.enum(DELETION_CASCADES).optional(),
-      confirmed: z.array(z.string().min(1)),
-      planHash: z.string().regex(/^[0-9a-f]{32}$/, 'must be a deletion plan hash'),
+      revision: z.string().min(1).optional(),
+      prune: z.literal(false, { message: 'a deletion prunes nothing' }),
+      dryRun: z.literal(false, { message: 'a deletion is no dry run' }),
+      syncOptions: z.array(z.string()).max(0, 'a deletion has no sync options'),
     })
+    .strict()
     .optional(),
 });
 
 /**
- * Validate an untrusted request (JSON from Redis or a caller).
+ * Validate an untrusted request (JSON from Redis or a caller): a DeletionJob when it has a `deletion`, else a
+ * SyncJob.
  * @throws BotError('invalid_command') naming every bad field.
  */
 export function parseSyncRequest(value: unknown): SyncRequest {
-  const parsed = SyncRequestSchema.safeParse(value);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
-    throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
-  }
-  const { target, deletion, appOfApps, rollout, rollback, retry, trigger, promotion, ...rest } = parsed.data;
+  const deleting = typeof value === 'object' && value !== null && (value as { deletion?: unknown }).deletion;
+  return deleting ? deletionJobOf(parsed(DeletionJobSchema, value)) : syncJobOf(parsed(SyncJobSchema, value));
+}
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
+  throw new BotError('invalid_command', `invalid sync request: ${problems.join('; ')}`);
+}
+
+function syncJobOf(data: z.output<typeof SyncJobSchema>): SyncJob {
+  const { target, appOfApps, rollout, rollback, retry, trigger, promotion, ...rest } = data;
   return {
     ...rest,
     target,
@@ -157,19 +227,25 @@ export function parseSyncRequest(value: unknown): SyncRequest {
     ...(rollback ? { rollback: rollbackOf(rollback) } : {}),
     ...(promotion ? { promotion: withoutUndefined(promotion) } : {}),
     ...(retry ? { retry } : {}),
-    ...(deletion ? { deletion: deletionOf(deletion) } : {}),
     ...(appOfApps ? { appOfApps } : {}),
     ...(rollout ? { rollout } : {}),
   };
 }
 
-function deletionOf(
-  value: Omit<DeletionRequest, 'cascade'> & Pick<Partial<DeletionRequest>, 'cascade'>,
-): DeletionRequest {
+function deletionJobOf(data: z.output<typeof DeletionJobSchema>): DeletionJob {
+  const { application, initiator, target, requestKey, deletion, operation } = data;
+  const revision = deletion.revision ?? operation?.revision;
   return {
-    confirmed: value.confirmed,
-    planHash: value.planHash,
-    ...(value.cascade ? { cascade: value.cascade } : {}),
+    application,
+    initiator,
+    target,
+    requestKey,
+    deletion: {
+      confirmed: deletion.confirmed,
+      planHash: deletion.planHash,
+      ...(deletion.cascade ? { cascade: deletion.cascade } : {}),
+      ...(revision ? { revision } : {}),
+    },
   };
 }
 

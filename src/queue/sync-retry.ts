@@ -17,7 +17,7 @@ import type { JobLifecycle } from './job-lifecycle.js';
 import type { QueueLogger } from './store/redis-connections.js';
 import type { EnqueueResult } from './sync-queue-client.js';
 import type { ReportTarget } from './sync-reporter.js';
-import type { SyncRequest } from './sync-request.js';
+import type { SyncJob } from './sync-request.js';
 
 const DEFAULT_DURATION_MS = 5_000;
 const DEFAULT_FACTOR = 2;
@@ -88,7 +88,7 @@ export interface SyncRetryDeps {
    * Queue the retry: the request path's `retry` origin (src/requests/for-main.ts requestRetrySync, wired in
    * src/main/), never the queue directly — every sync is requested through src/requests.
    */
-  requestRetry(ask: { request: SyncRequest; jobId: string; delayMs: number }): Promise<EnqueueResult>;
+  requestRetry(ask: { request: SyncJob; jobId: string; delayMs: number }): Promise<EnqueueResult>;
   /** The Application's `spec.syncPolicy.retry`, if it has one (undefined for an unknown Application). */
   retryStrategyOf(application: string): RetryStrategy | undefined;
   /** Say the scheduled retry in the job's thread (not called for a duplicate enqueue). */
@@ -139,12 +139,12 @@ export function syncRetryLifecycle(deps: SyncRetryDeps): Required<Pick<JobLifecy
 }
 
 function retryRequest(
-  request: SyncRequest,
+  request: SyncJob,
   state: OperationState,
   next: NextRetry,
   reason: string,
   strategy: RetryStrategy | undefined,
-): SyncRequest {
+): SyncJob {
   // Without refresh, the retry syncs the commit the failed attempt resolved (a local folder has no commits).
   const resolved = state.syncResult?.revision;
   const pinned =

@@ -6,10 +6,11 @@ import type { OperationState } from '../domain/index.js';
 import type { SyncReporter } from './sync-reporter.js';
 import type { SyncRequest } from './sync-request.js';
 
-export interface SyncRunnerContext {
+/** One job's run; `R` narrows its request to a sync (SyncJob) or a deletion (DeletionJob) for their runners. */
+export interface SyncRunnerContext<R extends SyncRequest = SyncRequest> {
   /** BullMQ job id (a UUID); stable across retries and resumes. */
   jobId: string;
-  request: SyncRequest;
+  request: R;
   /**
    * State persisted by a previous attempt or a worker that died; undefined on the first run. It may be completed
    * but unfinished (a sync saved before its Application health was assessed): then finish it — health,

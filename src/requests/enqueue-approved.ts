@@ -7,7 +7,7 @@
 import { BotError } from '../domain/index.js';
 import type { ApprovalDeps } from '../environments/index.js';
 import { type ApprovalRecord, mentionOf, rerunCommandOf } from '../environments/index.js';
-import { derivedJobId } from '../queue/index.js';
+import { derivedJobId, type SyncRequest } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 /** What queueing an approved request needs: the approval flow's store, messenger and audit log, and the producer. */
@@ -43,22 +43,7 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
   const base = { application: request.application, environment: request.environment, requestId: request.id };
   const approvers = stored.approvals.map((a) => mentionOf(a.userId)).join(', ');
   try {
-    const queued = await deps.queue.enqueueSync(
-      {
-        application: request.application,
-        operation: request.operation,
-        initiator: request.requester,
-        // A rollout's Application reports as its line in the rollout's thread, where its approval message is.
-        target: message && !request.rollout ? { channel: message.channel, threadTs: message.ts } : undefined,
-        requestKey: `approval-${request.id}`,
-        ...(request.deletion ? { deletion: request.deletion.request } : {}),
-        ...(request.rollback ? { rollback: request.rollback } : {}),
-        ...(request.rollout ? { rollout: request.rollout } : {}),
-        ...(request.syncTrigger ? { trigger: request.syncTrigger } : {}),
-        ...(request.promotion ? { promotion: request.promotion } : {}),
-      },
-      { jobId: approvalJobId(request.id) },
-    );
+    const queued = await deps.queue.enqueueSync(queuedOf(stored), { jobId: approvalJobId(request.id) });
     await deps.store.recordJob(request.id, queued.jobId);
     // Queued before by the same request (a retry racing the first attempt): it was announced then.
     if (queued.duplicate) return { jobId: queued.jobId };
@@ -87,6 +72,26 @@ async function enqueueStored(deps: ApprovedRequestDeps, stored: ApprovalRecord):
     await deps.audit.append({ ...base, type: 'not-queued', reason });
     return {};
   }
+}
+
+/** The job an approved request queues: its deletion, or its sync (a recorded deletion's `operation` is not run). */
+function queuedOf({ request, message }: ApprovalRecord): SyncRequest {
+  const job = {
+    application: request.application,
+    initiator: request.requester,
+    // A rollout's Application reports as its line in the rollout's thread, where its approval message is.
+    target: message && !request.rollout ? { channel: message.channel, threadTs: message.ts } : undefined,
+    requestKey: `approval-${request.id}`,
+  };
+  if (request.deletion) return { ...job, deletion: request.deletion.request };
+  return {
+    ...job,
+    operation: request.operation,
+    ...(request.rollback ? { rollback: request.rollback } : {}),
+    ...(request.rollout ? { rollout: request.rollout } : {}),
+    ...(request.syncTrigger ? { trigger: request.syncTrigger } : {}),
+    ...(request.promotion ? { promotion: request.promotion } : {}),
+  };
 }
 
 /** The job id of an approved request: derived from its id, so it is queued at most once. */

@@ -7,12 +7,12 @@
  * a chained sync whose authorization is that of the person who started the rollout (checked for every Application
  * before the first step; one that needs approval goes through the approval flow instead).
  */
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { EnqueueResult, SyncJob } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
-/** The child's SyncRequest (the chain in `appOfApps`) and its derived job id. */
+/** The child's SyncJob (the chain in `appOfApps`) and its derived job id. */
 export interface ChildSyncAsk {
-  request: SyncRequest;
+  request: SyncJob;
   jobId: string;
 }
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '../environments/index.js';
 import type { Logger } from '../logger.js';
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { EnqueueResult, SyncJob } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 /** The producer, and where the sync is audited and logged. */
@@ -19,9 +19,9 @@ export interface SelfHealRequestDeps {
   logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
-/** The SyncRequest without its request key (made here), and why (the audit log's reason, selfHealReason). */
+/** The SyncJob without its request key (made here), and why (the audit log's reason, selfHealReason). */
 export interface SelfHealAsk {
-  request: Omit<SyncRequest, 'requestKey'>;
+  request: Omit<SyncJob, 'requestKey'>;
   reason: string;
 }
 

@@ -6,12 +6,12 @@
  *   and its backoff as the job's delay;
  * - `appset-removal`: see requestRemovedApplicationDeletion.
  */
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { DeletionJob, EnqueueResult, SyncJob } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
-/** The retry's SyncRequest, its job id (derived from the failed job's: one retry per failure) and its backoff. */
+/** The retry's SyncJob, its job id (derived from the failed job's: one retry per failure) and its backoff. */
 export interface RetrySyncAsk {
-  request: SyncRequest;
+  request: SyncJob;
   jobId: string;
   delayMs: number;
 }
@@ -26,7 +26,7 @@ export function requestRetrySync(deps: { queue: EnqueuePort }, ask: RetrySyncAsk
  * plan's hash: one per removal).
  */
 export interface RemovalDeletionAsk {
-  request: SyncRequest;
+  request: DeletionJob;
   jobId: string;
 }
 

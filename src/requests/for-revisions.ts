@@ -9,7 +9,7 @@
  */
 import type { AuditEntry, RequestApprovals } from '../environments/index.js';
 import type { Logger } from '../logger.js';
-import { derivedJobId, type EnqueueResult, type SyncRequest } from '../queue/index.js';
+import { derivedJobId, type EnqueueResult, type SyncJob } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 export interface AutomatedRequestDeps {
@@ -27,7 +27,7 @@ export interface AutomatedRequestDeps {
  * requires one, so an approval request is posted instead (`channel` is where).
  */
 export interface AutomatedAsk {
-  request: Omit<SyncRequest, 'requestKey'> & { trigger: string };
+  request: Omit<SyncJob, 'requestKey'> & { trigger: string };
   key: string;
   approval?: { channel: string };
 }

@@ -5,13 +5,15 @@ import type { EnqueuePort } from './enqueue-port.js';
 import { NO_APPROVAL_FLOW, type PersonSyncRequest, type RequestGate, requestSync } from './index.js';
 import type { GateContext } from './request-sync.js';
 
-const request: PersonSyncRequest = {
+const asker = {
   application: 'guestbook',
-  operation: { prune: false, dryRun: false, syncOptions: [] },
   initiator: { userId: 'U0MALLORY', userName: 'mallory' },
   target: undefined,
   requestKey: 'probe',
 };
+const request: PersonSyncRequest = { ...asker, operation: { prune: false, dryRun: false, syncOptions: [] } };
+const deletion = { confirmed: [], planHash: '0'.repeat(32) };
+const plan = { objects: [] } as unknown as DeletionApproval['plan'];
 
 const context: GateContext = { header: { channel: 'C1', ts: '1.1' } };
 
@@ -49,19 +51,18 @@ const chain = {
 } as unknown as NonNullable<SyncRequest['appOfApps']>;
 
 describe("a person's request says by its type what a person may ask", () => {
-  it('has no App of Apps chain, no rollout step, and no deletion without its plan (tsc checks each)', () => {
-    const deletion = { confirmed: [], planHash: '0'.repeat(32) };
+  it('has no App of Apps chain, no rollout step, no deletion without its plan nor with an operation (tsc checks each)', () => {
     const rollout = { rolloutId: 'r', applicationSet: 'set', step: 0 } as unknown as SyncRequest['rollout'];
     // @ts-expect-error an App of Apps child is queued by its parent only (src/requests/for-app-of-apps.ts)
     const child: PersonSyncRequest = { ...request, appOfApps: chain };
     // @ts-expect-error a rollout queues its Applications itself (src/app-of-apps/rollout-driver.ts)
     const step: PersonSyncRequest = { ...request, rollout };
-    // @ts-expect-error a deletion comes with its plan, in the gate context (GateContext.deletion)
-    const planless: PersonSyncRequest = { ...request, deletion };
-    // @ts-expect-error the gate context's deletion carries the plan the requester confirmed
-    const noPlan: GateContext = { ...context, deletion: { request: deletion } };
+    // @ts-expect-error a deletion comes with the plan the requester confirmed (DeletionApproval)
+    const planless: PersonSyncRequest = { ...asker, deletion };
+    // @ts-expect-error a deletion syncs nothing: it carries no operation
+    const syncing: PersonSyncRequest = { ...request, deletion: { request: deletion, plan } };
 
-    expect([child, step, planless, noPlan]).toHaveLength(4);
+    expect([child, step, planless, syncing]).toHaveLength(4);
   });
 });
 
@@ -79,18 +80,16 @@ describe("requestSync: the gate, then the queue, for a person's request", () => 
     }
   });
 
-  it('gates a deletion with its plan, then queues the deletion job', async () => {
+  it('gates a deletion with its plan, then queues the deletion job (its request, no operation)', async () => {
     const { gate, asked } = recordingGate();
     const { port, queued } = recordingQueue();
-    const deletion = { confirmed: [], planHash: '0'.repeat(32) };
-    const plan = { objects: [] } as unknown as DeletionApproval['plan'];
-    const gateContext = { ...context, deletion: { request: deletion, plan } };
+    const deleting: PersonSyncRequest = { ...asker, deletion: { request: deletion, plan } };
 
-    const outcome = await requestSync({ queue: port, gate }, { request, context: gateContext });
+    const outcome = await requestSync({ queue: port, gate }, { request: deleting, context });
 
     expect(outcome.kind).toBe('queued');
-    expect(asked).toEqual([{ request, context: gateContext }]);
-    expect(queued).toEqual([{ ...request, deletion }]);
+    expect(asked).toEqual([{ request: deleting, context }]);
+    expect(queued).toEqual([{ ...asker, deletion }]);
   });
 
   it('answers not-queued with the queue error when the producer refuses the job', async () => {

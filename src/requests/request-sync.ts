@@ -44,20 +44,15 @@
  * re-export it); ./only-requests-enqueue.test.ts fails when a module outside src/requests calls `enqueueSync`.
  */
 import type { DeletionApproval, MessageRef, PolicyVerdict } from '../environments/index.js';
-import type { EnqueueResult, SyncRequest } from '../queue/index.js';
+import type { DeletionJob, EnqueueResult, SyncJob, SyncRequest } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
-/** What a person's request brings to the gate besides the SyncRequest: where its header is, and what to audit. */
+/** What a person's request brings to the gate besides the request: where its header is, and what to audit. */
 export interface GateContext {
   /** The sync's header, already posted: the approval message where approval is required. */
   header: MessageRef;
   /** `--break-glass "reason"` when given. */
   breakGlassReason?: string;
-  /**
-   * `/sync delete`: the deletion job (queued as the request's `deletion`) and the plan the requester confirmed,
-   * shown to the approvers; the gate checks the `delete` permission.
-   */
-  deletion?: DeletionApproval;
   /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
   /** A button on a message the bot posted (the Roll back button), not a typed command. */
@@ -75,17 +70,21 @@ export interface RequestGate {
   gate(request: PersonSyncRequest, context: GateContext): Promise<'proceed' | 'pending' | 'refused'>;
 }
 
+/** What a person may ask for: a sync, or a deletion (`/sync delete`'s Delete button). */
+export type PersonSyncRequest = PersonSync | PersonDeletion;
+
 /**
- * The SyncRequest a person may ask for: never an App of Apps child (`appOfApps` carries the manifests the worker
- * would sync, src/app-of-apps/resolve-application.ts; only a parent's own run queues one) nor a rollout's step (a
- * rollout queues its Applications itself, src/app-of-apps/rollout-driver.ts); a deletion comes with its plan, in
- * the gate context (`GateContext.deletion`).
+ * A person's sync: never an App of Apps child (`appOfApps` carries the manifests the worker would sync,
+ * src/app-of-apps/resolve-application.ts; only a parent's own run queues one) nor a rollout's step (a rollout queues
+ * its Applications itself, src/app-of-apps/rollout-driver.ts).
  */
-export type PersonSyncRequest = Omit<SyncRequest, 'appOfApps' | 'rollout' | 'deletion'> & {
-  appOfApps?: never;
-  rollout?: never;
-  deletion?: never;
-};
+type PersonSync = Omit<SyncJob, 'appOfApps' | 'rollout'> & { appOfApps?: never; rollout?: never };
+
+/**
+ * A person's deletion: the deletion job (queued with `deletion.request`) and the plan the requester confirmed, shown
+ * to the approvers; the gate checks the `delete` permission.
+ */
+type PersonDeletion = Omit<DeletionJob, 'deletion'> & { deletion: DeletionApproval };
 
 /** A person's request; `jobId`: the command journal's id (a journaled `/sync`), so a recovery queues the same job. */
 export interface PersonAsk {
@@ -130,7 +129,7 @@ export async function requestSync(deps: PersonRequestDeps, ask: PersonAsk): Prom
   const { request, context } = ask;
   const gated = await deps.gate.gate(request, context);
   if (gated !== 'proceed') return { kind: gated };
-  const queued: SyncRequest = context.deletion ? { ...request, deletion: context.deletion.request } : request;
+  const queued: SyncRequest = request.deletion ? { ...request, deletion: request.deletion.request } : request;
   try {
     const options = ask.jobId === undefined ? undefined : { jobId: ask.jobId };
     return { kind: 'queued', result: await deps.queue.enqueueSync(queued, options) };

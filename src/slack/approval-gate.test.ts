@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyVerdict, RequestApprovals } from '../environments/index.js';
-import type { PersonSyncRequest } from '../requests/index.js';
 import { createApprovalGate } from './approval-gate.js';
 
-const request: PersonSyncRequest = {
+const asker = {
   application: 'guestbook',
-  operation: { prune: false, dryRun: false, syncOptions: [] },
   initiator: { userId: 'U0KIM', userName: 'kim' },
   target: { channel: 'C0DEPLOYS', threadTs: '1.1' },
   requestKey: 'k',
@@ -42,8 +40,11 @@ describe('createApprovalGate hands the policy verdict from before the ack to the
       plan: { objects: [] } as never,
     };
 
-    const checked = await gate.policy({ ...request, channel: header.channel }, { audit: true });
-    const outcome = await gate.gate(request, { header, deletion, verdict });
+    const checked = await gate.policy(
+      { ...asker, action: 'delete', channel: header.channel },
+      { audit: true },
+    );
+    const outcome = await gate.gate({ ...asker, deletion }, { header, verdict });
 
     expect(checked).toEqual({ allowed: true, verdict });
     expect(outcome).toBe('proceed');
@@ -57,5 +58,7 @@ describe('createApprovalGate hands the policy verdict from before the ack to the
         verdict,
       }),
     ]);
+    // A deletion syncs nothing: the gate is handed no operation for it.
+    expect(gated[0]).not.toHaveProperty('operation');
   });
 });

@@ -28,10 +28,10 @@ export function createApprovalGate(
   return {
     needsApproval: (application) => approvals.needsApproval(application),
     policy: (request, options) => approvals.checkRequest(request, options),
-    async gate(request, { header, breakGlassReason, deletion, trigger, fromBotMessage, verdict }) {
+    async gate(request, { header, breakGlassReason, trigger, fromBotMessage, verdict }) {
       const result = await approvals.gateRequest({
         application: request.application,
-        operation: request.operation,
+        ...(request.deletion ? { deletion: request.deletion } : { operation: request.operation }),
         initiator: request.initiator,
         channel: header.channel,
         requestKey: request.requestKey,
@@ -41,7 +41,6 @@ export function createApprovalGate(
         ...(fromBotMessage ? { fromBotMessage } : {}),
         ...(request.rollback ? { rollback: request.rollback } : {}),
         ...(request.promotion ? { promotion: request.promotion } : {}),
-        ...(deletion ? { deletion } : {}),
         ...(verdict ? { verdict } : {}),
       });
       if (result.kind === 'proceed') return 'proceed';

@@ -10,8 +10,8 @@ import type {
   Initiator,
   SyncOperationResource,
 } from '../domain/index.js';
-import type { PolicyVerdict } from '../environments/index.js';
-import type { RolloutChain, RolloutChainStep, SyncRequest } from '../queue/index.js';
+import type { PolicyVerdict, RequestAsk } from '../environments/index.js';
+import type { RolloutChain, RolloutChainStep } from '../queue/index.js';
 import type { RequestGate } from '../requests/index.js';
 
 /** The queue's types, re-exported whole (not re-listed): the queue layer owns them. */
@@ -72,20 +72,11 @@ export interface ApprovalGate extends RequestGate {
 /** The request policy's answer: allowed (with the verdict to hand to the gate), or the refusal's reason. */
 export type PolicyCheck = { allowed: true; verdict?: PolicyVerdict } | { allowed: false; reason: string };
 
-/** What a request-policy check looks at: the Application, the operation, who asks, where, and `--break-glass`. */
-export type RequestPolicyQuery = Pick<SyncRequest, 'application' | 'operation' | 'initiator'> & {
-  channel: string;
-  breakGlassReason?: string;
-  /**
-   * The permission asked for: `delete` for `/sync delete`, `rollback` for `/sync rollback` and the Roll back button;
-   * default `dry-run` / `sync` from the operation.
-   */
-  action?: 'sync' | 'dry-run' | 'delete' | 'rollback';
-  /** A button on a message the bot posted (the Roll back button), not a typed command. */
-  fromBotMessage?: boolean;
-  /** `/sync promote`: allowedRevisions is asked of the Application's targetRevision, not the pinned SHA. */
-  promotion?: SyncRequest['promotion'];
-};
+/**
+ * What a request-policy check looks at: the Application, the operation (none for `/sync delete`, whose action is
+ * `delete`), who asks, where, and `--break-glass` (src/environments' RequestAsk).
+ */
+export type RequestPolicyQuery = RequestAsk;
 
 /**
  * ApplicationSet rollouts (`/sync <appset>`; src/app-of-apps/rollout-driver.ts behind it). Optional: without it an

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runnerContext, SILENT_RUNNER_LOGGER } from '../../test/support/runner-context.js';
+import {
+  deletionRunnerContext,
+  runnerContext,
+  SILENT_RUNNER_LOGGER,
+} from '../../test/support/runner-context.js';
 import { testApplication } from '../../test/support/test-application.js';
 import type { Application } from '../domain/index.js';
 import { BotError, type OperationState } from '../domain/index.js';
@@ -233,6 +237,35 @@ describe('src/sync-run/engine-sync-runner', () => {
       "history entry #7 has no recorded source (recorded before history kept it): rolling back with the Application's current source (repoURL, path, helm values) at revision sha-old",
     );
     expect(state.syncResult.source).toEqual(app.source);
+  });
+
+  it('hands a deletion job to the deletion runner, with its deletion and no operation, and renders and syncs nothing', async () => {
+    const deleted: unknown[] = [];
+    const done = { ...finalState, operation: { prune: false, dryRun: false, syncOptions: [] } };
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => app,
+      render: async () => {
+        throw new Error('a deletion renders nothing');
+      },
+      clusterFor: (a) => `cluster-of-${a.name}`,
+      runOperation: async () => {
+        throw new Error('a deletion runs no sync');
+      },
+      deleteApplication: async ({ cluster, ctx }) => {
+        deleted.push({ cluster, request: ctx.request });
+        return done;
+      },
+      logger: () => silent,
+    });
+    const deletion = { confirmed: [], planHash: 'a'.repeat(32), revision: 'b'.repeat(40) };
+
+    const state = await runner(deletionRunnerContext(deletion).ctx);
+
+    expect(state).toBe(done);
+    expect(deleted).toEqual([
+      { cluster: 'cluster-of-guestbook', request: expect.objectContaining({ deletion }) },
+    ]);
+    expect(deleted[0]).not.toHaveProperty('request.operation');
   });
 
   it('rethrows transient errors so BullMQ retries them', async () => {

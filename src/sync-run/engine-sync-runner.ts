@@ -31,6 +31,7 @@ import {
   messageOf,
   type RunnerLogger,
   reportStartFailure,
+  type SyncJob,
   type SyncRunner,
   type SyncRunnerContext,
   TERMINATED,
@@ -84,65 +85,75 @@ export function createEngineSyncRunner<Target, ClusterT>(
   deps: EngineSyncRunnerDeps<Target, ClusterT>,
 ): SyncRunner {
   return async (ctx) => {
-    const { application, operation } = ctx.request;
-    const logger = deps.logger({ application, operationId: ctx.jobId });
-    if (ctx.request.deletion) return runDeletion(deps, ctx, ctx.request.deletion, logger);
-    let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
-    try {
-      const app = withOperationSource(await deps.application(application, ctx.request), operation);
-      // On resume, render the revision the operation already resolved, so the same manifests are applied.
-      const revision = ctx.initialState?.syncResult.revision || operation.revision;
-      // Not waited for past a cancel: a render stuck in git, helm or kustomize (each bounded by its own timeout)
-      // is left to end on its own, its result dropped.
-      const rendered = await untilAborted(deps.render(app, { revision, signal: ctx.signal }), ctx.signal);
-      prepared = { app, rendered, cluster: deps.clusterFor(app) };
-    } catch (error) {
-      // Cancelled while rendering: terminated as the engine terminates, before anything was applied.
-      if (ctx.signal.aborted && !resumesCompleted(ctx)) {
-        logger.info({}, 'operation terminated while rendering');
-        return reportStartFailure(ctx, TERMINATED, 'Failed');
-      }
-      // A completed operation (resumed for its health step only) did start: its outcome is not this error's. The
-      // queue ends the job from the saved state, health Unknown, once retries are spent (sync-processor.ts).
-      if (isTransientError(error) || resumesCompleted(ctx)) throw error;
-      logger.warn({ err: messageOf(error) }, 'operation could not start');
-      return reportStartFailure(ctx, error);
-    }
-    logger.info(
-      { revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined },
-      'operation started',
-    );
-    const ignored = ignoreDifferencesOf(prepared.app);
-    for (const warning of ignored.warnings) logger.warn({ warning }, 'ignoreDifferences option not honoured');
-    const state = await deps.runOperation({
-      application,
-      ignoreDifferences: ignored.rules,
-      ...(prepared.app.syncPolicy?.managedNamespaceMetadata
-        ? { managedNamespaceMetadata: prepared.app.syncPolicy.managedNamespaceMetadata }
-        : {}),
-      // Said in the thread (OperationStarted) as `wavesync plan` says them: Argo CD's silent fallbacks.
-      warnings: [
-        ...(ctx.request.rollback ? rollbackWarnings(ctx.request.rollback, operation, prepared.app) : []),
-        ...applicationWarnings(prepared.app),
-        ...(prepared.rendered.warnings ?? []),
-      ],
-      targets: prepared.rendered.targets,
-      namespace: prepared.app.destination.namespace ?? 'default',
-      revision: prepared.rendered.revision,
-      operation: withApplicationSyncOptions(prepared.app, operation),
-      cluster: prepared.cluster,
-      reporter: ctx.reporter,
-      ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
-      // Saved with the source too: a job ended from its saved final state (its worker stopped after the last
-      // persist) records the source in its history entry all the same.
-      persist: (s) => ctx.persist(withSyncedSource(s, prepared.app)),
-      signal: ctx.signal,
-      pruneConfirmation: () => ctx.pruneConfirmation(),
-      logger,
-    });
-    logger.info({ phase: state.phase, message: state.message }, 'operation finished');
-    return withSyncedSource(state, prepared.app);
+    const { request } = ctx;
+    const logger = deps.logger({ application: request.application, operationId: ctx.jobId });
+    if (request.deletion) return runDeletion(deps, { ...ctx, request }, logger);
+    return runSync(deps, { ...ctx, request }, logger);
   };
+}
+
+/** A sync job: its Application rendered at the operation's revision, then the engine's operation. */
+async function runSync<Target, ClusterT>(
+  deps: EngineSyncRunnerDeps<Target, ClusterT>,
+  ctx: SyncRunnerContext<SyncJob>,
+  logger: RunnerLogger,
+): Promise<OperationState> {
+  const { application, operation } = ctx.request;
+  let prepared: { app: Application; rendered: RenderedApplication<Target>; cluster: ClusterT };
+  try {
+    const app = withOperationSource(await deps.application(application, ctx.request), operation);
+    // On resume, render the revision the operation already resolved, so the same manifests are applied.
+    const revision = ctx.initialState?.syncResult.revision || operation.revision;
+    // Not waited for past a cancel: a render stuck in git, helm or kustomize (each bounded by its own timeout)
+    // is left to end on its own, its result dropped.
+    const rendered = await untilAborted(deps.render(app, { revision, signal: ctx.signal }), ctx.signal);
+    prepared = { app, rendered, cluster: deps.clusterFor(app) };
+  } catch (error) {
+    // Cancelled while rendering: terminated as the engine terminates, before anything was applied.
+    if (ctx.signal.aborted && !resumesCompleted(ctx)) {
+      logger.info({}, 'operation terminated while rendering');
+      return reportStartFailure(ctx, TERMINATED, 'Failed');
+    }
+    // A completed operation (resumed for its health step only) did start: its outcome is not this error's. The
+    // queue ends the job from the saved state, health Unknown, once retries are spent (sync-processor.ts).
+    if (isTransientError(error) || resumesCompleted(ctx)) throw error;
+    logger.warn({ err: messageOf(error) }, 'operation could not start');
+    return reportStartFailure(ctx, error);
+  }
+  logger.info(
+    { revision: prepared.rendered.revision, resumed: ctx.initialState !== undefined },
+    'operation started',
+  );
+  const ignored = ignoreDifferencesOf(prepared.app);
+  for (const warning of ignored.warnings) logger.warn({ warning }, 'ignoreDifferences option not honoured');
+  const state = await deps.runOperation({
+    application,
+    ignoreDifferences: ignored.rules,
+    ...(prepared.app.syncPolicy?.managedNamespaceMetadata
+      ? { managedNamespaceMetadata: prepared.app.syncPolicy.managedNamespaceMetadata }
+      : {}),
+    // Said in the thread (OperationStarted) as `wavesync plan` says them: Argo CD's silent fallbacks.
+    warnings: [
+      ...(ctx.request.rollback ? rollbackWarnings(ctx.request.rollback, operation, prepared.app) : []),
+      ...applicationWarnings(prepared.app),
+      ...(prepared.rendered.warnings ?? []),
+    ],
+    targets: prepared.rendered.targets,
+    namespace: prepared.app.destination.namespace ?? 'default',
+    revision: prepared.rendered.revision,
+    operation: withApplicationSyncOptions(prepared.app, operation),
+    cluster: prepared.cluster,
+    reporter: ctx.reporter,
+    ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
+    // Saved with the source too: a job ended from its saved final state (its worker stopped after the last
+    // persist) records the source in its history entry all the same.
+    persist: (s) => ctx.persist(withSyncedSource(s, prepared.app)),
+    signal: ctx.signal,
+    pruneConfirmation: () => ctx.pruneConfirmation(),
+    logger,
+  });
+  logger.info({ phase: state.phase, message: state.message }, 'operation finished');
+  return withSyncedSource(state, prepared.app);
 }
 
 /** The job resumes a completed operation saved before its Application health (only the health step is left). */

@@ -5,10 +5,12 @@
  */
 import { BotError } from '../../src/domain/index.js';
 import type { Initiator } from '../../src/queue/sync-reporter.js';
+import { recordedOperation } from '../../src/queue/sync-request.js';
 import type {
   EnqueueResult,
   HistoryEntry,
   JobStatus,
+  SyncJob,
   SyncQueueClient,
   SyncRequest,
 } from '../../src/slack/ports.js';
@@ -35,7 +37,10 @@ export class InMemorySyncQueue implements SyncQueueClient {
   }
 
   /** Put a job in the line as if someone else had queued it; the first job of an application becomes active. */
-  seed(request: Omit<SyncRequest, 'requestKey'>, extra: Partial<JobStatus> = {}): JobStatus {
+  seed(
+    request: Pick<SyncJob, 'application' | 'initiator' | 'target' | 'operation'>,
+    extra: Partial<JobStatus> = {},
+  ): JobStatus {
     const active = !this.jobs.some((j) => j.application === request.application && isLive(j));
     const job: JobStatus = {
       jobId: `job-${++this.seq}`,
@@ -63,7 +68,7 @@ export class InMemorySyncQueue implements SyncQueueClient {
     const seen = this.keys.get(key);
     if (seen && Date.now() - seen.at < this.dedupWindowMs)
       return { ...this.positionOf(seen.jobId), duplicate: true };
-    const job = this.seed(req);
+    const job = this.seed({ ...req, operation: recordedOperation(req) });
     this.keys.set(key, { jobId: job.jobId, at: Date.now() });
     return { ...this.positionOf(job.jobId), duplicate: false };
   }

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { isCompleted, type OperationState } from '../../src/domain/index.js';
 import { runOperation } from '../../src/engine/index.js';
 import type { JobLifecycle } from '../../src/queue/job-lifecycle.js';
+import { recordedOperation } from '../../src/queue/sync-request.js';
 import type { SyncRunner } from '../../src/queue/sync-runner.js';
 import type { SyncWorker } from '../../src/queue/sync-worker.js';
 import { obj, sourced } from '../builders/manifest-builders.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { useQueueFixture } from './support/queue-fixture.js';
-import { jobsFinished, syncRequest, waitFor } from './support/queue-test-env.js';
+import { deletionRequest, jobsFinished, syncRequest, waitFor } from './support/queue-test-env.js';
 import { readReported } from './support/recording-reporter.js';
 
 // The engine persists a sync's completed OperationState, then assesses the Application's health and persists it
@@ -33,7 +34,7 @@ describe('sync worker resuming a completed operation', () => {
         targets: sourced(obj('v1', 'ConfigMap', 'cfg')),
         namespace: 'app',
         revision: 'abc123',
-        operation: ctx.request.operation,
+        operation: recordedOperation(ctx.request),
         cluster,
         reporter: ctx.reporter,
         ...(ctx.initialState ? { initialState: ctx.initialState } : {}),
@@ -110,7 +111,7 @@ describe('sync worker resuming a completed operation', () => {
       runs += 1;
       const at = new Date().toISOString();
       const state: OperationState = {
-        operation: ctx.request.operation,
+        operation: recordedOperation(ctx.request),
         phase: 'Succeeded',
         message: '1 resource deleted in 1 wave',
         syncResult: { revision: '', resources: [] },
@@ -126,7 +127,7 @@ describe('sync worker resuming a completed operation', () => {
     };
     stopping.worker = t.startWorker({ steps: 0, stepMs: 0 }, { runner });
     const deletion = { confirmed: [], planHash: '0'.repeat(32) };
-    const { jobId } = await t.queue.enqueueSync(syncRequest('web', { deletion }));
+    const { jobId } = await t.queue.enqueueSync(deletionRequest('web', deletion));
     await waitFor(async () => stopping.closed !== undefined, 10_000, 'the first worker to stop');
     await stopping.closed;
     t.startWorker({ steps: 0, stepMs: 0 }, { runner });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OperationState } from '../../src/domain/index.js';
 import type { QueueLogger } from '../../src/queue/store/redis-connections.js';
 import { SYNC_QUEUE_NAME, syncKeys } from '../../src/queue/store/redis-keys.js';
+import { recordedOperation } from '../../src/queue/sync-request.js';
 import type { SyncRunner } from '../../src/queue/sync-runner.js';
 import { useQueueFixture } from './support/queue-fixture.js';
 import { jobsFinished, syncRequest, waitFor } from './support/queue-test-env.js';
@@ -36,7 +37,7 @@ describe('sync worker whose event loop is starved for most of its lock', () => {
     const runner: SyncRunner = async (ctx) => {
       runs.push({ resumed: ctx.initialState !== undefined });
       let state: OperationState = ctx.initialState ?? {
-        operation: ctx.request.operation,
+        operation: recordedOperation(ctx.request),
         phase: 'Running',
         message: 'Running',
         syncResult: { revision: 'abc123', resources: [] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationState } from '../../src/domain/index.js';
+import { recordedOperation } from '../../src/queue/sync-request.js';
 import type { SyncRunner } from '../../src/queue/sync-runner.js';
 import { useQueueFixture } from './support/queue-fixture.js';
 import { jobsFinished, syncRequest, waitFor } from './support/queue-test-env.js';
@@ -18,7 +19,7 @@ function waitingForConfirmation(seen: (string | undefined)[]): SyncRunner {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const state: OperationState = {
-      operation: ctx.request.operation,
+      operation: recordedOperation(ctx.request),
       phase: 'Succeeded',
       message: 'successfully synced (all tasks run)',
       syncResult: { revision: 'r', resources: [] },

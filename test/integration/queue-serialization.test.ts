@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { SYNC_QUEUE_NAME } from '../../src/queue/store/redis-keys.js';
+import { recordedOperation } from '../../src/queue/sync-request.js';
 import { useQueueFixture } from './support/queue-fixture.js';
 import { jobsFinished, syncRequest } from './support/queue-test-env.js';
 import { readReported, recordingReporterFactory } from './support/recording-reporter.js';
@@ -171,7 +172,7 @@ describe('sync queue: one running sync per application', () => {
       { steps: 1, stepMs: 10 },
       {
         reporterFactory: (job) => {
-          if (job.request.operation.syncOptions.includes('test.no-reporter'))
+          if (recordedOperation(job.request).syncOptions.includes('test.no-reporter'))
             throw new Error('no Slack thread');
           return recordingReporterFactory(t.redis, t.prefix)(job);
         },

@@ -1,24 +1,40 @@
 /**
- * A SyncRunnerContext for unit tests of runners (src/sync-run, src/deletion): job `job-1` syncing `guestbook` at
- * `main` for pat into thread C1/1.1, its events and persisted states recorded in order; `request` fields replace the
- * default request's whole.
+ * SyncRunnerContexts for unit tests of runners (src/sync-run, src/deletion): job `job-1` of pat into thread C1/1.1,
+ * its events and persisted states recorded in order. `runnerContext` syncs `guestbook` at `main` (`request` fields
+ * replace the default request's whole); `deletionRunnerContext` deletes `guestbook`.
  */
 import type { OperationState, SyncEvent } from '../../src/domain/index.js';
-import type { RunnerLogger, SyncRequest, SyncRunnerContext } from '../../src/queue/index.js';
+import type {
+  DeletionJob,
+  QueuedDeletion,
+  RunnerLogger,
+  SyncJob,
+  SyncRequest,
+  SyncRunnerContext,
+} from '../../src/queue/index.js';
 
-export function runnerContext(request: Partial<SyncRequest> = {}, initialState?: OperationState) {
+const job = {
+  application: 'guestbook',
+  initiator: { userId: 'U1', userName: 'pat' },
+  target: { channel: 'C1', threadTs: '1.1' },
+  requestKey: 'k',
+};
+
+export function runnerContext(request: Partial<SyncJob> = {}, initialState?: OperationState) {
+  const operation = { revision: 'main', prune: false, dryRun: false, syncOptions: [] };
+  return contextOf<SyncJob>({ ...job, operation, ...request }, initialState);
+}
+
+export function deletionRunnerContext(deletion: QueuedDeletion, initialState?: OperationState) {
+  return contextOf<DeletionJob>({ ...job, deletion }, initialState);
+}
+
+function contextOf<R extends SyncRequest>(request: R, initialState: OperationState | undefined) {
   const events: SyncEvent[] = [];
   const persisted: OperationState[] = [];
-  const ctx: SyncRunnerContext = {
+  const ctx: SyncRunnerContext<R> = {
     jobId: 'job-1',
-    request: {
-      application: 'guestbook',
-      operation: { revision: 'main', prune: false, dryRun: false, syncOptions: [] },
-      initiator: { userId: 'U1', userName: 'pat' },
-      target: { channel: 'C1', threadTs: '1.1' },
-      requestKey: 'k',
-      ...request,
-    },
+    request,
     initialState,
     reporter: { report: async (e) => void events.push(e), close: async () => {} },
     persist: async (s) => void persisted.push(s),

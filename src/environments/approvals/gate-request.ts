@@ -7,10 +7,16 @@
  * its gate and enqueues only on `proceed`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Application, PromotionRef, RollbackRef } from '../../domain/index.js';
-import type { RolloutChain } from '../../queue/index.js';
+import type { Application, PromotionRef, RollbackRef, SyncOperation } from '../../domain/index.js';
+import { deletionOperation, type RolloutChain } from '../../queue/index.js';
 import type { RefusalCode } from '../authorize-request.js';
-import { checkRequest, type PolicyVerdict, type RequestAsk, revisionNameOf } from '../check-request.js';
+import {
+  type AskCommon,
+  checkRequest,
+  type PolicyVerdict,
+  type RequestAsk,
+  revisionNameOf,
+} from '../check-request.js';
 import { environmentFor, type ResolvedEnvironment } from '../environment-resolver.js';
 import type { ApprovalDeps } from './approval-deps.js';
 import {
@@ -22,13 +28,22 @@ import {
 } from './approval-request.js';
 import { summarizePlan } from './plan-summary.js';
 
-export interface GateRequestContext extends Omit<RequestAsk, 'action'> {
+/** A sync's operation, or a deletion (which syncs nothing) with its plan. */
+export type GateRequestContext = GateCommon &
+  (
+    | { operation: SyncOperation; deletion?: never }
+    | {
+        operation?: never;
+        /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
+        deletion: DeletionApproval;
+      }
+  );
+
+interface GateCommon extends AskCommon {
   /** Idempotency key of the Slack delivery (e.g. trigger id): a redelivery posts no second approval. */
   requestKey: string;
   /** The sync's header, already posted by the command: it becomes the approval message (else one is posted). */
   header?: MessageRef;
-  /** `/sync delete`: the deletion and the plan the requester confirmed (no manifests are rendered). */
-  deletion?: DeletionApproval;
   /** What started the request when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
   /** `/sync rollback` (or the Roll back button): the history entry it returns to; permission `rollback`. */
@@ -50,15 +65,10 @@ export type GateResult =
   | { kind: 'refused'; code: RefusalCode | 'unknown_application'; reason: string };
 
 export async function gateRequest(deps: ApprovalDeps, ctx: GateRequestContext): Promise<GateResult> {
-  const checked = await checkRequest(
-    deps,
-    {
-      ...ctx,
-      ...(ctx.deletion ? { action: 'delete' as const } : {}),
-      ...(ctx.rollback ? { action: 'rollback' as const } : {}),
-    },
-    ctx.verdict,
-  );
+  const ask: RequestAsk = ctx.deletion
+    ? { ...ctx, action: 'delete' }
+    : { ...ctx, ...(ctx.rollback ? { action: 'rollback' as const } : {}) };
+  const checked = await checkRequest(deps, ask, ctx.verdict);
   if (checked.kind === 'unknown')
     return {
       kind: 'refused',
@@ -173,15 +183,17 @@ async function newRequest(
   const preview = ctx.deletion
     ? { revision: DELETION_REVISION, plan: EMPTY_PLAN }
     : await deps.preview(app, ctx.operation);
+  // A deletion's approval records the operation its OperationState will (its binding hashes it, as it always has).
+  const operation = ctx.deletion ? deletionOperation(ctx.deletion.request) : ctx.operation;
   const now = deps.now();
   return {
     id,
     application: app.name,
     environment: env.name,
-    operation: ctx.operation,
+    operation,
     revision: preview.revision,
-    revisionName: revisionNameOf(app, ctx.operation, ctx.promotion),
-    binding: bindingOf(app.name, preview.revision, ctx.operation, ctx.deletion?.request),
+    revisionName: revisionNameOf(app, operation, ctx.promotion),
+    binding: bindingOf(app.name, preview.revision, operation, ctx.deletion?.request),
     requester: ctx.initiator,
     channel: ctx.channel,
     approvers: env.settings.approvers,

@@ -24,7 +24,7 @@ import {
   subscribedChannels,
 } from '../../applications/index.js';
 import type { Application, OperationState, SyncEvent } from '../../domain/index.js';
-import type { SyncReporter, SyncRequest } from '../../queue/index.js';
+import { recordedOperation, type SyncReporter, type SyncRequest } from '../../queue/index.js';
 import { canRollBackApplication } from '../../rollback/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApprovalStore } from '../approvals/approval-store.js';
@@ -165,7 +165,7 @@ class NotifyingReporter {
     this.jobId = jobId;
     this.request = request;
     this.env = env;
-    this.revision = request.operation.revision ?? '';
+    this.revision = recordedOperation(request).revision ?? '';
   }
 
   async observe(event: SyncEvent): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationState } from '../../domain/index.js';
-import { type SyncRequest, SyncRequestSchema } from '../sync-request.js';
+import { parseSyncRequest, type SyncRequest } from '../sync-request.js';
 import { historyEntry } from './history-entry.js';
 
 describe('historyEntry', () => {
@@ -38,7 +38,7 @@ describe('historyEntry', () => {
     });
 
     expect(entry).toMatchObject({ revision, source: sources[0], sources });
-    const rollback = SyncRequestSchema.parse({
+    const rollback = parseSyncRequest({
       ...request,
       operation: {
         revision: entry.revision,
@@ -49,6 +49,6 @@ describe('historyEntry', () => {
       },
       rollback: { id: 4, revision: entry.revision },
     });
-    expect(rollback.operation.sources).toEqual(sources);
+    expect(rollback.operation?.sources).toEqual(sources);
   });
 });

@@ -3,7 +3,7 @@
  */
 import type { OperationPhase, OperationState } from '../../domain/index.js';
 import type { HistoryEntry } from '../sync-queue-client.js';
-import type { SyncRequest } from '../sync-request.js';
+import { recordedOperation, type SyncRequest } from '../sync-request.js';
 
 export interface HistoryInput {
   jobId: string;
@@ -26,7 +26,7 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
     jobId: input.jobId,
     application: request.application,
     initiator: request.initiator,
-    revision: state?.syncResult.revision || request.operation.revision || '',
+    revision: state?.syncResult.revision || recordedOperation(request).revision || '',
     phase: input.phase,
     message: input.message,
     startedAt,
@@ -36,8 +36,8 @@ export function historyEntry(input: HistoryInput): HistoryEntry {
   if (state?.health) entry.health = state.health;
   if (state?.syncResult.source) entry.source = state.syncResult.source;
   if (state?.syncResult.sources) entry.sources = state.syncResult.sources;
-  if (request.operation.dryRun) entry.dryRun = true;
   if (request.deletion) entry.deletion = true;
+  else if (request.operation.dryRun) entry.dryRun = true;
   if (request.rollback) entry.rollback = request.rollback;
   if (request.trigger) entry.trigger = request.trigger;
   if (request.promotion) entry.promotion = request.promotion;

@@ -3,6 +3,7 @@
  */
 import type { JobRecord } from '../line/app-line.js';
 import type { JobAhead, JobStatus } from '../sync-queue-client.js';
+import { recordedOperation } from '../sync-request.js';
 
 /** JobStatus of one record; `position` is its index in the line when it is still in it. */
 export function toJobStatus(record: JobRecord, position: number | undefined): JobStatus {
@@ -12,7 +13,7 @@ export function toJobStatus(record: JobRecord, position: number | undefined): Jo
     state: record.status,
     initiator: record.request.initiator,
     target: record.request.target,
-    operation: record.request.operation,
+    operation: recordedOperation(record.request),
     enqueuedAt: record.enqueuedAt,
   };
   if (position !== undefined && position >= 0) status.position = position;

@@ -1,11 +1,6 @@
 import { confirmationKeys, planHash } from '../../deletion/index.js';
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
-import {
-  confirmationOf,
-  decodeDeletionButtonValue,
-  NO_SYNC,
-  planOrExplain,
-} from '../commands/delete-command.js';
+import { confirmationOf, decodeDeletionButtonValue, planOrExplain } from '../commands/delete-command.js';
 import { requestKeyOfDeletion } from '../commands/request-key.js';
 import { requestPolicy, verdictOf } from '../commands/request-refusal.js';
 import { startSync } from '../commands/start-sync-command.js';
@@ -49,7 +44,6 @@ export async function confirmDeletionAction({
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
   const policy = await requestPolicy(deps, {
     application,
-    operation: NO_SYNC,
     action: 'delete',
     initiator,
     channel,
@@ -88,7 +82,6 @@ export async function confirmDeletionAction({
     { channel, client, respond, deps, recent, ...verdictOf(policy) },
     {
       application,
-      operation: NO_SYNC,
       initiator,
       requestKey,
       deletion: {

@@ -12,13 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type DeletionPlan, planHash } from '../../deletion/index.js';
-import {
-  BotError,
-  DELETION_CASCADES,
-  type DeletionCascade,
-  reasonForPeople,
-  type SyncOperation,
-} from '../../domain/index.js';
+import { BotError, DELETION_CASCADES, type DeletionCascade, reasonForPeople } from '../../domain/index.js';
 import { textMessage } from '../messages/block.js';
 import { type CommandProblem, commandErrorBlocks } from '../messages/command-error-blocks.js';
 import { deletionConfirmationBlocks } from '../messages/deletion-blocks.js';
@@ -27,9 +21,6 @@ import { USAGE } from '../messages/help-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { breakGlassReasonOf } from './parse-sync-args.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
-
-/** A deletion job's `operation` (unused by the worker; the queue's request shape requires one). */
-export const NO_SYNC: SyncOperation = { prune: false, dryRun: false, syncOptions: [] };
 
 /** What the confirmation's buttons carry: the request, and a hash of the plan the requester saw. */
 export interface DeletionButtonValue {
@@ -54,7 +45,6 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   // The same request policy the Delete click goes through: who may not delete sees no plan and no button.
   const checked = await deps.approvals?.policy?.({
     application: parsed.application,
-    operation: NO_SYNC,
     action: 'delete',
     initiator: initiatorOf(ctx.command),
     channel: ctx.command.channel_id,

@@ -16,21 +16,21 @@ import type { ApplicationCatalog } from '../ports.js';
 
 export type HeaderBase = Omit<SyncHeaderView, 'state'>;
 
-/** The header of a sync of `application` with `operation`, requested by `initiator`. */
-export function headerViewOf(
-  catalog: ApplicationCatalog,
-  job: {
-    application: string;
-    operation: SyncOperation;
-    initiator: Initiator;
-    jobId?: string;
-    deletion?: DeletionRequest;
-    rollback?: RollbackRef;
-    /** Why an automated sync started (SyncRequest.trigger). */
-    trigger?: string;
-    promotion?: PromotionRef;
-  },
-): HeaderBase {
+/** What a header is drawn from: a sync with its operation, or a deletion. */
+type HeaderJob = { application: string; initiator: Initiator; jobId?: string } & (
+  | {
+      operation: SyncOperation;
+      deletion?: never;
+      rollback?: RollbackRef;
+      /** Why an automated sync started (SyncJob.trigger). */
+      trigger?: string;
+      promotion?: PromotionRef;
+    }
+  | { deletion: DeletionRequest; operation?: never }
+);
+
+/** The header of a sync of `application` with `operation` (or of its deletion), requested by `initiator`. */
+export function headerViewOf(catalog: ApplicationCatalog, job: HeaderJob): HeaderBase {
   const summary = catalog.describe(job.application);
   const destination = summary
     ? (summary.environment ?? formatDestination(summary.destination))

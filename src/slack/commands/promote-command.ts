@@ -21,7 +21,7 @@ import { type CommandContext, ephemeral, initiatorOf, type PromotionDeps } from 
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';
 import { requestPolicy } from './request-refusal.js';
-import { acceptCommand, type SyncStartInput } from './start-sync-command.js';
+import { acceptCommand, type SyncStart } from './start-sync-command.js';
 
 export async function promoteCommand(ctx: CommandContext): Promise<void> {
   const parsed = parsePromoteArgs(ctx.args);
@@ -54,7 +54,7 @@ export async function promoteCommand(ctx: CommandContext): Promise<void> {
 
 type Prepared =
   /** `verdict`: the request policy's, for the gate (SyncStartContext.verdict). */
-  | { ok: true; input: Omit<SyncStartInput, 'requestKey'>; accepted: string; verdict?: PolicyVerdict }
+  | { ok: true; input: Omit<SyncStart, 'requestKey'>; accepted: string; verdict?: PolicyVerdict }
   | { ok: false; reply: ReturnType<typeof textMessage> };
 
 /**

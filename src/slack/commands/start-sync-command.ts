@@ -16,7 +16,7 @@ import { textMessage } from '../messages/block.js';
 import { commandErrorBlocks, notQueuedBlocks } from '../messages/command-error-blocks.js';
 import { escapeMrkdwn } from '../messages/format.js';
 import { type SyncHeaderState, syncHeaderBlocks } from '../messages/sync-header-blocks.js';
-import type { EnqueueResult, JournalEntry, SyncRequest } from '../ports.js';
+import type { EnqueueResult, JournalEntry, SyncJob } from '../ports.js';
 import { type HeaderDelivery, postSyncHeader } from '../reporters/header-delivery.js';
 import { type CommandContext, ephemeral, initiatorOf, type SlackAppDeps } from './command-context.js';
 import { liveDiffReply } from './diff-command.js';
@@ -191,15 +191,14 @@ export async function startSync(
   durable?: DurableStart,
 ): Promise<SyncStartOutcome> {
   const { deps } = ctx;
-  const { application, operation, initiator, requestKey, deletion, rollback, promotion } = input;
-  const base = headerViewOf(deps.catalog, {
-    application,
-    operation,
-    initiator,
-    ...(deletion ? { deletion: deletion.request } : {}),
-    ...(rollback ? { rollback } : {}),
-    ...(promotion ? { promotion } : {}),
-  });
+  const { application, initiator, requestKey } = input;
+  const asked = askedOf(input);
+  const base = headerViewOf(
+    deps.catalog,
+    asked.deletion
+      ? { application, initiator, deletion: asked.deletion.request }
+      : { application, initiator, ...asked },
+  );
   const found = durable?.header ?? (await durable?.findHeader?.());
   const header = found ? { ...found, base } : await postHeader(ctx, base, durable?.jobId);
   if (!header) {
@@ -209,17 +208,14 @@ export async function startSync(
   if (!durable?.header) await durable?.onHeader?.({ channel: header.channel, ts: header.ts });
   const request: PersonSyncRequest = {
     application,
-    operation,
     initiator: base.initiator,
     target: { channel: header.channel, threadTs: header.ts },
     requestKey,
-    ...(rollback ? { rollback } : {}),
-    ...(promotion ? { promotion } : {}),
+    ...asked,
   };
   const context = {
     header: { channel: header.channel, ts: header.ts },
     ...reasonOf(input),
-    ...(deletion ? { deletion } : {}),
     ...(input.trigger ? { trigger: input.trigger } : {}),
     ...(input.fromBotMessage ? { fromBotMessage: true } : {}),
     ...(ctx.verdict ? { verdict: ctx.verdict } : {}),
@@ -250,14 +246,37 @@ export async function startSync(
  * What startSync starts: the request (without its target, the header is; never an App of Apps child nor a rollout's
  * step) and what the approvers see: a deletion comes with the plan the requester confirmed.
  */
-export type SyncStartInput = Omit<SyncRequest, 'target' | 'appOfApps' | 'rollout' | 'deletion'> & {
-  deletion?: DeletionApproval;
+export type SyncStartInput = SyncStart | (StartCommon & DeletionAsked);
+
+/** What startSync starts for a sync. */
+export type SyncStart = StartCommon & SyncAsked;
+
+interface StartCommon extends Pick<SyncJob, 'application' | 'initiator' | 'requestKey'> {
   breakGlassReason?: string;
   /** What started it when not a typed command (audited), e.g. `drift notice Sync button`. */
   trigger?: string;
   /** Started by a button on a message the bot posted (the Roll back button), not a typed command. */
   fromBotMessage?: boolean;
-};
+}
+
+/** A sync's operation, and the rollback or promotion it is. */
+type SyncAsked = Pick<SyncJob, 'operation' | 'rollback' | 'promotion' | 'deletion'>;
+
+/** A deletion (it syncs nothing) and the plan the requester confirmed. */
+interface DeletionAsked {
+  operation?: never;
+  deletion: DeletionApproval;
+}
+
+/** What `input` asks, without the start's own fields: its sync or its deletion. */
+function askedOf(input: SyncStartInput): SyncAsked | DeletionAsked {
+  if (input.deletion) return { deletion: input.deletion };
+  return {
+    operation: input.operation,
+    ...(input.rollback ? { rollback: input.rollback } : {}),
+    ...(input.promotion ? { promotion: input.promotion } : {}),
+  };
+}
 
 /** A journaled start: the job id to enqueue with, the header if already posted, and where to record it once posted. */
 export interface DurableStart {

@@ -142,10 +142,13 @@ function failingOnDemand(
       throwNext.value = undefined;
       throw error;
     }
-    if (!failNext.value) return runner(ctx);
+    const { request } = ctx;
+    if (!failNext.value || request.deletion) return runner(ctx);
     failNext.value = false;
-    const operation = { ...ctx.request.operation, syncOptions: ['test.fail'] };
-    return runner({ ...ctx, request: { ...ctx.request, operation } });
+    return runner({
+      ...ctx,
+      request: { ...request, operation: { ...request.operation, syncOptions: ['test.fail'] } },
+    });
   };
 }
 

@@ -17,7 +17,7 @@ import {
   type StageObservation,
   startVerifier,
 } from '../../../src/promotion/index.js';
-import type { PromotionRef, SyncRequest } from '../../../src/queue/index.js';
+import type { PromotionRef, SyncJob } from '../../../src/queue/index.js';
 import { parseSettings } from '../../../src/settings/index.js';
 import { deleteKeys, syncRequest, testRedis, uniquePrefix } from '../support/queue-test-env.js';
 
@@ -90,7 +90,7 @@ function ended(
 }
 
 const lifecycle = () => promotionLifecycle({ settings, store, now });
-async function end(app: string, jobId: string, state: OperationState, request: Partial<SyncRequest> = {}) {
+async function end(app: string, jobId: string, state: OperationState, request: Partial<SyncJob> = {}) {
   await lifecycle().ended?.({ jobId, request: syncRequest(app, request), state, cancelled: false });
 }
 function verifier(seen: () => StageObservation) {

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyVerdict } from '../../../src/environments/index.js';
-import type { ApprovalGate, SyncRequest } from '../../../src/slack/ports.js';
+import type { PersonSyncRequest } from '../../../src/requests/index.js';
+import type { ApprovalGate } from '../../../src/slack/ports.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
 
 /** An approval gate double: records what it was asked and answers `decision`. */
 function recordingGate(decision: 'proceed' | 'pending') {
-  const calls: { request: SyncRequest; context: Parameters<ApprovalGate['gate']>[1] }[] = [];
+  const calls: { request: PersonSyncRequest; context: Parameters<ApprovalGate['gate']>[1] }[] = [];
   const gate: ApprovalGate = {
     async gate(request, context) {
       calls.push({ request, context });

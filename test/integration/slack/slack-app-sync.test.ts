@@ -175,7 +175,7 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
     expect(missing.json?.text).toContain('guestbook has no apps:Deployment:nope in its manifests');
     expect(present.json?.text).toContain('Got it: syncing');
     await h.fake.waitFor(() => h.queue.requests.length === 1);
-    expect(h.queue.requests[0]?.operation.resources).toEqual([
+    expect(h.queue.requests[0]?.operation?.resources).toEqual([
       { group: 'apps', kind: 'Deployment', namespace: 'guestbook', name: 'guestbook-ui' },
     ]);
     expect(h.fake.calls('chat.postMessage')).toHaveLength(1);
@@ -200,7 +200,7 @@ describe('src/slack/slack-app /sync <app> over HTTP', () => {
     }
     expect(plain.json?.text).toContain('Got it: syncing');
     await h.fake.waitFor(() => h.queue.requests.length === 1);
-    expect(h.queue.requests[0]?.operation.revision).toBeUndefined();
+    expect(h.queue.requests[0]?.operation?.revision).toBeUndefined();
   });
 
   it('when the queue is down, then the user is told it was not queued and the header says so', async () => {

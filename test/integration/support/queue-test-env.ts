@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { SyncOperation } from '../../../src/domain/index.js';
 import type { JobStatus, SyncQueueClient } from '../../../src/queue/sync-queue-client.js';
-import type { SyncRequest } from '../../../src/queue/sync-request.js';
+import type { DeletionJob, QueuedDeletion, SyncJob } from '../../../src/queue/sync-request.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -32,8 +32,8 @@ let counter = 0;
 /** A valid request; `requestKey` unique unless given. */
 export function syncRequest(
   application: string,
-  overrides: Partial<SyncRequest> & { syncOptions?: string[] } = {},
-): SyncRequest {
+  overrides: Partial<SyncJob> & { syncOptions?: string[] } = {},
+): SyncJob {
   const { syncOptions = [], ...rest } = overrides;
   const operation: SyncOperation = { prune: false, dryRun: false, syncOptions };
   counter += 1;
@@ -45,6 +45,12 @@ export function syncRequest(
     requestKey: `req-${randomUUID()}`,
     ...rest,
   };
+}
+
+/** A valid deletion job of `application`, as syncRequest makes a sync's. */
+export function deletionRequest(application: string, deletion: QueuedDeletion): DeletionJob {
+  const { initiator, target, requestKey } = syncRequest(application);
+  return { application, initiator, target, requestKey, deletion };
 }
 
 /** Poll `check` every 25 ms until it returns a truthy value; rejects after `timeoutMs`. */

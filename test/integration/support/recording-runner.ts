@@ -15,6 +15,7 @@ import type {
   WaveRef,
 } from '../../../src/domain/index.js';
 import { TransientError } from '../../../src/queue/queue-errors.js';
+import { recordedOperation } from '../../../src/queue/sync-request.js';
 import type { SyncRunner, SyncRunnerContext } from '../../../src/queue/sync-runner.js';
 
 export interface RunRecord {
@@ -73,14 +74,14 @@ export function createRecordingRunner(options: RecordingOptions): SyncRunner {
     await redis.rpush(`${base}:runs`, JSON.stringify(row));
   };
   return async (ctx) => {
-    const opts = ctx.request.operation.syncOptions;
+    const opts = recordedOperation(ctx.request).syncOptions;
     await record(ctx, 'start');
     if (opts.includes('test.transient-once') && (await redis.incr(`${base}:transient:${ctx.jobId}`)) === 1) {
       await record(ctx, 'finish');
       throw new TransientError('API server unreachable (test)');
     }
     let state: OperationState = ctx.initialState ?? {
-      operation: ctx.request.operation,
+      operation: recordedOperation(ctx.request),
       phase: 'Running',
       message: 'Running',
       syncResult: { revision: 'abc123', resources: [] },
@@ -95,7 +96,7 @@ export function createRecordingRunner(options: RecordingOptions): SyncRunner {
       at: now(),
       application: ctx.request.application,
       revision: 'abc123',
-      operation: ctx.request.operation,
+      operation: recordedOperation(ctx.request),
       waves,
       resumed: ctx.initialState !== undefined,
     });
@@ -149,7 +150,7 @@ export function createRecordingRunner(options: RecordingOptions): SyncRunner {
     }
     if (!(await sleep(stepMs, ctx.signal)))
       return { ...next, phase: 'Failed', message: 'Operation terminated', finishedAt: now() };
-    if (ctx.request.operation.syncOptions.includes('test.fail')) {
+    if (recordedOperation(ctx.request).syncOptions.includes('test.fail')) {
       return {
         ...withHook(next, i, 'Failed'),
         phase: 'Failed',
