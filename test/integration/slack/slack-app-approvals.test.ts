@@ -72,6 +72,59 @@ describe('src/slack/slack-app with an approval gate', () => {
     });
   });
 
+  it('/sync rollback and the Roll back button hand the verdict of their check before the ack to the gate: the history entry they return to is no new ask', async () => {
+    const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
+    const { gate: recording, calls } = recordingGate('proceed');
+    const checks: (string | undefined)[] = [];
+    const gate: ApprovalGate = {
+      ...recording,
+      async policy(request) {
+        checks.push(request.action);
+        return { allowed: true, verdict };
+      },
+    };
+    h = await startHarness({}, gate);
+    const finished = new Date().toISOString();
+    const past = { application: 'guestbook', initiator: { userId: 'U0LEE', userName: 'lee' }, message: '' };
+    const times = { startedAt: finished, finishedAt: finished, durationMs: 0 };
+    h.queue.addHistory({
+      ...past,
+      ...times,
+      id: 1,
+      jobId: 'job-good',
+      revision: 'a'.repeat(40),
+      phase: 'Succeeded',
+    });
+    h.queue.addHistory({
+      ...past,
+      ...times,
+      id: 2,
+      jobId: 'job-bad',
+      revision: 'b'.repeat(40),
+      phase: 'Failed',
+    });
+
+    await h.slack.sendCommand({ text: 'rollback guestbook' });
+    await h.fake.waitFor(() => h.queue.requests[0]);
+    await h.slack.sendBlockAction({
+      actionId: 'wavesync_rollback',
+      value: JSON.stringify({ a: 'guestbook', j: 'job-bad' }),
+      userId: 'U0SAM',
+      userName: 'sam',
+      messageTs: '1.000001',
+      channelId: CHANNEL,
+      responseUrl: h.fake.responseUrl('btn'),
+    });
+    await h.fake.waitFor(() => h.queue.requests[1]);
+
+    expect(checks).toEqual(['rollback', 'rollback']);
+    expect(calls.map((c) => c.request.rollback)).toEqual([
+      { id: 1, revision: 'a'.repeat(40) },
+      { id: 1, revision: 'a'.repeat(40) },
+    ]);
+    expect(calls.map((c) => c.context.verdict)).toEqual([verdict, verdict]);
+  });
+
   it('a refusal before the ack is the ephemeral answer: no header, the gate never asked, nothing queued', async () => {
     const { gate: recording, calls } = recordingGate('proceed');
     const gate: ApprovalGate = {
