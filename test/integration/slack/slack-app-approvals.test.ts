@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyVerdict } from '../../../src/environments/index.js';
-import type { ApprovalGate, SyncRequest } from '../../../src/slack/ports.js';
+import type { ApprovalGate, RequestPolicyQuery, SyncRequest } from '../../../src/slack/ports.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
 
 /** An approval gate double: records what it was asked and answers `decision`. */
@@ -13,6 +13,21 @@ function recordingGate(decision: 'proceed' | 'pending') {
     },
   };
   return { gate, calls };
+}
+
+/** A gate double that proceeds and whose policy allows every request with `verdict`; `checks` records what it asked. */
+function allowingGate() {
+  const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
+  const { gate: recording, calls } = recordingGate('proceed');
+  const checks: RequestPolicyQuery[] = [];
+  const gate: ApprovalGate = {
+    ...recording,
+    async policy(request) {
+      checks.push(request);
+      return { allowed: true, verdict };
+    },
+  };
+  return { gate, calls, checks, verdict };
 }
 
 describe('src/slack/slack-app with an approval gate', () => {
@@ -50,22 +65,13 @@ describe('src/slack/slack-app with an approval gate', () => {
   });
 
   it('the verdict of the policy check before the ack is handed to the gate, so the policy is not evaluated twice', async () => {
-    const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
-    const { gate: recording, calls } = recordingGate('proceed');
-    const checks: string[] = [];
-    const gate: ApprovalGate = {
-      ...recording,
-      async policy(request) {
-        checks.push(request.application);
-        return { allowed: true, verdict };
-      },
-    };
+    const { gate, calls, checks, verdict } = allowingGate();
     h = await startHarness({}, gate);
 
     await h.slack.sendCommand({ text: 'guestbook' });
 
     const request = await h.fake.waitFor(() => h.queue.requests[0]);
-    expect(checks).toEqual(['guestbook']);
+    expect(checks.map((c) => c.application)).toEqual(['guestbook']);
     expect(calls[0]!.context).toEqual({
       header: { channel: CHANNEL, ts: request.target!.threadTs },
       verdict,
@@ -73,16 +79,7 @@ describe('src/slack/slack-app with an approval gate', () => {
   });
 
   it('/sync rollback and the Roll back button hand the verdict of their check before the ack to the gate: the history entry they return to is no new ask', async () => {
-    const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
-    const { gate: recording, calls } = recordingGate('proceed');
-    const checks: (string | undefined)[] = [];
-    const gate: ApprovalGate = {
-      ...recording,
-      async policy(request) {
-        checks.push(request.action);
-        return { allowed: true, verdict };
-      },
-    };
+    const { gate, calls, checks, verdict } = allowingGate();
     h = await startHarness({}, gate);
     const finished = new Date().toISOString();
     const past = { application: 'guestbook', initiator: { userId: 'U0LEE', userName: 'lee' }, message: '' };
@@ -117,7 +114,7 @@ describe('src/slack/slack-app with an approval gate', () => {
     });
     await h.fake.waitFor(() => h.queue.requests[1]);
 
-    expect(checks).toEqual(['rollback', 'rollback']);
+    expect(checks.map((c) => c.action)).toEqual(['rollback', 'rollback']);
     expect(calls.map((c) => c.request.rollback)).toEqual([
       { id: 1, revision: 'a'.repeat(40) },
       { id: 1, revision: 'a'.repeat(40) },
