@@ -46,6 +46,32 @@ describe('checkRequest evaluates the request policy once per request', () => {
     expect(decisions[0]).toMatchObject({ decision: { allowed: false, code: 'not_permitted' } });
   });
 
+  it("a rollback's verdict, asked before its history entry is known, answers the ask for the entry's revision", async () => {
+    const { deps, lookups } = policy();
+    const rollback = (revision: string): RequestAsk => ({
+      ...ask,
+      action: 'rollback',
+      operation: { ...ask.operation, revision },
+    });
+    const verdict = verdictOf(await checkRequest(deps, rollback('rollback')));
+
+    const atEntry = await checkRequest(deps, rollback('3f2a1c9e8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a39'), verdict);
+    expect(atEntry).toMatchObject({ kind: 'decided', decision: { allowed: true }, verdict });
+    expect(lookups).toEqual(['U0KIM']);
+
+    // A sync of that revision is another ask: its revision is the policy's to judge.
+    await checkRequest(
+      deps,
+      {
+        ...ask,
+        action: 'sync',
+        operation: { ...ask.operation, revision: '3f2a1c9e8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a39' },
+      },
+      verdict,
+    );
+    expect(lookups).toEqual(['U0KIM', 'U0KIM']);
+  });
+
   it('a refusal comes with no verdict', async () => {
     const { deps } = policy({});
 

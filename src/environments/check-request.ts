@@ -70,7 +70,9 @@ export type RequestCheck =
  * An allowed request's verdict, for the ask it was made for: a later check of the same ask (the gate after the ack)
  * takes its decision instead of asking the policy again, so the policy is evaluated once per request. `ask` is the
  * policy's whole input but the clock (authorizeRequest's RequestContext without `now`), so any other ask — another
- * user, channel, revision, action or break-glass reason — is decided afresh.
+ * user, channel, revision, action or break-glass reason — is decided afresh. A rollback's revision is no input of the
+ * policy (authorizeRequest asks no `allowedRevisions` of it), so its ask leaves it out: the verdict of the check
+ * before the history is read answers the gate's ask for the entry's revision.
  */
 export interface PolicyVerdict {
   readonly ask: string;
@@ -113,7 +115,9 @@ export async function checkRequest(
     action: ask.action ?? (ask.operation.dryRun ? 'dry-run' : 'sync'),
     ...(ask.fromBotMessage ? { fromBotMessage: true } : {}),
   };
-  const key = JSON.stringify(context);
+  const key = JSON.stringify(
+    context.action === 'rollback' ? { ...context, revisionName: undefined } : context,
+  );
   if (verdict?.ask === key) return { kind: 'decided', app, env, decision: verdict.decision, verdict };
   const decision = await authorizeRequest(
     env.settings,

@@ -4,30 +4,29 @@
  * Application's channel (its `wavesync.io/channel`, else its environment's notifications channel, else drift's), with
  * what Argo CD's policy does (removal-policy.ts), and — only when that policy deletes its resources — queue its
  * deletion as `/sync delete` would run it (src/deletion: plan, hash, the worker's cascading delete in reverse wave
- * order; `Delete=confirm` objects are kept, as no one confirmed them). Once across replicas: a Redis key per
- * Application (SET NX, one hour), and the deletion job's id derives from the Application and the plan's hash.
+ * order; `Delete=confirm` objects are kept, as no one confirmed them). Once across replicas: the announcement is
+ * claimed per Application (RemovalAnnouncements, applications/), and the deletion job's id derives from the
+ * Application and the plan's hash.
  */
 import type { WebClient } from '@slack/web-api';
 import {
   type ApplicationRegistry,
+  type RemovalAnnouncements,
   type RemovedGeneratedApplication,
   removalDecision,
 } from '../applications/index.js';
 import { type DeletionPlanner, planHash } from '../deletion/index.js';
 import { driftChannelOf } from '../environments/index.js';
 import type { Logger } from '../logger.js';
-import { derivedJobId, type RedisClient, type SyncQueueClient } from '../queue/index.js';
+import { derivedJobId, type SyncQueueClient } from '../queue/index.js';
 import { requestRemovedApplicationDeletion } from '../requests/for-main.js';
 import type { Settings } from '../settings/index.js';
-
-/** How long one removal is remembered as announced (replicas notice it within a refresh interval). */
-const ANNOUNCED_SECONDS = 3600;
 
 export interface RemovalWatchDeps {
   registry: Pick<ApplicationRegistry, 'onGeneratedRemoved' | 'pinRetiring'>;
   settings: Settings;
-  redis: RedisClient;
-  prefix: string;
+  /** Which removals were announced already (by any replica). */
+  announcements: RemovalAnnouncements;
   web: Pick<WebClient, 'chat'>;
   queue: Pick<SyncQueueClient, 'enqueueSync' | 'history'>;
   /** Without it (no cluster access), resources the policy would delete are announced as not deleted. */
@@ -50,14 +49,7 @@ async function announce(deps: RemovalWatchDeps, removed: RemovedGeneratedApplica
   const app = removed.application;
   const set = removed.applicationSet;
   const decision = removalDecision(removed);
-  const first = await deps.redis.set(
-    `${deps.prefix}:appset-removed:${app.name}`,
-    '1',
-    'EX',
-    ANNOUNCED_SECONDS,
-    'NX',
-  );
-  if (first !== 'OK') return;
+  if (!(await deps.announcements.claim(app.name))) return;
   deps.logger.info(
     { application: app.name, applicationSet: set.name, ...decision },
     'generated Application removed',

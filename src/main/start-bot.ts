@@ -7,7 +7,11 @@
  */
 
 import type { WebClient } from '@slack/web-api';
-import { type ApplicationsFromSettings, renderedResourcesOf } from '../applications/index.js';
+import {
+  type ApplicationsFromSettings,
+  redisRemovalAnnouncements,
+  renderedResourcesOf,
+} from '../applications/index.js';
 import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
@@ -21,13 +25,13 @@ import {
   createRedisClient,
   createSyncQueue,
   REPLICA_WAIT_MS,
-  redisClickClaims,
   redisReplayStore,
   replicaDurabilityFor,
   replicatedWrites,
 } from '../queue/index.js';
 import type { ResourceViews } from '../resource-actions/index.js';
-import { ROLLBACK_CLAIM_TTL_MS } from '../rollback/index.js';
+import { redisRevisionNoticeClaims } from '../revisions/index.js';
+import { redisRollbackClaims } from '../rollback/index.js';
 import type { Settings } from '../settings/index.js';
 import { createApprovalGate } from '../slack/approval-gate.js';
 import { createSlackApp } from '../slack/slack-app.js';
@@ -127,8 +131,7 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
     watchRemovedApplications({
       registry: deps.apps.registry,
       settings: deps.settings,
-      redis,
-      prefix: config.queue.prefix,
+      announcements: redisRemovalAnnouncements(redis, config.queue.prefix),
       web: deps.web,
       queue,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
@@ -173,13 +176,9 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
         replicatedWrites([redis], replicaDurabilityFor(config.redis, REPLICA_WAIT_MS)),
       ]),
       rollouts: rollout.starter,
-      rollbackClaims: redisClickClaims(redis, `${config.queue.prefix}:rollback:click`, ROLLBACK_CLAIM_TTL_MS),
+      rollbackClaims: redisRollbackClaims(redis, config.queue.prefix),
       ...(revisions ? { revisionNotices: revisions.notices } : {}),
-      revisionClaims: redisClickClaims(
-        redis,
-        `${config.queue.prefix}:revisions:click`,
-        ROLLBACK_CLAIM_TTL_MS,
-      ),
+      revisionClaims: redisRevisionNoticeClaims(redis, config.queue.prefix),
       // Sync headers wait for the channel's slot shared with every worker and bot (headers first), and honour
       // Retry-After: a burst of commands is delayed by Slack's pace, never refused by it.
       headerDelivery: {

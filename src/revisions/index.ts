@@ -13,6 +13,7 @@ export {
   type RevisionNoticeRefs,
   redisDeliveryLog,
   redisRevisionLease,
+  redisRevisionNoticeClaims,
   redisRevisionNoticeRefs,
   redisRevisionStore,
 } from './redis-revision-store.js';

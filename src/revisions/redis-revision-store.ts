@@ -2,9 +2,16 @@
  * The RevisionStore in Redis, shared by every bot replica of one installation (keys under the queue prefix, as
  * drift detection's): `<prefix>:revisions:seen:<application>` holds the revision last seen (SET … GET: atomic, so
  * of two replicas resolving the same move only one gets the old value back), `<prefix>:revisions:claim:<key>` the
- * one-off claims (SET NX PX), and `<prefix>:revisions:lease` the poll interval's lease.
+ * one-off claims (SET NX PX), `<prefix>:revisions:lease` the poll interval's lease, and
+ * `<prefix>:revisions:click:<key>` the first clicker of a "main moved" message's Sync button.
  */
-import { luaScript, type RedisClient, runScript } from '../queue/index.js';
+import {
+  type ClickClaims,
+  luaScript,
+  type RedisClient,
+  redisClickClaims,
+  runScript,
+} from '../queue/index.js';
 import type { RevisionStore } from './revision-watcher.js';
 
 /** SET KEYS[1] to ARGV[2] (DEL when ARGV[2] is '') if it still holds ARGV[1]. */
@@ -71,4 +78,16 @@ export function redisDeliveryLog(redis: RedisClient, prefix: string) {
     firstTime: async (id: string, ttlMs: number) =>
       (await redis.set(`${prefix}:revisions:delivery:${id}`, '1', 'PX', ttlMs, 'NX')) === 'OK',
   };
+}
+
+/** How long the claim of a "main moved" message's Sync button is kept (ms): as long as such a message is usually clicked. */
+const REVISION_NOTICE_CLAIM_TTL_MS = 7 * 24 * 3_600_000;
+
+/**
+ * One sync per "main moved" message: its Sync button's first click claims `revision:<notice>` under
+ * `<prefix>:revisions:click` (SET NX PX, value the clicker as JSON), shared by every bot replica; later clicks
+ * learn who claimed it and queue nothing.
+ */
+export function redisRevisionNoticeClaims(redis: RedisClient, prefix: string): ClickClaims {
+  return redisClickClaims(redis, `${prefix}:revisions:click`, REVISION_NOTICE_CLAIM_TTL_MS);
 }

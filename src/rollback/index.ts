@@ -3,7 +3,9 @@
  * that returns to it, which Applications can be rolled back, one rollback per failure (the claim), and how the
  * worker renders a rollback's recorded source. Slack parses and presents; the worker's runner (src/sync-run) renders; both ask this folder.
  */
-export { ROLLBACK_CLAIM_TTL_MS, rollbackClaim } from './rollback-claim.js';
+
+export { redisRollbackClaims } from './redis-rollback-claims.js';
+export { rollbackClaim } from './rollback-claim.js';
 export {
   canRollBack,
   canRollBackApplication,

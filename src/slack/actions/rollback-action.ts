@@ -2,14 +2,14 @@
  * The **Roll back** button (`wavesync_rollback`) on a failed sync's summary and on a failure notice: the clicking
  * user runs `/sync rollback <app>` in the channel of the click, to the newest Succeeded history entry before the
  * failed operation the button belongs to. Authorized exactly like the command — the `rollback` permission of the
- * signed payload's user and channel, freeze windows, approval (requestRefusal → authorizeAction; refusals are
- * ephemeral, nothing posted) — and refused the same way for automated-sync Applications and local folders. One
- * rollback per failure: the first allowed click on any Roll back button of the failed job (its summary, its
- * notices), by anyone on any bot replica, claims it (SET NX in Redis on the failed job id and the target entry, as
- * the drift notice's Sync does); every later click is told ephemerally who started it and queues nothing. A first
- * click that queued nothing (refused by the gate, header not posted, queue down) gives the claim up. The button
- * must name a sync of its Application that wavesync knows (in its history, or still in the queue); a click naming
- * another (a forged value) is refused as stale, nothing queued.
+ * signed payload's user and channel, freeze windows, approval (requestPolicy → authorizeAction, evaluated once: the
+ * gate takes its verdict; refusals are ephemeral, nothing posted) — and refused the same way for automated-sync
+ * Applications and local folders. One rollback per failure: the first allowed click on any Roll back button of the
+ * failed job (its summary, its notices), by anyone on any bot replica, claims it (SET NX in Redis on the failed job
+ * id and the target entry, as the drift notice's Sync does); every later click is told ephemerally who started it
+ * and queues nothing. A first click that queued nothing (refused by the gate, header not posted, queue down) gives
+ * the claim up. The button must name a sync of its Application that wavesync knows (in its history, or still in the
+ * queue); a click naming another (a forged value) is refused as stale, nothing queued.
  */
 import type { RespondFn } from '@slack/bolt';
 import type { ClickClaims, Clicker } from '../../queue/index.js';
@@ -23,7 +23,7 @@ import {
 } from '../../rollback/index.js';
 import { type ActionArgs, ephemeral } from '../commands/command-context.js';
 import { queueUnavailable } from '../commands/queue-unavailable.js';
-import { requestRefusal } from '../commands/request-refusal.js';
+import { requestPolicy, verdictOf } from '../commands/request-refusal.js';
 import { rollbackAcceptedText } from '../commands/rollback-command.js';
 import { startSync } from '../commands/start-sync-command.js';
 import { textMessage } from '../messages/block.js';
@@ -50,8 +50,9 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   const cannot = rollbackRefusal(app);
   if (cannot) return void (await reply(`🚫 ${escapeMrkdwn(cannot)} Nothing was queued.`));
   const initiator = { userId: body.user.id, userName: body.user.username ?? body.user.name ?? body.user.id };
-  // Who may roll back, from where, now — asked before the history is read (the target revision plays no part).
-  const refusal = await requestRefusal(deps, {
+  // Who may roll back, from where, now — asked before the history is read (the target revision plays no part, so
+  // the gate takes this verdict for the entry's revision).
+  const policy = await requestPolicy(deps, {
     application,
     operation: rollbackOperation(UNKNOWN_REVISION),
     initiator,
@@ -59,7 +60,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
     action: 'rollback',
     fromBotMessage: true,
   });
-  if (refusal) return void (await respond({ ...ephemeral(refusal), replace_original: false }));
+  if (policy.refusal) return void (await respond({ ...ephemeral(policy.refusal), replace_original: false }));
   const keep = (m: Parameters<RespondFn>[0]) =>
     respond(typeof m === 'string' ? m : { ...m, replace_original: false });
   let choice: Awaited<ReturnType<typeof rollbackTargetOfFailure>>;
@@ -99,7 +100,7 @@ export async function rollbackAction(args: ActionArgs & { claims: ClickClaims })
   recent.claim(requestKey); // the claim above is the guard; startSync releases this one on failure
   await reply(rollbackAcceptedText(deps, application, rollback));
   const outcome = await startSync(
-    { respond, client: args.client, deps, recent, channel },
+    { respond, client: args.client, deps, recent, channel, ...verdictOf(policy) },
     {
       application,
       operation,

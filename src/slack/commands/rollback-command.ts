@@ -1,11 +1,11 @@
 /**
  * `/sync rollback <app> [ID] [--prune] [--break-glass "reason"]` — Argo CD's `argocd app rollback APPNAME [ID]`:
  * sync the Application to the exact revision of history entry ID (default: the newest Succeeded entry before the
- * current one; src/rollback), as a sync in every other respect — the `rollback` permission (one
- * authorization, ephemeral refusals), freeze windows (break-glass), approval, header and thread. The header
- * reads `Rollback to 3f2a1c9 (#41)`. Refused, as Argo CD does, for an Application with automated sync (the next
- * automated sync would undo it), and for a local-folder source (no revisions to return to). Like Argo CD's
- * rollback it does not prune unless `--prune` is given.
+ * current one; src/rollback), as a sync in every other respect — the `rollback` permission (one authorization,
+ * evaluated once: the gate takes its verdict; ephemeral refusals), freeze windows (break-glass), approval, header
+ * and thread. The header reads `Rollback to 3f2a1c9 (#41)`. Refused, as Argo CD does, for an Application with
+ * automated sync (the next automated sync would undo it), and for a local-folder source (no revisions to return
+ * to). Like Argo CD's rollback it does not prune unless `--prune` is given.
  */
 import { parseArgs } from 'node:util';
 import type { RollbackRef } from '../../domain/index.js';
@@ -26,7 +26,7 @@ import type { HistoryEntry } from '../ports.js';
 import { type CommandContext, ephemeral, initiatorOf } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';
-import { requestRefusal } from './request-refusal.js';
+import { requestPolicy } from './request-refusal.js';
 import { acceptCommand } from './start-sync-command.js';
 import { isKnownApplication, unknownApplicationBlocks } from './unknown-application.js';
 
@@ -44,8 +44,9 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
   const breakGlass =
     parsed.breakGlassReason === undefined ? {} : { breakGlassReason: parsed.breakGlassReason };
   // Who may roll back, from where, now (freeze windows) — asked before anything of the history is shown. The
-  // target revision plays no part in it (allowedRevisions is not asked for a rollback).
-  const refusal = await requestRefusal(ctx.deps, {
+  // target revision plays no part in it (allowedRevisions is not asked for a rollback), so the gate takes this
+  // verdict for the entry's revision.
+  const policy = await requestPolicy(ctx.deps, {
     application,
     operation: rollbackOperation(UNKNOWN_REVISION, parsed.prune),
     initiator,
@@ -53,7 +54,7 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
     action: 'rollback',
     ...breakGlass,
   });
-  if (refusal) return ctx.ack(ephemeral(refusal));
+  if (policy.refusal) return ctx.ack(ephemeral(policy.refusal));
   let choice: RollbackChoice & { history: HistoryEntry[] };
   try {
     choice = await rollbackTargetOf(ctx.deps.queue, application, parsed.id);
@@ -74,6 +75,7 @@ export async function rollbackCommand(ctx: CommandContext): Promise<void> {
     ctx,
     { application, operation, initiator, requestKey: `rollback-${key}`, rollback, ...breakGlass },
     rollbackAcceptedText(ctx.deps, application, rollback),
+    policy.verdict,
   );
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyVerdict } from '../../../src/environments/index.js';
 import type { PersonSyncRequest } from '../../../src/requests/index.js';
-import type { ApprovalGate } from '../../../src/slack/ports.js';
+import type { ApprovalGate, RequestPolicyQuery } from '../../../src/slack/ports.js';
 import { CHANNEL, type Harness, startHarness } from '../../fakes/slack-app-harness.js';
 
 /** An approval gate double: records what it was asked and answers `decision`. */
@@ -14,6 +14,21 @@ function recordingGate(decision: 'proceed' | 'pending') {
     },
   };
   return { gate, calls };
+}
+
+/** A gate double that proceeds and whose policy allows every request with `verdict`; `checks` records what it asked. */
+function allowingGate() {
+  const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
+  const { gate: recording, calls } = recordingGate('proceed');
+  const checks: RequestPolicyQuery[] = [];
+  const gate: ApprovalGate = {
+    ...recording,
+    async policy(request) {
+      checks.push(request);
+      return { allowed: true, verdict };
+    },
+  };
+  return { gate, calls, checks, verdict };
 }
 
 describe('src/slack/slack-app with an approval gate', () => {
@@ -51,26 +66,61 @@ describe('src/slack/slack-app with an approval gate', () => {
   });
 
   it('the verdict of the policy check before the ack is handed to the gate, so the policy is not evaluated twice', async () => {
-    const verdict: PolicyVerdict = { ask: '{"application":"guestbook"}', decision: { allowed: true } };
-    const { gate: recording, calls } = recordingGate('proceed');
-    const checks: string[] = [];
-    const gate: ApprovalGate = {
-      ...recording,
-      async policy(request) {
-        checks.push(request.application);
-        return { allowed: true, verdict };
-      },
-    };
+    const { gate, calls, checks, verdict } = allowingGate();
     h = await startHarness({}, gate);
 
     await h.slack.sendCommand({ text: 'guestbook' });
 
     const request = await h.fake.waitFor(() => h.queue.requests[0]);
-    expect(checks).toEqual(['guestbook']);
+    expect(checks.map((c) => c.application)).toEqual(['guestbook']);
     expect(calls[0]!.context).toEqual({
       header: { channel: CHANNEL, ts: request.target!.threadTs },
       verdict,
     });
+  });
+
+  it('/sync rollback and the Roll back button hand the verdict of their check before the ack to the gate: the history entry they return to is no new ask', async () => {
+    const { gate, calls, checks, verdict } = allowingGate();
+    h = await startHarness({}, gate);
+    const finished = new Date().toISOString();
+    const past = { application: 'guestbook', initiator: { userId: 'U0LEE', userName: 'lee' }, message: '' };
+    const times = { startedAt: finished, finishedAt: finished, durationMs: 0 };
+    h.queue.addHistory({
+      ...past,
+      ...times,
+      id: 1,
+      jobId: 'job-good',
+      revision: 'a'.repeat(40),
+      phase: 'Succeeded',
+    });
+    h.queue.addHistory({
+      ...past,
+      ...times,
+      id: 2,
+      jobId: 'job-bad',
+      revision: 'b'.repeat(40),
+      phase: 'Failed',
+    });
+
+    await h.slack.sendCommand({ text: 'rollback guestbook' });
+    await h.fake.waitFor(() => h.queue.requests[0]);
+    await h.slack.sendBlockAction({
+      actionId: 'wavesync_rollback',
+      value: JSON.stringify({ a: 'guestbook', j: 'job-bad' }),
+      userId: 'U0SAM',
+      userName: 'sam',
+      messageTs: '1.000001',
+      channelId: CHANNEL,
+      responseUrl: h.fake.responseUrl('btn'),
+    });
+    await h.fake.waitFor(() => h.queue.requests[1]);
+
+    expect(checks.map((c) => c.action)).toEqual(['rollback', 'rollback']);
+    expect(calls.map((c) => c.request.rollback)).toEqual([
+      { id: 1, revision: 'a'.repeat(40) },
+      { id: 1, revision: 'a'.repeat(40) },
+    ]);
+    expect(calls.map((c) => c.context.verdict)).toEqual([verdict, verdict]);
   });
 
   it('a refusal before the ack is the ephemeral answer: no header, the gate never asked, nothing queued', async () => {
