@@ -37,7 +37,7 @@ module.exports = {
       from: { path: '^src/engine/' },
       to: {
         path: [
-          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|deletion|drift|environments|promotion|requests|revisions|rollback|sync-run|ops|settings|demo|thread)',
+          '^src/(queue|slack|kube|main|cli|config|logger|applications|app-of-apps|appset-removal|deletion|drift|environments|promotion|requests|revisions|rollback|sync-run|ops|settings|demo|thread)',
           infra,
         ],
       },
@@ -70,7 +70,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '^src/(applications|app-of-apps|deletion|drift|environments|health-scripts|promotion|requests|revisions|rollback|sync-run|queue|settings|domain|engine|thread)/',
+          '^src/(applications|app-of-apps|appset-removal|deletion|drift|environments|health-scripts|promotion|requests|revisions|rollback|sync-run|queue|settings|domain|engine|thread)/',
           '^src/[^/]+\\.ts$',
         ],
       },
@@ -115,7 +115,7 @@ module.exports = {
     {
       name: 'folders-only-through-index',
       comment:
-        'A folder with an index.ts (applications, app-of-apps, deletion, drift, domain, environments, health-scripts, resource-actions, ' +
+        'A folder with an index.ts (applications, app-of-apps, appset-removal, deletion, drift, domain, environments, health-scripts, resource-actions, ' +
         'promotion, requests, revisions, rollback, sync-run, queue, settings, thread; the engine has its own rule) is reached from other folders only through it: its public face, ' +
         'ports included, never its internals. Adapter folders (slack, kube, ops) and main/ have no such face. ' +
         "The one exception, src/requests/for-<folder>.ts, is its owner's alone (request-origins-only-from-their-owner). " +
@@ -126,7 +126,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src/[^/]+/|src/[^/]+\\.ts$|sim/)' },
       to: {
-        path: '^src/(applications|app-of-apps|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|rollback|sync-run|queue|settings|thread)/',
+        path: '^src/(applications|app-of-apps|appset-removal|deletion|drift|domain|environments|health-scripts|resource-actions|promotion|requests|revisions|rollback|sync-run|queue|settings|thread)/',
         pathNot: [
           '^$1',
           '^src/[^/]+/index\\.ts$',
@@ -142,8 +142,9 @@ module.exports = {
         "src/requests/index.ts offers everyone a person's request (authorize → approval → enqueue). A sync with any " +
         'other origin is requested only by the code that owns its authorization, through its own entry point ' +
         'src/requests/for-<folder>.ts, imported only from src/<folder>/: for-drift.ts (self-heal: the drift ' +
-        "detector decided selfHealAllowed), for-app-of-apps.ts (a child inherits its parent's), for-revisions.ts (automated: the revision watcher decided the Application's automated policy allows it) and for-main.ts (the " +
-        "worker's wiring hands `retry` to src/queue's retry policy as its port; an ApplicationSet's removal). Each file holds its origin's whole path. `approved` has " +
+        "detector decided selfHealAllowed), for-app-of-apps.ts (a child inherits its parent's), for-revisions.ts (automated: the revision watcher decided the Application's automated policy allows it), " +
+        "for-appset-removal.ts (an ApplicationSet's removal policy deletes what it no longer generates) and for-main.ts (the " +
+        "worker's wiring hands `retry` to src/queue's retry policy as its port). Each file holds its origin's whole path. `approved` has " +
         'no entry point outside src/requests (createApprovalServices wires it to the approval flow). The group ' +
         "is the importer's folder under src/ (sim/ and src/*.ts match none).",
       severity: 'error',

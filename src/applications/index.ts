@@ -10,10 +10,6 @@ export {
   describeRollout,
   generateFile as generateApplicationSetFile,
 } from './applicationsets/index.js';
-export {
-  type RemovalAnnouncements,
-  redisRemovalAnnouncements,
-} from './applicationsets/redis-removal-announcements.js';
 export { removalDecision } from './applicationsets/removal-policy.js';
 export type { CommitSummary, GitRepositoryCache } from './git/git-repository-cache.js';
 export { resolveRef } from './git/resolve-revision.js';

@@ -43,7 +43,7 @@ export function deletionHooksOf(objects: readonly KubeObject[], namespace: strin
 
 /**
  * The deletion hooks in `app`'s manifests rendered at its targetRevision (or `revision`: a removed generated
- * Application's last synced commit, src/main/appset-removal-wiring.ts).
+ * Application's last synced commit, src/appset-removal/removed-applications.ts).
  * @throws the renderer's BotErrors (revision_not_found, render_failed, invalid_manifest).
  */
 export async function renderedDeletionHooks(

@@ -7,11 +7,8 @@
  */
 
 import type { WebClient } from '@slack/web-api';
-import {
-  type ApplicationsFromSettings,
-  redisRemovalAnnouncements,
-  renderedResourcesOf,
-} from '../applications/index.js';
+import { type ApplicationsFromSettings, renderedResourcesOf } from '../applications/index.js';
+import { redisRemovalAnnouncements, watchRemovedApplications } from '../appset-removal/index.js';
 import type { Config } from '../config.js';
 import type { DeletionPlanner } from '../deletion/index.js';
 import { BotError } from '../domain/index.js';
@@ -38,7 +35,6 @@ import { createSlackApp } from '../slack/slack-app.js';
 import { createSlackWebClient } from '../slack/slack-web-client.js';
 import { ChannelPacer, createSharedChannelPacer } from '../thread/index.js';
 import type { ApprovalWiring } from './approval-wiring.js';
-import { watchRemovedApplications } from './appset-removal-wiring.js';
 import { stageObserver, startPromotionVerifier } from './promotion-wiring.js';
 import type { RunningRevisions } from './revision-wiring.js';
 import { createRolloutWiring } from './rollout-wiring.js';
@@ -127,12 +123,15 @@ export async function startBot(deps: BotDeps): Promise<RunningBot> {
   // A rollout's Application whose approval is rejected, expires or is withdrawn: that rollout stops at once.
   wiring.onRequestClosed((record) => rollout.approvalClosed(record));
   // A generated Application no longer generated: announced once, its resources deleted where Argo CD's policy would.
-  if (deps.web && deps.settings) {
+  const web = deps.web;
+  if (web && deps.settings) {
     watchRemovedApplications({
       registry: deps.apps.registry,
       settings: deps.settings,
       announcements: redisRemovalAnnouncements(redis, config.queue.prefix),
-      web: deps.web,
+      say: async (channel, text) => {
+        await web.chat.postMessage({ channel, text });
+      },
       queue,
       ...(deps.deletions ? { deletions: deps.deletions } : {}),
       logger,

@@ -4,9 +4,8 @@
  *   sits below src/requests and reaches it only through its port). A retry inherits the authorization of the failed
  *   operation it continues — same request, initiator and operation — and is queued as asked with its derived job id
  *   and its backoff as the job's delay;
- * - `appset-removal`: see requestRemovedApplicationDeletion.
  */
-import type { DeletionJob, EnqueueResult, SyncJob } from '../queue/index.js';
+import type { EnqueueResult, SyncJob } from '../queue/index.js';
 import type { EnqueuePort } from './enqueue-port.js';
 
 /** The retry's SyncJob, its job id (derived from the failed job's: one retry per failure) and its backoff. */
@@ -19,26 +18,4 @@ export interface RetrySyncAsk {
 /** @throws what enqueueSync throws (the worker's `ended` hook runs again when the job is retried). */
 export function requestRetrySync(deps: { queue: EnqueuePort }, ask: RetrySyncAsk): Promise<EnqueueResult> {
   return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId, delayMs: ask.delayMs });
-}
-
-/**
- * The deletion job of a removed generated Application and its job id (derived from the Application and the deletion
- * plan's hash: one per removal).
- */
-export interface RemovalDeletionAsk {
-  request: DeletionJob;
-  jobId: string;
-}
-
-/**
- * Origin `appset-removal`: a generated Application its ApplicationSet no longer generates, whose resources Argo CD
- * would delete (removal-policy.ts), deleted as `/sync delete` deletes (src/deletion; the plan's hash in
- * `request.deletion`). Authorized by the ApplicationSet's policy, as Argo CD's controller acts on it.
- * @throws what enqueueSync throws.
- */
-export function requestRemovedApplicationDeletion(
-  deps: { queue: EnqueuePort },
-  ask: RemovalDeletionAsk,
-): Promise<EnqueueResult> {
-  return deps.queue.enqueueSync(ask.request, { jobId: ask.jobId });
 }

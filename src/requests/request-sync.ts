@@ -35,8 +35,9 @@
  * - `self-heal`: `requestSelfHealSync` (./for-drift.ts), for src/drift/;
  * - `app-of-apps-child`: `requestChildSync` (./for-app-of-apps.ts), for src/app-of-apps/;
  * - `automated`: `requestAutomatedSync` (./for-revisions.ts), for src/revisions/;
- * - `retry` and `appset-removal`: `requestRetrySync` and `requestRemovedApplicationDeletion` (./for-main.ts), for
- *   the composition root (src/main/), which hands the retry to src/queue's retry policy as its port.
+ * - `appset-removal`: `requestRemovedApplicationDeletion` (./for-appset-removal.ts), for src/appset-removal/;
+ * - `retry`: `requestRetrySync` (./for-main.ts), for the composition root (src/main/), which hands the retry to
+ *   src/queue's retry policy as its port.
  *
  * Guarded once each: the types say what a person may ask (no App of Apps chain, no rollout, a deletion only with
  * its plan); dependency-cruiser `request-origins-only-from-their-owner` lets only src/<folder>/ import

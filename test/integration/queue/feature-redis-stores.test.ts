@@ -4,7 +4,7 @@
  * (applications/) — write the keys and expiries docs/architecture.md's Redis table gives them, on the real Redis.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { redisRemovalAnnouncements } from '../../../src/applications/index.js';
+import { redisRemovalAnnouncements } from '../../../src/appset-removal/index.js';
 import { redisRevisionNoticeClaims } from '../../../src/revisions/index.js';
 import { redisRollbackClaims } from '../../../src/rollback/index.js';
 import { deleteKeys, testRedis, uniquePrefix } from '../support/queue-test-env.js';

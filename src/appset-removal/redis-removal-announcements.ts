@@ -3,7 +3,7 @@
  * one announcement per removal across bot replicas, each of which notices the removal at its own refresh. In Redis
  * under `<prefix>:appset-removed:<application>` (SET NX EX, `prefix` = WAVESYNC_QUEUE_PREFIX).
  */
-import type { RedisClient } from '../../queue/index.js';
+import type { RedisClient } from '../queue/index.js';
 
 /** How long one removal is remembered as announced (replicas notice it within a refresh interval). */
 const ANNOUNCED_SECONDS = 3600;
