@@ -1,8 +1,8 @@
 /**
  * The generators wavesync runs (Argo CD `applicationset/generators/`; semantics in the shared fixtures' FACTS.md):
  * list, clusters (wavesync.yaml `clusters:` stand for Argo CD's cluster Secrets), git directories and files
- * (git-generator.ts, over the project's git repository cache), matrix and merge; a generator-level `selector` filters every one. Each
- * returns its parameter sets in Argo CD's order.
+ * (git-generator.ts, over the project's git repository cache), matrix and merge; a generator-level `selector`
+ * filters every one. Each returns its parameter sets in Argo CD's order.
  */
 import { parse as parseYaml } from 'yaml';
 import type { Generator } from './applicationset-schema.js';
