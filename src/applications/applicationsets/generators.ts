@@ -8,8 +8,8 @@ import { parse as parseYaml } from 'yaml';
 import type { Generator } from './applicationset-schema.js';
 import { type GeneratorContext, withValues } from './generator-context.js';
 import { gitParams } from './git-generator.js';
+import { normalizeName } from './go-template/argocd-names.js';
 import { goString, isMap } from './go-template/go-value.js';
-import { normalizeName } from './go-template/template-functions.js';
 import {
   deepMergeOverride,
   flattenParams,

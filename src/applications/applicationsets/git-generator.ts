@@ -7,8 +7,8 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Generator } from './applicationset-schema.js';
 import { type GeneratorContext, withValues } from './generator-context.js';
+import { normalizeName } from './go-template/argocd-names.js';
 import { isMap } from './go-template/go-value.js';
-import { normalizeName } from './go-template/template-functions.js';
 import { flattenParams, goPathMatch, type Params, pathspecMatch } from './params.js';
 import { TemplateError } from './template-error.js';
 
