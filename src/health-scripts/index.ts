@@ -14,10 +14,8 @@ export {
   groupKindKey,
 } from './health-script-catalog.js';
 export { createHealthScriptRunner } from './health-script-runner.js';
-export {
-  createHealthScriptVm,
-  pushValue,
-} from './run-health-script.js';
+export { pushValue } from './push-value.js';
+export { createHealthScriptVm } from './run-health-script.js';
 export { pushSafeOs } from './safe-os.js';
 export { createScriptedHealth } from './scripted-health.js';
 export {

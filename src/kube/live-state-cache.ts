@@ -20,12 +20,10 @@
  *   once with that error, as it would without a cache; on another error (the kind no longer served, 403) it reads
  *   through. A get reads through meanwhile (one object, one GET), as does a list when the watch cannot be asked
  *   to relist (a Cluster whose watch has no `relist`).
- * - **Our own writes**: the answer of a (non dry-run) apply, create or replace is kept until the watch has
- *   delivered that resourceVersion or a newer one, and reads return it instead of an older cached copy; after a
- *   delete or a finalizer removal the object is read from the API server until the watch reports it again (by a
- *   get, and in a list). Writes are kept from the moment a kind starts, before its first list is in (that list may
- *   have been answered before the write). So a read after our own write never returns an object older than it.
- * - **Bounded memory**: objects are kept without `metadata.managedFields` (the most bytes of an object, read only
+ * - **Our own writes** (own-writes.ts): a read after our own write never returns an object older than it. Writes
+ *   are kept from the moment a kind starts, before its first list is in (that list may have been answered before
+ *   the write).
+ * - **Bounded memory** (kind-copies.ts): objects are kept without `metadata.managedFields` (the most bytes of an object, read only
  *   by `ignoreDifferences.managedFieldsManagers`: an Application with such a rule is read from the API server by
  *   the wiring), and a kind whose objects would take the cache past `maxObjects` is not cached (read from the API
  *   server each time, logged). A labelSelector query and a kind the API server refuses to list are read through;
@@ -33,21 +31,28 @@
  *   (one list per kind and process, however many read it meanwhile).
  *
  * Discovery (listKinds) is kept for `kindsTtlMs`, and asked again after a change to a CustomResourceDefinition or an
- * APIService (our own write, or the watch's news): a kind served since is looked in at the next read. `onChange` listeners hear every change after a kind's first list
- * (watch-driven drift).
+ * APIService (our own write, or the watch's news): a kind served since is looked in at the next read. `onChange`
+ * listeners hear every change after a kind's first list (watch-driven drift). A list reads the kind's copy in
+ * cached-list.ts; the state kept per kind is in live-state-kinds.ts.
  */
-import { Annotations, DEFAULT_RESOURCE_TRACKING, type KubeObject } from '../domain/index.js';
+import { DEFAULT_RESOURCE_TRACKING, type KubeObject } from '../domain/index.js';
+import { type Cluster, ClusterError, type ObjectChange, refOf, TimeSlice } from '../engine/index.js';
+import { listCopy } from './cached-list.js';
+import { KindCopies, slim } from './kind-copies.js';
 import {
-  type Cluster,
-  ClusterError,
-  type ClusterWatch,
-  type ObjectChange,
-  type ObjectRef,
-  refOf,
-  TimeSlice,
-  type WatchOptions,
-  type WatchTarget,
-} from '../engine/index.js';
+  firstListOf,
+  type KindState,
+  keyOf,
+  kindOf,
+  type ListQuery,
+  objectAt,
+  relistOf,
+  SERVES_KINDS,
+  type Subscriber,
+  settleFirstList,
+  settleRelist,
+} from './live-state-kinds.js';
+import { OwnWrites } from './own-writes.js';
 
 export interface LiveStateCacheOptions {
   cluster: Cluster;
@@ -67,8 +72,6 @@ export interface LiveStateCacheOptions {
   now?: () => number;
 }
 
-type ListQuery = Parameters<Cluster['list']>[0];
-
 export interface LiveStateCache extends Cluster {
   /**
    * Hear every change a watch sees after its kind was listed, with the copy it replaced or deleted (`previous`,
@@ -85,127 +88,18 @@ export interface LiveStateCache extends Cluster {
   stop(): void;
 }
 
-interface Subscriber {
-  namespace: string;
-  onChange(change: ObjectChange): void;
-  onListed?: WatchOptions['onListed'];
-  onReplayed?: WatchOptions['onReplayed'];
-  onError?: WatchOptions['onError'];
-  target: WatchTarget;
-  /** The subscriber's own watch, when the kind went out of the cache. */
-  fallback?: ClusterWatch;
-}
-
-interface KindState {
-  /** namespace ('' for cluster-scoped) → name → object. */
-  objects: Map<string, Map<string, KubeObject>>;
-  /** Application named by an object's tracking annotation or label → `namespace|name` → object. */
-  byOwner: Map<string, Map<string, KubeObject>>;
-  size: number;
-  watch: ClusterWatch | undefined;
-  /** The first list and its replay arrived (onReplayed): from now on every change is news (onChange). */
-  listed: boolean;
-  /** The first list arrived (the copy is complete). */
-  complete: boolean;
-  /**
-   * Until the kind's first list arrives or fails: resolves true once the copy is complete, false when the list
-   * failed or the kind left the cache. A list of the kind waits for it instead of listing the kind a second time.
-   */
-  firstList: FirstList | undefined;
-  /**
-   * While the watch is down and lists wait for its relist: settled by the next list (true; false when the kind
-   * left the cache) or rejected with the next error of the watch.
-   */
-  relist: Relist | undefined;
-  /** Between a list's arrival and the end of its MODIFIED replay (a list's copies, not news). */
-  replaying: boolean;
-  subscribers: Set<Subscriber>;
-}
-
-interface Relist {
-  promise: Promise<boolean>;
-  settle(listed: boolean): void;
-  fail(error: unknown): void;
-}
-
-function relistOf(): Relist {
-  let settle: (listed: boolean) => void = () => {};
-  let fail: (error: unknown) => void = () => {};
-  const promise = new Promise<boolean>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
-  });
-  // Every waiter awaits it; this keeps a rejection no one waits for any more from being unhandled.
-  promise.catch(() => undefined);
-  return { promise, settle, fail };
-}
-
-interface FirstList {
-  promise: Promise<boolean>;
-  settle(listed: boolean): void;
-}
-
-function firstListOf(): FirstList {
-  let settle: (listed: boolean) => void = () => {};
-  const promise = new Promise<boolean>((resolve) => {
-    settle = resolve;
-  });
-  return { promise, settle };
-}
-
-const kindOf = (apiVersion: string, kind: string) => `${apiVersion}/${kind}`;
-
-/** Kinds whose objects change what the API server serves: a change to one drops the kept discovery (listKinds). */
-const SERVES_KINDS = new Set([
-  'apiextensions.k8s.io/v1/CustomResourceDefinition',
-  'apiregistration.k8s.io/v1/APIService',
-]);
-const keyOf = (ref: Pick<ObjectRef, 'apiVersion' | 'kind' | 'namespace' | 'name'>) =>
-  `${ref.apiVersion}/${ref.kind}|${ref.namespace}|${ref.name}`;
-
-/** True when `a` is at least as new as `b` (numeric resourceVersions, as the API server's; else unknown: false). */
-function atLeast(a: KubeObject | undefined, b: KubeObject): boolean {
-  const x = Number(a?.metadata.resourceVersion);
-  const y = Number(b.metadata.resourceVersion);
-  return Number.isFinite(x) && Number.isFinite(y) && x >= y;
-}
-
 export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateCache {
   const { cluster } = options;
   const maxObjects = options.maxObjects ?? 200_000;
   const kindsTtlMs = options.kindsTtlMs ?? 5 * 60_000;
   const now = options.now ?? Date.now;
   const labelKey = options.trackingLabelKey ?? DEFAULT_RESOURCE_TRACKING.labelKey;
-  /** The Applications an object's markers name (either marker: callers decide which one counts). */
-  const ownersOf = (obj: KubeObject): string[] => {
-    const owners: string[] = [];
-    const id = obj.metadata.annotations?.[Annotations.trackingId];
-    if (typeof id === 'string') {
-      const colon = id.indexOf(':');
-      if (colon > 0) owners.push(id.slice(0, colon));
-    }
-    const label = obj.metadata.labels?.[labelKey];
-    if (typeof label === 'string' && label !== '' && label !== owners[0]) owners.push(label);
-    return owners;
-  };
-  const index = (state: KindState, obj: KubeObject, add: boolean) => {
-    const key = `${obj.metadata.namespace ?? ''}|${obj.metadata.name ?? ''}`;
-    for (const owner of ownersOf(obj)) {
-      const objects = state.byOwner.get(owner);
-      if (add) {
-        if (objects) objects.set(key, obj);
-        else state.byOwner.set(owner, new Map([[key, obj]]));
-      } else if (objects?.delete(key) && objects.size === 0) state.byOwner.delete(owner);
-    }
-  };
+  const copies = new KindCopies(labelKey);
   const kinds = new Map<string, KindState>();
   const readThrough = new Set<string>();
   const listeners = new Set<(change: ObjectChange & { previous?: KubeObject }) => void>();
-  /** Our own writes' answers not yet seen by the watch (key → object). */
-  const written = new Map<string, KubeObject>();
-  /** Objects we deleted (or changed by patch) not yet reported by the watch: read from the API server. */
-  const stale = new Set<string>();
-  let total = 0;
+  const writes = new OwnWrites(cluster);
+  const { written, stale } = writes;
   let stopped = false;
   let discovery: { at: number; kinds: Promise<Awaited<ReturnType<Cluster['listKinds']>>> } | undefined;
 
@@ -222,60 +116,16 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     settleFirstList(state, false);
     settleRelist(state, false);
     state.watch?.stop();
-    total -= state.size;
+    copies.total -= state.size;
     kinds.delete(kind);
     readThrough.add(kind);
     for (const sub of state.subscribers) fallBack(sub);
   }
 
   function overBound(kind: string, state: KindState, size: number): boolean {
-    if (total - state.size + size <= maxObjects) return false;
+    if (copies.total - state.size + size <= maxObjects) return false;
     drop(kind, state, { objects: size, maxObjects }, 'live-state cache full: kind read from the API server');
     return true;
-  }
-
-  /** Keep `obj` in `state`'s copy; `counted` false for a copy being built (onListed), counted when it is put in. */
-  function setObject(state: KindState, obj: KubeObject, counted = true): void {
-    const namespace = obj.metadata.namespace ?? '';
-    let names = state.objects.get(namespace);
-    if (!names) {
-      names = new Map();
-      state.objects.set(namespace, names);
-    }
-    const name = obj.metadata.name ?? '';
-    const previous = names.get(name);
-    if (previous) index(state, previous, false);
-    else {
-      state.size++;
-      if (counted) total++;
-    }
-    const kept = slim(obj);
-    names.set(name, kept);
-    index(state, kept, true);
-  }
-
-  function deleteObject(state: KindState, obj: KubeObject): void {
-    const names = state.objects.get(obj.metadata.namespace ?? '');
-    const previous = names?.get(obj.metadata.name ?? '');
-    if (previous) {
-      names!.delete(obj.metadata.name ?? '');
-      index(state, previous, false);
-      state.size--;
-      total--;
-    }
-  }
-
-  /**
-   * The watch saw `obj` (or its deletion): our write is superseded once it has caught up with it. A list's copy
-   * (`fromList`) does not end a delete's staleness: the list may have been answered before our delete (a relist
-   * under way while we pruned); onListed ends it for the objects the list no longer has.
-   */
-  function seen(obj: KubeObject, fromList: boolean): void {
-    const key = keyOf(refOf(obj));
-    if (!fromList) stale.delete(key);
-    const mine = written.get(key);
-    if (mine && (atLeast(obj, mine) || !Number.isFinite(Number(mine.metadata.resourceVersion))))
-      written.delete(key);
   }
 
   function start(kind: string, apiVersion: string, kindName: string): KindState {
@@ -300,9 +150,9 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
         const previous = listeners.size
           ? state.objects.get(change.object.metadata.namespace ?? '')?.get(change.object.metadata.name ?? '')
           : undefined;
-        if (change.type === 'DELETED') deleteObject(state, change.object);
-        else setObject(state, change.object);
-        seen(change.object, state.replaying);
+        if (change.type === 'DELETED') copies.delete(state, change.object);
+        else copies.set(state, change.object);
+        writes.seen(change.object, state.replaying);
         // A kind served or gone since (a CRD or an APIService changed after the list): discovery is asked again.
         if (state.listed && SERVES_KINDS.has(kind)) discovery = undefined;
         for (const sub of state.subscribers)
@@ -322,10 +172,10 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
           const slice = new TimeSlice(options.sliceMs);
           for (const o of objects) {
             if (slice.due()) await slice.pause();
-            setObject(copy, o, false);
+            copies.set(copy, o, false);
           }
           if (kinds.get(kind) !== state) return;
-          total += copy.size - state.size;
+          copies.total += copy.size - state.size;
           state.objects = copy.objects;
           state.byOwner = copy.byOwner;
           state.size = copy.size;
@@ -387,32 +237,6 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
   }
 
   /**
-   * `found` with the objects we deleted (or patched) that the watch has not reported since read from the API
-   * server: a list right after our own delete never returns the object as it was before.
-   */
-  async function withoutStale(found: KubeObject[]): Promise<KubeObject[]> {
-    const fresh = await Promise.all(
-      found.map((obj) => {
-        const ref = refOf(obj);
-        return stale.has(keyOf(ref)) ? cluster.get(ref) : obj;
-      }),
-    );
-    return fresh.filter((obj): obj is KubeObject => obj !== undefined);
-  }
-
-  /** The cached copy of `key` (keyOf), if the kind's copy holds it. */
-  function objectAt(state: KindState, key: string): KubeObject | undefined {
-    const [, namespace = '', name = ''] = key.split('|');
-    return state.objects.get(namespace)?.get(name);
-  }
-
-  /** The relist lists waited for is in (true), or the kind left the cache (false). */
-  function settleRelist(state: KindState, listed: boolean): void {
-    state.relist?.settle(listed);
-    state.relist = undefined;
-  }
-
-  /**
    * A list of a kind whose watch is down: wait for the watch's relist (asked for now), shared by every list that
    * comes meanwhile. The state once relisted; undefined to read through (no relist to wait for, the kind left the
    * cache, or the relist failed on something other than the API server's trouble); throws the relist's error
@@ -433,12 +257,6 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     return state.complete && kinds.get(kind) === state ? state : undefined;
   }
 
-  /** The first list of the kind is in, or failed: lists that waited for it go on (read memory, or through). */
-  function settleFirstList(state: KindState, listed: boolean): void {
-    state.firstList?.settle(listed);
-    state.firstList = undefined;
-  }
-
   /**
    * For a list: the kind's state once its first list is in, waiting for that list while it is under way: one list
    * per kind and process, not one more per reader while it loads (a cold worker's first syncs each listed every
@@ -457,13 +275,6 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     return ok && starting.complete && kinds.get(kindOf(apiVersion, kindName)) === starting
       ? starting
       : undefined;
-  }
-
-  /** The cached copy, or our own newer write. */
-  function current(state: KindState, ref: ObjectRef): KubeObject | undefined {
-    const cached = state.objects.get(ref.namespace)?.get(ref.name);
-    const mine = written.get(keyOf(ref));
-    return mine && !atLeast(cached, mine) ? mine : cached;
   }
 
   /** Remembers the answer of a write until the watch has seen it. */
@@ -505,53 +316,14 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       const key = keyOf(ref);
       const state = stale.has(key) ? undefined : warm(ref.apiVersion, ref.kind);
       if (!state) return cluster.get(ref);
-      return current(state, ref);
+      return writes.current(state, ref);
     },
     async list(query) {
       if (query.labelSelector) return cluster.list(query);
       const state = await listed(query.apiVersion, query.kind);
       // Not cached, or the watch's relist failed on something else than the API server's trouble: read through.
       if (!state) return cluster.list(query).catch((error: unknown) => refused(query, error));
-      const found: KubeObject[] = [];
-      /** The keys of a trackedBy list's objects found in the index. */
-      const indexed = new Set<string>();
-      // The copies are read in time slices (an Application's 50,000 objects were ~0.2 s in one piece, for drift in
-      // the bot and the diff in serve's worker thread): the refs are taken now, each object as it is when read (one
-      // deleted meanwhile is left out).
-      const slice = new TimeSlice(options.sliceMs);
-      if (query.trackedBy !== undefined) {
-        for (const obj of [...(state.byOwner.get(query.trackedBy)?.values() ?? [])]) {
-          if (slice.due()) await slice.pause();
-          if (!query.namespace || (obj.metadata.namespace ?? '') === query.namespace) {
-            const ref = refOf(obj);
-            indexed.add(keyOf(ref));
-            const now = current(state, ref);
-            if (now) found.push(now);
-          }
-        }
-      } else {
-        const namespaces = query.namespace ? [query.namespace] : [...state.objects.keys()];
-        for (const namespace of namespaces)
-          for (const name of [...(state.objects.get(namespace)?.keys() ?? [])]) {
-            if (slice.due()) await slice.pause();
-            const now = current(state, { ...query, namespace, name });
-            if (now) found.push(now);
-          }
-      }
-      // Objects we wrote that the watch has not reported yet: created, or (for a trackedBy list) marked as the
-      // Application's by our write while the cached copy is not.
-      for (const mine of written.values()) {
-        const ref = refOf(mine);
-        if (ref.apiVersion !== query.apiVersion || ref.kind !== query.kind) continue;
-        if (query.namespace && ref.namespace !== query.namespace) continue;
-        if (query.trackedBy === undefined) {
-          if (!state.objects.get(ref.namespace)?.has(ref.name)) found.push(mine);
-        } else if (!indexed.has(keyOf(ref)) && ownersOf(mine).includes(query.trackedBy)) {
-          // current(): the cached copy, when the watch has caught up with our write meanwhile.
-          found.push(current(state, ref)!);
-        }
-      }
-      return stale.size === 0 ? found : withoutStale(found);
+      return listCopy(state, query, writes, copies, options.sliceMs);
     },
     apply: async (obj, opts) => {
       const answer = await cluster.apply(obj, opts);
@@ -567,16 +339,12 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     },
     async delete(ref, opts) {
       const gone = await cluster.delete(ref, opts);
-      if (!opts.dryRun) {
-        written.delete(keyOf(ref));
-        stale.add(keyOf(ref));
-      }
+      if (!opts.dryRun) writes.deleted(ref);
       return gone;
     },
     async removeFinalizer(ref, finalizer, recent) {
       await cluster.removeFinalizer(ref, finalizer, recent);
-      written.delete(keyOf(ref));
-      stale.add(keyOf(ref));
+      writes.deleted(ref);
     },
     watch(targets, onChange, watchOptions) {
       const subs: Subscriber[] = [];
@@ -611,7 +379,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
     prime(toStart) {
       for (const { apiVersion, kind } of toStart) warm(apiVersion, kind);
     },
-    stats: () => ({ kinds: kinds.size, objects: total, readThrough: readThrough.size }),
+    stats: () => ({ kinds: kinds.size, objects: copies.total, readThrough: readThrough.size }),
     stop() {
       stopped = true;
       for (const state of kinds.values()) {
@@ -623,14 +391,7 @@ export function createLiveStateCache(options: LiveStateCacheOptions): LiveStateC
       kinds.clear();
       written.clear();
       stale.clear();
-      total = 0;
+      copies.total = 0;
     },
   };
-}
-
-/** The object without what no comparison reads and what costs the most memory (managedFields). */
-function slim(obj: KubeObject): KubeObject {
-  if (!obj.metadata.managedFields) return obj;
-  const { managedFields: _m, ...metadata } = obj.metadata;
-  return { ...obj, metadata };
 }

@@ -13,7 +13,7 @@ import { sharedFixturesDir } from '../../../test/support/shared-fixtures.js';
 import { createGitRepositoryCache } from '../git/git-repository-cache.js';
 import { parseApplicationFile } from '../parse-applications.js';
 import { type GeneratedApplications, generateApplications } from './generate-applications.js';
-import type { GeneratorCluster, GitCheckouts } from './generators.js';
+import type { GeneratorCluster, GitCheckouts } from './generator-context.js';
 
 const FIXTURES = sharedFixturesDir('argo-cd-applicationset');
 const EXAMPLES = path.join(FIXTURES, 'applicationset', 'examples');

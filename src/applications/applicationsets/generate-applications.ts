@@ -14,13 +14,8 @@ import {
   type Generator,
   UNREACHABLE_GENERATORS,
 } from './applicationset-schema.js';
-import {
-  type GeneratorCluster,
-  type GeneratorContext,
-  type GitCheckouts,
-  generatorKind,
-  runGenerator,
-} from './generators.js';
+import type { GeneratorCluster, GeneratorContext, GitCheckouts } from './generator-context.js';
+import { generatorKind, runGenerator } from './generators.js';
 import { parseGoTemplateOptions } from './go-template/go-template.js';
 import { fillEmpty } from './params.js';
 import { renderApplication, type TemplateEngine } from './render-template.js';

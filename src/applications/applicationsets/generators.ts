@@ -1,21 +1,19 @@
 /**
  * The generators wavesync runs (Argo CD `applicationset/generators/`; semantics in the shared fixtures' FACTS.md):
- * list, clusters (wavesync.yaml `clusters:` stand for Argo CD's cluster Secrets), git directories and files (over
- * the project's git repository cache), matrix and merge; a generator-level `selector` filters every one. Each
- * returns its parameter sets in Argo CD's order.
+ * list, clusters (wavesync.yaml `clusters:` stand for Argo CD's cluster Secrets), git directories and files
+ * (git-generator.ts, over the project's git repository cache), matrix and merge; a generator-level `selector`
+ * filters every one. Each returns its parameter sets in Argo CD's order.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Generator } from './applicationset-schema.js';
+import { type GeneratorContext, withValues } from './generator-context.js';
+import { gitParams } from './git-generator.js';
+import { normalizeName } from './go-template/argocd-names.js';
 import { goString, isMap } from './go-template/go-value.js';
-import { normalizeName } from './go-template/template-functions.js';
 import {
   deepMergeOverride,
   flattenParams,
-  goPathMatch,
   type Params,
-  pathspecMatch,
   selectorIsEmpty,
   selectorMatches,
   stringifyParams,
@@ -23,34 +21,8 @@ import {
 import { renderDeep, renderString, type TemplateEngine } from './render-template.js';
 import { TemplateError } from './template-error.js';
 
-/** A cluster as the cluster generator sees it (Argo CD: a Secret labelled argocd.argoproj.io/secret-type=cluster). */
-export interface GeneratorCluster {
-  name: string;
-  server: string;
-  project?: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-}
-
-/** A checkout of a repository at a revision (the git repository cache's `checkout`). */
-export interface GitCheckouts {
-  checkout(repoURL: string, revision: string): Promise<{ dir: string; sha: string }>;
-}
-
-export interface GeneratorContext {
-  engine: TemplateEngine;
-  clusters: readonly GeneratorCluster[];
-  git: GitCheckouts | undefined;
-  /** Where in the ApplicationSet this generator is, for messages: `spec.generators[0].matrix.generators[1]`. */
-  where: string;
-  /** Repositories read, with the commit each was read at (the revision the generated set came from). */
-  revisions: Map<string, string>;
-}
-
 const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
 const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
-/** Files the git cache writes into a checkout, not part of the repository. */
-const CHECKOUT_FILES = new Set(['.git', '.wavesync-ready']);
 
 /** The parameter sets of `generator`, `selector` applied. */
 export async function runGenerator(
@@ -127,18 +99,6 @@ function listParams(list: NonNullable<Generator['list']>, ctx: GeneratorContext)
   return sets;
 }
 
-/** `values`: each rendered against the generator's own parameters, added as `values.<k>` / `values: {k: v}`. */
-function withValues(set: Params, values: Record<string, string> | undefined, ctx: GeneratorContext): Params {
-  if (values === undefined || Object.keys(values).length === 0) return set;
-  const rendered: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values))
-    rendered[k] = renderString(v, set, ctx.engine, `${ctx.where} values.${k}`);
-  if (ctx.engine.goTemplate) return { ...set, values: rendered };
-  const out: Params = { ...set };
-  for (const [k, v] of Object.entries(rendered)) out[`values.${k}`] = v;
-  return out;
-}
-
 function clusterParams(gen: NonNullable<Generator['clusters']>, ctx: GeneratorContext): Params[] {
   const selector = gen.selector ?? {};
   const matching = ctx.clusters.filter((c) =>
@@ -173,118 +133,6 @@ function clusterParams(gen: NonNullable<Generator['clusters']>, ctx: GeneratorCo
     );
   }
   return gen.flatList ? [{ clusters: sets }] : sets;
-}
-
-async function checkoutFor(gen: NonNullable<Generator['git']>, ctx: GeneratorContext) {
-  if (!ctx.git) {
-    throw new TemplateError(`${ctx.where}.git: reading ${gen.repoURL} needs the git repository cache`);
-  }
-  const checkout = await ctx.git.checkout(gen.repoURL, gen.revision ?? 'HEAD');
-  ctx.revisions.set(gen.repoURL, checkout.sha);
-  return checkout;
-}
-
-/** Every directory (`dirs`) or file of a checkout, relative with `/`, in filepath.WalkDir (lexical) order. */
-async function walk(root: string, want: 'dirs' | 'files'): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (rel: string) => {
-    const entries = await readdir(path.join(root, rel), { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (rel === '' && CHECKOUT_FILES.has(entry.name)) continue;
-      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        // Directory discovery skips hidden directories and what is under them (Argo CD's repo server does).
-        if (want === 'dirs' && entry.name.startsWith('.')) continue;
-        if (want === 'dirs') out.push(child);
-        await visit(child);
-      } else if (want === 'files' && entry.isFile()) out.push(child);
-    }
-  };
-  await visit('');
-  return out;
-}
-
-function pathParams(
-  dir: string,
-  file: string | undefined,
-  goTemplate: boolean,
-  prefix: string | undefined,
-): Params {
-  const basename = path.posix.basename(dir);
-  const segments = dir.split('/').filter((s) => s !== '');
-  if (goTemplate) {
-    const p: Params = { path: dir, basename, basenameNormalized: normalizeName(basename) };
-    if (file !== undefined) {
-      p.filename = file;
-      p.filenameNormalized = normalizeName(file);
-    }
-    p.segments = segments;
-    return prefix ? { [prefix]: { path: p } } : { path: p };
-  }
-  const key = prefix ? `${prefix}.path` : 'path';
-  const p: Params = {
-    [key]: dir,
-    [`${key}.basename`]: basename,
-    [`${key}.basenameNormalized`]: normalizeName(basename),
-  };
-  if (file !== undefined) {
-    p[`${key}.filename`] = file;
-    p[`${key}.filenameNormalized`] = normalizeName(file);
-  }
-  segments.forEach((s, i) => {
-    p[`${key}[${i}]`] = s;
-  });
-  return p;
-}
-
-async function gitParams(gen: NonNullable<Generator['git']>, ctx: GeneratorContext): Promise<Params[]> {
-  const checkout = await checkoutFor(gen, ctx);
-  const goTemplate = ctx.engine.goTemplate;
-  if (gen.directories) {
-    const include = gen.directories.filter((d) => !d.exclude);
-    const exclude = gen.directories.filter((d) => d.exclude);
-    const dirs = (await walk(checkout.dir, 'dirs')).filter(
-      (d) => include.some((p) => goPathMatch(p.path, d)) && !exclude.some((p) => goPathMatch(p.path, d)),
-    );
-    return dirs.map((d) =>
-      withValues(pathParams(d, undefined, goTemplate, gen.pathParamPrefix), gen.values, ctx),
-    );
-  }
-  const items = gen.files ?? [];
-  const all = await walk(checkout.dir, 'files');
-  const files = all
-    .filter(
-      (f) =>
-        items.some((p) => !p.exclude && pathspecMatch(p.path, f)) &&
-        !items.some((p) => p.exclude && pathspecMatch(p.path, f)),
-    )
-    .sort();
-  const sets: Params[] = [];
-  for (const file of files) {
-    const text = await readFile(path.join(checkout.dir, file), 'utf8');
-    let content: unknown;
-    try {
-      content = text.trim() === '' ? null : parseYaml(text);
-    } catch (error) {
-      throw new TemplateError(
-        `${ctx.where}.git: ${gen.repoURL} ${file}: not YAML or JSON: ${(error as Error).message}`,
-      );
-    }
-    const objects = content === null ? [{}] : Array.isArray(content) ? content : [content];
-    objects.forEach((object, i) => {
-      if (!isMap(object)) {
-        throw new TemplateError(
-          `${ctx.where}.git: ${gen.repoURL} ${file}${Array.isArray(content) ? ` item ${i}` : ''}: must be an object (or a list of objects)`,
-        );
-      }
-      const dir = path.posix.dirname(file);
-      const paths = pathParams(dir, path.posix.basename(file), goTemplate, gen.pathParamPrefix);
-      const base = goTemplate ? { ...object, ...paths } : { ...flattenParams(object), ...paths };
-      sets.push(withValues(base, gen.values, ctx));
-    });
-  }
-  return sets;
 }
 
 function checkNesting(children: Generator[], ctx: GeneratorContext, depth: number): void {

@@ -6,7 +6,6 @@
  * `path` or `chart`), in order, and combines them: an object two sources produce is taken from the last, with a
  * warning (Argo CD's RepeatedResourceWarning); its revision is each source's, joined by `;` (domain/revision.ts).
  */
-import { readFile } from 'node:fs/promises';
 import type { Application, ApplicationSource } from '../../domain/index.js';
 import { BotError, joinRevisions, splitRevisions } from '../../domain/index.js';
 import {
@@ -24,18 +23,17 @@ import {
   DEFAULT_MANIFEST_LIMITS,
   ManifestBudget,
   type ManifestLimits,
-  parseManifestsSliced,
 } from '../manifests/index.js';
 import { buildEnvOf } from './build-env.js';
 import { renderKustomizeWith } from './kustomize-options.js';
-import { type LocalFolderKeys, type Stamped, statStamp } from './local-folder-keys.js';
+import type { LocalFolderKeys } from './local-folder-keys.js';
 import { type LocatedSource, locateSource } from './locate-source.js';
+import { type Parse, parseOutput, renderDirectory } from './parse-rendered.js';
 import { type RenderCache, renderKeyOf } from './render-cache.js';
 import { HELM_INSTALL_HINT, renderHelm } from './render-helm.js';
 import type { KustomizeOptions } from './render-kustomize.js';
 import { renderPlugin } from './render-plugin.js';
 import { isExecutable } from './run-tool.js';
-import { selectDirectoryFiles } from './select-directory-files.js';
 import { type ApplicationSourceType, sourceTypeOf } from './source-type.js';
 
 export interface RenderedApplication {
@@ -321,18 +319,6 @@ async function renderTargets(
   };
 }
 
-/** A tool's output (Kustomize, Helm, a plugin): counted against the budget, then parsed in slices. */
-async function parseOutput(
-  text: string,
-  what: string,
-  dir: string,
-  warnings: PlanWarning[],
-  parse: Parse,
-): Promise<SourcedObject[]> {
-  parse.budget.addBytes(Buffer.byteLength(text), what);
-  return collect(await parseSliced(text, dir, parse), warnings);
-}
-
 /**
  * The renderer of `version` (Argo CD: argocd-cm `kustomize.path.<version>`): the binary wavesync.yaml declares for
  * it under `kustomize.versions`. @throws BotError('render_failed') naming an undeclared version.
@@ -384,62 +370,4 @@ function combine(
     }
   }
   return [...byIdentity.values()].map((v) => v.target);
-}
-
-/**
- * The objects of a Directory-type source; with `folders` (a local folder), also the content key of the text parsed
- * (each file's stamp taken before it is read, so a later change to it is seen by the next look).
- */
-async function renderDirectory(
-  source: ApplicationSource,
-  dir: string,
-  warnings: PlanWarning[],
-  parse: Parse,
-  folders: LocalFolderKeys | undefined,
-): Promise<{ targets: SourcedObject[]; contentKey?: string }> {
-  const selected = await selectDirectoryFiles(dir, source.directory);
-  warnings.push(...selected.warnings.map((message) => ({ file: dir, line: 1, message })));
-  // Sizes first: an Application over its byte limit is refused before any file is read or parsed.
-  const cannotRead = (file: string) => (error: Error) => {
-    throw new BotError('render_failed', `cannot read ${file}: ${error.message}`, { cause: error });
-  };
-  let bytes = 0;
-  const stamps: Stamped[] = [];
-  for (const file of selected.files) {
-    const taken = folders ? folders.stamp(file) : statStamp(file).then((stamp) => ({ stamp, at: 0 }));
-    const stamped = await taken.catch(cannotRead(file));
-    stamps.push(stamped);
-    bytes += Number(stamped.stamp.size);
-  }
-  const count = selected.files.length;
-  parse.budget.addBytes(bytes, `${count} ${count === 1 ? 'file' : 'files'} in ${dir}`);
-  const targets: SourcedObject[] = [];
-  const hashes: string[] = [];
-  for (const [i, file] of selected.files.entries()) {
-    const text = await readFile(file, 'utf8').catch(cannotRead(file));
-    if (folders) hashes.push(folders.readText(file, stamps[i]!, text));
-    for (const target of collect(await parseSliced(text, file, parse), warnings)) targets.push(target);
-  }
-  return folders ? { targets, contentKey: `local:${folders.keyFrom(selected, hashes)}` } : { targets };
-}
-
-/** How one render parses: its limits and its time slices (and the cancel signal they observe). */
-interface Parse {
-  budget: ManifestBudget;
-  slice: TimeSlice;
-}
-
-function parseSliced(text: string, file: string, parse: Parse) {
-  return parseManifestsSliced(text, file, {
-    slice: parse.slice,
-    accept: (objects) => parse.budget.addObjects(objects),
-  });
-}
-
-function collect(
-  parsed: { objects: SourcedObject[]; warnings: PlanWarning[] },
-  warnings: PlanWarning[],
-): SourcedObject[] {
-  warnings.push(...parsed.warnings);
-  return parsed.objects;
 }

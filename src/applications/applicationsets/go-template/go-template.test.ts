@@ -3,9 +3,9 @@
  * `applicationset/utils/utils_test.go` TestRenderTemplateParamsGoTemplate, TestSlugify, and Go's text/template).
  */
 import { describe, expect, it } from 'vitest';
+import { normalizeName, slugifyName } from './argocd-names.js';
 import { parseGoTemplateOptions, renderGoTemplate } from './go-template.js';
 import { goFloat } from './go-value.js';
-import { normalizeName, slugifyName } from './template-functions.js';
 
 const plain = parseGoTemplateOptions([]);
 const strict = parseGoTemplateOptions(['missingkey=error']);

@@ -4,67 +4,19 @@
  * (strings, lists, dicts, defaults, math, encoding, regexp, paths) — `env`, `expandenv` and `getHostByName` are
  * left out as in Argo CD, and so are Sprig's date and random functions (output would change between two runs) —
  * plus Argo CD's `normalize`, `slugify`, `toYaml`, `fromYaml`, `fromYamlArray`. A Sprig function not listed here is
- * an error naming it (`function "x" not defined`), never a silent empty string.
+ * an error naming it (`function "x" not defined`), never a silent empty string. Argo CD's names are in
+ * argocd-names.ts, Go's JSON and YAML encodings in go-encoding.ts.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path/posix';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
+import { normalizeName, slugifyName } from './argocd-names.js';
+import { goJson, goYaml, sortKeys } from './go-encoding.js';
 import { goString, isMap, isTrue, NO_VALUE, toNumber, toPlain } from './go-value.js';
 
 export class GoTemplateError extends Error {}
 
 export type GoTemplateFunction = (...args: unknown[]) => unknown;
-
-/** Argo CD's SanitizeName: lower case, `[^-a-z0-9.]` → `-`, at most 253 characters, no leading/trailing `-`/`.`. */
-export function normalizeName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^-a-z0-9.]/g, '-')
-    .slice(0, 253)
-    .replace(/^[-.]+|[-.]+$/g, '');
-}
-
-/** Argo CD's SlugifyName: SanitizeName, then gosimple/slug with `maxLen` and `smartTruncate`. */
-export function slugifyName(maxLen: number, smartTruncate: boolean, name: string): string {
-  const slug = normalizeName(name)
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (maxLen <= 0 || slug.length <= maxLen) return slug;
-  if (!smartTruncate) return slug.slice(0, maxLen).replace(/-+$/, '');
-  let out = '';
-  for (const word of slug.split('-')) {
-    const next = out === '' ? word : `${out}-${word}`;
-    if (next.length > maxLen) break;
-    out = next;
-  }
-  return out === '' ? slug.slice(0, maxLen) : out;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isMap(value)) {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortKeys(value[k])]),
-    );
-  }
-  return value;
-}
-
-/** Go's json.Marshal: sorted map keys, `<`, `>`, `&` escaped. */
-function goJson(value: unknown, indent = 0): string {
-  return (JSON.stringify(sortKeys(toPlain(value)), null, indent) ?? 'null')
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026');
-}
-
-/** sigs.k8s.io/yaml Marshal (sorted keys, sequences not indented) with the trailing newline trimmed. */
-function goYaml(value: unknown): string {
-  const plain = sortKeys(toPlain(value));
-  return stringifyYaml(plain, { indentSeq: false, lineWidth: 0 }).replace(/\n$/, '');
-}
 
 const str = (v: unknown): string =>
   v === null || v === undefined ? '' : typeof v === 'string' ? v : goString(v);
