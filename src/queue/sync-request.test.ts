@@ -70,6 +70,27 @@ describe('src/queue/sync-request parseSyncRequest', () => {
     }
   });
 
+  it('reads a request with a `deletion` of any value as a deletion job: a malformed one is refused, not run as a sync', () => {
+    for (const malformed of [null, false, 0, '']) {
+      expect(() => parseSyncRequest({ ...valid, deletion: malformed })).toThrow(/deletion: /);
+    }
+  });
+
+  it("refuses a deletion that carries a sync's own field, naming it, instead of dropping it", () => {
+    for (const [field, value] of [
+      ['rollback', { id: 1, revision: 'abc' }],
+      ['promotion', { pipeline: 'p', from: 'staging', revision: 'abc' }],
+      ['retry', { attempt: 2, delayMs: 0, reason: 'x' }],
+      ['trigger', 'push abc'],
+      ['appOfApps', {}],
+      ['rollout', {}],
+    ] as const) {
+      expect(() => parseSyncRequest({ ...job, deletion, [field]: value })).toThrow(
+        new RegExp(`${field}: a deletion has no ${field}`),
+      );
+    }
+  });
+
   it('names every bad field in one BotError', () => {
     const bad = {
       ...valid,

@@ -178,7 +178,16 @@ const SyncJobSchema = QueuedRequestSchema.extend({
   trigger: z.string().min(1).max(200).optional(),
 });
 
+/** A SyncJob's own field on a deletion: refused by name, not dropped (a deletion is no rollback, retry, …). */
+const noneOnDeletion = (field: string) => z.never({ message: `a deletion has no ${field}` }).optional();
+
 const DeletionJobSchema = QueuedRequestSchema.extend({
+  appOfApps: noneOnDeletion('appOfApps'),
+  rollout: noneOnDeletion('rollout'),
+  rollback: noneOnDeletion('rollback'),
+  retry: noneOnDeletion('retry'),
+  trigger: noneOnDeletion('trigger'),
+  promotion: noneOnDeletion('promotion'),
   deletion: z.object({
     cascade: z.enum(DELETION_CASCADES).optional(),
     confirmed: z.array(z.string().min(1)),
@@ -202,12 +211,13 @@ const DeletionJobSchema = QueuedRequestSchema.extend({
 });
 
 /**
- * Validate an untrusted request (JSON from Redis or a caller): a DeletionJob when it has a `deletion`, else a
- * SyncJob.
+ * Validate an untrusted request (JSON from Redis or a caller): a DeletionJob when it has a `deletion` (of any
+ * value: a malformed one is refused as a deletion, never run as a sync), else a SyncJob.
  * @throws BotError('invalid_command') naming every bad field.
  */
 export function parseSyncRequest(value: unknown): SyncRequest {
-  const deleting = typeof value === 'object' && value !== null && (value as { deletion?: unknown }).deletion;
+  const deleting =
+    typeof value === 'object' && value !== null && (value as { deletion?: unknown }).deletion !== undefined;
   return deleting ? deletionJobOf(parsed(DeletionJobSchema, value)) : syncJobOf(parsed(SyncJobSchema, value));
 }
 
