@@ -84,6 +84,38 @@ describe('KubeDiscovery.served', () => {
     expect(asked).toHaveLength(3);
   });
 
+  it('leaves out a Stale version other than the preferred one, so that its server being down fails nothing (the legacy walk asked only the preferred version); a kind of it is asked for on its own', async () => {
+    const { http, asked } = fakeHttp({
+      '/api': aggregated([]),
+      '/apis': aggregated([
+        {
+          metadata: { name: 'metrics.example.com' },
+          versions: [
+            { version: 'v1', freshness: 'Current', resources: [resource('pods', 'PodMetrics')] },
+            { version: 'v1beta1', freshness: 'Stale', resources: [] },
+          ],
+        },
+      ]),
+      // No '/apis/metrics.example.com/v1beta1': its aggregated API server does not answer.
+    });
+    const discovery = new KubeDiscovery(http, 'default');
+    expect(await discovery.served()).toEqual([
+      {
+        name: 'metrics.example.com',
+        versions: [
+          {
+            apiVersion: 'metrics.example.com/v1',
+            resources: [{ name: 'pods', kind: 'PodMetrics', namespaced: true, verbs: LIST_VERBS }],
+          },
+        ],
+      },
+    ]);
+    expect(asked.map((r) => r.path)).toEqual(['/api', '/apis']);
+    await expect(discovery.resource('metrics.example.com/v1beta1', 'PodMetrics')).rejects.toThrow(
+      '404 /apis/metrics.example.com/v1beta1',
+    );
+  });
+
   it('walks the legacy answers (APIVersions, APIGroupList) to each preferred version, asking /api and /apis once', async () => {
     const { http, asked } = fakeHttp({
       '/api': { kind: 'APIVersions', versions: ['v1'] },

@@ -5,8 +5,9 @@
  *   `GET /apis` asked for as `apidiscovery.k8s.io/v2` `APIGroupDiscoveryList`s (Kubernetes ≥ 1.26, GA in 1.30;
  *   what kubectl and client-go ask for first): two requests, side by side, hold every group, version and resource.
  *   A server that answers the legacy form (an older one, or one without it) is walked as before: the `APIVersions`
- *   and `APIGroupList` it answered, then one APIResourceList per preferred group version. A group version the
- *   aggregated document marks `Stale` (an aggregated API server it could not reach) is asked for on its own.
+ *   and `APIGroupList` it answered, then one APIResourceList per preferred group version. A preferred group version
+ *   the aggregated document marks `Stale` (an aggregated API server it could not reach) is asked for on its own, any
+ *   other Stale version left out.
  * - **One kind** (`resource()`): the cached APIResourceList of its apiVersion, filled by `served()` for every group
  *   version, or by `GET /api/v1` or `/apis/<group>/<version>` (a legacy APIResourceList); asked again when the kind is
  *   not in the cached list (a CRD created since), as client-node's KubernetesObjectApi did. A miss while `served()`
@@ -163,29 +164,35 @@ export class KubeDiscovery {
     };
   }
 
-  /** The groups of an APIGroupDiscoveryList, in the legacy entries' shape; a Stale version asked for on its own. */
+  /**
+   * The groups of an APIGroupDiscoveryList, in the legacy entries' shape. A Stale preferred version is asked for on
+   * its own; any other Stale version is left out (as the legacy walk never asked it): its server being down fails
+   * nothing, and a kind of it is asked for when looked up (`resource()`).
+   */
   private aggregatedGroups(list: DiscoveryRoot): Promise<ServedGroup>[] {
     return (list.items ?? []).map(async (item) => {
       const name = item.metadata?.name ?? '';
       const versions = await Promise.all(
-        (item.versions ?? []).map(async (v) => {
-          const apiVersion = name === '' ? v.version : `${name}/${v.version}`;
-          if (v.freshness === 'Stale') return { apiVersion, resources: await this.fetch(apiVersion) };
-          const resources = (v.resources ?? []).flatMap((r) =>
-            r.responseKind?.kind
-              ? [
-                  {
-                    name: r.resource,
-                    kind: r.responseKind.kind,
-                    namespaced: r.scope === 'Namespaced',
-                    verbs: r.verbs ?? [],
-                  },
-                ]
-              : [],
-          );
-          this.cache.set(apiVersion, resources);
-          return { apiVersion, resources };
-        }),
+        (item.versions ?? [])
+          .filter((v, i) => i === 0 || v.freshness !== 'Stale')
+          .map(async (v) => {
+            const apiVersion = name === '' ? v.version : `${name}/${v.version}`;
+            if (v.freshness === 'Stale') return { apiVersion, resources: await this.fetch(apiVersion) };
+            const resources = (v.resources ?? []).flatMap((r) =>
+              r.responseKind?.kind
+                ? [
+                    {
+                      name: r.resource,
+                      kind: r.responseKind.kind,
+                      namespaced: r.scope === 'Namespaced',
+                      verbs: r.verbs ?? [],
+                    },
+                  ]
+                : [],
+            );
+            this.cache.set(apiVersion, resources);
+            return { apiVersion, resources };
+          }),
       );
       return { name, versions };
     });
