@@ -39,6 +39,9 @@ export async function rolloutCommand(ctx: CommandContext, applicationSet: string
   }
   const initiator = initiatorOf(command);
   const operation = { prune: false, dryRun: false, syncOptions: [] };
+  // Each Application's policy is asked now, so a refusal stops the rollout before its ack; its verdict is not
+  // carried on, because each step is requested when the one before has ended — minutes or hours later — and the
+  // gate asks again then, on purpose (a freeze window may have started meanwhile), as journal recovery does.
   for (const application of applications) {
     const refusal = await requestRefusal(deps, {
       application,
