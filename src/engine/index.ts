@@ -45,7 +45,7 @@ export {
   formatDiffCounts,
   hasChanges,
 } from './run/application-diff.js';
-export { runOperation } from './run/run-operation.js';
+export { type RunOperationInput, runOperation } from './run/run-operation.js';
 export { syncOptionValueOf } from './sync-options.js';
 export { isPruneTask, type SourcedObject, type SyncTask } from './sync-task.js';
 export {

@@ -18,14 +18,11 @@ import { type DeletionRunnerDeps, runDeletion } from '../deletion/index.js';
 import {
   type Application,
   isCompleted,
-  type NamespaceMetadata,
   type OperationState,
-  type SyncEvent,
-  type SyncOperation,
   withApplicationSyncOptions,
   withOperationSource,
 } from '../domain/index.js';
-import { type IgnoreDifferencesRule, ignoreDifferencesOf, type PlanWarning } from '../engine/index.js';
+import { ignoreDifferencesOf, type PlanWarning, type RunOperationInput } from '../engine/index.js';
 import {
   isTransientError,
   messageOf,
@@ -47,26 +44,17 @@ interface RenderedApplication<Target> {
   warnings?: PlanWarning[];
 }
 
-/** The engine entry point, as the composition root passes it in (src/engine/run/run-operation.ts). */
-export type RunOperation<Target, ClusterT> = (input: {
-  application: string;
-  targets: Target[];
-  namespace: string;
-  revision: string;
-  operation: SyncOperation;
-  ignoreDifferences?: readonly IgnoreDifferencesRule[];
-  /** `spec.syncPolicy.managedNamespaceMetadata` (labels and annotations of a namespace CreateNamespace creates). */
-  managedNamespaceMetadata?: NamespaceMetadata;
-  /** Fallback warnings (the Application's sync options, rendering), announced with OperationStarted. */
-  warnings?: readonly PlanWarning[];
-  cluster: ClusterT;
-  reporter: { report(event: SyncEvent): Promise<void> };
-  initialState?: OperationState;
-  persist?: (state: OperationState) => Promise<void>;
-  signal?: AbortSignal;
-  pruneConfirmation?: () => Promise<string | undefined>;
-  logger?: RunnerLogger;
-}) => Promise<OperationState>;
+/**
+ * The engine entry point, as the composition root passes it in (src/engine/run/run-operation.ts): the engine's input
+ * with this runner's target and cluster types, tracking and engine options left to the composition root.
+ */
+export type RunOperation<Target, ClusterT> = (
+  input: Omit<RunOperationInput, 'targets' | 'cluster' | 'tracking' | 'options' | 'logger'> & {
+    targets: Target[];
+    cluster: ClusterT;
+    logger?: RunnerLogger;
+  },
+) => Promise<OperationState>;
 
 /** What a sync needs from the worker; a deletion job needs the DeletionRunnerDeps part (src/deletion). */
 export interface EngineSyncRunnerDeps<Target, ClusterT> extends DeletionRunnerDeps<ClusterT> {
