@@ -20,7 +20,7 @@ import { promotionTitle } from '../messages/sync-header-blocks.js';
 import { type CommandContext, ephemeral, initiatorOf, type PromotionDeps } from './command-context.js';
 import { queueUnavailable } from './queue-unavailable.js';
 import { requestKeyOf } from './request-key.js';
-import { requestPolicy } from './request-refusal.js';
+import { requestPolicy, verdictOf } from './request-refusal.js';
 import { acceptCommand, type SyncStart } from './start-sync-command.js';
 
 export async function promoteCommand(ctx: CommandContext): Promise<void> {
@@ -100,7 +100,7 @@ export async function preparePromotion(
       ...breakGlass,
       ...(fromBotMessage ? { fromBotMessage, trigger: 'pipeline Promote button' } : {}),
     },
-    ...(policy.verdict ? { verdict: policy.verdict } : {}),
+    ...verdictOf(policy),
     accepted: `Got it: ${promotionTitle(plan.ref)} to *${escapeMrkdwn(plan.to)}* (${escapeMrkdwn(how ?? '')}). ${next}`,
   };
 }

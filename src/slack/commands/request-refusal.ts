@@ -35,7 +35,7 @@ export async function requestPolicy(
     checked = { allowed: false, reason };
   }
   if (!checked.allowed) return { refusal: textMessage(`🚫 ${checked.reason} Nothing was queued.`) };
-  return checked.verdict ? { verdict: checked.verdict } : {};
+  return verdictOf(checked);
 }
 
 /** requestPolicy's refusal alone, for a request that is not started with the verdict (the gate then asks again). */
