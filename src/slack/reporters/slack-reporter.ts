@@ -42,10 +42,8 @@ export interface SlackReporterOptions
   header: Omit<SyncHeaderView, 'state'>;
 }
 
-export type SlackReporter = SyncThreadReporter;
-
 /** The thread reporter of one job, in Slack. */
-export function createSlackReporter(options: SlackReporterOptions): SlackReporter {
+export function createSlackReporter(options: SlackReporterOptions): SyncThreadReporter {
   const { client, header, ...thread } = options;
   return createSyncThreadReporter({
     ...thread,
