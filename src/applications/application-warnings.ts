@@ -5,7 +5,7 @@
  * `CreateNamespce=true` does nothing). Reported at config load (the registry logs them as warnings), by
  * `wavesync plan --app` and in the `/sync` thread, with the Application's file and line.
  */
-import type { Application } from '../domain/index.js';
+import { type Application, originLocation } from '../domain/index.js';
 import { ignoreDifferencesOf, type PlanWarning, syncOptionProblem } from '../engine/index.js';
 import { checkApplicationFields } from './application-fields.js';
 import { subscriptionWarnings } from './notification-subscriptions.js';
@@ -19,9 +19,7 @@ export function applicationWarnings(
     Partial<Pick<Application, 'annotations' | 'sources' | 'manifest'>>,
 ): PlanWarning[] {
   // A generated Application's origin is its ApplicationSet's: `appset.yaml:3 (ApplicationSet shop)`.
-  const match = /^(.*?):(\d+)(?: \(ApplicationSet (.+)\))?$/.exec(app.origin);
-  const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
-  const generatedBy = match?.[3];
+  const { file, line, generatedBy } = originLocation(app.origin);
   const fields = checkApplicationFields(app.manifest).warnings.map(({ path, message }) => ({
     file,
     line,

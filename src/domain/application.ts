@@ -66,8 +66,21 @@ export interface Application {
   annotations: Record<string, string>;
   /** The object as read, unknown fields included. */
   manifest: KubeObject;
-  /** Where it was loaded from (file path or git URL#path), for error messages. */
+  /**
+   * Where it was loaded from (file path or git URL#path, with `:line`), for error messages; a generated
+   * Application's is its ApplicationSet's, followed by ` (ApplicationSet <name>)` (originLocation reads it).
+   */
   origin: string;
+}
+
+/**
+ * The file and line an Application's `origin` names (line 1 when it has none), and the ApplicationSet that
+ * generated it, if any: `appset.yaml:3 (ApplicationSet shop)` → appset.yaml, 3, shop.
+ */
+export function originLocation(origin: string): { file: string; line: number; generatedBy?: string } {
+  const match = /^(.*?):(\d+)(?: \(ApplicationSet (.+)\))?$/.exec(origin);
+  if (!match) return { file: origin, line: 1 };
+  return { file: match[1]!, line: Number(match[2]), ...(match[3] ? { generatedBy: match[3] } : {}) };
 }
 
 /**

@@ -19,6 +19,7 @@ export {
   type ApplicationSourcePlugin,
   hasOnlyLocalSources,
   type NamespaceMetadata,
+  originLocation,
   type RetryStrategy,
   sourcesOf,
   withApplicationSyncOptions,

@@ -9,6 +9,7 @@ import {
   type Application,
   type ApplicationSource,
   hasOnlyLocalSources,
+  originLocation,
   type RollbackRef,
   type SyncOperation,
 } from '../domain/index.js';
@@ -130,8 +131,7 @@ export function rollbackWarnings(
   app: Application,
 ): PlanWarning[] {
   if (operation.source || operation.sources) return [];
-  const match = /^(.*):(\d+)$/.exec(app.origin);
-  const [file, line] = match ? [match[1]!, Number(match[2])] : [app.origin, 1];
+  const { file, line } = originLocation(app.origin);
   const message =
     `history entry #${rollback.id} has no recorded source (recorded before history kept it): rolling back with ` +
     `the Application's current source (repoURL, path, helm values) at revision ${rollback.revision}`;

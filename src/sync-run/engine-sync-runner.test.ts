@@ -239,6 +239,26 @@ describe('src/sync-run/engine-sync-runner', () => {
     expect(state.syncResult.source).toEqual(app.source);
   });
 
+  it("a generated Application's rollback warning points at its ApplicationSet's file and line", async () => {
+    const where: string[] = [];
+    const runner = createEngineSyncRunner<string, string>({
+      application: () => ({ ...app, origin: 'appsets/shops.yaml:3 (ApplicationSet shops)' }),
+      render: async (_a, { revision }) => ({ targets: [], revision: revision ?? '' }),
+      clusterFor: () => 'c',
+      runOperation: async (input) => {
+        where.push(...(input.warnings ?? []).map((w) => `${w.file}:${w.line}`));
+        return finalState;
+      },
+      logger: () => silent,
+    });
+    const { ctx } = context();
+    ctx.request = { ...ctx.request, rollback: { id: 7, revision: 'sha-old' } };
+
+    await runner(ctx);
+
+    expect(where).toEqual(['appsets/shops.yaml:3']);
+  });
+
   it('hands a deletion job to the deletion runner, with its deletion and no operation, and renders and syncs nothing', async () => {
     const deleted: unknown[] = [];
     const done = { ...finalState, operation: { prune: false, dryRun: false, syncOptions: [] } };
