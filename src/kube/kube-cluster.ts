@@ -143,6 +143,9 @@ class KubeCluster implements Cluster {
     target: 'object' | 'create' | 'list',
     request: Omit<KubeRequest, 'path'>,
   ): Promise<T> {
+    // A kind discovery knows (nearly every request of a sync) takes its path at once, without an extra await.
+    const path = this.api.cachedPathOf(ref, target);
+    if (path !== undefined) return this.call(action, () => this.http.request<T>({ ...request, path }));
     return this.call(action, async () =>
       this.http.request<T>({ ...request, path: await this.api.pathOf(ref, target) }),
     );

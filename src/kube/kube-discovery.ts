@@ -220,6 +220,23 @@ export class KubeDiscovery {
   ): Promise<string> {
     const resource = await this.resource(ref.apiVersion, ref.kind);
     if (!resource) throw new Error(`Unrecognized API version and kind: ${ref.apiVersion} ${ref.kind}`);
+    return this.pathFrom(resource, ref, action);
+  }
+
+  /** `pathOf` when discovery already knows the kind (no request, no turn of the event loop); else undefined. */
+  cachedPathOf(
+    ref: { apiVersion: string; kind: string; namespace: string; name: string },
+    action: 'object' | 'create' | 'list',
+  ): string | undefined {
+    const resource = this.cached(ref.apiVersion, ref.kind);
+    return resource === undefined ? undefined : this.pathFrom(resource, ref, action);
+  }
+
+  private pathFrom(
+    resource: ApiResourceEntry,
+    ref: { apiVersion: string; namespace: string; name: string },
+    action: 'object' | 'create' | 'list',
+  ): string {
     const namespace = ref.namespace || (action === 'list' ? '' : this.defaultNamespace);
     const base = apiVersionPath(ref.apiVersion);
     const collection =
