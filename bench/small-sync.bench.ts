@@ -11,6 +11,8 @@
  * of the finished process). Printed: the medians, the median of the pairwise ratios of each command to kubectl's
  * (wavesync, and before and the floors when asked), and the 1-minute load average before and after each size.
  *
+ * wavesync runs as its installed package (bin/ and dist/ only, as npm installs it), so it starts as a user's does.
+ *
  * Run: `npm run build && npx tsx bench/small-sync.bench.ts`; `SIZES=50,250 RUNS=7`; `BASE=/path/to/other/checkout`
  * (built with `npm run build`) adds its `bin/wavesync.js` as "before"; `FLOOR=1` adds the floor under any Node.js
  * process (bench/support/apply-floor.mjs: the objects already parsed, sent as server-side applies and nothing else)
@@ -18,7 +20,7 @@
  * ("floor 2x").
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +93,21 @@ async function floorCommand(work: string, kubeconfig: string, passes: 1 | 2, n: 
   ];
 }
 
+/**
+ * The checkout at `root` laid out as npm installs its package (package.json's `files`: bin/ and dist/, no src/), in
+ * `work/pkg-<label>`; returns its bin/wavesync.js. A checkout's bin first checks that no source file is newer than
+ * the build (a walk of src/ and sim/, ~15 ms); an installed package has no sources and runs the build at once.
+ */
+async function installed(root: string, label: string): Promise<string> {
+  const pkg = path.join(work, `pkg-${label}`);
+  await mkdir(path.join(pkg, 'bin'), { recursive: true });
+  await copyFile(path.join(root, 'bin/wavesync.js'), path.join(pkg, 'bin/wavesync.js'));
+  await copyFile(path.join(root, 'package.json'), path.join(pkg, 'package.json'));
+  for (const dir of ['dist', 'node_modules'])
+    await symlink(path.join(root, dir), path.join(pkg, dir)).catch(() => {});
+  return path.join(pkg, 'bin/wavesync.js');
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const load = () => loadavg()[0]!.toFixed(1);
 
@@ -110,10 +127,13 @@ try {
   );
   console.log(`|${' --- |'.repeat(1 + columns.length + 2 * compared.length + 1)}`);
   const kubeconfig = sim.kubeconfig;
-  /** `wavesync sync` of the checkout at `root`, on `n` objects of its own in the namespace `<label>-<n>`. */
+  /**
+   * `wavesync sync` of the checkout at `root` as its installed package (bin/ and dist/, no src/), on `n` objects of
+   * its own in the namespace `<label>-<n>`.
+   */
   const wavesyncSync = async (root: string, label: string, n: number) => [
     process.execPath,
-    path.join(root, 'bin/wavesync.js'),
+    await installed(root, label),
     'sync',
     path.dirname(await manifests(work, `${label}-${n}`, n)),
     '--kubeconfig',
