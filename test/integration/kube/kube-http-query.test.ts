@@ -38,7 +38,7 @@ describe('the query of a request', () => {
       labelSelector: 'app in (a,b),tier!=web',
       fieldSelector: 'metadata.name=x y',
       fieldManager: 'wavesync',
-      odd: "~!*'()-._ é/?&=+%",
+      odd: "~!*'()-._ é/?&=+% \uD800x",
       dryRun: undefined,
       limit: '500',
     };
