@@ -143,12 +143,13 @@ class KubeCluster implements Cluster {
     target: 'object' | 'create' | 'list',
     request: Omit<KubeRequest, 'path'>,
   ): Promise<T> {
-    // A kind discovery knows (nearly every request of a sync) takes its path at once, without an extra await.
-    const path = this.api.cachedPathOf(ref, target);
-    if (path !== undefined) return this.call(action, () => this.http.request<T>({ ...request, path }));
-    return this.call(action, async () =>
-      this.http.request<T>({ ...request, path: await this.api.pathOf(ref, target) }),
-    );
+    // A kind discovery knows (nearly every request of a sync) takes its path at once, without an extra await —
+    // inside the call, as pathOf: when its turn comes, and a path that cannot be written fails as a ClusterError.
+    return this.call(action, () => {
+      const path = this.api.cachedPathOf(ref, target);
+      if (path !== undefined) return this.http.request<T>({ ...request, path });
+      return this.api.pathOf(ref, target).then((found) => this.http.request<T>({ ...request, path: found }));
+    });
   }
 
   async discover(apiVersion: string, kind: string) {
