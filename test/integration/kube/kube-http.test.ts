@@ -260,3 +260,86 @@ describe('rotated client certificates', () => {
     expect(fourth).toBe(third);
   });
 });
+
+describe('the kubeconfig’s TLS checks on the keep-alive agent (only the options client-node set)', () => {
+  const get = (http: KubeHttp, name: string) =>
+    http.request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` });
+
+  it('keeps insecure-skip-tls-verify: a server no CA is given for is answered', async () => {
+    const kc = kubeConfig({ token: 't' });
+    kc.clusters[0] = { name: 'c', server: url, skipTLSVerify: true };
+    expect(await get(new KubeHttp(kc, { requestTimeoutMs: 5000 }), 'insecure')).toMatchObject({
+      metadata: { name: 'insecure' },
+    });
+  });
+
+  it('keeps tls-server-name: the server certificate is checked against it, not the URL’s host', async () => {
+    const kc = kubeConfig({ token: 't' });
+    kc.clusters[0] = { ...kc.clusters[0]!, tlsServerName: 'other.example' };
+    await expect(get(new KubeHttp(kc, { requestTimeoutMs: 5000 }), 'x')).rejects.toThrow(/other\.example/);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('credentials held between derivations', () => {
+  /** An exec plugin printing `exec-<n>` on its n-th run, failing while `fail` exists. */
+  function flakyPlugin(): { kc: KubeConfig; fail: string } {
+    const counter = file(`runs-${Math.random().toString(36).slice(2)}`);
+    const fail = `${counter}.fail`;
+    writeFileSync(counter, '0');
+    const script = file('flaky-plugin.cjs');
+    writeFileSync(
+      script,
+      `const fs = require('node:fs');
+if (fs.existsSync(process.argv[3])) process.exit(1);
+const n = Number(fs.readFileSync(process.argv[2], 'utf8')) + 1;
+fs.writeFileSync(process.argv[2], String(n));
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'exec-' + n } }));
+`,
+    );
+    const exec = {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: process.execPath,
+      args: [script, counter, fail],
+      interactiveMode: 'Never',
+    };
+    return { kc: kubeConfig({ exec }), fail };
+  }
+
+  it('are used until a 401 (then new ones, held in turn); after a failed derivation none are held', async () => {
+    const { kc, fail } = flakyPlugin();
+    const http = new KubeHttp(kc, { requestTimeoutMs: 5000, authTtlMs: 60_000 });
+    const get = (name: string) =>
+      http.request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` });
+
+    await get('a');
+    await get('b');
+    unauthorized = 1;
+    await Promise.all([get('c'), get('d')]);
+    await get('e');
+    expect(seen.map((s) => s.authorization)).toEqual([
+      'Bearer exec-1',
+      'Bearer exec-1',
+      'Bearer exec-1', // c or d: refused
+      'Bearer exec-1',
+      'Bearer exec-2', // the refused one again
+      'Bearer exec-2', // e: the new ones, held
+    ]);
+
+    writeFileSync(fail, '');
+    unauthorized = 1;
+    await expect(get('f')).rejects.toThrow();
+    unauthorized = 1;
+    // exec-2 was refused and no new credentials could be derived: nothing is held, the next request derives.
+    await expect(get('g')).rejects.toThrow();
+    rmSync(fail);
+    unauthorized = 0;
+    await get('h');
+    await get('i');
+    expect(seen.slice(6).map((s) => s.authorization)).toEqual([
+      'Bearer exec-2', // f: refused; no credentials derived
+      'Bearer exec-3', // h (g failed before sending)
+      'Bearer exec-3',
+    ]);
+  });
+});
