@@ -54,3 +54,11 @@ describe('the query of a request', () => {
     expect(urls.at(-1)).toBe('/k8s/clusters/c-1/api');
   });
 });
+
+describe('the query of a request with a lone surrogate (a string cut inside a surrogate pair)', () => {
+  it('is written as URLSearchParams writes it (U+FFFD), not refused', async () => {
+    const query = { labelSelector: 'app=a\uD83D', 'k\uDC00': 'v\uD83D\uDE00\uDE00', pair: '\uD83D\uDE00' };
+    await httpOf().request({ method: 'GET', path: '/api/v1/pods', query });
+    expect(urls.at(-1)).toBe(`/api/v1/pods?${new URLSearchParams(query).toString()}`);
+  });
+});
