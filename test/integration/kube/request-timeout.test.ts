@@ -15,8 +15,12 @@ let sim: Simulator;
 /** An API server whose every connection is reset as soon as it is accepted (a dying server, a broken proxy). */
 let resetting: NetServer;
 let resettingUrl: string;
-/** A port nobody listens on: connections refused. */
-let closedUrl: string;
+/**
+ * A port nobody listens on: connections refused. Port 1, as the other tests that need a refusal use: a port found free
+ * and closed again is the kernel's to hand out, and a server of another test file running beside this one took it
+ * (the connection was reset, not refused).
+ */
+const closedUrl = 'http://127.0.0.1:1';
 
 beforeAll(async () => {
   silent = createServer(() => {});
@@ -26,10 +30,6 @@ beforeAll(async () => {
   resetting = createNetServer((socket) => socket.resetAndDestroy());
   await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
   resettingUrl = `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`;
-  const closed = createNetServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-  await new Promise((resolve) => closed.close(resolve));
 });
 
 afterAll(async () => {
