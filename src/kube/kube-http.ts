@@ -216,7 +216,12 @@ export class KubeHttp {
   private freshCredentials(): Credentials | undefined {
     const held = this.held;
     if (held === undefined || held.of !== this.credentials) return undefined;
-    return Date.now() - held.value.at < this.authTtlMs ? held.value : undefined;
+    return this.isFresh(held.value) ? held.value : undefined;
+  }
+
+  /** Whether credentials derived at `at` may still be used without deriving them again. */
+  private isFresh(credentials: Credentials): boolean {
+    return Date.now() - credentials.at < this.authTtlMs;
   }
 
   /**
@@ -227,7 +232,7 @@ export class KubeHttp {
     const current = this.credentials;
     if (current !== undefined) {
       const held = await current;
-      const usable = refused === undefined ? Date.now() - held.at < this.authTtlMs : held !== refused;
+      const usable = refused === undefined ? this.isFresh(held) : held !== refused;
       if (usable) return held;
       if (this.credentials !== current) return this.credentialsFor(refused);
     }

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeHttp } from '../../../src/kube/kube-http.js';
+import { kubeConfigFor } from '../../support/token-kubeconfig.js';
 
 /** The request line KubeHttp sends: the server URL's path, the request path, the query as URLSearchParams writes it. */
 let server: Server;
@@ -22,14 +22,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function httpOf(serverPath = ''): KubeHttp {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}${serverPath}`, skipTLSVerify: true }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return new KubeHttp(kc, { requestTimeoutMs: 5_000 });
+  return new KubeHttp(kubeConfigFor(`http://127.0.0.1:${port}${serverPath}`), { requestTimeoutMs: 5_000 });
 }
 
 describe('the query of a request', () => {

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiException } from '../../../src/kube/client-node.js';
 import { KubeHttp } from '../../../src/kube/kube-http.js';
+import { kubeConfigFor } from '../../support/token-kubeconfig.js';
 
 /** A server answering each request with the next of `answers` (status, Retry-After), then 200. */
 let server: Server;
@@ -32,14 +32,10 @@ beforeEach(() => {
 });
 
 function kubeHttp(): KubeHttp {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
+  return new KubeHttp(kubeConfigFor(`http://127.0.0.1:${port}`), {
+    requestTimeoutMs: 5_000,
+    retry: { baseMs: 1 },
   });
-  return new KubeHttp(kc, { requestTimeoutMs: 5_000, retry: { baseMs: 1 } });
 }
 
 describe('Retry-After on a GET and on a write', () => {
