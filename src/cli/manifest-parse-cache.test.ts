@@ -34,15 +34,25 @@ describe('src/cli/manifest-parse-cache', () => {
   let work: string;
   let dir: string;
   let told: string[];
-  const cache = (extra: { maxBytes?: number; dir?: string } = {}) =>
-    manifestParseCache({ dir, debug: (message) => told.push(message), ...extra });
+  /** Every cache a test made: flushed before its folder is removed, so no write of a miss outlives the test. */
+  let made: ReturnType<typeof manifestParseCache>[];
+  const cache = (extra: { maxBytes?: number; dir?: string } = {}) => {
+    const one = manifestParseCache({ dir, debug: (message) => told.push(message), ...extra });
+    made.push(one);
+    return one;
+  };
 
   beforeEach(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'parse-cache-'));
     dir = path.join(work, 'manifests');
     told = [];
+    made = [];
   });
-  afterEach(() => rm(work, { recursive: true, force: true }));
+  afterEach(async () => {
+    // A miss is written in the background until flush(); removing the folder under a write failed with ENOTEMPTY.
+    await Promise.all(made.map((each) => each.flush()));
+    await rm(work, { recursive: true, force: true });
+  });
 
   it('answers an unchanged file from the cache with exactly what the parse returns', async () => {
     const parsed = parseManifests(TEXT, 'app/all.yaml');
